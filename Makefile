@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0
+# The undertaker suite: git undertaker, git vampyr, git backport.
+#
+#   make                 build the three commands into $(O)/bin
+#   make test            build and run the test suite (prove, TAP)
+#   make test SANITIZE=1 the same under -fsanitize=address,undefined
+#   make install prefix=DIR   executables into DIR/bin, man pages into DIR/share/man
+#   make deps            install the Debian packages the build and the tests need
+#   make doc             the man pages (asciidoctor)
+
+prefix ?= /usr/local
+bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
+man1dir = $(mandir)/man1
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PROVE ?= prove
+PROVE_OPTS ?= -j2
+
+ifeq ($(SANITIZE),1)
+O ?= build-sanitize
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT ?= -O1
+else
+O ?= build
+SAN_FLAGS =
+OPT ?= -O2
+endif
+
+VERSION := $(shell cat VERSION 2>/dev/null)$(shell git rev-parse --short HEAD 2>/dev/null | sed 's/^/-g/')
+
+PKGS = libgit2 libpcre2-8
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local -Wno-missing-field-initializers
+ifeq ($(findstring clang,$(shell $(CC) --version 2>/dev/null)),clang)
+WARNINGS := $(filter-out -Wshadow=local,$(WARNINGS)) -Wshadow
+endif
+ALL_CFLAGS = -std=gnu11 $(OPT) -g $(WARNINGS) $(SAN_FLAGS) -pthread -Icommon $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SAN_FLAGS) -pthread $(LDFLAGS)
+LIBS = $(PKG_LIBS) -lpicosat -lm
+
+COMMON_SRC := $(sort $(wildcard common/*.c))
+COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)
+LIB := $(O)/libundertaker.a
+
+COMMANDS = git-undertaker git-vampyr git-backport
+CMD_BIN := $(COMMANDS:%=$(O)/bin/%)
+HELPER_SRC := $(sort $(wildcard t/helper/*.c))
+HELPER_BIN := $(HELPER_SRC:t/helper/%.c=$(O)/t/helper/%)
+
+MAN_SRC := $(sort $(wildcard Documentation/git-*.adoc))
+MAN_PAGES := $(MAN_SRC:Documentation/%.adoc=$(O)/man/%.1)
+
+all: $(CMD_BIN) $(HELPER_BIN)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The version is compiled into one object only, rebuilt when it changes.
+$(O)/version.c: FORCE
+	@mkdir -p $(O)
+	@printf 'const char suite_version[] = "%s";\n' '$(VERSION)' > $@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+$(O)/version.o: $(O)/version.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(COMMON_OBJ) $(O)/version.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+define command_rule
+$(1)_SRC := $$(sort $$(wildcard $(1)/*.c))
+$(1)_OBJ := $$($(1)_SRC:%.c=$(O)/%.o)
+$(O)/bin/$(1): $$($(1)_OBJ) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$($(1)_OBJ) $(LIB) $$(LIBS)
+endef
+$(foreach c,$(COMMANDS),$(eval $(call command_rule,$(c))))
+
+$(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+doc: $(MAN_PAGES)
+$(O)/man/%.1: Documentation/%.adoc
+	@mkdir -p $(dir $@)
+	asciidoctor -b manpage -a mansource="undertaker suite" -a manversion='$(VERSION)' -o $@ $<
+
+test: all
+	cd t && UT_BUILD_DIR='$(abspath $(O))' $(PROVE) $(PROVE_OPTS) $(T:%=./%) $(if $(T),,./t[0-9]*.sh)
+
+install: all doc
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
+	install -m 755 $(CMD_BIN) '$(DESTDIR)$(bindir)'
+	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) '$(DESTDIR)$(man1dir)')
+
+# Build: libgit2, pcre2, picosat. Tests: sharness, prove (perl), unifdef, the
+# kernel's kconfig (built from linux-source by the tests' own setup), spatch.
+DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang asciidoctor
+DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 bc xz-utils
+deps:
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "make deps installs Debian packages with apt-get and needs root:"; \
+		echo "  build: $(DEB_BUILD)"; \
+		echo "  tests: $(DEB_TEST)"; \
+		echo "Run it as root (sudo make deps), or install those packages yourself."; \
+		exit 1; \
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_BUILD) $(DEB_TEST)
+
+clean:
+	rm -rf build build-sanitize t/trash\ directory.* t/test-results
+
+.PHONY: all test install deps doc clean FORCE
+-include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d))

@@ -1,0 +1,6 @@
+build-clang/common/options.o: common/options.c common/options.h \
+  common/util.h
+
+common/options.h:
+
+common/util.h:

@@ -1,0 +1,1 @@
+const char suite_version[] = "0.1.0";

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Notes under refs/notes/<tool>: read one, and write a run's notes as a single
+ * notes commit, with git's fan-out. Knows nothing of what a note says.
+ */
+#ifndef UT_NOTES_H
+#define UT_NOTES_H
+
+#include "repo.h"
+
+/* Reads the note on `commit` in `ref` (full name); NULL when there is none. */
+char *notes_read(struct repo *r, const char *ref, const git_oid *commit);
+
+struct notes_batch;
+/* Starts a batch against the current tip of `ref` (full name, e.g. refs/notes/undertaker). */
+struct notes_batch *notes_batch_begin(struct repo *r, const char *ref);
+/* Queues a note (replacing any existing note on that commit); text is copied. */
+void notes_batch_add(struct notes_batch *b, const git_oid *commit, const char *text);
+size_t notes_batch_count(const struct notes_batch *b);
+/*
+ * Writes every queued note as one commit on `ref` with `message` and frees the
+ * batch; nothing is written when none was queued. The ref update is atomic:
+ * the notes are all there or none are. Returns 0 or -1 (with an error printed).
+ */
+int notes_batch_commit(struct notes_batch *b, const char *message);
+void notes_batch_abort(struct notes_batch *b);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command-line parsing with git's conventions (a small parse-options). */
+#ifndef UT_OPTIONS_H
+#define UT_OPTIONS_H
+
+#include "util.h"
+
+enum option_type {
+	OPTION_END,
+	OPTION_BOOL,	/* int *: 1 with --foo, 0 with --no-foo */
+	OPTION_INT,	/* int *: --foo=N, --foo N, -fN, -f N */
+	OPTION_STRING,	/* const char **: --foo=S, --foo S, -fS, -f S */
+	OPTION_OPTSTRING, /* const char **: --foo (value "" ) or --foo=S; no separate argument */
+	OPTION_LIST,	/* struct strvec *: each use appends */
+	OPTION_GROUP,	/* a heading in the usage text */
+};
+
+struct option {
+	enum option_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;	/* name of the argument in usage */
+	const char *help;
+};
+
+#define OPT_END() { OPTION_END, 0, NULL, NULL, NULL, NULL }
+#define OPT_GROUP(h) { OPTION_GROUP, 0, NULL, NULL, NULL, (h) }
+#define OPT_BOOL(s, l, v, h) { OPTION_BOOL, (s), (l), (v), NULL, (h) }
+#define OPT_INT(s, l, v, a, h) { OPTION_INT, (s), (l), (v), (a), (h) }
+#define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h) }
+#define OPT_OPTSTRING(s, l, v, a, h) { OPTION_OPTSTRING, (s), (l), (v), (a), (h) }
+#define OPT_LIST(s, l, v, a, h) { OPTION_LIST, (s), (l), (v), (a), (h) }
+
+/* The options that every command of the suite takes. */
+struct common_options {
+	int notes;		/* --no-notes clears it */
+	const char *notes_ref;	/* --notes-ref=<ref>; NULL means refs/notes/<tool> */
+	const char *format;	/* --format=text|json */
+	int quiet;		/* -q */
+	int jobs;		/* -j N; 0 means the number of online CPUs */
+	int json;		/* derived from format */
+};
+
+#define OPT_COMMON(c) \
+	OPT_GROUP("Common options"), \
+	OPT_BOOL(0, "notes", &(c)->notes, "write notes (default; --no-notes to skip)"), \
+	OPT_STRING(0, "notes-ref", &(c)->notes_ref, "ref", "notes ref to write (default refs/notes/<tool>)"), \
+	OPT_STRING(0, "format", &(c)->format, "text|json", "output format"), \
+	OPT_BOOL('q', "quiet", &(c)->quiet, "no progress or warnings"), \
+	OPT_INT('j', "jobs", &(c)->jobs, "n", "parallel jobs (default: number of CPUs)")
+
+void common_options_init(struct common_options *c);
+/* Validates and derives fields after parsing; dies with usage on bad values. */
+void common_options_finish(struct common_options *c, const char *tool);
+/* The notes ref to use, full name: refs/notes/<tool> unless --notes-ref says otherwise. */
+char *common_notes_ref(const struct common_options *c, const char *tool);
+
+struct parsed_args {
+	struct strvec args;	/* non-option arguments before "--" */
+	struct strvec paths;	/* arguments after "--" */
+	int seen_dashdash;
+};
+
+/*
+ * Parses argv[1..] into options and arguments. -h prints usage and exits 129;
+ * --help runs `git help <cmd>`; --version prints the version and exits 0; an
+ * unknown option prints an error and the usage and exits 129. `cmd` is the
+ * command name without "git-", e.g. "undertaker".
+ */
+void parse_options(int argc, const char **argv, const struct option *opts,
+		   const char *const *usage, const char *cmd, struct parsed_args *out);
+_Noreturn void usage_with_options(const char *const *usage, const struct option *opts);
+/* Prints "error: msg" and the short usage line, exits 129. */
+_Noreturn void usage_error(const char *const *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void parsed_args_clear(struct parsed_args *pa);
+
+extern const char suite_version[];
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The repository: opening it, revision ranges with git's syntax, blobs by path
+ * at a commit, first-parent diffs. Knows nothing of Kconfig or C.
+ */
+#ifndef UT_REPO_H
+#define UT_REPO_H
+
+#include <git2.h>
+#include "util.h"
+
+struct repo;
+
+/* Opens the repository of the current directory or $GIT_DIR; dies like git does. */
+struct repo *repo_open(void);
+void repo_close(struct repo *r);
+git_repository *repo_git(struct repo *r);
+/* The git directory, with a trailing slash (for caches under $GIT_DIR/undertaker/). */
+const char *repo_gitdir(struct repo *r);
+/* Reads a config value (string, NULL when unset); all values of a multi-valued key. */
+char *repo_config_get(struct repo *r, const char *key);
+void repo_config_get_all(struct repo *r, const char *key, struct strvec *out);
+
+/* Dies with libgit2's last error: "git <cmd>: <what>: <why>". */
+_Noreturn void die_git(const char *what);
+
+struct commit_list {
+	git_oid *oid;
+	size_t nr, alloc;
+};
+void commit_list_clear(struct commit_list *l);
+
+/*
+ * Resolves revision arguments as `git rev-list` does: A..B, ^A B, A...B, X^!,
+ * X^@ and several at once; a single positive revision X alone means that one
+ * commit (as `git show X`); no argument means HEAD. The result is oldest first
+ * (`git rev-list --reverse --topo-order` order). A bad revision is an error
+ * (message like git's, returns -1).
+ */
+int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commit_list *out);
+/* Resolves one revision to a commit id; -1 with an error message when it is none. */
+int repo_resolve_commit(struct repo *r, const char *rev, git_oid *out);
+
+/* A blob's contents; shared through the cache, released with blob_release. */
+struct blob {
+	git_oid oid;
+	const char *data;	/* NUL-terminated copy of the contents */
+	size_t size;
+	int refcount;		/* owned by the cache */
+};
+
+/*
+ * Reads the blob at `path` in commit (or tree) `oid`. Returns 0, or
+ * GIT_ENOTFOUND (without a message) when no such path exists there, or -1.
+ */
+int repo_read_path(struct repo *r, const git_oid *commit, const char *path, struct blob **out);
+/* Reads a blob by id through the cache. */
+int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out);
+void blob_release(struct repo *r, struct blob *b);
+/* The blob id at path, without reading it; GIT_ENOTFOUND when absent. */
+int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out);
+
+/* One file of a tree listing. */
+struct tree_file {
+	const char *path;	/* full path from the repository root */
+	const git_oid *blob;
+	unsigned mode;
+};
+/*
+ * Calls fn for every file (blob, recursively) under `dir` ("" for the root) at
+ * commit `oid`; stops and returns fn's value when it is non-zero.
+ */
+int repo_for_each_file(struct repo *r, const git_oid *commit, const char *dir,
+		       int (*fn)(const struct tree_file *f, void *data), void *data);
+/* Lists the names (not full paths) of entries directly in `dir`; sorted. */
+int repo_list_dir(struct repo *r, const git_oid *commit, const char *dir, struct strvec *names);
+
+/* Matches git pathspecs (prefix, glob as `git log -- <pathspec>`); empty list matches all. */
+int pathspec_match(const struct strvec *pathspec, const char *path);
+
+struct hunk {
+	int old_start, old_lines;
+	int new_start, new_lines;
+};
+
+struct file_change {
+	char status;		/* 'A', 'D', 'M', 'R', 'T', as git diff --name-status */
+	char *old_path, *new_path;
+	git_oid old_blob, new_blob;	/* zero when absent */
+	struct hunk *hunks;
+	size_t nr_hunks, alloc_hunks;
+};
+
+struct change_list {
+	struct file_change *files;
+	size_t nr, alloc;
+};
+/*
+ * What changed between `commit` and its first parent (against the empty tree
+ * for a root commit), limited to `pathspec` (may be NULL). Renames detected.
+ * With hunks=0 the hunk lists are left empty (cheaper).
+ */
+int repo_diff_first_parent(struct repo *r, const git_oid *commit,
+			   const struct strvec *pathspec, int hunks, struct change_list *out);
+void change_list_clear(struct change_list *l);
+
+/* Abbreviated hex of an id, as `git rev-parse --short` (7+ chars), static buffer per call slot. */
+const char *oid_short(struct repo *r, const git_oid *oid);
+/* Full hex in a caller buffer of GIT_OID_HEXSZ + 1. */
+char *oid_hex(const git_oid *oid, char *buf);
+/* "<abbrev> <subject>" of a commit, for headings. */
+char *commit_title(struct repo *r, const git_oid *commit);
+
+#endif

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int quiet;
+static const char *prog = "git undertaker";
+
+void set_program_name(const char *name) { prog = name; }
+const char *program_name(void) { return prog; }
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s: %s", prog, prefix);
+	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_addch(&sb, '\n');
+	/* One write so that lines of parallel workers do not interleave. */
+	fputs(sb.buf, stderr);
+	fflush(stderr);
+	strbuf_release(&sb);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(EXIT_FATAL);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die("out of memory allocating %zu bytes", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		die("vsnprintf failed");
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_add_json_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"': strbuf_addstr(sb, "\\\""); break;
+		case '\\': strbuf_addstr(sb, "\\\\"); break;
+		case '\n': strbuf_addstr(sb, "\\n"); break;
+		case '\t': strbuf_addstr(sb, "\\t"); break;
+		case '\r': strbuf_addstr(sb, "\\r"); break;
+		default:
+			if (c < 0x20)
+				strbuf_addf(sb, "\\u%04x", c);
+			else
+				strbuf_addch(sb, c);
+		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *r;
+
+	if (!sb->buf)
+		strbuf_grow(sb, 0), sb->buf[0] = '\0';
+	r = sb->buf;
+	if (len)
+		*len = sb->len;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return r;
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
+	sv->v[sv->nr++] = xstrdup(s);
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
+	sv->v[sv->nr++] = strbuf_detach(&sb, NULL);
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->nr = sv->alloc = 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strvec_sort(struct strvec *sv)
+{
+	if (sv->nr)
+		qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
+}
+
+/* FNV-1a: short keys (symbol names, paths), good spread, no dependencies. */
+uint32_t strhash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static struct strmap_entry *strmap_find(const struct strmap *m, const char *key,
+					size_t len, uint32_t h)
+{
+	size_t mask = m->cap - 1, i = h & mask;
+
+	for (;; i = (i + 1) & mask) {
+		struct strmap_entry *e = &m->slots[i];
+
+		if (!e->key)
+			return e;
+		if (e->hash == h && !strncmp(e->key, key, len) && !e->key[len])
+			return e;
+	}
+}
+
+void *strmap_getn(const struct strmap *m, const char *key, size_t len)
+{
+	struct strmap_entry *e;
+
+	if (!m->cap)
+		return NULL;
+	e = strmap_find(m, key, len, strhash(key, len));
+	return e->key ? e->value : NULL;
+}
+
+void *strmap_get(const struct strmap *m, const char *key)
+{
+	return strmap_getn(m, key, strlen(key));
+}
+
+int strmap_contains(const struct strmap *m, const char *key)
+{
+	size_t len = strlen(key);
+
+	return m->cap && strmap_find(m, key, len, strhash(key, len))->key;
+}
+
+static void strmap_rehash(struct strmap *m)
+{
+	struct strmap old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->slots = xcalloc(m->cap, sizeof(*m->slots));
+	for (size_t i = 0; i < old.cap; i++) {
+		struct strmap_entry *e = &old.slots[i];
+
+		if (e->key)
+			*strmap_find(m, e->key, strlen(e->key), e->hash) = *e;
+	}
+	free(old.slots);
+}
+
+void *strmap_put(struct strmap *m, const char *key, void *value)
+{
+	size_t len = strlen(key);
+	uint32_t h = strhash(key, len);
+	struct strmap_entry *e;
+	void *old;
+
+	if ((m->nr + 1) * 4 > m->cap * 3)
+		strmap_rehash(m);
+	e = strmap_find(m, key, len, h);
+	if (e->key) {
+		old = e->value;
+		e->value = value;
+		return old;
+	}
+	e->key = xstrndup(key, len);
+	e->hash = h;
+	e->value = value;
+	m->nr++;
+	return NULL;
+}
+
+void strmap_clear(struct strmap *m, void (*free_value)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slots[i].key)
+			continue;
+		if (free_value && m->slots[i].value)
+			free_value(m->slots[i].value);
+		free(m->slots[i].key);
+	}
+	free(m->slots);
+	m->slots = NULL;
+	m->nr = m->cap = 0;
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int parse_int(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}

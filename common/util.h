@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small utilities shared by every module: allocation, messages, growable buffers. */
+#ifndef UT_UTIL_H
+#define UT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes, as git uses them. */
+enum {
+	EXIT_CLEAN = 0,
+	EXIT_FINDINGS = 1,
+	EXIT_FATAL = 128,
+	EXIT_USAGE = 129,
+};
+
+/* "git undertaker", "git vampyr", ...: prefixes every message. */
+void set_program_name(const char *name);
+const char *program_name(void);
+
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Set by -q: silences warning() (errors still print). */
+extern int quiet;
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array `x` holding `nr` items with capacity `alloc` to hold at least `want`. */
+#define ALLOC_GROW(x, want, alloc) do { \
+	if ((size_t)(want) > (size_t)(alloc)) { \
+		size_t new_alloc_ = ((size_t)(alloc) + 16) * 3 / 2; \
+		if (new_alloc_ < (size_t)(want)) new_alloc_ = (want); \
+		(alloc) = new_alloc_; \
+		(x) = xrealloc((x), sizeof(*(x)) * (alloc)); \
+	} \
+} while (0)
+
+/* A growable, always NUL-terminated byte buffer. */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Append `s` as a JSON string literal, quotes included. */
+void strbuf_add_json_str(struct strbuf *sb, const char *s);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+/* Returns sb->buf, or "" when nothing was ever added. */
+const char *strbuf_str(const struct strbuf *sb);
+
+/* A growable list of owned strings. */
+struct strvec {
+	char **v;
+	size_t nr, alloc;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strvec_clear(struct strvec *sv);
+void strvec_sort(struct strvec *sv);
+
+/* A string-keyed hash map to void *; keys are copied and owned by the map. */
+struct strmap_entry {
+	char *key;
+	void *value;
+	uint32_t hash;
+};
+struct strmap {
+	struct strmap_entry *slots;
+	size_t nr, cap;	/* open addressing, cap is a power of two */
+};
+#define STRMAP_INIT { NULL, 0, 0 }
+uint32_t strhash(const char *s, size_t len);
+void *strmap_get(const struct strmap *m, const char *key);
+void *strmap_getn(const struct strmap *m, const char *key, size_t len);
+/* Sets key to value; returns the previous value or NULL. */
+void *strmap_put(struct strmap *m, const char *key, void *value);
+int strmap_contains(const struct strmap *m, const char *key);
+/* Calls free_value on each value (when not NULL), then frees the map. */
+void strmap_clear(struct strmap *m, void (*free_value)(void *));
+#define strmap_for_each(m, e) \
+	for ((e) = (m)->slots; (m)->slots && (e) < (m)->slots + (m)->cap; (e)++) \
+		if ((e)->key)
+
+int starts_with(const char *s, const char *prefix);
+int ends_with(const char *s, const char *suffix);
+/* Parses a base-10 integer; 0 on success, -1 when s is not one. */
+int parse_int(const char *s, long *out);
+
+#endif

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "options.h"
+#include "repo.h"
+
+static const char *const usage_lines[] = {
+	"git backport --rules=<dir> [<options>] [<range>] [-- <pathspec>...]",
+	NULL,
+};
+
+int main(int argc, const char **argv)
+{
+	struct common_options common;
+	struct parsed_args pa;
+	struct option opts[] = {
+		OPT_COMMON(&common),
+		OPT_END(),
+	};
+	struct repo *r;
+
+	set_program_name("git backport");
+	common_options_init(&common);
+	parse_options(argc, argv, opts, usage_lines, "backport", &pa);
+	common_options_finish(&common, "backport");
+	r = repo_open();
+	repo_close(r);
+	parsed_args_clear(&pa);
+	return EXIT_CLEAN;
+}
