@@ -115,7 +115,11 @@ struct change_list {
 /*
  * What changed between `commit` and its first parent (against the empty tree
  * for a root commit), limited to `pathspec` (may be NULL). Renames detected.
- * With hunks=0 the hunk lists are left empty (cheaper).
+ * With hunks=0 the hunk lists are left empty (cheaper). Hunks are those of
+ * `git diff -U0` (for a pure insertion old_start is the line before it, and
+ * old_lines 0); binary files and type changes ('T') have none. Added and
+ * deleted files carry their one path in both old_path and new_path. Order is
+ * git's (by path, a rename at its new path).
  */
 int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 			   const struct strvec *pathspec, int hunks, struct change_list *out);
