@@ -75,7 +75,7 @@ static int selftest(void)
 	formula pool[NV];
 	int bad = 0;
 	for (int i = 0; i < NV; i++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "V%d", i);
 		pool[i] = logic_atom(l, logic_var(l, name));
 	}
