@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "pc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void pc_context_init(struct pc_context *ctx, struct logic *l, const struct kconfig *kc,
@@ -94,7 +95,23 @@ static void symbol_vars(struct pc_context *ctx, const struct kconfig_symbol *sym
 {
 	*y = named_var(ctx->logic, "CONFIG_", sym->name);
 	*m = LOGIC_FALSE;
-	if (sym->type == KCONFIG_TRISTATE) {
+	if (sym->type == KCONFIG_BOOL && ctx->facts) {
+		/*
+		 * A bool is never m: a fact of Kconfig, not of the code, so the
+		 * variable is false in the model's solver only.
+		 */
+		struct strbuf sb = STRBUF_INIT;
+		int var;
+
+		strbuf_addf(&sb, "CONFIG_%s_MODULE", sym->name);
+		var = logic_var_find(ctx->logic, sb.buf);
+		if (!var) {
+			var = logic_var(ctx->logic, sb.buf);
+			sat_add_clause(ctx->facts, (int[]){ -var }, 1);
+		}
+		*m = logic_atom(ctx->logic, var);
+		strbuf_release(&sb);
+	} else if (sym->type == KCONFIG_TRISTATE) {
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addf(&sb, "CONFIG_%s_MODULE", sym->name);

@@ -19,6 +19,7 @@
 #include "cpp.h"
 #include "kconfig.h"
 #include "logic.h"
+#include "sat.h"
 
 struct pc_context {
 	struct logic *logic;
@@ -27,6 +28,11 @@ struct pc_context {
 	const struct strmap *kconfig_defined;
 	/* Names (without CONFIG_) the build system passes with -D. */
 	const struct strmap *cmdline_defined;
+	/*
+	 * The model's solver, where facts of Kconfig that the model has no
+	 * variable for yet are added (a bool's m variable is false); may be NULL.
+	 */
+	struct sat *facts;
 	/* Out: variables of missing symbols met so far (name without CONFIG_ → var). */
 	struct strmap missing;
 };

@@ -37,6 +37,7 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 		return NULL;
 	pc_context_init(&fa->pcx, fa->am->logic, fa->am->kconfig, fs->tm->kconfig_defined,
 			fs->tm->cmdline_defined);
+	fa->pcx.facts = fa->am->sat;
 	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->local = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->alive = xmalloc(fs->f->nr_blocks + 1);

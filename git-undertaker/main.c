@@ -142,8 +142,12 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 		return;
 	}
 	for (const char *p = note; *p; ) {
-		const char *eol = strchrnul(p, '\n');
-		int is_fixed = eol - p > 8 && !strncmp(eol - 8, " [fixed]", 8);
+		int is_fixed;
+		const char *eol = strchr(p, '\n');
+
+		if (!eol)
+			eol = p + strlen(p);
+		is_fixed = eol - p > 8 && !strncmp(eol - 8, " [fixed]", 8);
 
 		if (eol == p)
 			break;
