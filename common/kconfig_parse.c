@@ -579,8 +579,9 @@ static void parse_depends(struct parse_state *ps)
 	accept(ps, K_ON);	/* `depends EXPR` in very old trees */
 	if (!(e = parse_or(ps)) || parse_if(ps, &cond))
 		return;
-	if (cond)	/* `depends on A if B` is `depends on !B || A` */
-		e = kc_expr(kc, KEXPR_OR, kc_expr(kc, KEXPR_NOT, cond, NULL), e);
+	if (cond)	/* `depends on A if B` is `depends on !B || A`; !!x is x in tristate logic */
+		e = kc_expr(kc, KEXPR_OR, cond->type == KEXPR_NOT ? cond->left :
+			    kc_expr(kc, KEXPR_NOT, cond, NULL), e);
 	ps->cur.own_dep = kc_and(kc, ps->cur.own_dep, e);
 }
 
@@ -615,6 +616,12 @@ static void parse_option(struct parse_state *ps)
 	const struct xtok *t = peek(ps);
 	struct kconfig_symbol *sym = ps->cur.def->symbol;
 
+	if (t && t->kind == K_MODULES) {	/* `option modules`: "modules" lexes as a keyword */
+		ps->pos++;
+		if (!expect_end(ps))
+			set_modules(ps);
+		return;
+	}
 	if (!t || t->kind != T_WORD) {
 		syntax_error(ps, "expected an option");
 		return;
@@ -647,9 +654,7 @@ static void parse_option(struct parse_state *ps)
 	}
 	if (expect_end(ps))
 		return;
-	if (!strcmp(t->text, "modules"))
-		set_modules(ps);
-	else if (!strcmp(t->text, "defconfig_list"))
+	if (!strcmp(t->text, "defconfig_list"))
 		sym->flags |= KSYM_DEFCONFIG_LIST;
 	else if (!strcmp(t->text, "allnoconfig_y"))
 		sym->flags |= KSYM_ALLNOCONFIG_Y;
