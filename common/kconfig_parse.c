@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An entry whose first line was wrong: its properties are skipped quietly. */
+#define DROPPED_ENTRY (-1)
+
 /* ---- tokens of the current line ---- */
 
 static void push_xtok(struct parse_state *ps, int kind, const char *text, struct kconfig_symbol *probe)
@@ -424,8 +427,10 @@ static void new_choice(struct parse_state *ps)
 		name = t->text;
 		ps->pos++;
 	}
-	if (expect_end(ps))
+	if (expect_end(ps)) {
+		ps->cur.kind = DROPPED_ENTRY;	/* its endchoice will be an error */
 		return;
+	}
 	c = kc_choice(ps->kc, name);
 	def = kc_new_definition(ps->kc, KDEF_CHOICE, ps->path, ps->line);
 	def->choice = c;
@@ -760,6 +765,8 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		if ((def = new_config(ps, kw))) {
 			ps->cur.kind = kw;
 			ps->cur.def = def;
+		} else {
+			ps->cur.kind = DROPPED_ENTRY;
 		}
 		return;
 	}
@@ -773,15 +780,19 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	case K_MENU:
 		end_entry(ps);
-		if (!parse_text(ps) || expect_end(ps))
+		if (!parse_text(ps) || expect_end(ps)) {
+			ps->cur.kind = DROPPED_ENTRY;	/* its endmenu will be an error */
 			return;
+		}
 		push_block(ps, K_MENU);
 		ps->cur.kind = K_MENU;
 		return;
 	case K_COMMENT:
 		end_entry(ps);
-		if (!parse_text(ps) || expect_end(ps))
+		if (!parse_text(ps) || expect_end(ps)) {
+			ps->cur.kind = DROPPED_ENTRY;
 			return;
+		}
 		ps->cur.kind = K_COMMENT;
 		return;
 	case K_IF:
@@ -811,7 +822,9 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	default:
 		if (kw >= K_BOOL && kw <= K_TRANSITIONAL && kw != K_ON) {
-			parse_property(ps, kw);
+			/* The entry was an error already: say nothing more of its lines. */
+			if (ps->cur.kind != DROPPED_ENTRY)
+				parse_property(ps, kw);
 			return;
 		}
 		ps->pos = 0;
