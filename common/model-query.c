@@ -190,7 +190,7 @@ size_t model_explain(struct model *m, formula f, const struct model_reason ***ou
 
 static void describe(const struct model_reason *r, struct strbuf *why)
 {
-	strbuf_addf(why, "%s:%d: CONFIG_%s: %s\n", r->path, r->line, r->symbol, r->what);
+	strbuf_addf(why, "%s:%d: %s: %s\n", r->path, r->line, r->symbol, r->what);
 }
 
 /*

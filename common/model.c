@@ -245,7 +245,13 @@ void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
 	g->f = f;
 	g->reason.path = model_intern_path(m, loc ? loc->path : "");
 	g->reason.line = loc ? loc->line : 0;
-	g->reason.symbol = model_intern_path(m, symbol);
+	if (symbol[0] == '<') {
+		g->reason.symbol = model_intern_path(m, symbol);
+	} else {
+		char *name = xstrfmt("CONFIG_%s", symbol);
+		g->reason.symbol = model_intern_path(m, name);
+		free(name);
+	}
 	g->reason.what = what;
 	sat_assert(m->sat, f);
 }
@@ -416,7 +422,7 @@ static void encode_choice(struct builder *b, const struct kconfig_choice *c)
 		f = logic_and(l, f, logic_not(logic_and(l, C.ge2, M)));
 		f = logic_and(l, f, logic_implies(l, M, b->m->modules));
 	}
-	model_add(b, f, loc, name, "choice");
+	model_add(b, f, loc, name, "choice mode");
 
 	formula *chosen = xcalloc(c->nr_members + 1, sizeof(*chosen));
 	formula any_visible = LOGIC_FALSE;
@@ -453,7 +459,7 @@ static void encode_choice(struct builder *b, const struct kconfig_choice *c)
 				amo = logic_and(l, amo, logic_not(logic_and(l, chosen[i], chosen[j])));
 	formula alo = logic_implies(l, logic_and(l, C.ge2, any_visible),
 				    logic_or_n(l, chosen, c->nr_members));
-	model_add(b, logic_and(l, amo, alo), loc, name, "choice");
+	model_add(b, logic_and(l, amo, alo), loc, name, "choice: one member");
 	free(chosen);
 }
 
@@ -476,12 +482,9 @@ struct model *model_build(const struct kconfig *kc)
 	for (i = 0; i < kc->nr_choices; i++) {
 		const struct kconfig_choice *c = kc->choices[i];
 		struct mchoice *mc = &b.choices[i];
-		if (c->name)
-			mc->name = model_intern_path(m, c->name);
-		else if (c->nr_defs)
-			mc->name = model_intern_path(m, "<choice>");
-		else
-			mc->name = "<choice>";
+		char *name = c->name ? xstrfmt("<choice %s>", c->name) : xstrdup("<choice>");
+		mc->name = model_intern_path(m, name);
+		free(name);
 		mc->y = logic_var_new(m->l, NULL);
 		if (c->type == KCONFIG_TRISTATE && kc->modules)
 			mc->m = logic_var_new(m->l, NULL);

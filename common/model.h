@@ -57,7 +57,7 @@ int model_satisfiable(struct model *m, formula f);
 struct model_reason {
 	const char *path;
 	int line;
-	const char *symbol;	/* the symbol (or choice) constrained */
+	const char *symbol;	/* CONFIG_FOO, or "<choice>" / "<choice NAME>" */
 	const char *what;	/* "select", "depends on", "default", "choice", ... */
 };
 /*
