@@ -53,10 +53,20 @@ struct mchoice {
 	int y, m;		/* the choice's mode; m only for a tristate choice */
 };
 
+/* A translated expression, by address: expressions are a shared DAG. */
+struct memo_entry {
+	const void *key;	/* low bit: rewrite_m */
+	struct tv value;
+};
+
 struct builder {
 	struct model *m;
 	const struct kconfig *kc;
 	struct mchoice *choices;
+	struct memo_entry *memo;
+	size_t nr_memo, cap_memo;
+	struct tv *dep;		/* per definition index, once computed */
+	uint8_t *has_dep;
 };
 
 struct model *model_new(const struct kconfig *kc);

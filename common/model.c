@@ -177,12 +177,53 @@ static formula comparison(struct builder *b, const struct kconfig_expr *e)
 	return opaque(b, ops[e->type], &x, &y);
 }
 
+static struct memo_entry *memo_slot(struct builder *b, const void *key)
+{
+	size_t mask = b->cap_memo - 1;
+	size_t i = ((uintptr_t)key * 0x9e3779b97f4a7c15ull >> 20) & mask;
+	while (b->memo[i].key && b->memo[i].key != key)
+		i = (i + 1) & mask;
+	return &b->memo[i];
+}
+
+static void memo_grow(struct builder *b)
+{
+	struct memo_entry *old = b->memo;
+	size_t old_cap = b->cap_memo;
+	b->cap_memo = old_cap ? old_cap * 2 : 4096;
+	b->memo = xcalloc(b->cap_memo, sizeof(*b->memo));
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].key)
+			*memo_slot(b, old[i].key) = old[i];
+	free(old);
+}
+
+static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
+
 struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
+{
+	if (!e)
+		return tv_const(LOGIC_TRUE, LOGIC_TRUE);
+	if (e->type == KEXPR_SYMBOL)
+		return tv_symbol(b, e->sym, rewrite_m);
+	const void *key = (const char *)e + !!rewrite_m;
+	if ((b->nr_memo + 1) * 2 > b->cap_memo)
+		memo_grow(b);
+	struct memo_entry *me = memo_slot(b, key);
+	if (me->key)
+		return me->value;
+	struct tv v = tv_expr_uncached(b, e, rewrite_m);
+	me = memo_slot(b, key);	/* the table may have grown meanwhile */
+	me->key = key;
+	me->value = v;
+	b->nr_memo++;
+	return v;
+}
+
+static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
 {
 	struct logic *l = b->m->l;
 	struct tv x, y;
-	if (!e)
-		return tv_const(LOGIC_TRUE, LOGIC_TRUE);
 	switch (e->type) {
 	case KEXPR_SYMBOL:
 		return tv_symbol(b, e->sym, rewrite_m);
@@ -224,6 +265,8 @@ static struct tv tv_choice(struct builder *b, const struct kconfig_choice *c)
  */
 static struct tv def_dep(struct builder *b, const struct kconfig_definition *d)
 {
+	if (b->has_dep[d->index])
+		return b->dep[d->index];
 	struct tv dep = tv_expr(b, d->dep, 1);
 	if (d->kind != KDEF_CHOICE && d->choice) {
 		struct tv c = tv_choice(b, d->choice);
@@ -231,6 +274,8 @@ static struct tv def_dep(struct builder *b, const struct kconfig_definition *d)
 		if (d->choice->type == KCONFIG_TRISTATE && d->symbol->type != KCONFIG_TRISTATE)
 			dep = tv_and(b->m->l, dep, tv_const(c.ge2, c.ge2));
 	}
+	b->has_dep[d->index] = 1;
+	b->dep[d->index] = dep;
 	return dep;
 }
 
@@ -474,10 +519,12 @@ static int is_choice_member(const struct kconfig_symbol *s)
 struct model *model_build(const struct kconfig *kc)
 {
 	struct model *m = model_new(kc);
-	struct builder b = { m, kc, NULL };
+	struct builder b = { m, kc, NULL, NULL, 0, 0, NULL, NULL };
 	size_t i;
 	const struct kconfig_symbol *s;
 
+	b.dep = xcalloc(kc->nr_definitions + 1, sizeof(*b.dep));
+	b.has_dep = xcalloc(kc->nr_definitions + 1, 1);
 	b.choices = xcalloc(kc->nr_choices + 1, sizeof(*b.choices));
 	for (i = 0; i < kc->nr_choices; i++) {
 		const struct kconfig_choice *c = kc->choices[i];
@@ -503,5 +550,8 @@ struct model *model_build(const struct kconfig *kc)
 	for (i = 0; i < kc->nr_choices; i++)
 		encode_choice(&b, kc->choices[i]);
 	free(b.choices);
+	free(b.dep);
+	free(b.has_dep);
+	free(b.memo);
 	return m;
 }

@@ -121,7 +121,7 @@ int main(int argc, const char **argv)
 	if (!all)
 		strvec_push(&arches, arch ? arch : "");
 
-	double start = now(), parse = 0;
+	double start = now(), parse = 0, build = 0;
 	for (int r = 0; r < repeat && !ret; r++) {
 		for (size_t i = 0; i < arches.nr && !ret; i++) {
 			const char *a = *arches.v[i] ? arches.v[i] : NULL;
@@ -130,7 +130,9 @@ int main(int argc, const char **argv)
 			if (!kc)
 				die("cannot read the top Kconfig");
 			parse += now() - t0;
+			double t1 = now();
 			struct model *m = model_build(kc);
+			build += now() - t1;
 			if (!strcmp(cmd, "dimacs")) {
 				model_dump_dimacs(m, stdout);
 			} else if (!strcmp(cmd, "check")) {
@@ -151,8 +153,8 @@ int main(int argc, const char **argv)
 		}
 	}
 	if (!strcmp(cmd, "stats"))
-		fprintf(stderr, "%.3f s total (%.3f s parsing) for %d x %zu models\n",
-			now() - start, parse, repeat, arches.nr);
+		fprintf(stderr, "%.3f s total (%.3f s parsing, %.3f s encoding) for %d x %zu models\n",
+			now() - start, parse, build, repeat, arches.nr);
 	kconfig_cache_free(kopts.cache);
 	kconfig_fs_reader_release(&reader);
 	strvec_clear(&arches);
