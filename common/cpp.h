@@ -152,7 +152,8 @@ struct cpp_macros *cpp_macros_new(void);
  * boundaries: with CONFIG_IS_ENABLED(x)=CONFIG_x || CONFIG_SPL_x, the call
  * CONFIG_IS_ENABLED(FOO) and CONFIG_IS_ENABLED(CONFIG_FOO) both give
  * CONFIG_FOO || CONFIG_SPL_FOO; `a ## b` also pastes. A later definition of
- * the same name replaces an earlier one; IS_ENABLED, IS_BUILTIN, IS_MODULE,
+ * the same name replaces an earlier one. A body of several tokens is
+ * expanded in parentheses, so that !CONFIG_IS_ENABLED(FOO) negates all of it; IS_ENABLED, IS_BUILTIN, IS_MODULE,
  * IS_REACHABLE are built in unless defined here. Returns -1 (with an error()
  * message) on a malformed definition.
  */

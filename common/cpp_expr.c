@@ -374,7 +374,15 @@ static void substitute(struct cpp_expr_ctx *ctx, const struct cpp_macro *m, cons
 	struct cpp_tokens tmp = { NULL, 0, 0 };
 	struct hide h = { name, hide };
 	struct strbuf sb = STRBUF_INIT;
+	/*
+	 * Project macros stand for truth values: `!CONFIG_IS_ENABLED(X)` must
+	 * negate the whole disjunction, so a body of several tokens is
+	 * parenthesised (a real macro would be written to act as one value).
+	 */
+	int wrap = m->body.nr > 1;
 
+	if (wrap)
+		push_token(&tmp, T_LPAREN, "(", 1, 1);
 	for (size_t i = 0; i < m->body.nr; i++) {
 		const struct cpp_token *t = &m->body.v[i];
 		int k = t->type == T_IDENT ? param_index(m, t->s, t->len) : -1;
@@ -407,6 +415,8 @@ static void substitute(struct cpp_expr_ctx *ctx, const struct cpp_macro *m, cons
 		push_token(&tmp, t->type, t->s, t->len, 1);
 	}
 	strbuf_release(&sb);
+	if (wrap)
+		push_token(&tmp, T_RPAREN, ")", 1, 1);
 	expand(ctx, tmp.v, tmp.nr, out, &h, depth + 1);
 	free(tmp.v);
 }

@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static const char *const directive_names[] = {
 	[CPP_IF] = "if", [CPP_IFDEF] = "ifdef", [CPP_IFNDEF] = "ifndef",
@@ -44,6 +47,36 @@ static unsigned char special[256] = {
 	['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1,
 };
 
+/*
+ * The first byte in [p, end) that can change the lexical state of code, or
+ * end. Most of a source file is plain code: 16 bytes at a time where the
+ * machine allows.
+ */
+static const char *find_special(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), slash = _mm_set1_epi8('/');
+	const __m128i dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
+	const __m128i bs = _mm_set1_epi8('\\');
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, slash)),
+					 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, dq),
+								   _mm_cmpeq_epi8(v, sq)),
+						      _mm_cmpeq_epi8(v, bs)));
+		int bits = _mm_movemask_epi8(m);
+
+		if (bits)
+			return p + __builtin_ctz((unsigned)bits);
+		p += 16;
+	}
+#endif
+	while (p < end && !special[(unsigned char)*p])
+		p++;
+	return p;
+}
+
 static int is_alpha(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -52,6 +85,13 @@ static int is_alpha(int c)
 static int is_word(int c)
 {
 	return is_alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
 }
 
 static void add_error(struct scanner *s, int line, const char *fmt, const char *arg)
@@ -82,6 +122,7 @@ static int splice_len(const char *p, const char *end)
 static void skip_block_comment(struct scanner *s)
 {
 	const char *p = s->p + 2, *end = s->end;
+	int line = s->line;
 
 	while (p < end) {
 		const char *star = memchr(p, '*', end - p);
@@ -98,7 +139,7 @@ static void skip_block_comment(struct scanner *s)
 		}
 	}
 	s->p = end;
-	add_error(s, s->line, "unterminated comment%s", "");
+	add_error(s, line, "unterminated comment%s", "");
 }
 
 /* p at "//": up to (not past) the newline that ends it; continuations extend it. */
@@ -212,23 +253,48 @@ static void close_block(struct scanner *s, int block, int line, int line_last)
 
 static enum cpp_directive keyword(const char *w, size_t n, int *known)
 {
-	static const enum cpp_directive order[] = {
-		CPP_IF, CPP_IFDEF, CPP_IFNDEF, CPP_ELIF, CPP_ELIFDEF, CPP_ELIFNDEF,
-		CPP_ELSE, CPP_ENDIF, CPP_DEFINE, CPP_UNDEF,
-	};
-
-	*known = 0;
-	if (n < 2 || n > 8 || !strchr("ieud", *w))
-		return CPP_IF;
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
-		const char *name = directive_names[order[i]];
-
-		if (strlen(name) == n && !memcmp(name, w, n)) {
-			*known = 1;
-			return order[i];
-		}
+#define IS(word) (n == sizeof(word) - 1 && !memcmp(w, word, n))
+	*known = 1;
+	switch (n ? *w : 0) {
+	case 'i':
+		if (IS("if")) return CPP_IF;
+		if (IS("ifdef")) return CPP_IFDEF;
+		if (IS("ifndef")) return CPP_IFNDEF;
+		break;
+	case 'e':
+		if (IS("endif")) return CPP_ENDIF;
+		if (IS("else")) return CPP_ELSE;
+		if (IS("elif")) return CPP_ELIF;
+		if (IS("elifdef")) return CPP_ELIFDEF;
+		if (IS("elifndef")) return CPP_ELIFNDEF;
+		break;
+	case 'd':
+		if (IS("define")) return CPP_DEFINE;
+		break;
+	case 'u':
+		if (IS("undef")) return CPP_UNDEF;
+		break;
 	}
+#undef IS
+	*known = 0;
 	return CPP_IF;
+}
+
+/*
+ * In assembler, `#` also starts comments: "# else we branch" has words
+ * where a directive has none, and is no directive.
+ */
+static int asm_comment(enum cpp_directive kind, const char *rest, size_t len)
+{
+	const char *p = skip_blanks(rest, rest + len), *end = rest + len;
+
+	if (kind == CPP_ELSE || kind == CPP_ENDIF)
+		return p < end;
+	if (kind == CPP_IF || kind == CPP_ELIF)
+		return 0;
+	while (p < end && is_word(*p))
+		p++;
+	return skip_blanks(p, end) < end;
 }
 
 static void conditional(struct scanner *s, enum cpp_directive kind, const char *rest,
@@ -241,6 +307,8 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 	const char *what = cpp_directive_name(kind);
 	int b;
 
+	if (s->opt->asm_file && asm_comment(kind, rest, len))
+		return;
 	if (kind != CPP_IF && kind != CPP_IFDEF && kind != CPP_IFNDEF && !c) {
 		add_error(s, line, "#%s without #if", what);
 		return;
@@ -250,6 +318,11 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 	case CPP_IF:
 	case CPP_ELIF:
 		expr = cpp_parse_condition(ctx, rest, len);
+		if (ctx->error && s->opt->asm_file) {
+			/* "# if the operand is zero, ...": prose in an assembler comment. */
+			arena_reset(&ctx->scratch);
+			return;
+		}
 		if (ctx->error)
 			add_error(s, line, "%s", ctx->error);
 		break;
@@ -330,38 +403,87 @@ static void define(struct scanner *s, enum cpp_directive kind, const char *rest,
 	d->line = line;
 	d->undef = kind == CPP_UNDEF;
 	/* From here on the file, not Kconfig, decides this macro. */
-	if (starts_with(name, "CONFIG_"))
+	if (e - w > 7 && !memcmp(name, "CONFIG_", 7))
 		strmap_put(&s->file_defined, name, (void *)1);
 }
 
-/* p at '#', the first token of a line. Leaves p at the newline that ends it. */
-static void directive(struct scanner *s)
+/*
+ * Up to the newline that ends the logical line at p; with `copy`, its text
+ * goes there with continuations joined and each comment as one space.
+ */
+static void logical_line(struct scanner *s, struct strbuf *copy)
 {
-	const char *hash = s->p, *w, *e;
-	int line = s->line, known, n;
-	enum cpp_directive kind;
-	struct strbuf *clean = &s->clean;
+	int n;
 
-	strbuf_reset(clean);
-	s->p++;
 	while (s->p < s->end && *s->p != '\n') {
-		char c = *s->p;
+		const char *b = s->p;
+		char c;
 
+		s->p = find_special(s->p, s->end);
+		if (copy && s->p > b)
+			strbuf_add(copy, b, s->p - b);
+		if (s->p >= s->end)
+			break;
+		c = *s->p;
 		if (c == '\\' && (n = splice_len(s->p, s->end))) {
 			s->p += n;
 			s->line++;
 		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '*') {
 			skip_block_comment(s);
-			strbuf_addch(clean, ' ');
+			if (copy)
+				strbuf_addch(copy, ' ');
 		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '/') {
 			skip_line_comment(s);
 		} else if (c == '"' || c == '\'') {
-			skip_literal(s, clean);
-		} else {
-			strbuf_addch(clean, c);
+			skip_literal(s, copy);
+		} else if (c != '\n') {
+			if (copy)
+				strbuf_addch(copy, c);
 			s->p++;
 		}
 	}
+}
+
+/* p at '#', the first token of a line. Leaves p at the newline that ends it. */
+static void directive(struct scanner *s)
+{
+	const char *hash = s->p, *w, *e, *end = s->end;
+	int line = s->line, known;
+	enum cpp_directive kind;
+	struct strbuf *clean = &s->clean;
+
+	/*
+	 * Most directives (#include, #define) only need their first words:
+	 * read those in place and copy nothing, unless a comment or a
+	 * continuation hides among them.
+	 */
+	w = skip_blanks(hash + 1, end);
+	for (e = w; e < end && is_alpha(*e); e++)
+		;
+	if (e == end || !special[(unsigned char)*e] || *e == '\n') {
+		kind = keyword(w, e - w, &known);
+		if (!known) {
+			s->p = e;
+			logical_line(s, NULL);
+			return;	/* #include, #pragma, "# 1 file", an assembler comment... */
+		}
+		if (kind == CPP_DEFINE || kind == CPP_UNDEF) {
+			const char *name = skip_blanks(e, end), *ne = name;
+
+			while (ne < end && is_word(*ne))
+				ne++;
+			if (ne == end || !special[(unsigned char)*ne] || *ne == '\n') {
+				define(s, kind, name, ne - name, line);
+				s->p = ne;
+				logical_line(s, NULL);
+				return;
+			}
+		}
+	}
+
+	strbuf_reset(clean);
+	s->p = hash + 1;
+	logical_line(s, clean);
 	w = strbuf_str(clean);
 	while (*w == ' ' || *w == '\t' || *w == '\r' || *w == '\f' || *w == '\v')
 		w++;
@@ -369,7 +491,7 @@ static void directive(struct scanner *s)
 		;
 	kind = keyword(w, e - w, &known);
 	if (!known)
-		return;	/* #include, #pragma, "# 1 file", an assembler comment... */
+		return;
 	if (kind == CPP_DEFINE || kind == CPP_UNDEF)
 		define(s, kind, e, clean->len - (e - clean->buf), line);
 	else
@@ -400,8 +522,7 @@ static void scan(struct scanner *s)
 			if (s->p < s->end && *s->p == '#')
 				directive(s);
 		}
-		while (s->p < s->end && !special[(unsigned char)*s->p])
-			s->p++;
+		s->p = find_special(s->p, s->end);
 		if (s->p >= s->end)
 			break;
 		switch (*s->p) {

@@ -18,7 +18,8 @@ struct logic {
 	size_t nr_nodes, alloc_nodes;
 	formula *args;
 	size_t nr_args, alloc_args;
-	uint32_t *table;	/* open addressing of node numbers, 0 = empty (node 0 is the constant) */
+	/* Open addressing of node numbers (0 = empty: node 0 is the constant), with hashes. */
+	struct slot { uint32_t node, hash; } *table;
 	size_t table_cap;
 
 	char **var_names;	/* [var], var 0 unused */
@@ -40,14 +41,25 @@ static uint32_t mix(uint32_t h, uint32_t v)
 	return h;
 }
 
+/* Ids are dense and sequential: scramble every bit into the low ones (murmur3's finaliser). */
+static uint32_t finish(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h ? h : 1;
+}
+
 static uint32_t node_hash(enum op op, const formula *args, size_t n, uint32_t var)
 {
 	uint32_t h = mix(0x811c9dc5u, op);
 	if (op == OP_VAR)
-		return mix(h, var);
+		return finish(mix(h, var));
 	for (size_t i = 0; i < n; i++)
 		h = mix(h, args[i]);
-	return h ? h : 1;
+	return finish(h);
 }
 
 static int node_equal(const struct logic *l, const struct node *nd, enum op op,
@@ -63,15 +75,14 @@ static int node_equal(const struct logic *l, const struct node *nd, enum op op,
 static void table_grow(struct logic *l)
 {
 	size_t cap = l->table_cap ? l->table_cap * 2 : 1024;
-	uint32_t *t = xcalloc(cap, sizeof(*t));
+	struct slot *t = xcalloc(cap, sizeof(*t));
 	for (size_t i = 0; i < l->table_cap; i++) {
-		uint32_t n = l->table[i];
-		if (!n)
+		if (!l->table[i].node)
 			continue;
-		size_t j = l->nodes[n].hash & (cap - 1);
-		while (t[j])
+		size_t j = l->table[i].hash & (cap - 1);
+		while (t[j].node)
 			j = (j + 1) & (cap - 1);
-		t[j] = n;
+		t[j] = l->table[i];
 	}
 	free(l->table);
 	l->table = t;
@@ -85,10 +96,11 @@ static uint32_t intern(struct logic *l, enum op op, const formula *args, size_t 
 	if ((l->nr_nodes + 1) * 2 > l->table_cap)
 		table_grow(l);
 	size_t j = h & (l->table_cap - 1);
-	for (; l->table[j]; j = (j + 1) & (l->table_cap - 1)) {
-		struct node *nd = &l->nodes[l->table[j]];
-		if (nd->hash == h && node_equal(l, nd, op, args, n, var))
-			return l->table[j];
+	for (; l->table[j].node; j = (j + 1) & (l->table_cap - 1)) {
+		if (l->table[j].hash != h)
+			continue;
+		if (node_equal(l, &l->nodes[l->table[j].node], op, args, n, var))
+			return l->table[j].node;
 	}
 	ALLOC_GROW(l->nodes, l->nr_nodes + 1, l->alloc_nodes);
 	struct node *nd = &l->nodes[l->nr_nodes];
@@ -103,7 +115,8 @@ static uint32_t intern(struct logic *l, enum op op, const formula *args, size_t 
 		nd->arg = l->nr_args;
 		l->nr_args += n;
 	}
-	l->table[j] = l->nr_nodes;
+	l->table[j].node = l->nr_nodes;
+	l->table[j].hash = h;
 	return l->nr_nodes++;
 }
 
