@@ -52,7 +52,7 @@ struct checker {
 static const char *host_srcarch(void)
 {
 	struct utsname u;
-	static char buf[64];
+	static char buf[sizeof(u.machine)];
 
 	if (uname(&u) < 0)
 		return "x86";
@@ -73,7 +73,8 @@ static const char *host_srcarch(void)
 		return "mips";
 	if (starts_with(u.machine, "loongarch"))
 		return "loongarch";
-	snprintf(buf, sizeof(buf), "%s", u.machine);
+	memcpy(buf, u.machine, sizeof(buf));
+	buf[sizeof(buf) - 1] = 0;
 	return buf;
 }
 
@@ -112,7 +113,6 @@ static void model_set_free(struct model_set *ms)
 		arch_model_release(&ms->models[i]);
 	free(ms->models);
 	free(ms->built);
-	free((void *)ms->tm.arch_names);
 	strvec_clear(&ms->arches);
 	free(ms);
 }
@@ -205,9 +205,9 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	ms->tm.data = ms;
 	ms->tm.get = get_model;
 	ms->tm.nr_arches = ms->arches.nr;
-	ms->tm.arch_names = xcalloc(ms->arches.nr + 1, sizeof(char *));
+	/* The names are the strvec's own strings. */
+	ms->tm.arch_names = (const char *const *)ms->arches.v;
 	for (size_t i = 0; i < ms->arches.nr; i++) {
-		ms->tm.arch_names[i] = ms->arches.v[i];
 		if (!strcmp(ms->arches.v[i], c->opts->arch ? c->opts->arch : c->host_arch))
 			ms->tm.primary = i;
 	}
