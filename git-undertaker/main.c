@@ -149,7 +149,7 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 			eol = p + strlen(p);
 		is_fixed = eol - p > 8 && !strncmp(eol - 8, " [fixed]", 8);
 
-		if (eol == p)
+		if (eol == p || starts_with(p, NOTE_MODEL_PREFIX))
 			break;
 		if (!is_fixed || o->show_all) {
 			print_heading(r, commit, &heading);
