@@ -62,6 +62,7 @@ struct sat *sat_new(struct logic *l)
 	s->ps = picosat_init();
 	if (!s->ps)
 		die("cannot initialise picosat");
+	picosat_set_global_default_phase(s->ps, 0);
 	s->base_enc = cnf_encoder_new(l, base_sink, s);
 	s->query_enc = cnf_encoder_new(l, query_sink, s);
 	return s;

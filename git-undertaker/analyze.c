@@ -9,6 +9,148 @@
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
+#define MAX_SAMPLES 24
+
+/* Answers by formula: an open-addressing table of (formula + 1, answer). */
+struct answer_cache {
+	uint32_t *keys;
+	int8_t *values;
+	size_t nr, cap;
+};
+
+static int answer_get(struct answer_cache *c, formula f)
+{
+	if (!c->cap)
+		return -1;
+	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->keys[i])
+			return -1;
+		if (c->keys[i] == f + 1)
+			return c->values[i];
+	}
+}
+
+static void answer_put(struct answer_cache *c, formula f, int v)
+{
+	if ((c->nr + 1) * 2 > c->cap) {
+		struct answer_cache old = *c;
+
+		c->cap = c->cap ? c->cap * 2 : 1024;
+		c->keys = xcalloc(c->cap, sizeof(*c->keys));
+		c->values = xcalloc(c->cap, 1);
+		c->nr = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.keys[i])
+				answer_put(c, old.keys[i] - 1, old.values[i]);
+		free(old.keys);
+		free(old.values);
+	}
+	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->keys[i]) {
+			c->keys[i] = f + 1;
+			c->values[i] = (int8_t)v;
+			c->nr++;
+			return;
+		}
+		if (c->keys[i] == f + 1)
+			return;
+	}
+}
+
+void arch_model_init_samples(struct arch_model *am)
+{
+	am->base_vars = logic_nr_vars(am->logic);
+	am->samples = xcalloc(MAX_SAMPLES, sizeof(*am->samples));
+	am->answers = xcalloc(1, sizeof(*am->answers));
+}
+
+void arch_model_release_samples(struct arch_model *am)
+{
+	for (size_t i = 0; i < MAX_SAMPLES && am->samples; i++)
+		free(am->samples[i]);
+	free(am->samples);
+	if (am->answers) {
+		free(am->answers->keys);
+		free(am->answers->values);
+		free(am->answers);
+	}
+}
+
+static void keep_sample(struct arch_model *am)
+{
+	int8_t *v = am->samples[am->next_sample];
+
+	if (!v)
+		v = am->samples[am->next_sample] = xmalloc((size_t)am->base_vars + 1);
+	for (int var = 1; var <= am->base_vars; var++)
+		v[var] = (int8_t)sat_value(am->sat, var);
+	am->next_sample = (am->next_sample + 1) % MAX_SAMPLES;
+	if (am->nr_samples < MAX_SAMPLES)
+		am->nr_samples++;
+}
+
+struct sample_values {
+	const struct arch_model *am;
+	const int8_t *v;
+	int free_value;
+};
+
+static int sample_value(void *data, int var)
+{
+	struct sample_values *sv = data;
+	const char *name;
+
+	if (var <= sv->am->base_vars)
+		return sv->v[var];
+	/* Made after the model: a fact pinned false (a bool's m), or a free macro. */
+	name = logic_var_name(sv->am->logic, var);
+	if (name && starts_with(name, "CONFIG_"))
+		return -1;
+	return sv->free_value;
+}
+
+/*
+ * Does a known model of the Kconfig formula satisfy f, with the variables
+ * the model does not constrain (free macros, opaque atoms, missing symbols)
+ * all false or all true? A cheap sufficient test; the solver decides the rest.
+ */
+static int sample_satisfies(struct arch_model *am, formula f)
+{
+	struct sample_values sv = { .am = am };
+
+	for (size_t s = 0; s < am->nr_samples; s++) {
+		sv.v = am->samples[s];
+		for (sv.free_value = -1; sv.free_value <= 1; sv.free_value += 2)
+			if (logic_eval_with(am->logic, f, sample_value, &sv))
+				return 1;
+	}
+	return 0;
+}
+
+int arch_model_satisfiable(struct arch_model *am, formula f)
+{
+	int r;
+
+	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
+		return f == LOGIC_TRUE;
+	r = answer_get(am->answers, f);
+	if (r >= 0)
+		return r;
+	if (sample_satisfies(am, f)) {
+		am->sample_hits++;
+		r = 1;
+	} else {
+		int lit = sat_query_literal(am->sat, f);
+
+		am->solver_calls++;
+		r = sat_solve(am->sat, &lit, 1) == SAT_SAT;
+		if (r)
+			keep_sample(am);
+	}
+	answer_put(am->answers, f, r);
+	return r;
+}
+
 /* A file's formulas on one architecture, built as blocks need them. */
 struct file_arch {
 	struct arch_model *am;
@@ -52,7 +194,7 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 static int block_alive(struct file_arch *fa, size_t i)
 {
 	if (fa->alive[i] < 0)
-		fa->alive[i] = (signed char)sat_satisfiable(fa->am->sat, fa->pc[i]);
+		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am, fa->pc[i]);
 	return fa->alive[i];
 }
 
@@ -88,10 +230,10 @@ static int unsat_cause(struct file_arch *fa, formula f)
 {
 	int any;
 
-	if (!sat_satisfiable(fa->am->sat, f))
+	if (!arch_model_satisfiable(fa->am, f))
 		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
 	f = without_missing(fa, f, &any);
-	if (any && !sat_satisfiable(fa->am->sat, f))
+	if (any && !arch_model_satisfiable(fa->am, f))
 		return CAUSE_MISSING;
 	return -1;
 }

@@ -97,6 +97,10 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 
 static void arch_model_release(struct arch_model *am)
 {
+	if (am->sat && getenv("UNDERTAKER_STATS"))
+		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
+			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+	arch_model_release_samples(am);
 	if (am->code_sat)
 		sat_free(am->code_sat);
 	if (am->model)
@@ -166,6 +170,7 @@ static struct arch_model *get_model(void *data, size_t i)
 	am->logic = model_logic(am->model);
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
+	arch_model_init_samples(am);
 	return am;
 }
 
