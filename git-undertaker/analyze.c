@@ -9,7 +9,7 @@
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
-#define MAX_SAMPLES 24
+#define MAX_SAMPLES 64
 
 /* Answers by formula: an open-addressing table of (formula + 1, answer). */
 struct answer_cache {
