@@ -45,9 +45,11 @@ void commit_list_clear(struct commit_list *l);
 /*
  * Resolves revision arguments as `git rev-list` does: A..B, ^A B, A...B, X^!,
  * X^@ and several at once; a single positive revision X alone means that one
- * commit (as `git show X`); no argument means HEAD. The result is oldest first
- * (`git rev-list --reverse --topo-order` order). A bad revision is an error
- * (message like git's, returns -1).
+ * commit (as `git show X`); no argument means HEAD. The result is oldest first,
+ * in exactly the order of `git rev-list --reverse --topo-order` (merges
+ * included: git's date walk and graph-order sort are reproduced). A bad
+ * revision is an error ("git <cmd>: bad revision 'X'"), returns -1; the
+ * caller exits 128.
  */
 int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commit_list *out);
 /* Resolves one revision to a commit id; -1 with an error message when it is none. */
