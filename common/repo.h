@@ -94,7 +94,12 @@ int repo_for_each_file(struct repo *r, const git_oid *commit, const char *dir,
 /* Lists the names (not full paths) of entries directly in `dir`; sorted. */
 int repo_list_dir(struct repo *r, const git_oid *commit, const char *dir, struct strvec *names);
 
-/* Matches git pathspecs (prefix, glob as `git log -- <pathspec>`); empty list matches all. */
+/*
+ * Matches git pathspecs as `git log -- <pathspec>` does: an exact path, a
+ * leading directory, or a glob over the whole path ('*' crosses '/'); magic
+ * ":!x" ":^x" ":(exclude)x" excludes, ":(icase)", ":(literal)", ":/" (every
+ * pathspec is taken from the top anyway). An empty list matches all.
+ */
 int pathspec_match(const struct strvec *pathspec, const char *path);
 
 struct hunk {

@@ -57,6 +57,19 @@ test_expect_success 'listing a directory' '
 	test_expect_code 1 test-read ls HEAD nosuch
 '
 
+test_expect_success 'pathspecs select the files git ls-files selects' '
+	for spec in a a/ a/b "a/f1.c" "*.c" "a/*" "a/*.c" "f?.c" "a/b/f[12].c" "[ac]" \
+		    "a*" . "./a" ":!a" ":(exclude)a/b" ":^*.c" ":/c" ":(icase)A/F1.C" \
+		    "nosuch" "a/f1" "a/f1.c/"; do
+		git ls-files -- "$spec" | sort >expect &&
+		test-read match HEAD "$spec" | sort >actual &&
+		test_cmp expect actual || { echo "pathspec $spec"; return 1; }
+	done &&
+	git ls-files -- a ":!a/b" "c/f1.c" | sort >expect &&
+	test-read match HEAD a ":!a/b" "c/f1.c" | sort >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the same from a bare repository' '
 	git clone -q --bare . bare.git &&
 	git_sizes HEAD >expect &&

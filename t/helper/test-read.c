@@ -5,6 +5,7 @@
  *	prints "<size> <path>" once all threads agree.
  * test-read ls <commit> <dir>: repo_list_dir.
  * test-read cat <commit> <path>: repo_read_path.
+ * test-read match <commit> <pathspec>...: the files that pathspec_match keeps.
  */
 #include "repo.h"
 
@@ -118,6 +119,17 @@ int main(int argc, const char **argv)
 			fwrite(b->data, 1, b->size, stdout);
 			blob_release(r, b);
 		}
+	} else if (!strcmp(argv[1], "match")) {
+		struct strvec paths = STRVEC_INIT, pathspec = STRVEC_INIT;
+
+		for (int i = 3; i < argc; i++)
+			strvec_push(&pathspec, argv[i]);
+		ret = repo_for_each_file(r, &commit, "", collect, &paths);
+		for (size_t i = 0; !ret && i < paths.nr; i++)
+			if (pathspec_match(&pathspec, paths.v[i]))
+				puts(paths.v[i]);
+		strvec_clear(&paths);
+		strvec_clear(&pathspec);
 	} else {
 		die("unknown subcommand '%s'", argv[1]);
 	}
