@@ -149,6 +149,12 @@ test_expect_success 'the same with a commit-graph file (git walks differently th
 	 done)
 '
 
+test_expect_success 'a linked worktree has its own HEAD' '
+	git worktree add -q --detach linked E &&
+	(cd linked && test-revisions >../actual && check_revs C..M) &&
+	git rev-parse E >expect && test_cmp expect actual
+'
+
 test_expect_success 'GIT_DIR names the repository from anywhere' '
 	mkdir -p elsewhere &&
 	(cd elsewhere && GIT_DIR=../bare.git test-revisions B..C >../actual) &&

@@ -83,6 +83,18 @@ test_expect_success 'an aborted batch writes nothing, an empty batch no commit' 
 	test_cmp before after
 '
 
+test_expect_success 'a writer that moved the ref meanwhile wins; our batch fails whole' '
+	echo "A ours" | test_expect_code 128 \
+		test-notes write refs/notes/ut --race="git notes --ref=ut add -f -m theirs B" 2>err &&
+	grep "refs/notes/ut: changed while this run wrote its notes" err &&
+	git notes --ref=ut show B >actual && echo theirs >expect && test_cmp expect actual &&
+	git notes --ref=ut show A >actual && echo replaced >expect && test_cmp expect actual &&
+	echo "A ours" | test_expect_code 128 \
+		test-notes write refs/notes/racy --race="git notes --ref=racy add -m theirs B" 2>err &&
+	grep "refs/notes/racy: changed" err &&
+	test $(git rev-list refs/notes/racy | wc -l) = 1
+'
+
 test_expect_success 'a bad commit aborts the batch' '
 	old=$(git rev-parse refs/notes/ut) &&
 	printf "A would replace\nnosuch x\n" >in &&
