@@ -143,7 +143,11 @@ test_expect_success 'fan-out as git writes it, down to 2/2/36 (20000 notes)' '
 	git ls-tree -r --name-only refs/notes/ours >actual &&
 	test_cmp expect actual &&
 	grep -q "^../../" actual &&
-	test "$(git rev-parse refs/notes/gitfan^{tree})" = "$(git rev-parse refs/notes/ours^{tree})"
+	test "$(git rev-parse refs/notes/gitfan^{tree})" = "$(git rev-parse refs/notes/ours^{tree})" &&
+	deep=$(grep "^../../" actual | head -1 | tr -d /) &&
+	flat=$(grep -v "^../../" actual | head -1 | tr -d /) &&
+	test-notes read refs/notes/ours $deep $flat A >actual &&
+	printf "note\nnote\nx\n" >expect && test_cmp expect actual
 '
 
 test_expect_success 'replacing a note in a fanned-out tree, as git reads it' '

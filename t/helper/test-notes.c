@@ -85,7 +85,8 @@ int main(int argc, const char **argv)
 			git_oid commit;
 			char *text;
 
-			ret = repo_resolve_commit(r, argv[i], &commit);
+			if (strlen(argv[i]) != GIT_OID_HEXSZ || git_oid_fromstr(&commit, argv[i]) < 0)
+				ret = repo_resolve_commit(r, argv[i], &commit);
 			if (ret)
 				break;
 			text = notes_read(r, argv[2], &commit);
