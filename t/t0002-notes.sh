@@ -154,7 +154,11 @@ test_expect_success 'replacing a note in a fanned-out tree, as git reads it' '
 	printf "%s changed\n" $(sed -n 7p keys) | test-notes write refs/notes/ours &&
 	git notes --ref=ours list | wc -l >n && echo 20001 >expect && test_cmp expect n &&
 	git cat-file -p "$(git notes --ref=ours list | grep " $(sed -n 7p keys)\$" | cut -d" " -f1)" >actual &&
-	echo changed >expect && test_cmp expect actual
+	echo changed >expect && test_cmp expect actual &&
+	# Unchanged fan-out subtrees were reused: the tree is the one a fresh batch makes.
+	k7=$(sed -n 7p keys) &&
+	sed "s/^$k7 note\$/$k7 changed/" in | test-notes write refs/notes/fresh &&
+	test "$(git rev-parse refs/notes/fresh^{tree})" = "$(git rev-parse refs/notes/ours^{tree})"
 '
 
 test_expect_success 'notes in a bare repository' '
