@@ -86,12 +86,18 @@ struct tree_file {
 	unsigned mode;
 };
 /*
- * Calls fn for every file (blob, recursively) under `dir` ("" for the root) at
- * commit `oid`; stops and returns fn's value when it is non-zero.
+ * Calls fn for every file (blob, recursively; symlinks included, submodules
+ * not) under `dir` ("" for the root) at commit `oid`; stops and returns fn's
+ * value when it is non-zero. GIT_ENOTFOUND (no message) when `dir` is not a
+ * directory at that commit, -1 with a message on other errors. f->path is
+ * valid during the call only.
  */
 int repo_for_each_file(struct repo *r, const git_oid *commit, const char *dir,
 		       int (*fn)(const struct tree_file *f, void *data), void *data);
-/* Lists the names (not full paths) of entries directly in `dir`; sorted. */
+/*
+ * Lists the names (not full paths) of entries directly in `dir`, sorted by
+ * strcmp; GIT_ENOTFOUND (no message) when `dir` is not a directory there.
+ */
 int repo_list_dir(struct repo *r, const git_oid *commit, const char *dir, struct strvec *names);
 
 /*
