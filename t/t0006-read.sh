@@ -70,6 +70,22 @@ test_expect_success 'pathspecs select the files git ls-files selects' '
 	test_cmp expect actual
 '
 
+test_expect_success 'commit titles, abbreviations and config values' '
+	git config --add undertaker.macro "A(x)=x" &&
+	git config --add undertaker.macro "B(x)=!x" &&
+	test-read title HEAD undertaker.macro >actual &&
+	git log -1 --format="%h %s" >expect &&
+	git rev-parse --short HEAD >>expect &&
+	printf "%s\n" "B(x)=!x" "A(x)=x" "B(x)=!x" >>expect &&
+	test_cmp expect actual &&
+	git -c core.abbrev=12 log -1 --format="%h" >expect &&
+	test-read title HEAD undertaker.macro >actual &&
+	git config core.abbrev 12 && test-read title HEAD nosuch.key >actual &&
+	sed -n 2p actual >short && test_cmp expect short &&
+	sed -n 3p actual >unset && echo "(unset)" >expect && test_cmp expect unset &&
+	git config --unset core.abbrev
+'
+
 test_expect_success 'the same from a bare repository' '
 	git clone -q --bare . bare.git &&
 	git_sizes HEAD >expect &&
