@@ -77,6 +77,7 @@ struct tree_item {
 	char *path;
 	git_oid oid;
 	git_filemode_t mode;
+	int is_note;
 };
 
 struct tree_items {
@@ -90,6 +91,7 @@ static void items_add(struct tree_items *t, char *path, const git_oid *oid, git_
 	t->v[t->nr].path = path;
 	git_oid_cpy(&t->v[t->nr].oid, oid);
 	t->v[t->nr].mode = mode;
+	t->v[t->nr].is_note = 0;
 	t->nr++;
 }
 
@@ -101,10 +103,6 @@ static int is_hex(const char *s)
 	return 1;
 }
 
-/*
- * Reads an existing notes tree: 2-hex-digit directories are fan-out, a blob
- * completing 40 hex digits is a note, anything else is kept where it is.
- */
 /* What a batch knows while it builds the new tree. */
 struct build {
 	git_repository *g;
@@ -115,6 +113,10 @@ struct build {
 	unsigned old_depth;	/* deepest fan-out level of the old tree */
 };
 
+/*
+ * Reads an existing notes tree: 2-hex-digit directories are fan-out, a blob
+ * completing 40 hex digits is a note, anything else is kept where it is.
+ */
 static int load_notes(struct build *bd, git_tree *tree, struct strbuf *hex, struct strbuf *path)
 {
 	git_repository *g = bd->g;
@@ -206,6 +208,7 @@ static void place_notes(const struct note *notes, size_t nr, unsigned d, struct 
 				strbuf_addf(&path, "%.2s/", notes[i].hex + j);
 			strbuf_addstr(&path, notes[i].hex + d);
 			items_add(out, strbuf_detach(&path, NULL), notes[i].blob, GIT_FILEMODE_BLOB);
+			out->v[out->nr - 1].is_note = 1;
 		}
 		return;
 	}
@@ -266,10 +269,14 @@ static int write_tree(struct build *bd, size_t lo, size_t hi, size_t plen, git_o
 			const git_oid *old = reusable_dir(bd, t->v[i].path, plen + n);
 			git_oid sub;
 
+			int notes_here = 0;
+
 			while (j < hi && !strncmp(t->v[j].path + plen, rest, n))
-				j++;
+				notes_here |= t->v[j++].is_note;
+			notes_here |= t->v[i].is_note;
 			name = xstrndup(rest, n - 1);
-			if (old)
+			/* Only where notes still fan out: a stray file alone must not bring them back. */
+			if (old && notes_here)
 				git_oid_cpy(&sub, old);
 			else
 				ret = write_tree(bd, i, j, plen + n, &sub);

@@ -161,6 +161,17 @@ test_expect_success 'replacing a note in a fanned-out tree, as git reads it' '
 	test "$(git rev-parse refs/notes/fresh^{tree})" = "$(git rev-parse refs/notes/ours^{tree})"
 '
 
+test_expect_success 'entries that are not notes are kept' '
+	blob=$(echo readme | git hash-object -w --stdin) &&
+	note=$(echo "old" | git hash-object -w --stdin) &&
+	printf "100644 blob %s\tREADME\n100644 blob %s\t%s\n" $blob $note $(git rev-parse A) |
+		git mktree >tree &&
+	git update-ref refs/notes/mixed $(git commit-tree -m mixed $(cat tree)) &&
+	echo "B new" | test-notes write refs/notes/mixed &&
+	git cat-file -p refs/notes/mixed:README >actual && echo readme >expect && test_cmp expect actual &&
+	test-notes read refs/notes/mixed A B >actual && printf "old\nnew\n" >expect && test_cmp expect actual
+'
+
 test_expect_success 'notes in a bare repository' '
 	git clone -q --bare . bare.git &&
 	(cd bare.git && echo "B bare note" | test-notes write refs/notes/bare &&
