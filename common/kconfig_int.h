@@ -190,6 +190,22 @@ struct parse_state {
 	struct strvec scratch;	/* expanded texts of the current line */
 };
 
+/* The current line's tokens and expressions over them (kconfig_expr.c). */
+void expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l);
+const struct xtok *peek(struct parse_state *ps);
+int peek_kind(struct parse_state *ps);
+int accept(struct parse_state *ps, int kind);
+/* "syntax error: <what>, found <next token>"; returns -1. */
+int syntax_error(struct parse_state *ps, const char *what);
+int expect_end(struct parse_state *ps);
+/* y, m, n as constant symbols; NULL for other names. */
+struct kconfig_symbol *constant_symbol(struct kconfig *kc, const char *s);
+/* One operand: a symbol, a quoted constant, a number, a probe. NULL after an error. */
+struct kconfig_expr *parse_term(struct parse_state *ps);
+struct kconfig_expr *parse_or(struct parse_state *ps);
+/* An optional trailing `if <expr>`, then the end of the line: 0, or -1 after an error. */
+int parse_if(struct parse_state *ps, struct kconfig_expr **cond);
+
 /* Parses one lexed file's lines (kconfig_parse.c). */
 void parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf);
 /* Ends the entry being parsed and closes blocks opened since depth `depth`. */
