@@ -5,6 +5,8 @@
 
 #include "kconfig.h"
 
+#include <pthread.h>
+
 /* ---- arena: expressions, definitions and strings die with the kconfig ---- */
 
 struct arena {
@@ -77,7 +79,8 @@ static inline const char *tok_text(const struct kconfig_lexed *lf, const struct 
 const char *ktok_name(int kind);
 
 struct kconfig_cache {
-	struct strmap lexed;	/* id -> struct kconfig_lexed */
+	pthread_mutex_t lock;	/* parses may run in several threads */
+	struct strmap lexed;	/* id -> struct kconfig_lexed (never changed once in) */
 	struct strmap printed;	/* messages already printed once */
 	size_t nr_lexed, nr_reused;
 };
@@ -167,6 +170,12 @@ struct xtok {
 	struct kconfig_symbol *probe;	/* T_PROBE */
 };
 
+enum { TMP_PROMPTS, TMP_DEFAULTS, TMP_SELECTS, TMP_IMPLIES, TMP_RANGES, NR_TMP };
+struct scratch_array {
+	void *buf;
+	size_t alloc;	/* bytes */
+};
+
 struct source_frame {
 	const char *path;
 	int line;		/* of the `source` that led further */
@@ -188,6 +197,7 @@ struct parse_state {
 	struct xtok *xt;
 	size_t nr_xt, alloc_xt, pos;
 	struct strvec scratch;	/* expanded texts of the current line */
+	struct scratch_array tmp[NR_TMP];	/* properties of the current entry */
 };
 
 /* The current line's tokens and expressions over them (kconfig_expr.c). */

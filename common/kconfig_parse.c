@@ -87,9 +87,44 @@ static void choice_membership(struct parse_state *ps, struct kconfig_definition 
 	append_unique(&def->choice->members, &def->choice->nr_members, def->symbol);
 }
 
+/*
+ * Properties of the entry being parsed grow in buffers of the parse; the
+ * entry's end moves them into the arena (no allocation per definition).
+ */
+static void *entry_slot(struct parse_state *ps, int which, size_t size, size_t nr)
+{
+	struct scratch_array *t = &ps->tmp[which];
+
+	if ((nr + 1) * size > t->alloc) {
+		t->alloc = (nr + 8) * size * 2;
+		t->buf = xrealloc(t->buf, t->alloc);
+	}
+	return t->buf;
+}
+
+#define FREEZE(ps, array, nr) do { \
+	if (nr) { \
+		void *frozen_ = arena_alloc(&(ps)->kc->priv->arena, (nr) * sizeof(*(array))); \
+		memcpy(frozen_, (array), (nr) * sizeof(*(array))); \
+		(array) = frozen_; \
+	} \
+} while (0)
+
+static void freeze_definition(struct parse_state *ps, struct kconfig_definition *def)
+{
+	FREEZE(ps, def->prompts, def->nr_prompts);
+	FREEZE(ps, def->defaults, def->nr_defaults);
+	FREEZE(ps, def->selects, def->nr_selects);
+	FREEZE(ps, def->implies, def->nr_implies);
+	FREEZE(ps, def->ranges, def->nr_ranges);
+}
+
 static void end_entry(struct parse_state *ps)
 {
 	struct entry *e = &ps->cur;
+
+	if (e->def)
+		freeze_definition(ps, e->def);
 
 	switch (e->kind) {
 	case K_CONFIG:
@@ -181,8 +216,7 @@ static struct kconfig_definition *new_config(struct parse_state *ps, int kind)
 	sym = kc_symbol(kc, t->text, strlen(t->text));
 	def = kc_new_definition(kc, kind == K_CONFIG ? KDEF_CONFIG : KDEF_MENUCONFIG, ps->path, ps->line);
 	def->symbol = sym;
-	sym->defs = xrealloc(sym->defs, (sym->nr_defs + 1) * sizeof(*sym->defs));
-	sym->defs[sym->nr_defs++] = def;
+	/* sym->defs is filled at the end, when the numbers are known. */
 	return def;
 }
 
@@ -275,7 +309,7 @@ static void add_prompt(struct parse_state *ps, const char *text, struct kconfig_
 	while (i-- > 0)
 		if (ps->blocks[i].visible)
 			cond = kc_and(kc, cond, ps->blocks[i].visible);
-	def->prompts = xrealloc(def->prompts, (def->nr_prompts + 1) * sizeof(*def->prompts));
+	def->prompts = entry_slot(ps, TMP_PROMPTS, sizeof(*def->prompts), def->nr_prompts);
 	def->prompts[def->nr_prompts].text = arena_strndup(&kc->priv->arena, text, strlen(text));
 	def->prompts[def->nr_prompts].cond = cond;
 	def->nr_prompts++;
@@ -285,7 +319,7 @@ static void add_default(struct parse_state *ps, struct kconfig_expr *value, stru
 {
 	struct kconfig_definition *def = ps->cur.def;
 
-	def->defaults = xrealloc(def->defaults, (def->nr_defaults + 1) * sizeof(*def->defaults));
+	def->defaults = entry_slot(ps, TMP_DEFAULTS, sizeof(*def->defaults), def->nr_defaults);
 	def->defaults[def->nr_defaults].value = value;
 	def->defaults[def->nr_defaults].cond = cond;
 	def->nr_defaults++;
@@ -336,7 +370,7 @@ static void parse_select(struct parse_state *ps, int kw)
 	if (parse_if(ps, &cond))
 		return;
 	target = kc_symbol(ps->kc, t->text, strlen(t->text));
-	*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
+	*list = entry_slot(ps, kw == K_SELECT ? TMP_SELECTS : TMP_IMPLIES, sizeof(**list), *nr);
 	(*list)[*nr].target = target;
 	(*list)[*nr].cond = cond;
 	(*nr)++;
@@ -368,7 +402,7 @@ static void parse_range(struct parse_state *ps)
 
 	if (!(low = parse_term(ps)) || !(high = parse_term(ps)) || parse_if(ps, &cond))
 		return;
-	def->ranges = xrealloc(def->ranges, (def->nr_ranges + 1) * sizeof(*def->ranges));
+	def->ranges = entry_slot(ps, TMP_RANGES, sizeof(*def->ranges), def->nr_ranges);
 	def->ranges[def->nr_ranges].low = low;
 	def->ranges[def->nr_ranges].high = high;
 	def->ranges[def->nr_ranges].cond = cond;
