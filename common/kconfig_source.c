@@ -331,7 +331,7 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 
 	if (strchr(pattern, PROBE_MARK)) {
 		char *text = preproc_unmark(ps->pp, pattern);
-		ps_error(ps, here, line, "cannot source \"%s\": its path depends on the toolchain", text);
+		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
 		free(text);
 		return;
 	}
