@@ -2,25 +2,41 @@
 /* A kconfig_reader over a commit: blobs from the object store, ids are blob ids. */
 #include "kconfig_git.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct git_reader {
 	struct repo *repo;
 	git_oid commit;
+	/*
+	 * path -> blob id in hex ("" when absent): every architecture asks for
+	 * the same ~1,500 paths, and a tree walk costs more than a lookup here.
+	 */
+	struct strmap ids;
 };
 
 static int git_file_id(void *data, const char *path, char id[KCONFIG_ID_MAX])
 {
 	struct git_reader *gr = data;
+	char *known = strmap_get(&gr->ids, path);
 	git_oid oid;
-	int ret = repo_path_oid(gr->repo, &gr->commit, path, &oid);
+	int ret;
 
-	if (ret == GIT_ENOTFOUND)
-		return 1;
-	if (ret)
+	if (known) {
+		if (!*known)
+			return 1;
+		strcpy(id, known);
+		return 0;
+	}
+	ret = repo_path_oid(gr->repo, &gr->commit, path, &oid);
+	if (ret && ret != GIT_ENOTFOUND)
 		return -1;
-	oid_hex(&oid, id);
-	return 0;
+	if (ret)
+		id[0] = '\0';
+	else
+		oid_hex(&oid, id);
+	strmap_put(&gr->ids, path, xstrdup(id));
+	return ret ? 1 : 0;
 }
 
 static int git_read_file(void *data, const char *path, struct kconfig_file *out)
@@ -75,6 +91,10 @@ void kconfig_git_reader_init(struct kconfig_reader *r, struct repo *repo, const 
 
 void kconfig_git_reader_release(struct kconfig_reader *r)
 {
-	free(r->data);
+	struct git_reader *gr = r->data;
+
+	if (gr)
+		strmap_clear(&gr->ids, free);
+	free(gr);
 	r->data = NULL;
 }

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An entry whose first line was wrong: its properties are skipped quietly. */
+#define DROPPED_ENTRY (-1)
+
 /* ---- tokens of the current line ---- */
 
 static void push_xtok(struct parse_state *ps, int kind, const char *text, struct kconfig_symbol *probe)
@@ -424,8 +427,10 @@ static void new_choice(struct parse_state *ps)
 		name = t->text;
 		ps->pos++;
 	}
-	if (expect_end(ps))
+	if (expect_end(ps)) {
+		ps->cur.kind = DROPPED_ENTRY;	/* its endchoice will be an error */
 		return;
+	}
 	c = kc_choice(ps->kc, name);
 	def = kc_new_definition(ps->kc, KDEF_CHOICE, ps->path, ps->line);
 	def->choice = c;
@@ -579,8 +584,9 @@ static void parse_depends(struct parse_state *ps)
 	accept(ps, K_ON);	/* `depends EXPR` in very old trees */
 	if (!(e = parse_or(ps)) || parse_if(ps, &cond))
 		return;
-	if (cond)	/* `depends on A if B` is `depends on !B || A` */
-		e = kc_expr(kc, KEXPR_OR, kc_expr(kc, KEXPR_NOT, cond, NULL), e);
+	if (cond)	/* `depends on A if B` is `depends on !B || A`; !!x is x in tristate logic */
+		e = kc_expr(kc, KEXPR_OR, cond->type == KEXPR_NOT ? cond->left :
+			    kc_expr(kc, KEXPR_NOT, cond, NULL), e);
 	ps->cur.own_dep = kc_and(kc, ps->cur.own_dep, e);
 }
 
@@ -615,6 +621,12 @@ static void parse_option(struct parse_state *ps)
 	const struct xtok *t = peek(ps);
 	struct kconfig_symbol *sym = ps->cur.def->symbol;
 
+	if (t && t->kind == K_MODULES) {	/* `option modules`: "modules" lexes as a keyword */
+		ps->pos++;
+		if (!expect_end(ps))
+			set_modules(ps);
+		return;
+	}
 	if (!t || t->kind != T_WORD) {
 		syntax_error(ps, "expected an option");
 		return;
@@ -647,9 +659,7 @@ static void parse_option(struct parse_state *ps)
 	}
 	if (expect_end(ps))
 		return;
-	if (!strcmp(t->text, "modules"))
-		set_modules(ps);
-	else if (!strcmp(t->text, "defconfig_list"))
+	if (!strcmp(t->text, "defconfig_list"))
 		sym->flags |= KSYM_DEFCONFIG_LIST;
 	else if (!strcmp(t->text, "allnoconfig_y"))
 		sym->flags |= KSYM_ALLNOCONFIG_Y;
@@ -743,6 +753,7 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 {
 	int kw = ps->xt[0].kind;
 	struct kconfig_expr *e;
+	struct block *b;
 	const char *text;
 
 	ps->pos = 1;
@@ -755,6 +766,8 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		if ((def = new_config(ps, kw))) {
 			ps->cur.kind = kw;
 			ps->cur.def = def;
+		} else {
+			ps->cur.kind = DROPPED_ENTRY;
 		}
 		return;
 	}
@@ -768,22 +781,28 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	case K_MENU:
 		end_entry(ps);
-		if (!parse_text(ps) || expect_end(ps))
+		if (!parse_text(ps) || expect_end(ps)) {
+			ps->cur.kind = DROPPED_ENTRY;	/* its endmenu will be an error */
 			return;
+		}
 		push_block(ps, K_MENU);
 		ps->cur.kind = K_MENU;
 		return;
 	case K_COMMENT:
 		end_entry(ps);
-		if (!parse_text(ps) || expect_end(ps))
+		if (!parse_text(ps) || expect_end(ps)) {
+			ps->cur.kind = DROPPED_ENTRY;
 			return;
+		}
 		ps->cur.kind = K_COMMENT;
 		return;
 	case K_IF:
 		end_entry(ps);
 		if (!(e = parse_or(ps)) || expect_end(ps))
 			return;
-		push_block(ps, K_IF)->dep = kc_and(ps->kc, parent_dep(ps, 1), e);
+		/* push_block starts it with the enclosing dep (two statements: order matters). */
+		b = push_block(ps, K_IF);
+		b->dep = kc_and(ps->kc, b->dep, e);
 		return;
 	case K_MAINMENU:
 		end_entry(ps);
@@ -806,7 +825,9 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	default:
 		if (kw >= K_BOOL && kw <= K_TRANSITIONAL && kw != K_ON) {
-			parse_property(ps, kw);
+			/* The entry was an error already: say nothing more of its lines. */
+			if (ps->cur.kind != DROPPED_ENTRY)
+				parse_property(ps, kw);
 			return;
 		}
 		ps->pos = 0;

@@ -427,7 +427,7 @@ void kconfig_expr_print(const struct kconfig_expr *e, struct strbuf *out)
 	case KEXPR_NOT:
 		strbuf_addch(out, '!');
 		/* `!A = B` means !(A = B): keep the parentheses for the reader. */
-		print_sub(e->left, 6, out);
+		print_sub(e->left, 5, out);
 		break;
 	default:
 		print_sub(e->left, precedence(e), out);

@@ -2,12 +2,15 @@
 /*
  * test-kconfig [--arch=<a> | --all-arches | --arches] [--details | --no-dump]
  *              [--env NAME=VALUE] [--stats] <srctree> [<Kconfig>]
+ * test-kconfig --git=<rev> [<options>] [<Kconfig>]
  *
- * Parses a Kconfig tree from the filesystem and prints its symbols (as
+ * Parses a Kconfig tree from the filesystem (or from a commit of the
+ * repository of the current directory, with --git) and prints its symbols (as
  * `--dump-model=symbols` does), or everything parsed (--details), or the
  * architectures (--arches). Exits 1 when the parse found errors.
  */
 #include "kconfig.h"
+#include "kconfig_git.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -16,6 +19,7 @@
 
 static const char *const usage[] = {
 	"test-kconfig [<options>] <srctree> [<Kconfig>]",
+	"test-kconfig --git=<rev> [<options>] [<Kconfig>]",
 	NULL,
 };
 
@@ -29,11 +33,14 @@ static double now(void)
 
 int main(int argc, const char **argv)
 {
-	const char *arch = NULL;
+	const char *arch = NULL, *rev = NULL;
+	struct repo *repo = NULL;
+	git_oid commit;
 	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1;
 	struct strvec env = STRVEC_INIT, arches = STRVEC_INIT;
 	struct option opts[] = {
 		OPT_STRING(0, "arch", &arch, "arch", "parse for this architecture"),
+		OPT_STRING(0, "git", &rev, "rev", "read the tree of this commit"),
 		OPT_BOOL(0, "all-arches", &all, "parse every architecture"),
 		OPT_BOOL(0, "arches", &list, "list the architectures"),
 		OPT_BOOL(0, "details", &details, "dump every definition"),
@@ -52,10 +59,20 @@ int main(int argc, const char **argv)
 
 	set_program_name("test-kconfig");
 	parse_options(argc, argv, opts, usage, "test-kconfig", &pa);
-	if (pa.args.nr < 1 || pa.args.nr > 2)
-		usage_with_options(usage, opts);
-	kconfig_fs_reader_init(&reader, pa.args.v[0]);
-	kopts.top = pa.args.nr > 1 ? pa.args.v[1] : NULL;
+	if (rev) {
+		if (pa.args.nr > 1)
+			usage_with_options(usage, opts);
+		repo = repo_open();
+		if (repo_resolve_commit(repo, rev, &commit))
+			return 128;
+		kconfig_git_reader_init(&reader, repo, &commit);
+		kopts.top = pa.args.nr ? pa.args.v[0] : NULL;
+	} else {
+		if (pa.args.nr < 1 || pa.args.nr > 2)
+			usage_with_options(usage, opts);
+		kconfig_fs_reader_init(&reader, pa.args.v[0]);
+		kopts.top = pa.args.nr > 1 ? pa.args.v[1] : NULL;
+	}
 	kopts.env = &env;
 	kopts.cache = kconfig_cache_new();
 
@@ -107,7 +124,12 @@ int main(int argc, const char **argv)
 		ret = 1;
 	}
 	kconfig_cache_free(kopts.cache);
-	kconfig_fs_reader_release(&reader);
+	if (repo) {
+		kconfig_git_reader_release(&reader);
+		repo_close(repo);
+	} else {
+		kconfig_fs_reader_release(&reader);
+	}
 	strvec_clear(&env);
 	strvec_clear(&arches);
 	parsed_args_clear(&pa);
