@@ -29,6 +29,9 @@ struct model *model_new(const struct kconfig *kc)
 		struct msym *ms = &m->syms[s->index];
 		char *name;
 		ms->name = model_intern_path(m, s->name);
+		name = xstrfmt("CONFIG_%s", s->name);
+		ms->display = model_intern_path(m, name);
+		free(name);
 		strmap_put(&m->by_name, s->name, (void *)(uintptr_t)(s->index + 1));
 		if (s->flags & KSYM_PROBE)
 			ms->kind = MSYM_FREE;
@@ -55,6 +58,9 @@ struct model *model_new(const struct kconfig *kc)
 			name = xstrfmt("CONFIG_%s_MODULE", s->name);
 			ms->m = logic_var_new(m->l, name);
 			free(name);
+			ms->ge1 = logic_or(m->l, logic_atom(m->l, ms->y), logic_atom(m->l, ms->m));
+		} else {
+			ms->ge1 = logic_atom(m->l, ms->y);
 		}
 	}
 	if (kc->modules && m->syms[kc->modules->index].y)
