@@ -249,12 +249,17 @@ int model_check_config(struct model *m, const char *config, struct strbuf *why)
 	int bad = read_config(m, config, values, why);
 	/* First the constraints the configuration violates by itself (cheap, precise). */
 	struct logic_eval *ev = logic_eval_new(m->l, values, nr_vars);
+	size_t nr_violated = 0;
 	for (size_t i = 0; i < m->nr_groups; i++) {
-		if (logic_eval(ev, m->groups[i].f) < 0) {
+		if (logic_eval(ev, m->groups[i].f) >= 0)
+			continue;
+		/* A few lines tell what is wrong; thousands would bury it. */
+		if (nr_violated++ < 50)
 			describe(&m->groups[i].reason, why);
-			bad = 1;
-		}
+		bad = 1;
 	}
+	if (nr_violated > 50)
+		strbuf_addf(why, "... and %zu more\n", nr_violated - 50);
 	logic_eval_free(ev);
 	if (!bad) {
 		/* Then those that only fail together (choices, free atoms): ask the solver. */
