@@ -221,7 +221,18 @@ formula logic_and_n(struct logic *l, const formula *in, size_t n)
 			l->scratch[nr++] = f;
 		}
 	}
-	qsort(l->scratch, nr, sizeof(formula), cmp_formula);
+	if (nr > 16) {
+		qsort(l->scratch, nr, sizeof(formula), cmp_formula);
+	} else {
+		/* Most conjunctions are short: insertion sort beats qsort's overhead. */
+		for (size_t i = 1; i < nr; i++) {
+			formula x = l->scratch[i];
+			size_t j = i;
+			for (; j && l->scratch[j - 1] > x; j--)
+				l->scratch[j] = l->scratch[j - 1];
+			l->scratch[j] = x;
+		}
+	}
 	base = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (base && l->scratch[base - 1] == l->scratch[i])
