@@ -548,17 +548,30 @@ static int parse_number(const struct cpp_token *t, struct cpp_node *n)
 	return 0;
 }
 
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
+
+/* The value of a character constant: 'a', '\n', '\x41', '\101', 'ab'. */
 static int64_t char_value(const struct cpp_token *t)
 {
-	const char *s = memchr(t->s, '\'', t->len);
-	int64_t v = 0;
+	const char *s = memchr(t->s, '\'', t->len), *end = t->s + t->len;
+	uint64_t v = 0;
+	int nr = 0;
 
 	if (!s)
 		return 0;
-	for (s++; s < t->s + t->len - 1 && *s != '\''; s++) {
-		int c = (unsigned char)*s;
+	if (end > s + 1 && end[-1] == '\'')
+		end--;
+	for (s++; s < end; s++, nr++) {
+		unsigned c = (unsigned char)*s;
 
-		if (c == '\\' && s + 1 < t->s + t->len - 1) {
+		if (c == '\\' && s + 1 < end) {
 			c = (unsigned char)*++s;
 			switch (c) {
 			case 'n': c = '\n'; break;
@@ -569,22 +582,21 @@ static int64_t char_value(const struct cpp_token *t)
 			case 'f': c = '\f'; break;
 			case 'v': c = '\v'; break;
 			case 'x':
-				c = (int)strtol(s + 1, NULL, 16);
-				while (strchr("0123456789abcdefABCDEF", s[1]) && s[1])
-					s++;
+				for (c = 0; s + 1 < end && hex_digit((unsigned char)s[1]) >= 0; s++)
+					c = (c << 4 | (unsigned)hex_digit((unsigned char)s[1])) & 0xff;
 				break;
 			default:
 				if (c >= '0' && c <= '7') {
 					c -= '0';
-					for (int k = 0; k < 2 && s[1] >= '0' && s[1] <= '7'; k++)
-						c = c * 8 + (*++s - '0');
+					for (int k = 0; k < 2 && s + 1 < end && s[1] >= '0' && s[1] <= '7'; k++)
+						c = c * 8 + (unsigned)(*++s - '0');
 				}
 			}
 		}
-		v = (v << 8) | (c & 0xff);
+		v = v << 8 | (c & 0xff);
 	}
-	/* A plain char is signed on the machines the kernel mostly targets. */
-	return t->len == 3 || (t->s[1] == '\\' && v < 256) ? (int64_t)(signed char)v : v;
+	/* One plain char is signed on the machines the kernel mostly targets. */
+	return nr == 1 ? (int64_t)(signed char)(unsigned char)v : (int64_t)v;
 }
 
 static struct cpp_node *parse_primary(struct parser *p)

@@ -571,6 +571,15 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	f->nr_lines = len && buf[len - 1] == '\n' ? s.line - 1 : s.line;
 	if (!len)
 		f->nr_lines = 0;
+	/* A comment left open at EOF swallows the last newline: stay in the file. */
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		struct cpp_block *b = &f->blocks[i];
+
+		if (b->line_last > f->nr_lines)
+			b->line_last = f->nr_lines;
+		if (b->end_line_last > f->nr_lines && b->end_line <= f->nr_lines)
+			b->end_line_last = f->nr_lines;
+	}
 	for (size_t i = 0; i < s.nr_chains; i++) {
 		struct cpp_block *b = &f->blocks[s.chains[i].cur];
 

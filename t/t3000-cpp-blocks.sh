@@ -195,4 +195,12 @@ test_expect_success 'CRLF line endings and a last line without newline' '
 	test_cmp expect out
 '
 
+test_expect_success 'random token soups: no crash, a consistent block tree' '
+	for seed in 1 2 3 4 5; do
+		test-cpp fuzz $seed 3000 >out 2>err &&
+		echo "scanned 3000" >expect &&
+		test_cmp expect out || { cat err; return 1; }
+	done
+'
+
 test_done

@@ -10,6 +10,7 @@
  *   test-cpp gen <seed>                  a random file of nested conditionals
  *   test-cpp assign <seed> <n> NAME...   n random lines of -D/-U options
  *   test-cpp time [-n <rounds>] <list>   scan the files named in <list>
+ *   test-cpp fuzz <seed> <n>             scan n random token soups, check invariants
  */
 #include "cpp.h"
 
@@ -20,7 +21,8 @@
 
 static const char usage_text[] =
 	"usage: test-cpp (blocks|symbols|defines|keep) [--macro=DEF]... [--asm] <file> [-D.. -U..]\n"
-	"       test-cpp gen <seed> | assign <seed> <n> <name>... | time [-n N] <list>";
+	"       test-cpp gen <seed> | assign <seed> <n> <name>... | time [-n N] <list>\n"
+	"       test-cpp fuzz <seed> <n>";
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -289,6 +291,95 @@ static int cmd_assign(int argc, const char **argv)
 	return 0;
 }
 
+/* ---- robustness ---- */
+
+static int check_tree(const struct cpp_file *f, const char *what)
+{
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		const struct cpp_block *b = &f->blocks[i];
+		const struct cpp_block *p = b->parent >= 0 ? &f->blocks[b->parent] : NULL;
+		const char *bad = NULL;
+
+		if (b->number != (int)i || b->parent >= b->number || b->prev_sibling >= b->number ||
+		    b->first > b->number)
+			bad = "numbering";
+		else if (b->line > b->line_last || b->line_last >= b->end_line ||
+			 b->end_line > b->end_line_last)
+			bad = "line order";
+		else if (p && (p->line_last >= b->line ||
+			       (!b->unterminated && b->end_line_last >= p->end_line)))
+			bad = "not inside its parent";
+		else if (b->prev_sibling >= 0 &&
+			 f->blocks[b->prev_sibling].end_line != b->line)
+			bad = "sibling does not end where it starts";
+		if (bad) {
+			error("%s: B%zu: %s", what, i, bad);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmd_fuzz(int argc, const char **argv)
+{
+	static const char *const pieces[] = {
+		"#", "#", "if ", "ifdef ", "ifndef ", "elif ", "elifdef ", "else", "endif",
+		"define ", "undef ", " ", "\t", "\n", "\n", "\n#", "\\\n", "/*", "*/", "//",
+		"\"", "'", "(", ")", "CONFIG_A", "CONFIG_B", "X", "defined", "&&", "||", "!",
+		"?", ":", "1", "0", "IS_ENABLED(", "CONFIG_IS_ENABLED(", ",", "##", "0x1u", "<<",
+		"/", "%", "-", "~", "\r", "'a'", "'\\''", "9999999999999999999999",
+	};
+	struct cpp_macros *macros = cpp_macros_new();
+	struct cpp_assignment assign = CPP_ASSIGNMENT_INIT;
+	struct strbuf buf = STRBUF_INIT, text = STRBUF_INIT;
+	int n, ret = 0;
+
+	if (argc != 2)
+		die("%s", usage_text);
+	seed(argv[0]);
+	n = atoi(argv[1]);
+	cpp_macros_add(macros, "CONFIG_IS_ENABLED(x)=CONFIG_x || CONFIG_SPL_x");
+	cpp_macros_add(macros, "X=X + CONFIG_IS_ENABLED(B)");
+	cpp_assignment_define(&assign, "CONFIG_A", "1");
+	cpp_assignment_undefine(&assign, "CONFIG_B");
+	for (int i = 0; i < n && !ret; i++) {
+		struct cpp_options opt = { .path = "fuzz", .macros = macros, .asm_file = i & 1 };
+		struct cpp_file *f;
+		unsigned char *keep;
+		int len = rnd(120);
+
+		strbuf_reset(&buf);
+		for (int k = 0; k < len; k++)
+			strbuf_addstr(&buf, pieces[rnd(ARRAY_SIZE(pieces))]);
+		/* Scan a copy without a NUL after it: the scanner must not read past. */
+		{
+			char *copy = xmalloc(buf.len ? buf.len : 1);
+
+			memcpy(copy, strbuf_str(&buf), buf.len);
+			f = cpp_scan(copy, buf.len, &opt);
+			for (size_t b = 0; b < f->nr_blocks; b++) {
+				strbuf_reset(&text);
+				cpp_expr_format(&text, f->blocks[b].pc);
+			}
+			keep = xmalloc(f->nr_lines + 2);
+			cpp_keep_lines(f, &assign, keep);
+			free(keep);
+			if (check_tree(f, "fuzz") < 0) {
+				fprintf(stderr, "input %d:\n%s\n", i, strbuf_str(&buf));
+				ret = 1;
+			}
+			cpp_file_free(f);
+			free(copy);
+		}
+	}
+	printf("scanned %d\n", n);
+	strbuf_release(&buf);
+	strbuf_release(&text);
+	cpp_macros_free(macros);
+	cpp_assignment_clear(&assign);
+	return ret;
+}
+
 /* ---- speed ---- */
 
 static double now(void)
@@ -376,6 +467,8 @@ int main(int argc, const char **argv)
 		return cmd_gen(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "assign"))
 		return cmd_assign(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "time"))
 		return cmd_time(argc - 2, argv + 2);
 	die("%s", usage_text);
