@@ -13,7 +13,7 @@ static struct cpp_expr const_true = { .kind = CPP_EXPR_CONST, .value = 1 };
 
 static struct cpp_expr *new_expr(struct cpp_arena *a, enum cpp_expr_kind kind)
 {
-	struct cpp_expr *e = arena_alloc(a, sizeof(*e));
+	struct cpp_expr *e = cpp_arena_alloc(a, sizeof(*e));
 
 	e->kind = kind;
 	return e;
@@ -91,7 +91,7 @@ static struct cpp_expr *leaf(struct cpp_expr_ctx *ctx, const char *name, size_t 
 	e->bare = !!bare;
 	e->from_macro = !!from_macro;
 	e->file_defined = !!file_defined;
-	e->name = arena_strndup(ctx->arena, name, len);
+	e->name = cpp_arena_strndup(ctx->arena, name, len);
 	return e;
 }
 
@@ -138,12 +138,12 @@ static struct cpp_node *copy_node(struct cpp_arena *a, const struct cpp_node *n)
 
 	if (!n)
 		return NULL;
-	c = arena_alloc(a, sizeof(*c));
+	c = cpp_arena_alloc(a, sizeof(*c));
 	*c = *n;
 	if (n->name)
-		c->name = arena_strndup(a, n->name, strlen(n->name));
+		c->name = cpp_arena_strndup(a, n->name, strlen(n->name));
 	if (n->arg)
-		c->arg = arena_strndup(a, n->arg, strlen(n->arg));
+		c->arg = cpp_arena_strndup(a, n->arg, strlen(n->arg));
 	c->a = copy_node(a, n->a);
 	c->b = copy_node(a, n->b);
 	c->c = copy_node(a, n->c);
@@ -168,7 +168,7 @@ static struct cpp_expr *opaque(struct cpp_expr_ctx *ctx, const struct cpp_node *
 		strbuf_add(&sb, t->s, t->len);
 	}
 	e = new_expr(ctx->arena, CPP_EXPR_OPAQUE);
-	e->text = arena_strndup(ctx->arena, strbuf_str(&sb), sb.len);
+	e->text = cpp_arena_strndup(ctx->arena, strbuf_str(&sb), sb.len);
 	e->node = copy_node(ctx->arena, n);
 	strbuf_release(&sb);
 	return e;
