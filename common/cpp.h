@@ -16,7 +16,8 @@
  *		const struct cpp_block *b = &f->blocks[i];
  *		dead:   PC(b) = b->pc unsatisfiable
  *		undead: PC(parent) && !b->local unsatisfiable (parent alive)
- *		skip when b->constant (#if 0, #if 1, #else of #if 0...)
+ *		skip when b->constant (#if 0, #if 1, #else of #if 0...) or when
+ *		b->pc->kind == CPP_EXPR_CONST (inside an #if 0: folded to 0)
  *	}
  *	cpp_file_free(f);
  *	cpp_macros_free(macros);
