@@ -199,6 +199,13 @@ struct cpp_options {
 struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options *opt);
 void cpp_file_free(struct cpp_file *f);
 
+/*
+ * The innermost block that holds `line`: its opening directive, its lines,
+ * and for the last block of a chain its #endif; -1 for none (B00). Use it
+ * to map the lines a diff touches to blocks.
+ */
+int cpp_block_at(const struct cpp_file *f, int line);
+
 /* Appends a readable infix form: CONFIG_A && !(defined(B) || {X > 2}). */
 void cpp_expr_format(struct strbuf *sb, const struct cpp_expr *e);
 

@@ -599,6 +599,23 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	return f;
 }
 
+int cpp_block_at(const struct cpp_file *f, int line)
+{
+	/*
+	 * Children follow their parents and a chain's next block follows the
+	 * one before: the last block that holds the line is the innermost, and
+	 * an #else line goes to the #else, not to the block it closes.
+	 */
+	for (size_t i = f->nr_blocks; i-- > 0;) {
+		const struct cpp_block *b = &f->blocks[i];
+		int last = b->unterminated ? f->nr_lines : b->end_line_last;
+
+		if (b->line <= line && line <= last)
+			return (int)i;
+	}
+	return -1;
+}
+
 void cpp_file_free(struct cpp_file *f)
 {
 	if (!f)

@@ -110,6 +110,26 @@ test_expect_success 'nesting and #elif chains: parents and presence conditions' 
 	test_cmp expect out
 '
 
+test_expect_success 'each line maps to its innermost block' '
+	test-cpp at nest.c >out &&
+	cat >expect <<-\EOF &&
+	1 B0
+	2 B1
+	3 B2
+	4 B3
+	5 B4
+	6 B5
+	7 B5
+	8 B4
+	9 B1
+	10 B6
+	11 B7
+	12 B7
+	13 B6
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'other directives and non-directive # lines are no blocks' '
 	write_file other.c <<-\EOF &&
 	#include <linux/if.h>

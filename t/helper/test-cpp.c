@@ -5,6 +5,7 @@
  *   test-cpp blocks [--macro=DEF]... [--asm] <file>
  *   test-cpp symbols [--macro=DEF]... <file>
  *   test-cpp defines <file>
+ *   test-cpp at <file>                   the innermost block of each line
  *   test-cpp keep [--macro=DEF]... <file> [-DNAME[=VALUE] | -UNAME]...
  *        the lines a preprocessor keeps, removed lines blank (unifdef -k -b)
  *   test-cpp gen <seed>                  a random file of nested conditionals
@@ -20,7 +21,7 @@
 #include <time.h>
 
 static const char usage_text[] =
-	"usage: test-cpp (blocks|symbols|defines|keep) [--macro=DEF]... [--asm] <file> [-D.. -U..]\n"
+	"usage: test-cpp (blocks|symbols|defines|at|keep) [--macro=DEF]... [--asm] <file> [-D.. -U..]\n"
 	"       test-cpp gen <seed> | assign <seed> <n> <name>... | time [-n N] <list>\n"
 	"       test-cpp fuzz <seed> <n>";
 
@@ -124,6 +125,12 @@ static int cmd_scan(const char *cmd, int argc, const char **argv)
 	} else if (!strcmp(cmd, "symbols")) {
 		for (size_t i = 0; i < f->nr_blocks; i++)
 			print_symbols(&f->blocks[i]);
+	} else if (!strcmp(cmd, "at")) {
+		for (int line = 1; line <= f->nr_lines; line++) {
+			int b = cpp_block_at(f, line);
+
+			printf("%d B%s%d\n", line, b < 0 ? "0" : "", b < 0 ? 0 : b);
+		}
 	} else if (!strcmp(cmd, "defines")) {
 		for (size_t i = 0; i < f->nr_defines; i++)
 			printf("%d %s %s\n", f->defines[i].line,
@@ -461,7 +468,8 @@ int main(int argc, const char **argv)
 	if (argc < 2)
 		die("%s", usage_text);
 	if (!strcmp(argv[1], "blocks") || !strcmp(argv[1], "symbols") ||
-	    !strcmp(argv[1], "defines") || !strcmp(argv[1], "keep"))
+	    !strcmp(argv[1], "defines") || !strcmp(argv[1], "keep") ||
+	    !strcmp(argv[1], "at"))
 		return cmd_scan(argv[1], argc - 2, argv + 2);
 	if (!strcmp(argv[1], "gen"))
 		return cmd_gen(argc - 2, argv + 2);
