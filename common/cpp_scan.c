@@ -560,6 +560,9 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	f->arena = xcalloc(1, sizeof(*f->arena));
 	s.p = buf;
 	s.end = buf + len;
+	/* A UTF-8 byte order mark is no code: an #ifndef may follow it. */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		s.p += 3;
 	s.line = 1;
 	s.opt = opt ? opt : &defaults;
 	s.f = f;

@@ -215,6 +215,13 @@ test_expect_success 'CRLF line endings and a last line without newline' '
 	test_cmp expect out
 '
 
+test_expect_success 'a UTF-8 byte order mark before the first directive' '
+	printf "\357\273\277#ifndef FOO_H\n#define FOO_H\n#endif\n" >bom.h &&
+	test-cpp blocks bom.h >out &&
+	echo "B0 1-3 parent=B00 kind=ifndef pc=!defined(FOO_H) directive=#ifndef FOO_H" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'random token soups: no crash, a consistent block tree' '
 	for seed in 1 2 3 4 5; do
 		test-cpp fuzz $seed 3000 >out 2>err &&
