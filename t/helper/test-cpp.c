@@ -389,11 +389,11 @@ static int cmd_fuzz(int argc, const char **argv)
 
 /* ---- speed ---- */
 
-static double now(void)
+static double now(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -403,10 +403,11 @@ static int cmd_time(int argc, const char **argv)
 	struct cpp_macros *macros = cpp_macros_new();
 	char **bufs;
 	size_t *lens, bytes = 0, blocks = 0, errors = 0, lines = 0;
+	size_t kinds[CPP_UNDEF + 1] = { 0 }, with_config = 0, constant = 0, defines = 0;
 	int rounds = 1;
 	char *list, *p, *nl;
 	size_t list_len;
-	double t0, t;
+	double t0, c0, t, c;
 
 	if (argc >= 2 && !strcmp(argv[0], "-n")) {
 		rounds = atoi(argv[1]);
@@ -432,7 +433,9 @@ static int cmd_time(int argc, const char **argv)
 		bufs[i] = read_file(paths.v[i], &lens[i]);
 		bytes += lens[i];
 	}
-	t0 = now();
+	t0 = now(CLOCK_MONOTONIC);
+	/* CPU time too: on a loaded machine wall time says little. */
+	c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	for (int r = 0; r < rounds; r++) {
 		for (size_t i = 0; i < paths.nr; i++) {
 			struct cpp_options opt = { .path = paths.v[i], .macros = macros,
@@ -443,16 +446,29 @@ static int cmd_time(int argc, const char **argv)
 				blocks += f->nr_blocks;
 				errors += f->errors.nr;
 				lines += f->nr_lines;
+				defines += f->nr_defines;
+				for (size_t k = 0; k < f->nr_blocks; k++) {
+					kinds[f->blocks[k].kind]++;
+					with_config += f->blocks[k].nr_symbols > 0;
+					constant += f->blocks[k].constant;
+				}
 				for (size_t k = 0; k < f->errors.nr; k++)
 					fprintf(stderr, "%s\n", f->errors.v[k]);
 			}
 			cpp_file_free(f);
 		}
 	}
-	t = (now() - t0) / rounds;
+	t = (now(CLOCK_MONOTONIC) - t0) / rounds;
+	c = (now(CLOCK_PROCESS_CPUTIME_ID) - c0) / rounds;
 	printf("files %zu bytes %zu lines %zu blocks %zu errors %zu\n", paths.nr, bytes, lines,
 	       blocks, errors);
-	printf("seconds %.3f MB/s %.0f\n", t, bytes / 1e6 / t);
+	printf("blocks naming CONFIG_ %zu constant %zu; #define/#undef %zu\n",
+	       with_config, constant, defines);
+	for (int k = CPP_IF; k <= CPP_ELSE; k++)
+		printf("%s%s %zu", k ? " " : "", cpp_directive_name(k), kinds[k]);
+	putchar('\n');
+	printf("seconds %.3f cpu %.3f MB/s %.0f (cpu %.0f)\n", t, c, bytes / 1e6 / t,
+	       bytes / 1e6 / c);
 	for (size_t i = 0; i < paths.nr; i++)
 		free(bufs[i]);
 	free(bufs);
