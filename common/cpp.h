@@ -156,7 +156,10 @@ struct cpp_file {
 	struct cpp_define *defines;
 	size_t nr_defines, alloc_defines;
 	int nr_lines;
-	/* "path:line: message" for each unbalanced or malformed directive. */
+	/*
+	 * "path:line: message" for each unbalanced or malformed directive and
+	 * unterminated comment: errors.nr != 0 is the "had errors" flag.
+	 */
 	struct strvec errors;
 	struct cpp_arena *arena;	/* owns every string and expression above */
 };

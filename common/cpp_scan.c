@@ -43,7 +43,7 @@ struct scanner {
 };
 
 /* Bytes that can change the lexical state of ordinary code. */
-static unsigned char special[256] = {
+static const unsigned char special[256] = {
 	['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1,
 };
 
