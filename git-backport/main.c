@@ -227,8 +227,6 @@ int main(int argc, const char **argv)
 	common_options_finish(&common, "backport");
 	o.jobs = common.jobs;
 	o.json = common.json;
-	if (!o.rules)
-		usage_error(usage_lines, "--rules=<dir> is required");
 	if (o.target) {
 		long parts[4], rc;
 
@@ -237,7 +235,10 @@ int main(int argc, const char **argv)
 	}
 	if (o.at && pa.args.nr)
 		usage_error(usage_lines, "--at and a range cannot be used together");
+	/* Outside a repository that is the first thing to say. */
 	r = repo_open();
+	if (!o.rules)
+		usage_error(usage_lines, "--rules=<dir> is required");
 	spatch_find(r, &sp);
 
 	if (o.at) {

@@ -1,8 +1,10 @@
-build-clang/git-backport/main.o: git-backport/main.c common/options.h \
-  common/util.h common/repo.h
+build-clang/git-backport/main.o: git-backport/main.c \
+  git-backport/backport.h common/repo.h common/util.h common/options.h
 
-common/options.h:
+git-backport/backport.h:
+
+common/repo.h:
 
 common/util.h:
 
-common/repo.h:
+common/options.h:
