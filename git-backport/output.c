@@ -88,9 +88,10 @@ void print_stat(struct run_context *ctx, struct strbuf *out)
 		runs += rule->runs;
 		used += rule->files_changed > 0;
 	}
-	strbuf_addf(out, "%zu of %zu files changed by %d rules; spatch ran %d times, %d results "
-		    "from the cache; token filter skipped %d of %d (%.1f%%)\n",
-		    changed_files(ctx), ctx->subjects->nr, used, runs, cached, filtered, considered,
+	strbuf_addf(out, "%zu of %zu files changed by %d rules; spatch ran on %d files in %d processes, "
+		    "%d results from the cache; token filter skipped %d of %d (%.1f%%)\n",
+		    changed_files(ctx), ctx->subjects->nr, used, runs, ctx->spatch_runs, cached,
+		    filtered, considered,
 		    considered ? 100.0 * filtered / considered : 0.0);
 }
 

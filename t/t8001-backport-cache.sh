@@ -15,12 +15,28 @@ test_expect_success 'setup: a logging spatch, drivers and a rule' '
 	mkdir -p wrap &&
 	cat >wrap/spatch <<-\EOF &&
 	#!/bin/sh
-	echo "$*" >>"$SPATCH_LOG"
+	# Logs the files a run is given: named, or the C files of --dir.
+	dir= slow=
 	for a in "$@"; do
-		if test -f "$a" && grep -q SLOW_MARKER "$a"; then
-			sleep 30
+		if test -e "$a" && grep -rq SLOW_MARKER "$a"; then
+			slow=yes
+		fi
+		if test "$dir" = next; then
+			dir=$a
+		elif test "$a" = --dir; then
+			dir=next
+		elif test -f "$a" && test "${a%.cocci}" = "$a"; then
+			echo "$a" >>"$SPATCH_LOG"
+		elif test "$a" = --parse-cocci; then
+			echo "--parse-cocci" >>"$SPATCH_LOG"
 		fi
 	done
+	if test -n "$dir"; then
+		(cd "$dir" && find . -name "*.c" | sed "s|^\./||") >>"$SPATCH_LOG"
+	fi
+	if test -n "$slow"; then
+		sleep 30
+	fi
 	exec "$REAL_SPATCH" "$@"
 	EOF
 	chmod +x wrap/spatch &&
@@ -67,7 +83,7 @@ test_expect_success 'a second run starts no spatch at all: every answer is cache
 	test_cmp out again &&
 	! test -e spatch.log &&
 	git backport --stat --rules=rules base >stat &&
-	grep "spatch ran 0 times, 2 results from the cache" stat
+	grep "spatch ran on 0 files in 0 processes, 2 results from the cache" stat
 '
 
 test_expect_success 'a later commit runs spatch only on the files that differ' '
@@ -116,9 +132,9 @@ test_expect_success '--timeout kills a slow spatch and reports it; the other fil
 	git add drivers/slow.c &&
 	git commit -q -m "slow" &&
 	start=$(date +%s) &&
-	git backport --timeout=2 --rules=rules base..HEAD >out 2>err &&
+	git backport --timeout=1 --rules=rules base..HEAD >out 2>err &&
 	end=$(date +%s) &&
-	test $((end - start)) -lt 20 &&
+	test $((end - start)) -lt 25 &&
 	grep "drivers/slow.c: 0001-threaded-irq.cocci: timeout" err &&
 	grep "compat_request_threaded_irq(2" out &&
 	! grep slow.c out &&
