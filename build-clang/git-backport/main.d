@@ -1,10 +1,8 @@
-build-clang/git-backport/main.o: git-backport/main.c \
-  git-backport/backport.h common/repo.h common/util.h common/options.h
+build-clang/git-backport/main.o: git-backport/main.c common/options.h \
+  common/util.h common/repo.h
 
-git-backport/backport.h:
-
-common/repo.h:
+common/options.h:
 
 common/util.h:
 
-common/options.h:
+common/repo.h:
