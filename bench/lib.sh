@@ -52,15 +52,18 @@ probe_repo () {
 	echo "$r"
 }
 
-# has_undertaker_feature <args...>: whether `git undertaker <args>` is understood on
-# the probe repository (anything but the usage exit 129 or "unknown option"), so
-# that a script can skip what the undertaker cannot do yet and still run the rest.
+# has_undertaker_feature <args...>: whether `git undertaker <args>` works on the probe
+# repository: exit 0 or 1 (findings) and, for what prints a result, the expected kind
+# of output (a DIMACS header for --dump-model=dimacs, a JSON object with "defects" for
+# --format=json). A script skips what the undertaker cannot do yet and runs the rest.
 has_undertaker_feature () {
-	local rc=0 r
+	local rc=0 r out=$work/.probe.out
 	r=$(probe_repo)
-	env -u GIT_DIR -u GIT_WORK_TREE git -C "$r" undertaker "$@" >/dev/null 2>"$work/.probe.err" || rc=$?
-	if test $rc = 129 || grep -qi 'unknown option\|not implemented\|not yet' "$work/.probe.err"; then
-		return 1
-	fi
+	env -u GIT_DIR -u GIT_WORK_TREE git -C "$r" undertaker "$@" >"$out" 2>"$work/.probe.err" || rc=$?
+	test $rc -le 1 || return 1
+	case " $* " in
+	*" --dump-model=dimacs "*) grep -q '^p cnf ' "$out" || return 1 ;;
+	*" --format=json "*) grep -q '"defects"' "$out" || return 1 ;;
+	esac
 	return 0
 }
