@@ -54,4 +54,15 @@ test_expect_success KCONF 'after step 4 it does not: the IS_MODULE block of foo.
 	test_cmp "$demo/1-initial/drivers/foo/foo.c" tree/drivers/foo/foo.c
 '
 
+test_expect_success 'bench/demo.sh shows the defects of the demo history and exits 0' '
+	BENCH_WORK="$PWD/work" "$UT_SRC_DIR/bench/demo.sh" >demo.out 2>demo.err &&
+	grep "^net/link.c:7: undead block B1 (kconfig, global): #ifdef CONFIG_CRYPTO" demo.out &&
+	grep "^net/link.c:16: dead block B3 (kconfig, global): #if defined(CONFIG_SECURE_LINK)" demo.out &&
+	grep "^net/link.c:21: undefined block B4 (missing, global): #ifdef CONFIG_NET_UPD" demo.out &&
+	grep "^drivers/foo/foo.c:7: dead block B1 (kconfig, global): #if IS_MODULE(CONFIG_DRIVER_FOO)" demo.out &&
+	grep "^(exit 1: a commit in the range adds a defect)" demo.out &&
+	grep "Undertaker: 0 new, 0 fixed" demo.out &&
+	test $(git -C work/demo notes --ref=undertaker list | wc -l) = 3
+'
+
 test_done
