@@ -94,7 +94,17 @@ check_configs () {
 	res=$kwork/$v/$a/check.txt
 	"$bench_dir/check-config.py" -q "$m" "$kwork/$v/$a/configs/"*.config >"$res" || true
 	{ grep '^REJECTED' "$res" || true; } | head -n 5 | sed 's/^/    /' | tee -a "$bench_log"
-	say "$v $a: $(tail -n 1 "$res") (randconfig seeds 1..$nrand; details in $res)"
+	say "$v $a: $(tail -n 1 "$res") (DIMACS + picosat; randconfig seeds 1..$nrand; details in $res)"
+	# A second opinion with Kconfig-level reasons: the model's own check (a test helper),
+	# on the extracted tree rather than the object store.
+	if test -x "$build_dir/t/helper/test-model"; then
+		local tree own=$kwork/$v/$a/check-own.txt
+		tree=$("$bench_dir/linux-repo.sh" --tree "$v")
+		"$build_dir/t/helper/test-model" --arch="$a" "$tree" check "$kwork/$v/$a/configs/"*.config \
+			>"$own" 2>&1 || true
+		say "$v $a: test-model check: $(grep -c ': ok$' "$own" || true) ok, $(grep -c ': rejected$' "$own" || true) rejected (reasons in $own)"
+		{ grep -A3 ': rejected$' "$own" || true; } | head -n 8 | sed 's/^/    /' | tee -a "$bench_log"
+	fi
 }
 
 if test -n "$do_check"; then
@@ -176,6 +186,21 @@ for v in $versions; do
 			'import kconfiglib; k = kconfiglib.Kconfig("Kconfig", warn=False); print(len(k.unique_defined_syms), "symbols")' \
 			>"$kwork/kconfiglib-$v.out" || true
 		say "  Kconfiglib: $(cat "$kwork/kconfiglib-$v.out")"
+		# Every symbol Kconfiglib finds, with its type, against ours (--dump-model=symbols).
+		env $(kconfig_env "$tree" x86) PYTHONPATH="$kconfiglib_dir" $sys_python -c '
+import kconfiglib
+k = kconfiglib.Kconfig("Kconfig", warn=False)
+for s in k.unique_defined_syms:
+    print("CONFIG_%s %s" % (s.name, kconfiglib.TYPE_TO_STR[s.orig_type]))' |
+			sort >"$kwork/kconfiglib-$v-x86.symbols" || true
+		if git --git-dir="$repo" undertaker --dump-model=symbols --arch=x86 "v$v" 2>/dev/null |
+			awk '{ print $1, $2 }' | sort >"$kwork/ours-$v-x86.symbols" &&
+			test -s "$kwork/ours-$v-x86.symbols"; then
+			say "  symbols with their type: Kconfiglib $(wc -l <"$kwork/kconfiglib-$v-x86.symbols"), ours $(wc -l <"$kwork/ours-$v-x86.symbols"), only Kconfiglib's: $(comm -23 "$kwork/kconfiglib-$v-x86.symbols" "$kwork/ours-$v-x86.symbols" | wc -l), only ours: $(comm -13 "$kwork/kconfiglib-$v-x86.symbols" "$kwork/ours-$v-x86.symbols" | wc -l)"
+			comm -3 "$kwork/kconfiglib-$v-x86.symbols" "$kwork/ours-$v-x86.symbols" | head -n 6 | sed 's/^/    differs: /' | tee -a "$bench_log"
+		else
+			say "  SKIP symbol comparison: git undertaker --dump-model=symbols gave nothing"
+		fi
 	else
 		say "  SKIP Kconfiglib: python3-kconfiglib is not installed"
 	fi
