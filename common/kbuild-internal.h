@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside common/kbuild: the Makefile reader (kbuild-make.c) that kbuild.c
+ * drives once per directory. Not for other modules.
+ *
+ * A Makefile's variables are kept as conditional words: each word of a value
+ * carries the condition under which it is there, so `obj-$(CONFIG_A) += a.o`
+ * inside `ifdef CONFIG_B` gives the word a.o in obj-y under CONFIG_A=y &&
+ * CONFIG_B. Text that cannot be known contains KMAKE_UNKNOWN, which stands for
+ * any string and becomes a free variable where it is used.
+ */
+#ifndef UT_KBUILD_INTERNAL_H
+#define UT_KBUILD_INTERNAL_H
+
+#include "kbuild.h"
+
+#define KMAKE_UNKNOWN '\001'
+
+struct kword {
+	const struct kbuild_expr *cond;
+	char *text;
+	int raw;	/* unexpanded text of a recursive (=) variable */
+};
+
+struct kwords {
+	struct kword *v;
+	size_t nr, alloc;
+};
+
+void kwords_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw);
+void kwords_clear(struct kwords *w);
+
+struct kvar {
+	struct kwords val;
+	unsigned recursive:1, exported:1, readonly:1;
+};
+
+/* An assignment to a variable whose name is not known (obj-$(FOO) with FOO unknown). */
+struct kpattern {
+	char *glob;		/* the name with * for the unknown parts */
+	char *text;		/* the name as written, for the free variable */
+	const struct kbuild_expr *cond;
+	struct kwords val;	/* expanded */
+};
+
+struct kmake {
+	struct kbuild_exprs *ex;
+	const struct kbuild_reader *rd;
+	struct strmap vars;		/* name -> struct kvar * */
+	const struct strmap *globals;	/* exported by the top Makefile, or NULL */
+	struct kpattern *patterns;
+	size_t nr_patterns, alloc_patterns;
+	char *dir;			/* "" for the root */
+	int top;			/* reading the top Makefile: see kmake_init */
+	int depth;			/* expansion / include recursion guard */
+	int include_depth;
+	struct strvec deps;		/* "path id" of every file read, for the cache */
+	size_t makefiles;
+	/* Where something unknown (an $(eval), a missing include) may add to any list. */
+	const struct kbuild_expr *incomplete;
+	const char *file;
+	int line;
+};
+
+/*
+ * top: reading the top-level Makefile for its lists and exported variables,
+ * as an in-tree build of vmlinux and modules sees it: an undefined variable
+ * is empty and a conditional that depends on something other than CONFIG
+ * symbols takes both branches. Otherwise (a directory's kbuild file) an
+ * undefined variable other than CONFIG_* is unknown.
+ */
+void kmake_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_reader *rd,
+		const char *dir, const struct strmap *globals, int top);
+void kmake_release(struct kmake *mk);
+/* Sets a variable that the Makefile cannot change (command-line semantics). */
+void kmake_set_readonly(struct kmake *mk, const char *name, const char *value);
+/* Pre-sets name := (empty), as scripts/Makefile.build does for its lists. */
+void kmake_set_empty(struct kmake *mk, const char *name);
+/* Reads and interprets a Makefile; 1 when it does not exist, -1 on a read error. */
+int kmake_parse_file(struct kmake *mk, const char *path, const struct kbuild_expr *cond);
+/* Interprets Makefile text (tests, includes). */
+void kmake_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,
+		      const struct kbuild_expr *cond);
+/* The words of a variable at the end of the Makefile, with assignments to unknown names that may hit it. */
+void kmake_words(struct kmake *mk, const char *name, struct kwords *out);
+/* Whether any assignment (or one to an unknown name) may have defined it. */
+int kmake_mentions(struct kmake *mk, const char *name);
+/* The exported variables, expanded, into a new global table (values are struct kvar *). */
+void kmake_export(struct kmake *mk, struct strmap *globals);
+void kvar_free(void *v);
+
+/* For kbuild-parse.c. */
+void kmake_expand_words(struct kmake *mk, const char *s, size_t n,
+			const struct kbuild_expr *cond, struct kwords *out);
+/* Exclusive alternatives of the text, each trimmed. */
+void kmake_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords *out);
+struct kvar *kmake_var(struct kmake *mk, const char *name, int create);
+int kmake_is_config_ref(struct kmake *mk, const char *name);
+size_t kmake_ref_end(const char *s, size_t i, size_t n);
+/* a/./b/../c -> a/c; no leading ./ */
+char *kmake_normalize_path(const char *p);
+
+#endif
