@@ -89,7 +89,7 @@ $(O)/man/%.1: Documentation/%.adoc
 	@mkdir -p $(dir $@)
 	asciidoctor -b manpage -a mansource="undertaker suite" -a manversion='$(VERSION)' -o $@ $<
 
-test: all
+test: all kconfig
 	cd t && UT_BUILD_DIR='$(abspath $(O))' $(PROVE) $(PROVE_OPTS) $(T:%=./%) $(if $(T),,./t[0-9]*.sh)
 
 install: all doc
@@ -100,7 +100,8 @@ install: all doc
 # Build: libgit2, pcre2, picosat. Tests: sharness, prove (perl), unifdef, the
 # kernel's kconfig (built from linux-source by the tests' own setup), spatch.
 DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang asciidoctor
-DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 bc xz-utils
+DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 bc xz-utils \
+	linux-source-6.1
 deps:
 	@if [ "$$(id -u)" != 0 ]; then \
 		echo "make deps installs Debian packages with apt-get and needs root:"; \
@@ -112,8 +113,40 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_BUILD) $(DEB_TEST)
 
+# The kernel's own kconfig front end, "conf", as the tests' oracle (prereq KCONF):
+# only scripts/kconfig/ (and scripts/include/, which newer kernels need) is taken
+# from Debian's linux-source tarball. Its Makefile needs the whole kbuild, so the
+# lexer and parser are generated the way kbuild does and the sources compiled
+# directly. The member pattern matches the files of both directories (and of
+# nothing else in scripts/), so that tar does not fail on a kernel that has no
+# scripts/include/ (6.1) yet still takes it where there is one (6.12).
+LINUX_SOURCE ?= /usr/src/linux-source-6.1.tar.xz
+HOSTCC ?= gcc
+FLEX ?= flex
+BISON ?= bison
+KCONFIG_OBJS = conf confdata expr lexer.lex menu parser.tab preprocess symbol util
+KCONFIG_SRCDIR = $(O)/kconfig/src/scripts/kconfig
+
+ifneq ($(wildcard $(LINUX_SOURCE)),)
+kconfig: $(O)/kconfig/conf
+else
+kconfig:
+	@echo "note: $(LINUX_SOURCE) not found (Debian package linux-source-6.1, see 'make deps'):"
+	@echo "note: the kernel's kconfig is not built; tests that need it (prereq KCONF) are skipped."
+endif
+
+$(O)/kconfig/conf: $(LINUX_SOURCE)
+	@rm -rf $(O)/kconfig && mkdir -p $(O)/kconfig/src
+	tar -xJf '$(LINUX_SOURCE)' -C $(O)/kconfig/src --strip-components=1 \
+		--wildcards --no-wildcards-match-slash '*/scripts/[ik][cn][co]*/*'
+	cd $(KCONFIG_SRCDIR) && $(FLEX) -olexer.lex.c -L lexer.l && \
+		$(BISON) -o parser.tab.c --defines=parser.tab.h -t -l parser.y
+	cd $(KCONFIG_SRCDIR) && $(HOSTCC) -std=gnu11 -O2 -I. -I../include \
+		-o ../../../conf.tmp $(KCONFIG_OBJS:%=%.c)
+	mv $(O)/kconfig/conf.tmp $@
+
 clean:
 	rm -rf build build-sanitize t/trash\ directory.* t/test-results
 
-.PHONY: all test install deps doc clean FORCE
+.PHONY: all test install deps doc clean kconfig FORCE
 -include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d))

@@ -2,6 +2,9 @@
 /*
  * Notes under refs/notes/<tool>: read one, and write a run's notes as a single
  * notes commit, with git's fan-out. Knows nothing of what a note says.
+ *
+ * Threads: notes_read may be called from any thread (see repo.h); a batch
+ * belongs to one thread (the one that opened the repository).
  */
 #ifndef UT_NOTES_H
 #define UT_NOTES_H
@@ -14,7 +17,11 @@ char *notes_read(struct repo *r, const char *ref, const git_oid *commit);
 struct notes_batch;
 /* Starts a batch against the current tip of `ref` (full name, e.g. refs/notes/undertaker). */
 struct notes_batch *notes_batch_begin(struct repo *r, const char *ref);
-/* Queues a note (replacing any existing note on that commit); text is copied. */
+/*
+ * Queues a note (replacing any existing note on that commit, and an earlier
+ * one of this batch); text is copied. A newline is added when the text does
+ * not end with one, as git stores notes; an empty text removes the note.
+ */
 void notes_batch_add(struct notes_batch *b, const git_oid *commit, const char *text);
 size_t notes_batch_count(const struct notes_batch *b);
 /*

@@ -1,12 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "repo.h"
 
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct repo {
+/* One blob in the cache; `b` is what callers see. */
+struct cached_blob {
+	struct blob b;
+	struct cached_blob *next;		/* same bucket */
+	struct cached_blob *lru_prev, *lru_next; /* only while unreferenced */
+};
+
+struct thread_handle {
+	pthread_t thread;
 	git_repository *git;
 };
+
+struct repo {
+	git_repository *git;	/* the opening thread's handle */
+	pthread_t owner;
+	pthread_mutex_t lock;	/* guards handles and the blob cache */
+	struct thread_handle *handles;
+	size_t nr_handles, alloc_handles;
+
+	struct cached_blob **buckets;
+	size_t nr_buckets, nr_blobs;
+	/* Unreferenced blobs stay cached until the budget is spent, oldest out first. */
+	struct cached_blob *lru_head, *lru_tail;
+	size_t cached_bytes, cache_limit;
+};
+
+#define DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
 
 void die_git(const char *what)
 {
@@ -15,10 +43,21 @@ void die_git(const char *what)
 	die("%s: %s", what, e && e->message ? e->message : "unknown error");
 }
 
+static int error_git(const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return error("%s: %s", what, e && e->message ? e->message : "unknown error");
+}
+
+static int open_from_env(git_repository **out)
+{
+	return git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+}
+
 struct repo *repo_open(void)
 {
 	struct repo *r = xcalloc(1, sizeof(*r));
-	int err;
 
 	git_libgit2_init();
 	/*
@@ -26,9 +65,11 @@ struct repo *repo_open(void)
 	 * GIT_WORK_TREE: drop it, keep GIT_DIR, GIT_CEILING_DIRECTORIES & co.
 	 */
 	unsetenv("GIT_WORK_TREE");
-	err = git_repository_open_ext(&r->git, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
-	if (err < 0)
+	if (open_from_env(&r->git) < 0)
 		die("not a git repository (or any of the parent directories): .git");
+	r->owner = pthread_self();
+	pthread_mutex_init(&r->lock, NULL);
+	r->cache_limit = DEFAULT_CACHE_LIMIT;
 	return r;
 }
 
@@ -36,6 +77,20 @@ void repo_close(struct repo *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->nr_buckets; i++) {
+		struct cached_blob *c = r->buckets[i], *next;
+
+		for (; c; c = next) {
+			next = c->next;
+			free((char *)c->b.data);
+			free(c);
+		}
+	}
+	free(r->buckets);
+	for (size_t i = 0; i < r->nr_handles; i++)
+		git_repository_free(r->handles[i].git);
+	free(r->handles);
+	pthread_mutex_destroy(&r->lock);
 	git_repository_free(r->git);
 	free(r);
 	git_libgit2_shutdown();
@@ -46,7 +101,558 @@ git_repository *repo_git(struct repo *r)
 	return r->git;
 }
 
+git_repository *repo_git_local(struct repo *r)
+{
+	pthread_t self = pthread_self();
+	git_repository *g = NULL;
+
+	if (pthread_equal(self, r->owner))
+		return r->git;
+	pthread_mutex_lock(&r->lock);
+	/*
+	 * A thread id may be reused once its thread has exited; the handle
+	 * then passes to the new thread, which is fine: the old one is gone.
+	 */
+	for (size_t i = 0; i < r->nr_handles; i++)
+		if (pthread_equal(r->handles[i].thread, self)) {
+			g = r->handles[i].git;
+			break;
+		}
+	pthread_mutex_unlock(&r->lock);
+	if (g)
+		return g;
+	/* Same discovery as repo_open, so GIT_DIR, GIT_OBJECT_DIRECTORY & co. agree. */
+	if (open_from_env(&g) < 0)
+		die_git("cannot reopen the repository in a worker thread");
+	pthread_mutex_lock(&r->lock);
+	ALLOC_GROW(r->handles, r->nr_handles + 1, r->alloc_handles);
+	r->handles[r->nr_handles].thread = self;
+	r->handles[r->nr_handles].git = g;
+	r->nr_handles++;
+	pthread_mutex_unlock(&r->lock);
+	return g;
+}
+
 const char *repo_gitdir(struct repo *r)
 {
 	return git_repository_path(r->git);
+}
+
+char *repo_config_get(struct repo *r, const char *key)
+{
+	git_config *cfg;
+	const char *val;
+	char *ret = NULL;
+
+	if (git_repository_config_snapshot(&cfg, r->git) < 0)
+		return NULL;
+	if (!git_config_get_string(&val, cfg, key))
+		ret = xstrdup(val);
+	git_config_free(cfg);
+	return ret;
+}
+
+static int push_config_value(const git_config_entry *e, void *data)
+{
+	strvec_push(data, e->value ? e->value : "");
+	return 0;
+}
+
+void repo_config_get_all(struct repo *r, const char *key, struct strvec *out)
+{
+	git_config *cfg;
+
+	if (git_repository_config_snapshot(&cfg, r->git) < 0)
+		return;
+	git_config_get_multivar_foreach(cfg, key, NULL, push_config_value, out);
+	git_config_free(cfg);
+}
+
+void commit_list_clear(struct commit_list *l)
+{
+	free(l->oid);
+	l->oid = NULL;
+	l->nr = l->alloc = 0;
+}
+
+/* ---- trees and paths ---- */
+
+/* The tree of a commit, or the tree itself when `oid` names one. */
+static int lookup_tree(git_repository *g, const git_oid *oid, git_tree **out)
+{
+	git_object *obj, *peeled;
+	int err;
+
+	err = git_object_lookup(&obj, g, oid, GIT_OBJECT_ANY);
+	if (err < 0)
+		return err;
+	err = git_object_peel(&peeled, obj, GIT_OBJECT_TREE);
+	git_object_free(obj);
+	if (err < 0)
+		return err;
+	*out = (git_tree *)peeled;
+	return 0;
+}
+
+static int tree_error(const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const git_error *e = git_error_last();
+
+	return error("cannot read the tree of %s: %s", oid_hex(oid, hex),
+		     e && e->message ? e->message : "unknown error");
+}
+
+int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out)
+{
+	git_repository *g = repo_git_local(r);
+	git_tree *tree;
+	git_tree_entry *e;
+	int err;
+
+	if (lookup_tree(g, commit, &tree) < 0)
+		return tree_error(commit);
+	err = git_tree_entry_bypath(&e, tree, path);
+	git_tree_free(tree);
+	if (err == GIT_ENOTFOUND)
+		return GIT_ENOTFOUND;
+	if (err < 0)
+		return error_git(path);
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		err = GIT_ENOTFOUND;
+	else
+		git_oid_cpy(out, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	return err;
+}
+
+/* ---- the blob cache ---- */
+
+static size_t oid_bucket(const git_oid *oid, size_t nr_buckets)
+{
+	uint32_t h;
+
+	/* Object ids are uniformly distributed already. */
+	memcpy(&h, oid->id, sizeof(h));
+	return h & (nr_buckets - 1);
+}
+
+static struct cached_blob *cache_find(struct repo *r, const git_oid *oid)
+{
+	if (!r->nr_buckets)
+		return NULL;
+	for (struct cached_blob *c = r->buckets[oid_bucket(oid, r->nr_buckets)]; c; c = c->next)
+		if (git_oid_equal(&c->b.oid, oid))
+			return c;
+	return NULL;
+}
+
+static void cache_grow(struct repo *r)
+{
+	size_t n = r->nr_buckets ? r->nr_buckets * 2 : 256;
+	struct cached_blob **b = xcalloc(n, sizeof(*b));
+
+	for (size_t i = 0; i < r->nr_buckets; i++) {
+		struct cached_blob *c = r->buckets[i], *next;
+
+		for (; c; c = next) {
+			size_t k = oid_bucket(&c->b.oid, n);
+
+			next = c->next;
+			c->next = b[k];
+			b[k] = c;
+		}
+	}
+	free(r->buckets);
+	r->buckets = b;
+	r->nr_buckets = n;
+}
+
+static void lru_unlink(struct repo *r, struct cached_blob *c)
+{
+	if (c->lru_prev)
+		c->lru_prev->lru_next = c->lru_next;
+	else
+		r->lru_head = c->lru_next;
+	if (c->lru_next)
+		c->lru_next->lru_prev = c->lru_prev;
+	else
+		r->lru_tail = c->lru_prev;
+	c->lru_prev = c->lru_next = NULL;
+}
+
+static void cache_remove(struct repo *r, struct cached_blob *c)
+{
+	struct cached_blob **p = &r->buckets[oid_bucket(&c->b.oid, r->nr_buckets)];
+
+	while (*p != c)
+		p = &(*p)->next;
+	*p = c->next;
+	r->nr_blobs--;
+	r->cached_bytes -= c->b.size;
+	free((char *)c->b.data);
+	free(c);
+}
+
+/* Drops unreferenced blobs, oldest first, until the cache fits its budget. */
+static void cache_trim(struct repo *r)
+{
+	while (r->cached_bytes > r->cache_limit && r->lru_head) {
+		struct cached_blob *c = r->lru_head;
+
+		lru_unlink(r, c);
+		cache_remove(r, c);
+	}
+}
+
+void repo_set_cache_limit(struct repo *r, size_t bytes)
+{
+	pthread_mutex_lock(&r->lock);
+	r->cache_limit = bytes;
+	cache_trim(r);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Takes a reference on a cached blob; called with the lock held. */
+static struct blob *cache_ref(struct repo *r, struct cached_blob *c)
+{
+	if (!c->b.refcount++)
+		lru_unlink(r, c);
+	return &c->b;
+}
+
+int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out)
+{
+	struct cached_blob *c, *other;
+	git_blob *gb;
+	char *data;
+	size_t size;
+
+	pthread_mutex_lock(&r->lock);
+	c = cache_find(r, blob_id);
+	if (c) {
+		*out = cache_ref(r, c);
+		pthread_mutex_unlock(&r->lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&r->lock);
+
+	/* Read outside the lock, so that threads inflate objects in parallel. */
+	if (git_blob_lookup(&gb, repo_git_local(r), blob_id) < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		return error_git(oid_hex(blob_id, hex));
+	}
+	size = (size_t)git_blob_rawsize(gb);
+	data = xmalloc(size + 1);
+	memcpy(data, git_blob_rawcontent(gb), size);
+	data[size] = '\0';
+	git_blob_free(gb);
+
+	pthread_mutex_lock(&r->lock);
+	other = cache_find(r, blob_id);
+	if (other) {
+		/* Another thread read it meanwhile: keep one copy. */
+		free(data);
+		*out = cache_ref(r, other);
+		pthread_mutex_unlock(&r->lock);
+		return 0;
+	}
+	if (r->nr_blobs >= r->nr_buckets)
+		cache_grow(r);
+	c = xcalloc(1, sizeof(*c));
+	git_oid_cpy(&c->b.oid, blob_id);
+	c->b.data = data;
+	c->b.size = size;
+	c->b.refcount = 1;
+	c->next = r->buckets[oid_bucket(blob_id, r->nr_buckets)];
+	r->buckets[oid_bucket(blob_id, r->nr_buckets)] = c;
+	r->nr_blobs++;
+	r->cached_bytes += size;
+	cache_trim(r);
+	*out = &c->b;
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
+void blob_release(struct repo *r, struct blob *b)
+{
+	struct cached_blob *c;
+
+	if (!b)
+		return;
+	c = (struct cached_blob *)((char *)b - offsetof(struct cached_blob, b));
+	pthread_mutex_lock(&r->lock);
+	if (!--c->b.refcount) {
+		c->lru_prev = r->lru_tail;
+		c->lru_next = NULL;
+		if (r->lru_tail)
+			r->lru_tail->lru_next = c;
+		else
+			r->lru_head = c;
+		r->lru_tail = c;
+		cache_trim(r);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+int repo_read_path(struct repo *r, const git_oid *commit, const char *path, struct blob **out)
+{
+	git_oid blob_id;
+	int err = repo_path_oid(r, commit, path, &blob_id);
+
+	if (err)
+		return err;
+	return repo_read_blob(r, &blob_id, out);
+}
+
+/* ---- listing trees ---- */
+
+/* The tree at `dir` ("" or NULL for the root) of commit or tree `oid`. */
+static int lookup_dir(git_repository *g, const git_oid *oid, const char *dir, git_tree **out)
+{
+	git_tree *root;
+	git_tree_entry *e;
+	char *trimmed;
+	size_t len;
+	int err;
+
+	if (lookup_tree(g, oid, &root) < 0)
+		return tree_error(oid);
+	len = dir ? strlen(dir) : 0;
+	while (len && dir[len - 1] == '/')
+		len--;
+	if (!len) {
+		*out = root;
+		return 0;
+	}
+	trimmed = xstrndup(dir, len);
+	err = git_tree_entry_bypath(&e, root, trimmed);
+	free(trimmed);
+	git_tree_free(root);
+	if (err == GIT_ENOTFOUND)
+		return GIT_ENOTFOUND;
+	if (err < 0)
+		return error_git(dir);
+	if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
+		err = GIT_ENOTFOUND;
+	else if (git_tree_lookup(out, g, git_tree_entry_id(e)) < 0)
+		err = error_git(dir);
+	git_tree_entry_free(e);
+	return err;
+}
+
+static int walk_tree(git_repository *g, git_tree *tree, struct strbuf *path,
+		     int (*fn)(const struct tree_file *f, void *data), void *data)
+{
+	size_t n = git_tree_entrycount(tree);
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		size_t len = path->len;
+
+		if (len)
+			strbuf_addch(path, '/');
+		strbuf_addstr(path, git_tree_entry_name(e));
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+			git_tree *sub;
+
+			if (git_tree_lookup(&sub, g, git_tree_entry_id(e)) < 0) {
+				ret = error_git(path->buf);
+			} else {
+				ret = walk_tree(g, sub, path, fn, data);
+				git_tree_free(sub);
+			}
+		} else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			struct tree_file f = {
+				path->buf, git_tree_entry_id(e), git_tree_entry_filemode(e),
+			};
+
+			ret = fn(&f, data);
+		}
+		/* Submodules (commits) are not files of this repository. */
+		path->len = len;
+		path->buf[len] = '\0';
+	}
+	return ret;
+}
+
+int repo_for_each_file(struct repo *r, const git_oid *commit, const char *dir,
+		       int (*fn)(const struct tree_file *f, void *data), void *data)
+{
+	git_repository *g = repo_git_local(r);
+	struct strbuf path = STRBUF_INIT;
+	git_tree *tree;
+	int ret = lookup_dir(g, commit, dir, &tree);
+
+	if (ret)
+		return ret;
+	strbuf_addstr(&path, dir ? dir : "");
+	while (path.len && path.buf[path.len - 1] == '/')
+		path.buf[--path.len] = '\0';
+	ret = walk_tree(g, tree, &path, fn, data);
+	git_tree_free(tree);
+	strbuf_release(&path);
+	return ret;
+}
+
+int repo_list_dir(struct repo *r, const git_oid *commit, const char *dir, struct strvec *names)
+{
+	git_tree *tree;
+	int ret = lookup_dir(repo_git_local(r), commit, dir, &tree);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < git_tree_entrycount(tree); i++)
+		strvec_push(names, git_tree_entry_name(git_tree_entry_byindex(tree, i)));
+	git_tree_free(tree);
+	strvec_sort(names);
+	return 0;
+}
+
+/* ---- pathspecs ---- */
+
+struct pathspec_item {
+	const char *pattern;
+	int exclude, literal, icase;
+};
+
+/* Parses git's magic (":!x", ":^x", ":/x", ":(exclude,icase)x"); rooted at the top always. */
+static void parse_pathspec_item(const char *spec, struct pathspec_item *it)
+{
+	memset(it, 0, sizeof(*it));
+	if (spec[0] == ':' && spec[1] == '(') {
+		const char *p = spec + 2, *end = strchr(p, ')');
+
+		if (end) {
+			while (p < end) {
+				size_t n = strcspn(p, ",)");
+
+				if (n == 7 && !strncmp(p, "exclude", 7))
+					it->exclude = 1;
+				else if (n == 7 && !strncmp(p, "literal", 7))
+					it->literal = 1;
+				else if (n == 5 && !strncmp(p, "icase", 5))
+					it->icase = 1;
+				p += n + (p[n] == ',');
+			}
+			spec = end + 1;
+		}
+	} else if (spec[0] == ':') {
+		spec++;
+		for (; *spec && *spec != ':'; spec++) {
+			if (*spec == '!' || *spec == '^')
+				it->exclude = 1;
+			else if (*spec != '/')
+				break;
+		}
+		if (*spec == ':')
+			spec++;
+	}
+	while (spec[0] == '.' && spec[1] == '/')
+		spec += 2;
+	if (!strcmp(spec, "."))
+		spec = "";
+	it->pattern = spec;
+}
+
+static int has_wildcard(const char *s)
+{
+	return strpbrk(s, "*?[\\") != NULL;
+}
+
+static int item_matches(const struct pathspec_item *it, const char *path)
+{
+	const char *pat = it->pattern;
+	size_t plen = strlen(pat);
+	int flags = it->icase ? FNM_CASEFOLD : 0;
+
+	if (!plen)
+		return 1;
+	/* Exact path, or a leading directory of it. */
+	if (it->icase ? !strncasecmp(path, pat, plen) : !strncmp(path, pat, plen)) {
+		if (!path[plen] || pat[plen - 1] == '/' || path[plen] == '/')
+			return 1;
+	}
+	if (it->literal || !has_wildcard(pat))
+		return 0;
+	/* Git's globs let '*' cross '/', and a match on a leading directory covers all below. */
+	if (!fnmatch(pat, path, flags))
+		return 1;
+	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		char *dir = xstrndup(path, (size_t)(s - path) + 1);
+		int hit = !fnmatch(pat, dir, flags);
+
+		if (!hit) {
+			dir[s - path] = '\0';
+			hit = !fnmatch(pat, dir, flags);
+		}
+		free(dir);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+int pathspec_match(const struct strvec *pathspec, const char *path)
+{
+	int positive = 0, matched = 0;
+
+	if (!pathspec || !pathspec->nr)
+		return 1;
+	for (size_t i = 0; i < pathspec->nr; i++) {
+		struct pathspec_item it;
+
+		parse_pathspec_item(pathspec->v[i], &it);
+		if (it.exclude) {
+			if (item_matches(&it, path))
+				return 0;
+			continue;
+		}
+		positive = 1;
+		if (!matched && item_matches(&it, path))
+			matched = 1;
+	}
+	/* Only exclusions: as git, they apply to everything. */
+	return positive ? matched : 1;
+}
+
+/* ---- object names ---- */
+
+char *oid_hex(const git_oid *oid, char *buf)
+{
+	return git_oid_tostr(buf, GIT_OID_HEXSZ + 1, oid);
+}
+
+const char *oid_short(struct repo *r, const git_oid *oid)
+{
+	/* Several calls may appear in one printf; each thread has its own slots. */
+	static _Thread_local char slots[4][GIT_OID_HEXSZ + 1];
+	static _Thread_local unsigned next;
+	char *buf = slots[next++ % ARRAY_SIZE(slots)];
+	git_object *obj;
+	git_buf abbrev = { 0 };
+
+	git_oid_tostr(buf, 8, oid);
+	if (git_object_lookup(&obj, repo_git_local(r), oid, GIT_OBJECT_ANY) < 0)
+		return buf;
+	if (!git_object_short_id(&abbrev, obj)) {
+		snprintf(buf, GIT_OID_HEXSZ + 1, "%s", abbrev.ptr);
+		git_buf_dispose(&abbrev);
+	}
+	git_object_free(obj);
+	return buf;
+}
+
+char *commit_title(struct repo *r, const git_oid *commit)
+{
+	git_commit *c;
+	char *ret;
+
+	if (git_commit_lookup(&c, repo_git_local(r), commit) < 0)
+		return xstrdup(oid_short(r, commit));
+	ret = xstrfmt("%s %s", oid_short(r, commit), git_commit_summary(c) ? git_commit_summary(c) : "");
+	git_commit_free(c);
+	return ret;
 }

@@ -2,6 +2,16 @@
 /*
  * The repository: opening it, revision ranges with git's syntax, blobs by path
  * at a commit, first-parent diffs. Knows nothing of Kconfig or C.
+ *
+ * Threads: libgit2 documents a git_repository as unsafe to share between
+ * threads, so every reading function below (repo_read_path, repo_read_blob,
+ * repo_path_oid, repo_for_each_file, repo_list_dir, repo_diff_first_parent,
+ * oid_short, commit_title, notes_read) works on a handle of the calling
+ * thread's own (opened on first use, freed by repo_close) and may be called
+ * from several threads at once. The blob cache is shared and locked.
+ * repo_open, repo_close, repo_parse_revisions, the config functions and
+ * repo_git() belong to the thread that opened the repository; repo_close
+ * must come after every other thread is done with it.
  */
 #ifndef UT_REPO_H
 #define UT_REPO_H
@@ -15,6 +25,8 @@ struct repo;
 struct repo *repo_open(void);
 void repo_close(struct repo *r);
 git_repository *repo_git(struct repo *r);
+/* The calling thread's own handle on the same repository (see Threads above). */
+git_repository *repo_git_local(struct repo *r);
 /* The git directory, with a trailing slash (for caches under $GIT_DIR/undertaker/). */
 const char *repo_gitdir(struct repo *r);
 /* Reads a config value (string, NULL when unset); all values of a multi-valued key. */
@@ -57,6 +69,11 @@ int repo_read_path(struct repo *r, const git_oid *commit, const char *path, stru
 /* Reads a blob by id through the cache. */
 int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out);
 void blob_release(struct repo *r, struct blob *b);
+/*
+ * Released blobs stay cached (oldest dropped first) while the cache holds
+ * less than this many bytes; 256 MiB by default.
+ */
+void repo_set_cache_limit(struct repo *r, size_t bytes);
 /* The blob id at path, without reading it; GIT_ENOTFOUND when absent. */
 int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out);
 
@@ -98,7 +115,11 @@ struct change_list {
 /*
  * What changed between `commit` and its first parent (against the empty tree
  * for a root commit), limited to `pathspec` (may be NULL). Renames detected.
- * With hunks=0 the hunk lists are left empty (cheaper).
+ * With hunks=0 the hunk lists are left empty (cheaper). Hunks are those of
+ * `git diff -U0` (for a pure insertion old_start is the line before it, and
+ * old_lines 0); binary files and type changes ('T') have none. Added and
+ * deleted files carry their one path in both old_path and new_path. Order is
+ * git's (by path, a rename at its new path).
  */
 int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 			   const struct strvec *pathspec, int hunks, struct change_list *out);

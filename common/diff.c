@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a commit changed against its first parent, as `git diff -M -U0` sees it. */
+#include "repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Filters deltas before rename detection, as git limits both sides by the pathspec. */
+static int skip_unmatched(const git_diff *diff, const git_diff_delta *d,
+			  const char *matched, void *payload)
+{
+	const struct strvec *pathspec = payload;
+
+	(void)diff;
+	(void)matched;
+	if (pathspec_match(pathspec, d->new_file.path) ||
+	    pathspec_match(pathspec, d->old_file.path))
+		return 0;
+	return 1;
+}
+
+static char status_letter(git_delta_t t)
+{
+	switch (t) {
+	case GIT_DELTA_ADDED: return 'A';
+	case GIT_DELTA_DELETED: return 'D';
+	case GIT_DELTA_RENAMED: return 'R';
+	case GIT_DELTA_COPIED: return 'C';
+	case GIT_DELTA_TYPECHANGE: return 'T';
+	default: return 'M';
+	}
+}
+
+static int add_hunks(git_diff *diff, size_t idx, struct file_change *fc)
+{
+	git_patch *patch;
+	size_t n;
+
+	if (git_patch_from_diff(&patch, diff, idx) < 0)
+		return -1;
+	if (!patch)	/* binary or unchanged: no text hunks, as git prints none */
+		return 0;
+	n = git_patch_num_hunks(patch);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_hunk *h;
+		size_t lines;
+
+		if (git_patch_get_hunk(&h, &lines, patch, i) < 0) {
+			git_patch_free(patch);
+			return -1;
+		}
+		ALLOC_GROW(fc->hunks, fc->nr_hunks + 1, fc->alloc_hunks);
+		fc->hunks[fc->nr_hunks++] = (struct hunk){
+			.old_start = h->old_start, .old_lines = h->old_lines,
+			.new_start = h->new_start, .new_lines = h->new_lines,
+		};
+	}
+	git_patch_free(patch);
+	return 0;
+}
+
+static int commit_trees(git_repository *g, const git_oid *commit, git_tree **old, git_tree **new)
+{
+	git_commit *c, *parent;
+	int err;
+
+	*old = *new = NULL;
+	if (git_commit_lookup(&c, g, commit) < 0)
+		return -1;
+	err = git_commit_tree(new, c);
+	if (!err && git_commit_parentcount(c)) {
+		err = git_commit_parent(&parent, c, 0);
+		if (!err) {
+			err = git_commit_tree(old, parent);
+			git_commit_free(parent);
+		}
+	}
+	git_commit_free(c);
+	return err;
+}
+
+int repo_diff_first_parent(struct repo *r, const git_oid *commit,
+			   const struct strvec *pathspec, int hunks, struct change_list *out)
+{
+	git_repository *g = repo_git_local(r);
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+	git_tree *old, *new;
+	git_diff *diff = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret = -1;
+
+	if (commit_trees(g, commit, &old, &new) < 0)
+		goto fail;
+	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	if (pathspec && pathspec->nr) {
+		opts.notify_cb = skip_unmatched;
+		opts.payload = (void *)pathspec;
+	}
+	if (git_diff_tree_to_tree(&diff, g, old, new, &opts) < 0)
+		goto fail;
+	/* git diff -M: renames at 50% similarity; copies are not looked for. */
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_diff_find_similar(diff, &find) < 0)
+		goto fail;
+
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		struct file_change *fc;
+
+		ALLOC_GROW(out->files, out->nr + 1, out->alloc);
+		fc = &out->files[out->nr++];
+		memset(fc, 0, sizeof(*fc));
+		fc->status = status_letter(d->status);
+		/* Added and deleted files carry their one path in both fields. */
+		fc->old_path = xstrdup(d->old_file.path);
+		fc->new_path = xstrdup(d->new_file.path);
+		if (d->status != GIT_DELTA_ADDED)
+			git_oid_cpy(&fc->old_blob, &d->old_file.id);
+		if (d->status != GIT_DELTA_DELETED)
+			git_oid_cpy(&fc->new_blob, &d->new_file.id);
+		if (hunks && add_hunks(diff, i, fc) < 0)
+			goto fail;
+	}
+	ret = 0;
+	goto out;
+fail:
+	error("cannot diff %s against its parent: %s", oid_hex(commit, hex),
+	      git_error_last() ? git_error_last()->message : "unknown error");
+out:
+	git_diff_free(diff);
+	git_tree_free(old);
+	git_tree_free(new);
+	return ret;
+}
+
+void change_list_clear(struct change_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->files[i].old_path);
+		free(l->files[i].new_path);
+		free(l->files[i].hunks);
+	}
+	free(l->files);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Notes, written the way git writes them: one commit per batch whose tree
+ * holds every note, fanned out into 2-hex-digit directories as git decides.
+ */
+#include "notes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *notes_read(struct repo *r, const char *ref, const git_oid *commit)
+{
+	git_note *note;
+	char *text;
+
+	if (git_note_read(&note, repo_git_local(r), ref, commit) < 0)
+		return NULL;
+	text = xstrdup(git_note_message(note) ? git_note_message(note) : "");
+	git_note_free(note);
+	return text;
+}
+
+struct notes_batch {
+	struct repo *repo;
+	char *ref;
+	git_oid old;		/* the notes commit the batch starts from */
+	int has_old;
+	struct strmap queued;	/* hex commit id -> note text */
+	size_t count;
+};
+
+struct notes_batch *notes_batch_begin(struct repo *r, const char *ref)
+{
+	struct notes_batch *b = xcalloc(1, sizeof(*b));
+	int err;
+
+	b->repo = r;
+	b->ref = xstrdup(ref);
+	err = git_reference_name_to_id(&b->old, repo_git(r), ref);
+	if (!err)
+		b->has_old = 1;
+	else if (err != GIT_ENOTFOUND)
+		warning("%s: %s", ref, git_error_last() ? git_error_last()->message : "unreadable");
+	return b;
+}
+
+void notes_batch_add(struct notes_batch *b, const git_oid *commit, const char *text)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	char *old = strmap_put(&b->queued, oid_hex(commit, hex), xstrdup(text));
+
+	if (old)
+		free(old);
+	else
+		b->count++;
+}
+
+size_t notes_batch_count(const struct notes_batch *b)
+{
+	return b->count;
+}
+
+void notes_batch_abort(struct notes_batch *b)
+{
+	if (!b)
+		return;
+	strmap_clear(&b->queued, free);
+	free(b->ref);
+	free(b);
+}
+
+/* One entry of the tree to write: a note at its fanned-out path, or a non-note kept as is. */
+struct tree_item {
+	char *path;
+	git_oid oid;
+	git_filemode_t mode;
+};
+
+struct tree_items {
+	struct tree_item *v;
+	size_t nr, alloc;
+};
+
+static void items_add(struct tree_items *t, char *path, const git_oid *oid, git_filemode_t mode)
+{
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	t->v[t->nr].path = path;
+	git_oid_cpy(&t->v[t->nr].oid, oid);
+	t->v[t->nr].mode = mode;
+	t->nr++;
+}
+
+static int is_hex(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr("0123456789abcdefABCDEF", *s))
+			return 0;
+	return 1;
+}
+
+/*
+ * Reads an existing notes tree: 2-hex-digit directories are fan-out, a blob
+ * completing 40 hex digits is a note, anything else is kept where it is.
+ */
+static int load_notes(git_repository *g, git_tree *tree, struct strbuf *hex,
+		      struct strbuf *path, struct strmap *notes, struct tree_items *other)
+{
+	for (size_t i = 0; i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		size_t nlen = strlen(name), hlen = hex->len, plen = path->len;
+		int ret = 0;
+
+		strbuf_addstr(path, name);
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE && nlen == 2 && is_hex(name) &&
+		    hlen + 2 < GIT_OID_HEXSZ) {
+			git_tree *sub;
+
+			strbuf_addstr(hex, name);
+			strbuf_addch(path, '/');
+			if (git_tree_lookup(&sub, g, git_tree_entry_id(e)) < 0)
+				return -1;
+			ret = load_notes(g, sub, hex, path, notes, other);
+			git_tree_free(sub);
+		} else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && is_hex(name) &&
+			   hlen + nlen == GIT_OID_HEXSZ) {
+			git_oid *blob = xmalloc(sizeof(*blob));
+
+			strbuf_addstr(hex, name);
+			for (char *p = hex->buf; *p; p++)
+				if (*p >= 'A' && *p <= 'F')
+					*p += 'a' - 'A';
+			git_oid_cpy(blob, git_tree_entry_id(e));
+			free(strmap_put(notes, hex->buf, blob));
+		} else {
+			items_add(other, xstrdup(path->buf), git_tree_entry_id(e),
+				  git_tree_entry_filemode(e));
+		}
+		hex->len = hlen;
+		hex->buf[hlen] = '\0';
+		path->len = plen;
+		path->buf[plen] = '\0';
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+struct note {
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid *blob;
+};
+
+static int cmp_note(const void *a, const void *b)
+{
+	return strcmp(((const struct note *)a)->hex, ((const struct note *)b)->hex);
+}
+
+static int hexval(char c)
+{
+	return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+/*
+ * Git's rule (notes.c, determine_fanout): in its 16-ary trie of notes, a node
+ * at an even depth d fans out one more level when all 16 of its children hold
+ * two notes or more. `notes` share their first d hex digits; d == 2 * fanout.
+ */
+static void place_notes(const struct note *notes, size_t nr, unsigned d, struct tree_items *out)
+{
+	size_t count[16] = { 0 };
+	int fan = nr >= 32 && d + 2 < GIT_OID_HEXSZ;
+
+	for (size_t i = 0; fan && i < nr; i++)
+		count[hexval(notes[i].hex[d])]++;
+	for (int k = 0; fan && k < 16; k++)
+		if (count[k] < 2)
+			fan = 0;
+	if (!fan) {
+		for (size_t i = 0; i < nr; i++) {
+			struct strbuf path = STRBUF_INIT;
+
+			for (unsigned j = 0; j < d; j += 2)
+				strbuf_addf(&path, "%.2s/", notes[i].hex + j);
+			strbuf_addstr(&path, notes[i].hex + d);
+			items_add(out, strbuf_detach(&path, NULL), notes[i].blob, GIT_FILEMODE_BLOB);
+		}
+		return;
+	}
+	for (size_t i = 0; i < nr;) {
+		size_t j = i + 1;
+
+		while (j < nr && !strncmp(notes[i].hex + d, notes[j].hex + d, 2))
+			j++;
+		place_notes(notes + i, j - i, d + 2, out);
+		i = j;
+	}
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	return strcmp(((const struct tree_item *)a)->path, ((const struct tree_item *)b)->path);
+}
+
+/* Writes items [lo, hi), whose paths share `plen` leading bytes, as one tree. */
+static int write_tree(git_repository *g, const struct tree_items *t, size_t lo, size_t hi,
+		      size_t plen, git_oid *out)
+{
+	git_treebuilder *tb;
+	int ret = 0;
+
+	if (git_treebuilder_new(&tb, g, NULL) < 0)
+		return -1;
+	for (size_t i = lo; i < hi && !ret;) {
+		const char *rest = t->v[i].path + plen;
+		const char *slash = strchr(rest, '/');
+		char *name;
+
+		if (!slash) {
+			ret = git_treebuilder_insert(NULL, tb, rest, &t->v[i].oid, t->v[i].mode);
+			i++;
+		} else {
+			size_t n = (size_t)(slash - rest) + 1, j = i + 1;
+			git_oid sub;
+
+			while (j < hi && !strncmp(t->v[j].path + plen, rest, n))
+				j++;
+			name = xstrndup(rest, n - 1);
+			ret = write_tree(g, t, i, j, plen + n, &sub);
+			if (!ret)
+				ret = git_treebuilder_insert(NULL, tb, name, &sub, GIT_FILEMODE_TREE);
+			free(name);
+			i = j;
+		}
+	}
+	if (!ret)
+		ret = git_treebuilder_write(out, tb);
+	git_treebuilder_free(tb);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The committer, honouring GIT_COMMITTER_* as git does (libgit2 1.5 does not). */
+static int committer(git_repository *g, git_signature **out)
+{
+	const char *name = getenv("GIT_COMMITTER_NAME");
+	const char *email = getenv("GIT_COMMITTER_EMAIL");
+	const char *date = getenv("GIT_COMMITTER_DATE");
+	git_signature *def = NULL;
+	int ret;
+
+	if (git_signature_default(&def, g) < 0)
+		def = NULL;
+	if (!name || !*name)
+		name = def ? def->name : program_name();
+	if (!email)
+		email = def ? def->email : "undertaker@localhost";
+	if (date && *date) {
+		char *end;
+		long long when = strtoll(date + (*date == '@'), &end, 10);
+		long tz = 0;
+
+		if (*end == ' ') {
+			tz = strtol(end + 1, &end, 10);
+			tz = (tz / 100) * 60 + tz % 100;
+		}
+		if (!*end) {
+			ret = git_signature_new(out, name, email, (git_time_t)when, (int)tz);
+			git_signature_free(def);
+			return ret;
+		}
+	}
+	ret = git_signature_now(out, name, email);
+	git_signature_free(def);
+	return ret;
+}
+
+static void free_notes_map(struct strmap *m)
+{
+	strmap_clear(m, free);
+}
+
+static int build_notes_tree(struct notes_batch *b, git_oid *tree_out)
+{
+	git_repository *g = repo_git(b->repo);
+	struct strmap notes = STRMAP_INIT;	/* hex -> git_oid * of the note blob */
+	struct tree_items items = { 0 };
+	struct note *sorted = NULL;
+	struct strmap_entry *e;
+	size_t nr = 0;
+	int ret = -1;
+
+	if (b->has_old) {
+		struct strbuf hex = STRBUF_INIT, path = STRBUF_INIT;
+		git_commit *c;
+		git_tree *tree;
+
+		if (git_commit_lookup(&c, g, &b->old) < 0)
+			goto out;
+		ret = git_commit_tree(&tree, c);
+		git_commit_free(c);
+		if (!ret) {
+			ret = load_notes(g, tree, &hex, &path, &notes, &items);
+			git_tree_free(tree);
+		}
+		strbuf_release(&hex);
+		strbuf_release(&path);
+		if (ret < 0)
+			goto out;
+		ret = -1;
+	}
+	strmap_for_each(&b->queued, e) {
+		const char *text = e->value;
+		size_t len = strlen(text);
+		git_oid *blob = NULL;
+
+		/* An empty note removes the note, as `git notes add -m ""` does. */
+		if (len) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_add(&sb, text, len);
+			if (text[len - 1] != '\n')
+				strbuf_addch(&sb, '\n');
+			blob = xmalloc(sizeof(*blob));
+			if (git_blob_create_from_buffer(blob, g, sb.buf, sb.len) < 0) {
+				free(blob);
+				strbuf_release(&sb);
+				goto out;
+			}
+			strbuf_release(&sb);
+		}
+		free(strmap_put(&notes, e->key, blob));
+	}
+	sorted = xcalloc(notes.nr ? notes.nr : 1, sizeof(*sorted));
+	strmap_for_each(&notes, e) {
+		if (!e->value)
+			continue;
+		memcpy(sorted[nr].hex, e->key, GIT_OID_HEXSZ + 1);
+		sorted[nr++].blob = e->value;
+	}
+	qsort(sorted, nr, sizeof(*sorted), cmp_note);
+	place_notes(sorted, nr, 0, &items);
+	qsort(items.v, items.nr, sizeof(*items.v), cmp_item);
+	ret = write_tree(g, &items, 0, items.nr, 0, tree_out);
+out:
+	for (size_t i = 0; i < items.nr; i++)
+		free(items.v[i].path);
+	free(items.v);
+	free(sorted);
+	free_notes_map(&notes);
+	return ret;
+}
+
+int notes_batch_commit(struct notes_batch *b, const char *message)
+{
+	git_repository *g = repo_git(b->repo);
+	git_signature *sig = NULL;
+	git_commit *parent = NULL;
+	git_reference *ref = NULL;
+	git_tree *tree = NULL;
+	git_oid tree_id, commit_id;
+	struct strbuf msg = STRBUF_INIT;
+	char *reflog;
+	int ret = -1;
+
+	if (!b->count) {
+		notes_batch_abort(b);
+		return 0;
+	}
+	if (build_notes_tree(b, &tree_id) < 0 ||
+	    git_tree_lookup(&tree, g, &tree_id) < 0 ||
+	    (b->has_old && git_commit_lookup(&parent, g, &b->old) < 0) ||
+	    committer(g, &sig) < 0) {
+		error("%s: cannot write notes: %s", b->ref,
+		      git_error_last() ? git_error_last()->message : "unknown error");
+		goto out;
+	}
+	strbuf_addstr(&msg, message);
+	if (!msg.len || msg.buf[msg.len - 1] != '\n')
+		strbuf_addch(&msg, '\n');
+	if (git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg.buf, tree,
+			      parent ? 1 : 0, (const git_commit **)&parent) < 0) {
+		error("%s: cannot commit notes: %s", b->ref, git_error_last()->message);
+		goto out;
+	}
+	/* Compare and swap: a concurrent writer makes us fail, never lose its notes. */
+	reflog = xstrfmt("notes: %s", message);
+	if (b->has_old)
+		ret = git_reference_create_matching(&ref, g, b->ref, &commit_id, 1, &b->old, reflog);
+	else
+		ret = git_reference_create(&ref, g, b->ref, &commit_id, 0, reflog);
+	free(reflog);
+	if (ret < 0) {
+		if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS)
+			error("%s: changed while this run wrote its notes; nothing written", b->ref);
+		else
+			error("%s: cannot update: %s", b->ref, git_error_last()->message);
+		ret = -1;
+	}
+out:
+	git_reference_free(ref);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_signature_free(sig);
+	strbuf_release(&msg);
+	notes_batch_abort(b);
+	return ret;
+}

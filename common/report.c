@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "report.h"
+#include "repo.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- progress ---- */
+
+struct progress {
+	char *title;
+	uint64_t total, done;
+	int last_percent;
+	struct timespec last_shown;
+	pthread_mutex_t lock;
+};
+
+struct progress *progress_start(const char *title, uint64_t total)
+{
+	struct progress *p;
+
+	if (quiet || !isatty(2))
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->title = xstrdup(title);
+	p->total = total;
+	p->last_percent = -1;
+	pthread_mutex_init(&p->lock, NULL);
+	return p;
+}
+
+static void show(struct progress *p, const char *end)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p->total)
+		strbuf_addf(&sb, "%s: %3u%% (%llu/%llu)%s", p->title,
+			    (unsigned)(p->done * 100 / p->total),
+			    (unsigned long long)p->done, (unsigned long long)p->total, end);
+	else
+		strbuf_addf(&sb, "%s: %llu%s", p->title, (unsigned long long)p->done, end);
+	fputs(sb.buf, stderr);
+	fflush(stderr);
+	strbuf_release(&sb);
+}
+
+/* Redraws when the percentage moves, at most ten times a second otherwise. */
+static void maybe_show(struct progress *p)
+{
+	struct timespec now;
+	int percent = p->total ? (int)(p->done * 100 / p->total) : -1;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (now.tv_sec - p->last_shown.tv_sec) * 1000 +
+	     (now.tv_nsec - p->last_shown.tv_nsec) / 1000000;
+	if (percent == p->last_percent && ms < 100)
+		return;
+	if (p->total && percent == p->last_percent)
+		return;
+	p->last_percent = percent;
+	p->last_shown = now;
+	show(p, "\r");
+}
+
+void progress_update(struct progress *p, uint64_t done)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->done = done;
+	maybe_show(p);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_add(struct progress *p, uint64_t n)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->done += n;
+	maybe_show(p);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_stop(struct progress **pp)
+{
+	struct progress *p = *pp;
+
+	if (!p)
+		return;
+	if (p->total)
+		p->done = p->total;
+	show(p, ", done.\n");
+	pthread_mutex_destroy(&p->lock);
+	free(p->title);
+	free(p);
+	*pp = NULL;
+}
+
+/* ---- JSON ---- */
+
+void json_init(struct json_writer *w, struct strbuf *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+}
+
+static void json_member(struct json_writer *w, const char *key)
+{
+	if (w->has_items[w->depth])
+		strbuf_addch(w->out, ',');
+	w->has_items[w->depth] = 1;
+	if (key) {
+		strbuf_add_json_str(w->out, key);
+		strbuf_addch(w->out, ':');
+	}
+}
+
+static void json_open(struct json_writer *w, const char *key, int c)
+{
+	json_member(w, key);
+	if (w->depth + 1 >= JSON_MAX_DEPTH)
+		die("BUG: JSON nested too deep");
+	strbuf_addch(w->out, c);
+	w->has_items[++w->depth] = 0;
+}
+
+static void json_close(struct json_writer *w, int c)
+{
+	if (!w->depth)
+		die("BUG: JSON close without open");
+	w->depth--;
+	strbuf_addch(w->out, c);
+}
+
+void json_object_begin(struct json_writer *w, const char *key) { json_open(w, key, '{'); }
+void json_object_end(struct json_writer *w) { json_close(w, '}'); }
+void json_array_begin(struct json_writer *w, const char *key) { json_open(w, key, '['); }
+void json_array_end(struct json_writer *w) { json_close(w, ']'); }
+
+void json_add_str(struct json_writer *w, const char *key, const char *value)
+{
+	json_member(w, key);
+	if (value)
+		strbuf_add_json_str(w->out, value);
+	else
+		strbuf_addstr(w->out, "null");
+}
+
+void json_add_int(struct json_writer *w, const char *key, long long value)
+{
+	json_member(w, key);
+	strbuf_addf(w->out, "%lld", value);
+}
+
+void json_add_bool(struct json_writer *w, const char *key, int value)
+{
+	json_member(w, key);
+	strbuf_addstr(w->out, value ? "true" : "false");
+}
+
+void json_add_null(struct json_writer *w, const char *key)
+{
+	json_member(w, key);
+	strbuf_addstr(w->out, "null");
+}
+
+/* ---- colours ---- */
+
+static int use_color;
+
+static const char *const color_codes[COLOR_NR] = {
+	[COLOR_RESET] = "\033[m",
+	[COLOR_BOLD] = "\033[1m",
+	[COLOR_RED] = "\033[31m",
+	[COLOR_GREEN] = "\033[32m",
+	[COLOR_YELLOW] = "\033[33m",
+	[COLOR_BLUE] = "\033[34m",
+	[COLOR_MAGENTA] = "\033[35m",
+	[COLOR_CYAN] = "\033[36m",
+	[COLOR_FAINT] = "\033[2m",
+};
+
+/* 1 always, 0 never, -1 auto (also for values we do not know). */
+static int parse_color_value(const char *v)
+{
+	if (!strcasecmp(v, "always") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	    !strcasecmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (!strcasecmp(v, "never") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+	    !strcasecmp(v, "off") || !strcmp(v, "0"))
+		return 0;
+	return -1;
+}
+
+void color_init(struct repo *r, const char *tool, int fd)
+{
+	const char *no_color = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	int want = -1;
+
+	use_color = 0;
+	if (no_color && *no_color)
+		return;
+	if (r) {
+		char *key = tool ? xstrfmt("color.%s", tool) : NULL;
+		char *v = key ? repo_config_get(r, key) : NULL;
+
+		if (!v)
+			v = repo_config_get(r, "color.ui");
+		if (v)
+			want = parse_color_value(v);
+		free(v);
+		free(key);
+	}
+	if (want < 0)
+		want = isatty(fd) && !(term && !strcmp(term, "dumb"));
+	use_color = want;
+}
+
+int color_enabled(void)
+{
+	return use_color;
+}
+
+const char *color(enum color_slot slot)
+{
+	return use_color && slot < COLOR_NR ? color_codes[slot] : "";
+}
+
+void strbuf_add_colored(struct strbuf *sb, enum color_slot slot, const char *text)
+{
+	if (!use_color) {
+		strbuf_addstr(sb, text);
+		return;
+	}
+	strbuf_addf(sb, "%s%s%s", color_codes[slot], text, color_codes[COLOR_RESET]);
+}

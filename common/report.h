@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output helpers: progress on stderr, a JSON writer, colours. Knows nothing of
+ * the analysis: callers say what to print.
+ */
+#ifndef UT_REPORT_H
+#define UT_REPORT_H
+
+#include "util.h"
+
+struct repo;
+
+/*
+ * Progress, as git shows it: "Checking commits:  45% (9/20)\r", and
+ * "Checking commits: 100% (20/20), done.\n" at the end. progress_start
+ * returns NULL (and the other calls do nothing) unless stderr is a terminal
+ * and -q was not given (the global `quiet`). total 0 means unknown: then only
+ * the count is shown. progress_update may be called from several threads.
+ */
+struct progress;
+struct progress *progress_start(const char *title, uint64_t total);
+void progress_update(struct progress *p, uint64_t done);
+/* Adds n to the count (for workers that each finish some items). */
+void progress_add(struct progress *p, uint64_t n);
+/* Prints the final ", done." line and frees; *p becomes NULL. */
+void progress_stop(struct progress **p);
+
+/*
+ * A JSON writer appending to a strbuf: objects and arrays nest, commas are
+ * placed for you. `key` is the member name inside an object, NULL inside an
+ * array or at the top. Nesting deeper than JSON_MAX_DEPTH dies (a bug).
+ */
+#define JSON_MAX_DEPTH 32
+struct json_writer {
+	struct strbuf *out;
+	int depth;
+	unsigned char has_items[JSON_MAX_DEPTH];
+};
+void json_init(struct json_writer *w, struct strbuf *out);
+void json_object_begin(struct json_writer *w, const char *key);
+void json_object_end(struct json_writer *w);
+void json_array_begin(struct json_writer *w, const char *key);
+void json_array_end(struct json_writer *w);
+void json_add_str(struct json_writer *w, const char *key, const char *value); /* NULL: null */
+void json_add_int(struct json_writer *w, const char *key, long long value);
+void json_add_bool(struct json_writer *w, const char *key, int value);
+void json_add_null(struct json_writer *w, const char *key);
+
+/*
+ * Colours for terminal output. color_init decides once, for output on `fd`:
+ * off when NO_COLOR is set (non-empty), else color.<tool> or color.ui from
+ * the repository's config (r may be NULL): "always"/true, "never"/false, or
+ * "auto" (the default): on when fd is a terminal and TERM is not "dumb".
+ */
+enum color_slot {
+	COLOR_RESET,
+	COLOR_BOLD,
+	COLOR_RED,
+	COLOR_GREEN,
+	COLOR_YELLOW,
+	COLOR_BLUE,
+	COLOR_MAGENTA,
+	COLOR_CYAN,
+	COLOR_FAINT,
+	COLOR_NR
+};
+void color_init(struct repo *r, const char *tool, int fd);
+int color_enabled(void);
+/* The escape sequence for a slot, or "" when colours are off. */
+const char *color(enum color_slot slot);
+/* Appends text in a colour (and the reset), or plain text when colours are off. */
+void strbuf_add_colored(struct strbuf *sb, enum color_slot slot, const char *text);
+
+#endif

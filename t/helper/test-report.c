@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-report json: a fixed document through the JSON writer.
+ * test-report progress <total> [-q]: counts 1..total under "Checking commits".
+ * test-report color [--no-repo]: "on" or "off", then a coloured word.
+ */
+#include "report.h"
+#include "repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void json(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
+
+	json_init(&w, &sb);
+	json_object_begin(&w, NULL);
+	json_add_str(&w, "file", "drivers/a \"b\".c");
+	json_add_int(&w, "line", 42);
+	json_add_bool(&w, "dead", 1);
+	json_add_null(&w, "arch");
+	json_array_begin(&w, "blocks");
+	json_add_str(&w, NULL, "B0");
+	json_object_begin(&w, NULL);
+	json_add_str(&w, "tab", "a\tb\n");
+	json_add_str(&w, "none", NULL);
+	json_object_end(&w);
+	json_array_begin(&w, NULL);
+	json_array_end(&w);
+	json_array_end(&w);
+	json_object_end(&w);
+	puts(sb.buf);
+	strbuf_release(&sb);
+}
+
+int main(int argc, const char **argv)
+{
+	set_program_name("git undertaker");
+	if (argc < 2)
+		die("usage: test-report (json | progress <total> [-q] | color [--no-repo])");
+	if (!strcmp(argv[1], "json")) {
+		json();
+	} else if (!strcmp(argv[1], "progress") && argc > 2) {
+		long total;
+		struct progress *p;
+
+		if (parse_int(argv[2], &total) < 0)
+			die("bad total '%s'", argv[2]);
+		quiet = argc > 3 && !strcmp(argv[3], "-q");
+		p = progress_start("Checking commits", (uint64_t)total);
+		for (long i = 1; i <= total; i++)
+			progress_update(p, (uint64_t)i);
+		progress_stop(&p);
+	} else if (!strcmp(argv[1], "color")) {
+		struct repo *r = argc > 2 && !strcmp(argv[2], "--no-repo") ? NULL : repo_open();
+		struct strbuf sb = STRBUF_INIT;
+
+		color_init(r, "undertaker", 1);
+		strbuf_add_colored(&sb, COLOR_RED, "dead");
+		printf("%s\n%s\n", color_enabled() ? "on" : "off", sb.buf);
+		strbuf_release(&sb);
+		repo_close(r);
+	} else {
+		die("unknown subcommand '%s'", argv[1]);
+	}
+	return 0;
+}
