@@ -170,9 +170,16 @@ const struct kbuild_expr *kb_not(struct kbuild_exprs *ex, const struct kbuild_ex
 			for (unsigned i = 0; i < a->nr; i++)
 				r = a->op == KB_AND ? kb_or(ex, r, kb_not(ex, a->sub[i]))
 						    : kb_and(ex, r, kb_not(ex, a->sub[i]));
+			unsigned neg_a = 0, neg_r = 0;
+
 			if (r->op != KB_AND && r->op != KB_OR)
 				return r;
-			if (r->nr < a->nr)
+			for (unsigned i = 0; i < a->nr; i++)
+				neg_a += a->sub[i]->op == KB_NOT;
+			for (unsigned i = 0; i < r->nr; i++)
+				neg_r += r->sub[i]->op == KB_NOT;
+			/* fewer negations read better: !(!A && !B) is A || B */
+			if (r->nr < a->nr || (r->nr == a->nr && neg_r < neg_a))
 				return r;
 		}
 	}

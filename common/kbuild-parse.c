@@ -640,6 +640,8 @@ int kmake_parse_file(struct kmake *mk, const char *path, const struct kbuild_exp
 	struct kbuild_text t = { 0 };
 	int r = mk->rd->read(mk->rd->ctx, path, &t);
 
+	if (r == 1)
+		strvec_pushf(&mk->deps, "%s -", path);	/* its absence matters too */
 	if (r)
 		return r;
 	strvec_pushf(&mk->deps, "%s %s", path, t.id);

@@ -39,12 +39,15 @@ struct kdir {
 	size_t nr_edges, alloc_edges;
 	struct strvec host;
 	const struct kbuild_expr *incomplete;
+	struct strvec deps;	/* "path id" of the files its parse read */
 	const struct kbuild_expr *B, *A;
 	int indeg, done;
 };
 
 struct kbuild_cache {
 	struct kbuild_exprs *ex;
+	char *top_key;		/* the top-level inputs the cached parses assume */
+	struct strmap dirs;	/* path -> struct kdir * (parse only) */
 };
 
 struct kbuild_map {
@@ -64,10 +67,14 @@ struct kbuild_cache *kbuild_cache_new(void)
 	return c;
 }
 
+static void kdir_free(void *p);
+
 void kbuild_cache_free(struct kbuild_cache *c)
 {
 	if (!c)
 		return;
+	strmap_clear(&c->dirs, kdir_free);
+	free(c->top_key);
 	kbuild_exprs_free(c->ex);
 	free(c);
 }
@@ -76,6 +83,7 @@ static void kdir_free(void *p)
 {
 	struct kdir *d = p;
 
+	strvec_clear(&d->deps);
 	for (size_t i = 0; i < d->nr_objs; i++)
 		free(d->objs[i].stem);
 	for (size_t i = 0; i < d->nr_pats; i++) {
@@ -95,6 +103,7 @@ static void kdir_free(void *p)
 /* The state of one build. */
 struct builder {
 	struct kbuild_map *m;
+	struct kbuild_cache *cache;	/* NULL when not caching */
 	const struct kbuild_reader *rd;
 	struct kbuild_exprs *ex;
 	struct strmap dirs;		/* path -> struct kdir * */
@@ -363,7 +372,80 @@ static void host_programs(struct builder *b, struct kmake *mk, struct kdir *d)
 	}
 }
 
+/* Copies what parsing found (not the conditions of this build). */
+static void copy_parse(struct kdir *dst, const struct kdir *src)
+{
+	dst->objs = xcalloc(src->nr_objs + 1, sizeof(*dst->objs));
+	dst->pats = xcalloc(src->nr_pats + 1, sizeof(*dst->pats));
+	dst->edges = xcalloc(src->nr_edges + 1, sizeof(*dst->edges));
+	dst->nr_objs = dst->alloc_objs = src->nr_objs;
+	dst->nr_pats = dst->alloc_pats = src->nr_pats;
+	dst->nr_edges = dst->alloc_edges = src->nr_edges;
+	for (size_t i = 0; i < src->nr_objs; i++) {
+		dst->objs[i] = src->objs[i];
+		dst->objs[i].stem = xstrdup(src->objs[i].stem);
+	}
+	for (size_t i = 0; i < src->nr_pats; i++) {
+		dst->pats[i] = src->pats[i];
+		dst->pats[i].stem = xstrdup(src->pats[i].stem);
+		dst->pats[i].free_text = xstrdup(src->pats[i].free_text);
+	}
+	for (size_t i = 0; i < src->nr_edges; i++) {
+		dst->edges[i] = src->edges[i];
+		dst->edges[i].dir = xstrdup(src->edges[i].dir);
+	}
+	for (size_t i = 0; i < src->host.nr; i++)
+		strvec_push(&dst->host, src->host.v[i]);
+	for (size_t i = 0; i < src->deps.nr; i++)
+		strvec_push(&dst->deps, src->deps.v[i]);
+	dst->incomplete = src->incomplete;
+}
+
+static int deps_unchanged(struct builder *b, const struct kdir *c)
+{
+	for (size_t i = 0; i < c->deps.nr; i++) {
+		const char *sp = strrchr(c->deps.v[i], ' ');
+		char *path = xstrndup(c->deps.v[i], (size_t)(sp - c->deps.v[i]));
+		char id[48] = "-";
+		int r = b->rd->id(b->rd->ctx, path, id);
+
+		free(path);
+		if (r < 0)
+			return 0;
+		if (r == 1)
+			strcpy(id, "-");
+		if (strcmp(id, sp + 1))
+			return 0;
+	}
+	return 1;
+}
+
+static void parse_dir_uncached(struct builder *b, struct kdir *d);
+
 static void parse_dir(struct builder *b, struct kdir *d)
+{
+	struct kdir *c;
+
+	if (!b->cache) {
+		parse_dir_uncached(b, d);
+		return;
+	}
+	c = strmap_get(&b->cache->dirs, d->path);
+	if (c && deps_unchanged(b, c)) {
+		copy_parse(d, c);
+		b->m->stats.cached++;
+		return;
+	}
+	parse_dir_uncached(b, d);
+	c = xcalloc(1, sizeof(*c));
+	c->path = xstrdup(d->path);
+	copy_parse(c, d);
+	c = strmap_put(&b->cache->dirs, d->path, c);
+	if (c)
+		kdir_free(c);
+}
+
+static void parse_dir_uncached(struct builder *b, struct kdir *d)
 {
 	static const char *const preset[] = {
 		"obj-y", "obj-m", "lib-y", "lib-m", "always-y", "always-m", "targets",
@@ -386,6 +468,8 @@ static void parse_dir(struct builder *b, struct kdir *d)
 	}
 	free(file);
 	b->m->stats.makefiles += mk.makefiles;
+	for (size_t i = 0; i < mk.deps.nr; i++)
+		strvec_push(&d->deps, mk.deps.v[i]);
 	if (r) {
 		kmake_release(&mk);
 		return;
@@ -421,6 +505,20 @@ static void parse_top(struct builder *b, const char *srcarch)
 	kmake_set_readonly(&mk, "objtree", ".");
 	kmake_parse_file(&mk, "Makefile", kb_true(b->ex));
 	b->m->stats.makefiles += mk.makefiles;
+	if (b->cache) {
+		/* Every directory's parse depends on the exported variables. */
+		struct strbuf key = STRBUF_INIT;
+
+		strbuf_addf(&key, "%s\n", srcarch ? srcarch : "");
+		for (size_t i = 0; i < mk.deps.nr; i++)
+			strbuf_addf(&key, "%s\n", mk.deps.v[i]);
+		if (!b->cache->top_key || strcmp(b->cache->top_key, key.buf)) {
+			strmap_clear(&b->cache->dirs, kdir_free);
+			free(b->cache->top_key);
+			b->cache->top_key = strbuf_detach(&key, NULL);
+		}
+		strbuf_release(&key);
+	}
 	kmake_export(&mk, &b->globals);
 	for (size_t i = 0; i < ARRAY_SIZE(entry); i++)
 		for (int mod = 0; mod < 2; mod++) {
@@ -625,11 +723,13 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 	struct kbuild_map *m = xcalloc(1, sizeof(*m));
 	struct kbuild_text t;
 	size_t next;
+	int root_parsed;
 
 	m->own_ex = !cache;
 	m->ex = cache ? cache->ex : kbuild_exprs_new();
 	b.m = m;
 	b.rd = rd;
+	b.cache = cache && rd->id ? cache : NULL;
 	b.ex = m->ex;
 
 	rd->for_each_file(rd->ctx, collect_file, &b);
@@ -653,17 +753,26 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 			rd->release(rd->ctx, &t);
 		root->B = root->A = kb_true(m->ex);
 	}
-	for (size_t i = 0; i < b.nr_entry; i++) {
-		struct kdir *d = get_dir(&b, b.entry[i].dir);
+	/*
+	 * Older trees descend into the top Makefile's lists (core-m too); from
+	 * Linux 6.1 the top Kbuild does, with only what it names.
+	 */
+	root_parsed = b.nr_dirs > 0;
+	if (root_parsed)
+		parse_dir(&b, b.order[0]);
+	if (!b.nr_dirs || !b.order[0]->nr_edges)
+		for (size_t i = 0; i < b.nr_entry; i++) {
+			struct kdir *d = get_dir(&b, b.entry[i].dir);
 
-		d->B = kb_or(m->ex, d->B, b.entry[i].b);
-		d->A = kb_or(m->ex, d->A, b.entry[i].a);
-	}
+			d->B = kb_or(m->ex, d->B, b.entry[i].b);
+			d->A = kb_or(m->ex, d->A, b.entry[i].a);
+		}
 	/* Breadth first: parse each directory once, discovering its children. */
 	for (next = 0; next < b.nr_dirs; next++) {
 		struct kdir *d = b.order[next];
 
-		parse_dir(&b, d);
+		if (next || !root_parsed)
+			parse_dir(&b, d);
 		for (size_t k = 0; k < d->nr_edges; k++)
 			get_dir(&b, d->edges[k].dir);
 	}

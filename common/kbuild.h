@@ -97,8 +97,25 @@ struct kbuild_reader {
 	void (*release)(void *ctx, struct kbuild_text *t);
 	/* Calls fn for every file of the tree (full path, no leading "./"). */
 	int (*for_each_file)(void *ctx, int (*fn)(const char *path, void *data), void *data);
+	/*
+	 * Optional: the blob id of path without reading it (0), 1 when absent.
+	 * Without it, or with empty ids, the cache is not used.
+	 */
+	int (*id)(void *ctx, const char *path, char id[48]);
 	void *ctx;
 };
+
+struct repo;
+struct git_oid;
+/*
+ * A reader of the tree of `commit` in the object store (common/repo.h);
+ * ctx must stay alive while rd is used. kbuild_map_for_commit does it all.
+ */
+struct kbuild_repo_ctx {
+	struct repo *repo;
+	const struct git_oid *commit;
+};
+void kbuild_repo_reader(struct kbuild_reader *rd, struct kbuild_repo_ctx *ctx);
 
 /* ---- the file -> condition map ---- */
 
@@ -122,6 +139,7 @@ struct kbuild_stats {
 	size_t files;		/* .c and .S files */
 	size_t compiled;	/* files whose condition is not false */
 	size_t with_free;	/* files whose condition has a free variable */
+	size_t cached;		/* directories whose parse came from the cache */
 };
 
 /*
@@ -142,6 +160,9 @@ struct kbuild_map;
  */
 struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
 				    struct kbuild_cache *cache);
+/* The same for a commit of the repository. */
+struct kbuild_map *kbuild_map_for_commit(struct repo *r, const struct git_oid *commit,
+					 const char *srcarch, struct kbuild_cache *cache);
 void kbuild_map_free(struct kbuild_map *m);
 struct kbuild_exprs *kbuild_map_exprs(struct kbuild_map *m);
 /* NULL when path is not a .c/.S file of the tree. */

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-kbuild [--arch=<srcarch>] [--kind] [--stats] [--eval=<.config>] [--file=<path>] <dir>
+ * test-kbuild [options] --rev=<commit>...
  *
- * Builds the kbuild map of a directory tree read from the filesystem and
+ * Builds the kbuild map of a directory tree read from the filesystem (or of
+ * each commit in turn from the repository of the current directory, through
+ * one cache: the dump is the last one's) and
  * prints `path<TAB>condition` per .c/.S file (with --kind a third column:
  * object, host or unlisted). --eval prints `path<TAB>y|n|?` instead: whether
  * the condition holds under that .config (? when it depends on a free
  * variable). --file prints only that file, with its builtin and module parts.
  */
 #include "kbuild.h"
+#include "repo.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -128,8 +132,11 @@ static const char *kind_name(enum kbuild_file_kind k)
 int main(int argc, char **argv)
 {
 	const char *arch = NULL, *eval = NULL, *file = NULL;
+	struct strvec revs = STRVEC_INIT;
+	struct repo *repo = NULL;
+	struct kbuild_cache *cache = NULL;
 	int kind = 0, stats = 0;
-	struct kbuild_reader rd = { fs_read, fs_release, fs_for_each, NULL };
+	struct kbuild_reader rd = { fs_read, fs_release, fs_for_each, NULL, NULL };
 	struct strbuf out = STRBUF_INIT;
 	struct kbuild_map *m;
 	struct timespec t0, t1;
@@ -143,6 +150,8 @@ int main(int argc, char **argv)
 			eval = argv[i] + 7;
 		else if (starts_with(argv[i], "--file="))
 			file = argv[i] + 7;
+		else if (starts_with(argv[i], "--rev="))
+			strvec_push(&revs, argv[i] + 6);
 		else if (!strcmp(argv[i], "--kind"))
 			kind = 1;
 		else if (!strcmp(argv[i], "--stats"))
@@ -150,14 +159,33 @@ int main(int argc, char **argv)
 		else
 			die("unknown option %s", argv[i]);
 	}
-	if (i + 1 != argc)
-		die("usage: test-kbuild [--arch=A] [--kind] [--stats] [--eval=CONFIG] [--file=P] <dir>");
-	rd.ctx = argv[i];
+	if (i + !revs.nr != argc)
+		die("usage: test-kbuild [--arch=A] [--kind] [--stats] [--eval=CONFIG] [--file=P] (<dir> | --rev=<commit>...)");
 	if (eval)
 		read_config(eval);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	m = kbuild_map_build(&rd, arch, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!revs.nr) {
+		rd.ctx = argv[i];
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		m = kbuild_map_build(&rd, arch, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	} else {
+		repo = repo_open();
+		cache = kbuild_cache_new();
+		m = NULL;
+		for (size_t k = 0; k < revs.nr; k++) {
+			git_oid oid;
+
+			if (repo_resolve_commit(repo, revs.v[k], &oid))
+				exit(128);
+			kbuild_map_free(m);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			m = kbuild_map_for_commit(repo, &oid, arch, cache);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (stats && k + 1 < revs.nr)
+				fprintf(stderr, "%s: cached %zu makefiles %zu\n", revs.v[k],
+					kbuild_map_stats(m)->cached, kbuild_map_stats(m)->makefiles);
+		}
+	}
 	if (file) {
 		const struct kbuild_file *f = kbuild_map_lookup(m, file);
 
@@ -195,12 +223,16 @@ int main(int argc, char **argv)
 	if (stats) {
 		const struct kbuild_stats *s = kbuild_map_stats(m);
 
-		fprintf(stderr, "makefiles %zu dirs %zu files %zu compiled %zu with_free %zu time %.3f s\n",
-			s->makefiles, s->dirs, s->files, s->compiled, s->with_free,
+		fprintf(stderr, "makefiles %zu dirs %zu files %zu compiled %zu with_free %zu cached %zu time %.3f s\n",
+			s->makefiles, s->dirs, s->files, s->compiled, s->with_free, s->cached,
 			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	strbuf_release(&out);
 	strmap_clear(&config, NULL);
 	kbuild_map_free(m);
+	kbuild_cache_free(cache);
+	strvec_clear(&revs);
+	if (repo)
+		repo_close(repo);
 	return 0;
 }
