@@ -16,6 +16,11 @@
 
 #define KMAKE_UNKNOWN '\001'
 
+static inline int has_unknown(const char *s)
+{
+	return __builtin_strchr(s, KMAKE_UNKNOWN) != NULL;
+}
+
 struct kword {
 	const struct kbuild_expr *cond;
 	char *text;
@@ -97,7 +102,78 @@ void kmake_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords 
 struct kvar *kmake_var(struct kmake *mk, const char *name, int create);
 int kmake_is_config_ref(struct kmake *mk, const char *name);
 size_t kmake_ref_end(const char *s, size_t i, size_t n);
+/* kbuild-func.c: $(fn args) whose name is s[0..fnlen). */
+int kmake_is_function(const char *s, size_t n, size_t *fnlen);
+void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
+		    const struct kbuild_expr *cond, struct kwords *out);
+/* patsubst of every word; a word with unknown text stays unknown. */
+void kmake_patsubst(struct kmake *mk, const char *pat, const char *rep,
+		    const struct kbuild_expr *cond, const struct kwords *in, struct kwords *out);
 /* a/./b/../c -> a/c; no leading ./ */
 char *kmake_normalize_path(const char *p);
+
+
+/* ---- kbuild.c and kbuild-dir.c: the map being built ---- */
+
+struct kobj {
+	char *stem;	/* full path without extension; a glob for patterns */
+	char *free_text;	/* patterns only */
+	const struct kbuild_expr *lb;	/* needs the directory's built-in.a */
+	const struct kbuild_expr *la;	/* built whenever the directory is descended */
+	const struct kbuild_expr *lm;	/* as a module, whenever descended */
+};
+
+struct kedge {
+	char *dir;
+	const struct kbuild_expr *b, *a;
+};
+
+struct kdir {
+	char *path;
+	struct kobj *objs, *pats;
+	size_t nr_objs, alloc_objs, nr_pats, alloc_pats;
+	struct kedge *edges;
+	size_t nr_edges, alloc_edges;
+	struct strvec host;
+	const struct kbuild_expr *incomplete;
+	struct strvec deps;	/* "path id" of the files its parse read */
+	const struct kbuild_expr *B, *A;
+	int indeg, done;
+};
+
+struct kbuild_cache {
+	struct kbuild_exprs *ex;
+	char *top_key;		/* the top-level inputs the cached parses assume */
+	struct strmap dirs;	/* path -> struct kdir * (parse only) */
+};
+
+struct kbuild_map {
+	struct kbuild_exprs *ex;
+	int own_ex;
+	struct kbuild_file *files;
+	size_t nr;
+	struct strmap index;	/* path -> index + 1 */
+	struct kbuild_stats stats;
+};
+
+/* The state of one build. */
+struct builder {
+	struct kbuild_map *m;
+	struct kbuild_cache *cache;	/* NULL when not caching */
+	const struct kbuild_reader *rd;
+	struct kbuild_exprs *ex;
+	struct strmap dirs;		/* path -> struct kdir * */
+	struct kdir **order;
+	size_t nr_dirs, alloc_dirs;
+	struct strmap globals;
+	struct kedge *entry;
+	size_t nr_entry, alloc_entry;
+	struct strvec paths;		/* .c and .S files, sorted */
+};
+
+char *kbuild_join(const char *dir, const char *rel);
+void kbuild_kdir_free(void *p);
+/* Parses the directory's kbuild file into d (objects, subdirectories, host programs). */
+void kbuild_parse_dir(struct builder *b, struct kdir *d);
 
 #endif

@@ -39,11 +39,6 @@ static const struct kbuild_expr *current(struct kmake *mk, struct parse_state *s
 	return kb_and(mk->ex, st->v[st->nr - 1].parent, st->v[st->nr - 1].cur);
 }
 
-static int has_unknown(const char *s)
-{
-	return strchr(s, KMAKE_UNKNOWN) != NULL;
-}
-
 /* The condition under which `name` has a non-empty value (ifdef does not expand it). */
 static const struct kbuild_expr *defined(struct kmake *mk, const char *name)
 {
