@@ -70,9 +70,10 @@ list_config () {
 	local auto=$1 out=$2 dir nb line kind path flag
 	declare -A seen=()
 	local -a queue=(". 1")
-	eval "$(cd "$work/scratch" && make -s -r -R -f "$here/kbuild-top.mk" srctree="$linux" ARCH=x86 KCONFIG_AUTO="$auto")"
+	eval "$(cd "$work/scratch" && make -s -r -R -I "$linux" -f "$here/kbuild-top.mk" srctree="$linux" ARCH=x86 KCONFIG_AUTO="$auto" 2>/dev/null)"
 	export ARCH=x86 SRCARCH ARCH_CORE ARCH_LIB ARCH_DRIVERS BITS srctree="$linux" objtree=.
 	: >"$out"
+	: >"$out.err"
 	while ((${#queue[@]})); do
 		read -r dir nb <<<"${queue[0]}"
 		queue=("${queue[@]:1}")
@@ -86,8 +87,9 @@ list_config () {
 				fi ;;
 			B|M|L|X) echo "$kind $path" >>"$out" ;;
 			esac
-		done < <(cd "$work/scratch" && make -s -r -R -f "$here/kbuild-list.mk" srctree="$linux" \
-				obj="$dir" need-builtin="$( ((nb)) && echo 1)" KCONFIG_AUTO="$auto" 2>/dev/null)
+		done < <(cd "$work/scratch" && make -s -r -R -I "$linux" -f "$here/kbuild-list.mk" \
+				srctree="$linux" obj="$dir" need-builtin="$( ((nb)) && echo 1)" \
+				KCONFIG_AUTO="$auto" 2>>"$out.err" || echo "make failed in $dir" >>"$out.err")
 	done
 }
 
@@ -97,7 +99,12 @@ total_unsound=0
 for c in $configs; do
 	if ! test -s "$work/lists/$c.objs"; then
 		list_config "$work/configs/$c.auto" "$work/lists/$c.objs.tmp"
+		mv "$work/lists/$c.objs.tmp.err" "$work/lists/$c.objs.err"
 		mv "$work/lists/$c.objs.tmp" "$work/lists/$c.objs"
+	fi
+	# kbuild's listing must be complete for the comparison to mean anything
+	if test -s "$work/lists/$c.objs.err"; then
+		say "$c: kbuild's listing had errors, see $work/lists/$c.objs.err"
 	fi
 	# objects -> their sources in the tree
 	awk '{ sub(/\.o$/, "", $2); print $2 }' "$work/lists/$c.objs" | sort -u |
