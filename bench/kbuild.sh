@@ -107,7 +107,9 @@ for c in $configs; do
 		say "$c: kbuild's listing had errors, see $work/lists/$c.objs.err"
 	fi
 	# objects -> their sources in the tree
-	awk '{ sub(/\.o$/, "", $2); print $2 }' "$work/lists/$c.objs" | sort -u |
+	# (amdgpu names its parts ../pm/...: normalize dir/../)
+	awk '{ sub(/\.o$/, "", $2); print $2 }' "$work/lists/$c.objs" |
+		sed -e ':a' -e 's#[^/.][^/]*/\.\./##' -e 'ta' -e 's#/\./#/#g' | sort -u |
 		while read -r stem; do
 			for ext in c S; do
 				if test -f "$linux/$stem.$ext"; then echo "$stem.$ext"; fi

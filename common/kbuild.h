@@ -145,6 +145,8 @@ struct kbuild_stats {
 /*
  * Keeps parsed Makefiles between maps (commits) of one architecture, keyed by
  * blob id, and the node arena the maps' conditions live in. Optional.
+ * A cache, its arena and the maps built with it belong to one thread at a
+ * time; threads that build maps in parallel each keep their own cache.
  */
 struct kbuild_cache;
 struct kbuild_cache *kbuild_cache_new(void);
