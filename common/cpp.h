@@ -157,7 +157,7 @@ struct cpp_file {
 	int nr_lines;
 	/* "path:line: message" for each unbalanced or malformed directive. */
 	struct strvec errors;
-	struct cpp_arena *arena;	/* owns every string and expression above */
+	struct arena *arena;	/* owns every string and expression above */
 };
 
 /* Project macros (git config undertaker.macro), expanded in #if lines. */

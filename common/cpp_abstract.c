@@ -11,7 +11,7 @@
 static struct cpp_expr const_false = { .kind = CPP_EXPR_CONST, .value = 0 };
 static struct cpp_expr const_true = { .kind = CPP_EXPR_CONST, .value = 1 };
 
-static struct cpp_expr *new_expr(struct cpp_arena *a, enum cpp_expr_kind kind)
+static struct cpp_expr *new_expr(struct arena *a, enum cpp_expr_kind kind)
 {
 	struct cpp_expr *e = arena_alloc(a, sizeof(*e));
 
@@ -20,12 +20,12 @@ static struct cpp_expr *new_expr(struct cpp_arena *a, enum cpp_expr_kind kind)
 }
 
 /* Constants are shared statics: formulas are read-only for their users. */
-struct cpp_expr *cpp_expr_const(struct cpp_arena *a, int value)
+struct cpp_expr *cpp_expr_const(struct arena *a, int value)
 {
 	return value ? &const_true : &const_false;
 }
 
-struct cpp_expr *cpp_expr_not(struct cpp_arena *a, struct cpp_expr *x)
+struct cpp_expr *cpp_expr_not(struct arena *a, struct cpp_expr *x)
 {
 	struct cpp_expr *e;
 
@@ -38,7 +38,7 @@ struct cpp_expr *cpp_expr_not(struct cpp_arena *a, struct cpp_expr *x)
 	return e;
 }
 
-static struct cpp_expr *binary(struct cpp_arena *a, enum cpp_expr_kind kind,
+static struct cpp_expr *binary(struct arena *a, enum cpp_expr_kind kind,
 			       struct cpp_expr *x, struct cpp_expr *y)
 {
 	/* x && 1 = x, x && 0 = 0; dually for ||. */
@@ -55,12 +55,12 @@ static struct cpp_expr *binary(struct cpp_arena *a, enum cpp_expr_kind kind,
 	return e;
 }
 
-struct cpp_expr *cpp_expr_and(struct cpp_arena *a, struct cpp_expr *x, struct cpp_expr *y)
+struct cpp_expr *cpp_expr_and(struct arena *a, struct cpp_expr *x, struct cpp_expr *y)
 {
 	return binary(a, CPP_EXPR_AND, x, y);
 }
 
-struct cpp_expr *cpp_expr_or(struct cpp_arena *a, struct cpp_expr *x, struct cpp_expr *y)
+struct cpp_expr *cpp_expr_or(struct arena *a, struct cpp_expr *x, struct cpp_expr *y)
 {
 	return binary(a, CPP_EXPR_OR, x, y);
 }
@@ -132,7 +132,7 @@ static int need_space(const struct cpp_token *prev, const struct cpp_token *t)
 }
 
 /* Opaque atoms are deep copies: the scratch arena of the directive goes away. */
-static struct cpp_node *copy_node(struct cpp_arena *a, const struct cpp_node *n)
+static struct cpp_node *copy_node(struct arena *a, const struct cpp_node *n)
 {
 	struct cpp_node *c;
 
@@ -191,7 +191,7 @@ static int is_zero(const struct cpp_node *n)
 
 struct cpp_expr *cpp_abstract(struct cpp_expr_ctx *ctx, const struct cpp_node *n)
 {
-	struct cpp_arena *a = ctx->arena;
+	struct arena *a = ctx->arena;
 
 	switch (n->kind) {
 	case N_NUM:

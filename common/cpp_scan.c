@@ -220,7 +220,7 @@ static int open_block(struct scanner *s, enum cpp_directive kind, struct cpp_exp
 {
 	struct cpp_file *f = s->f;
 	struct cpp_block *b;
-	struct cpp_arena *a = f->arena;
+	struct arena *a = f->arena;
 
 	ALLOC_GROW(f->blocks, f->nr_blocks + 1, f->alloc_blocks);
 	b = &f->blocks[f->nr_blocks];
@@ -301,7 +301,7 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 			size_t len, int line, int line_last, const char *hash, const char *eol)
 {
 	struct cpp_expr_ctx *ctx = &s->ctx;
-	struct cpp_arena *a = s->f->arena;
+	struct arena *a = s->f->arena;
 	struct cpp_expr *expr = NULL;
 	struct chain *c = s->nr_chains ? &s->chains[s->nr_chains - 1] : NULL;
 	const char *what = cpp_directive_name(kind);

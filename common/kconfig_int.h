@@ -7,15 +7,7 @@
 
 /* ---- arena: expressions, definitions and strings die with the kconfig ---- */
 
-struct arena {
-	char **blocks;
-	size_t nr, alloc;
-	char *cur;
-	size_t left;
-};
-void *arena_alloc(struct arena *a, size_t n);
-char *arena_strndup(struct arena *a, const char *s, size_t n);
-void arena_release(struct arena *a);
+#include "arena.h"
 
 /* ---- tokens ---------------------------------------------------------- */
 

@@ -753,6 +753,7 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 {
 	int kw = ps->xt[0].kind;
 	struct kconfig_expr *e;
+	struct block *b;
 	const char *text;
 
 	ps->pos = 1;
@@ -799,7 +800,9 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		end_entry(ps);
 		if (!(e = parse_or(ps)) || expect_end(ps))
 			return;
-		push_block(ps, K_IF)->dep = kc_and(ps->kc, parent_dep(ps, 1), e);
+		/* push_block starts it with the enclosing dep (two statements: order matters). */
+		b = push_block(ps, K_IF);
+		b->dep = kc_and(ps->kc, b->dep, e);
 		return;
 	case K_MAINMENU:
 		end_entry(ps);

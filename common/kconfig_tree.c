@@ -5,50 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_BLOCK (64 * 1024)
-
-void *arena_alloc(struct arena *a, size_t n)
-{
-	void *p;
-
-	n = (n + 15) & ~(size_t)15;
-	if (n > a->left) {
-		size_t sz = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-
-		ALLOC_GROW(a->blocks, a->nr + 1, a->alloc);
-		/* A big one-off goes in its own block; keep filling the current one. */
-		if (sz != ARENA_BLOCK) {
-			a->blocks[a->nr++] = p = xcalloc(1, sz);
-			return p;
-		}
-		a->blocks[a->nr++] = a->cur = xcalloc(1, sz);
-		a->left = sz;
-	}
-	p = a->cur;
-	a->cur += n;
-	a->left -= n;
-	return p;
-}
-
-char *arena_strndup(struct arena *a, const char *s, size_t n)
-{
-	char *p = arena_alloc(a, n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-void arena_release(struct arena *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nr; i++)
-		free(a->blocks[i]);
-	free(a->blocks);
-	memset(a, 0, sizeof(*a));
-}
-
 const char *kconfig_type_name(enum kconfig_type t)
 {
 	static const char *const names[] = {

@@ -350,4 +350,38 @@ EOT
 	grep "a/Kconfig:2: ignoring type redefinition of .M. from .bool. to .tristate." err
 '
 
+test_expect_success 'nested if, menu and choice blocks AND their dependencies in order' '
+	mkdir -p nest &&
+	cat >nest/Kconfig <<\EOT &&
+if A
+if B
+menu "m"
+	depends on C
+if D
+choice
+	prompt "c"
+	depends on E
+config F
+	bool "f"
+	depends on G
+endchoice
+endif
+endmenu
+endif
+config AFTER
+	bool
+endif
+EOT
+	test-kconfig --details nest >actual &&
+	grep -A1 "^choice <anonymous> unknown Kconfig:6" actual >choice &&
+	printf "choice <anonymous> unknown Kconfig:6\n\tdepends on A && B && C && D && E\n" >expect &&
+	test_cmp expect choice &&
+	grep -A2 "^config F" actual >f &&
+	printf "config F bool Kconfig:9\n\tin choice <anonymous>\n\tdepends on A && B && C && D && E && G\n" >expect &&
+	test_cmp expect f &&
+	grep -A1 "^config AFTER" actual >after &&
+	printf "config AFTER bool Kconfig:16\n\tdepends on A\n" >expect &&
+	test_cmp expect after
+'
+
 test_done
