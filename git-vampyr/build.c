@@ -157,10 +157,10 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		has_parent = 1;
 	}
 	git_commit_free(commit);
-	tree_x = tree_checkout(v->repo, &v->commit, 0);
+	tree_x = tree_checkout(v->repo, &v->commit, NULL);
 	if (!tree_x)
 		return -1;
-	if (has_parent && !(tree_p = tree_checkout(v->repo, &parent, 0))) {
+	if (has_parent && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
 		remove_tree(tree_x);
 		free(tree_x);
 		return -1;

@@ -22,7 +22,7 @@
 struct checkout {
 	struct repo *repo;
 	const char *dir;
-	int kconfig_only;
+	const char *config_arch;	/* NULL: every file */
 	int failed;
 };
 
@@ -39,13 +39,24 @@ static int make_parents(char *path)
 	return 0;
 }
 
-/* Kconfig reads Kconfig files and runs scripts/ for its $(shell,...) probes. */
-static int wanted_for_kconfig(const char *path)
+/*
+ * What configuring needs: Kconfig files, scripts/ (conf itself and what the
+ * $(shell,...) probes run), the Makefiles (make alldefconfig reads the top one,
+ * the architecture's, and scripts/kconfig's), the architecture's directory and
+ * the top-level files. On Linux that is about 50 MB of 1.2 GB.
+ */
+static int wanted_for_config(const char *path, const char *arch)
 {
 	const char *base = strrchr(path, '/');
+	size_t alen = strlen(arch);
 
-	base = base ? base + 1 : path;
-	return starts_with(base, "Kconfig") || starts_with(path, "scripts/");
+	if (!base)
+		return 1;
+	base++;
+	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
+	       starts_with(base, "Kbuild") || starts_with(path, "scripts/") ||
+	       (alen && starts_with(path, "arch/") && !strncmp(path + 5, arch, alen) &&
+		path[5 + alen] == '/');
 }
 
 static int write_one(const struct tree_file *f, void *data)
@@ -55,7 +66,7 @@ static int write_one(const struct tree_file *f, void *data)
 	char *path;
 	int fd, ret = 0;
 
-	if (co->kconfig_only && !wanted_for_kconfig(f->path))
+	if (co->config_arch && !wanted_for_config(f->path, co->config_arch))
 		return 0;
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
 		return 0;
@@ -79,11 +90,11 @@ static int write_one(const struct tree_file *f, void *data)
 	return ret;
 }
 
-char *tree_checkout(struct repo *r, const git_oid *commit, int kconfig_only)
+char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xstrfmt("%s/vampyr.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	struct checkout co = { r, dir, kconfig_only, 0 };
+	struct checkout co = { r, dir, config_arch, 0 };
 
 	if (!mkdtemp(dir)) {
 		error("cannot create a temporary directory %s: %m", dir);
@@ -288,8 +299,7 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 		cmd = default_cmd = xstrdup("make -s alldefconfig "
 					    "KCONFIG_ALLCONFIG=\"$KCONFIG_ALLCONFIG\" "
 					    "KCONFIG_CONFIG=\"$KCONFIG_CONFIG\"");
-	/* A kconfig command of its own needs only what kconfig reads. */
-	tree = tree_checkout(v->repo, &v->commit, o->kconfig_cmd != NULL);
+	tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : "");
 	if (!tree) {
 		free(default_cmd);
 		return -1;

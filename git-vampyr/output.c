@@ -99,7 +99,10 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			json_block(&w, &v->blocks[c->claims[k]]);
 		json_array_end(&w);
 		if (c->expanded) {
+			static const char *const level[] = { "cone", "reverse", "all" };
+
 			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
+			json_add_str(&w, "pinned", level[c->pin_level]);
 			json_array_begin(&w, "lost");
 			for (size_t k = 0; k < c->nr_lost; k++)
 				json_block(&w, &v->blocks[c->lost[k]]);

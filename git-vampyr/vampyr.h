@@ -106,9 +106,10 @@ struct expand_options {
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with remove_tree). With kconfig_only, only Kconfig files and scripts/.
+ * removed with remove_tree). With config_arch (the architecture, "" for
+ * none), only what configuring needs (expand.c); NULL writes every file.
  */
-char *tree_checkout(struct repo *r, const git_oid *commit, int kconfig_only);
+char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
 int remove_tree(const char *dir);
 /* Expands every configuration; returns 0, or -1 when the kconfig command could not run. */
 int vampyr_expand(struct vampyr *v, const struct expand_options *o);
