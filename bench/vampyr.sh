@@ -1,79 +1,100 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# git vampyr on Linux 6.1 (the bench repository of bench/linux-repo.sh), x86: for the 20
-# C files with the most CONFIG conditionals (outside other architectures' arch/), the
-# configurations it needs against its lower bound, the blocks covered before and after
-# expansion with the tree's own kconfig (--expand), and the time per file.
+# git vampyr on Linux 6.1 (x86): for 20 real source files with many #if blocks, one
+# run per file (`--commit v6.1 -- <file>`):
+#   - the cover alone: configurations, the lower bound, blocks covered, dead, time;
+#   - with --expand (the kernel's own `make alldefconfig` on each fragment): the
+#     coverage after expansion, how much each fragment had to pin, time.
 #
-#   bench/vampyr.sh [-n <files>] [--no-expand] [-- <path>...]
+#   bench/vampyr.sh [--no-expand] [file...]
 #
-# Results are appended to bench/work/vampyr/results.txt; the JSON of each file is kept
-# beside it.
+# The repository: $LINUX_REPO, else the one bench/linux-repo.sh makes (tag v6.1).
+# Results: a table on stdout, appended to $BENCH_WORK/vampyr/results.txt, with
+# each run's JSON kept beside it. Notes are not written into the bench repository.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
 
-nfiles=20
-expand=--expand
-files=()
-while test $# -gt 0; do
-	case "$1" in
-	-n) nfiles=$2; shift ;;
-	--no-expand) expand= ;;
-	--) shift; files=("$@"); break ;;
-	*) echo "usage: bench/vampyr.sh [-n <files>] [--no-expand] [-- <path>...]" >&2; exit 129 ;;
-	esac
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+work=${BENCH_WORK:-$here/work}
+build=${UT_BUILD_DIR:-$top/build}
+PATH=$build/bin:$PATH
+
+expand=1
+if test "${1:-}" = --no-expand; then
+	expand=
 	shift
-done
-
-vwork=$work/vampyr
-mkdir -p "$vwork"
-bench_log=$vwork/results.txt
-repo=$("$bench_dir/linux-repo.sh")
-tree=$("$bench_dir/linux-repo.sh" --tree 6.1)
-say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(git vampyr --version 2>/dev/null || echo 'git vampyr not built')"
-
+fi
+files=("$@")
 if test ${#files[@]} = 0; then
-	list=$vwork/files-v6.1-x86.txt
-	if ! test -s "$list"; then
-		# Conditional directives that name a CONFIG symbol, counted per .c file.
-		{
-			git --git-dir="$repo" ls-tree -r --name-only v6.1 |
-				grep '\.c$' | grep -v -E '^(tools|samples|Documentation|arch)/' || true
-			git --git-dir="$repo" ls-tree -r --name-only v6.1 arch/x86 | grep '\.c$' || true
-		} | (cd "$tree" && xargs -d '\n' grep -H -c -E '^[[:space:]]*#[[:space:]]*(if|ifdef|ifndef|elif).*CONFIG_') |
-			sort -t: -k2,2nr -k1,1 | head -n 100 >"$list" || true
-	fi
-	mapfile -t files < <(head -n "$nfiles" "$list" | cut -d: -f1)
+	# The 20 files of kernel/, mm/, net/core, net/ipv4 and lib/ with the most
+	# conditional directives in 6.1 (grep -c of #if/#ifdef/#ifndef/#elif/#else).
+	files=(kernel/sched/core.c mm/page_alloc.c kernel/trace/trace.c mm/slub.c
+		net/core/filter.c kernel/sched/fair.c kernel/fork.c net/core/dev.c
+		kernel/sysctl.c mm/vmstat.c mm/slab.c kernel/locking/lockdep.c
+		mm/memcontrol.c kernel/module/main.c kernel/trace/ftrace.c kernel/signal.c
+		net/ipv4/ipconfig.c kernel/events/core.c mm/shmem.c lib/string.c)
 fi
 
-probe=$(probe_repo)
-if ! env -u GIT_DIR git -C "$probe" vampyr --commit HEAD --format=json -o "$work/.probe-vampyr" -- foo.c 2>/dev/null |
-	grep -q '"blocks_total"'; then
-	say "SKIP: git vampyr --format=json does not work yet (files chosen: $vwork/files-v6.1-x86.txt)"
-	exit 0
+repo=${LINUX_REPO:-}
+if test -z "$repo"; then
+	repo=$("$here/linux-repo.sh")
 fi
+export GIT_DIR=$repo
+unset GIT_WORK_TREE
 
-printf '%-55s %6s %5s %7s %8s %7s %5s %8s\n' file blocks dead covered expanded configs bound seconds | tee -a "$bench_log"
-sum_t=0 n=0
+out=$work/vampyr
+mkdir -p "$out"
+results=$out/results.txt
+say () { printf '%s\n' "$*" | tee -a "$results"; }
+
+# seconds since the epoch, with fractions
+now () { date +%s.%N; }
+
+say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
+say "$(printf '%-26s %6s %5s %7s %7s %5s %7s %8s %9s %8s' file blocks dead covered configs bound time_s expanded pinned exp_time)"
+tot_blocks=0 tot_dead=0 tot_cov=0 tot_exp=0 tot_cfg=0 tot_bound=0 tot_time=0 tot_etime=0 n=0
 for f in "${files[@]}"; do
-	out=$vwork/$(echo "$f" | tr '/' '_')
-	rm -rf "$out.d"
-	rc=0
-	timed "  git vampyr --commit v6.1 --arch=x86 $expand -- $f" \
-		git --git-dir="$repo" vampyr --commit v6.1 --arch=x86 $expand --format=json -o "$out.d" -- "$f" \
-		>"$out.json" 2>"$out.err" || rc=$?
-	if test $rc != 0 || ! test -s "$out.json"; then
-		say "  $f: exit $rc: $(tail -n 2 "$out.err" | tr '\n' ' ')"
-		continue
+	name=$(echo "$f" | tr / _)
+	t0=$(now)
+	git vampyr --commit v6.1 --arch=x86 --no-notes --format=json -o "$out/$name" -- "$f" \
+		>"$out/$name.json" 2>"$out/$name.err"
+	t1=$(now)
+	time_s=$(echo "$t1 - $t0" | bc)
+	read -r blocks dead covered configs bound < <(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["blocks_total"], r["blocks_dead"], r["blocks_covered"], len(r["configs"]), r["lower_bound"])
+' "$out/$name.json")
+	expanded=- pinned=- etime=-
+	if test -n "$expand"; then
+		t0=$(now)
+		git vampyr --commit v6.1 --arch=x86 --no-notes --expand --format=json \
+			-o "$out/$name.x" -- "$f" >"$out/$name.x.json" 2>"$out/$name.x.err" || true
+		t1=$(now)
+		etime=$(echo "$t1 - $t0" | bc)
+		read -r expanded pinned < <(python3 -c '
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except Exception:
+    print("failed -"); sys.exit(0)
+levels = {}
+for c in r["configs"]:
+    levels[c.get("pinned", "?")] = levels.get(c.get("pinned", "?"), 0) + 1
+print(r.get("blocks_covered_expanded", "-"),
+      ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
+' "$out/$name.x.json")
+		if test "$expanded" != failed; then
+			tot_exp=$((tot_exp + expanded))
+			tot_etime=$(echo "$tot_etime + $etime" | bc)
+		fi
+		etime=$(printf '%.1f' "$etime")
 	fi
-	$sys_python - "$out.json" "$f" "$timed_wall" <<-'EOF' | tee -a "$bench_log"
-	import json, sys
-	v = json.load(open(sys.argv[1]))
-	exp = v.get("blocks_covered_expanded")
-	print("%-55s %6d %5d %7d %8s %7d %5d %8s" % (sys.argv[2][-55:], v["blocks_total"], v["blocks_dead"],
-	      v["blocks_covered"], "-" if exp is None else exp, len(v["configs"]), v["lower_bound"], sys.argv[3]))
-	EOF
-	sum_t=$(echo "$sum_t + $timed_wall" | bc)
-	n=$((n + 1))
+	say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f %8s %9s %8s' "$f" "$blocks" "$dead" "$covered" \
+		"$configs" "$bound" "$time_s" "$expanded" "$pinned" "$etime")"
+	tot_blocks=$((tot_blocks + blocks)) tot_dead=$((tot_dead + dead)) tot_cov=$((tot_cov + covered))
+	tot_cfg=$((tot_cfg + configs)) tot_bound=$((tot_bound + bound)) n=$((n + 1))
+	tot_time=$(echo "$tot_time + $time_s" | bc)
 done
-test $n = 0 || say "$n files, $sum_t s in all ($(echo "scale=2; $sum_t / $n" | bc) s per file, wall)"
+say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f %8s %9s %8s' "total ($n files)" "$tot_blocks" "$tot_dead" \
+	"$tot_cov" "$tot_cfg" "$tot_bound" "$tot_time" "${expand:+$tot_exp}" "" "${expand:+$(printf '%.1f' "$tot_etime")}")"
