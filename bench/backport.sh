@@ -16,13 +16,14 @@
 #                 (default: every rule with "virtual patch", in path order)
 #   JOBS          -j for both spatch and git backport (default 2)
 #   BENCH_WORK    cache directory of bench/linux-repo.sh (default bench/work)
+#   BACKPORT_BENCH_WORK  this script's scratch directory (default bench/work/backport)
 #   BACKPORT_BIN  the git-backport to measure (default build/bin/git-backport)
 #   SKIP_PER_RULE=1  skip the per-rule correctness pass (the slowest part)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-work=${BENCH_WORK:-$here/work}/backport
+work=${BACKPORT_BENCH_WORK:-$here/work/backport}
 bin=${BACKPORT_BIN:-$top/build/bin/git-backport}
 jobs=${JOBS:-2}
 path=${BENCH_PATH:-drivers/net/wireless/ath}
