@@ -19,6 +19,7 @@
 #   BACKPORT_BENCH_WORK  this script's scratch directory (default bench/work/backport)
 #   BACKPORT_BIN  the git-backport to measure (default build/bin/git-backport)
 #   SKIP_PER_RULE=1  skip the per-rule correctness pass (the slowest part)
+#   SKIP_VERSIONS=1  skip v6.12 after v6.1
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -154,31 +155,34 @@ if test -z "${SKIP_PER_RULE:-}"; then
 fi
 
 # 4. v6.12 after v6.1: spatch only on the files that differ.
-repo=$(fresh_repo versions)
-t0=$(now)
-backport "$repo" v6.1 "$work/all" --stat >"$work/v61.stat" 2>/dev/null || true
-t1=$(now)
-mkdir -p "$work/wrap"
-cat >"$work/wrap/spatch" <<EOF
-#!/bin/sh
-for a in "\$@"; do case "\$a" in *.c|*.h) echo "\$a" >>"$work/wrap.log";; esac; done
-exec "$spatch" "\$@"
-EOF
-chmod +x "$work/wrap/spatch"
-rm -f "$work/wrap.log"
-touch "$work/wrap.log"
-t2=$(now)
-PATH=$work/wrap:$PATH backport "$repo" v6.12 "$work/all" --stat >"$work/v612.stat" 2>/dev/null || true
-t3=$(now)
-v61=$(secs "$t0" "$t1")
-v612=$(secs "$t2" "$t3")
-git --git-dir="$src" diff --name-only v6.1 v6.12 -- "$path" >"$work/differ.list"
-ndiffer=$(grep -c '\.c$' "$work/differ.list" || true)
-runs_after=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/v612.stat")
-runs_cold=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/cold.stat")
-# A file whose own blob is the same may still run when a header beside it changed.
-outside=$(sort -u "$work/wrap.log" | grep -v -x -F -f "$work/differ.list" | wc -l || true)
-say "v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s, $runs_after spatch runs (cold: $runs_cold)"
+if test -z "${SKIP_VERSIONS:-}"; then
+	repo=$(fresh_repo versions)
+	t0=$(now)
+	backport "$repo" v6.1 "$work/all" --stat >"$work/v61.stat" 2>/dev/null || true
+	t1=$(now)
+	mkdir -p "$work/wrap"
+	cat >"$work/wrap/spatch" <<-EOF
+	#!/bin/sh
+	for a in "\$@"; do case "\$a" in *.c|*.h) echo "\$a" >>"$work/wrap.log";; esac; done
+	exec "$spatch" "\$@"
+	EOF
+	chmod +x "$work/wrap/spatch"
+	rm -f "$work/wrap.log"
+	touch "$work/wrap.log"
+	t2=$(now)
+	PATH=$work/wrap:$PATH backport "$repo" v6.12 "$work/all" --stat >"$work/v612.stat" 2>/dev/null || true
+	t3=$(now)
+	v61=$(secs "$t0" "$t1")
+	v612=$(secs "$t2" "$t3")
+	git --git-dir="$src" diff --name-only v6.1 v6.12 -- "$path" >"$work/differ.list"
+	ndiffer=$(grep -c '\.c$' "$work/differ.list" || true)
+	runs_after=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/v612.stat")
+	runs_cold=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/cold.stat")
+	# A file whose own blob is the same may still run when a header beside it changed.
+	outside=$(sort -u "$work/wrap.log" | grep -v -x -F -f "$work/differ.list" | wc -l || true)
+	say "v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s, $runs_after spatch runs (cold: $runs_cold)"
+
+fi
 
 cat <<EOF
 git backport bench: $n rules of scripts/coccinelle (-D patch), $path at v6.12 ($nfiles C files), -j $jobs
@@ -189,6 +193,8 @@ plain spatch CPU (user+sys): $plain_cpu s
 git backport cold: $cold s ($(echo "scale=2; $cold / $plain" | bc)x plain spatch), CPU $cold_cpu s ($(echo "scale=2; $cold_cpu / $plain_cpu" | bc)x)
 git backport warm: $warm s ($(echo "scale=1; 100 * $warm / $cold" | bc)% of cold), CPU $warm_cpu s
 token filter (cold): ${filter#*; }
-v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s ($(echo "scale=1; 100 * $v612 / $cold" | bc)% of v6.12 cold), $runs_after spatch runs vs $runs_cold cold
+EOF
+test -n "${SKIP_VERSIONS:-}" || cat <<EOF
+v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s ($(echo "scale=1; 100 * $v612 / $cold" | bc)% of v6.12 cold), spatch on $runs_after files vs $runs_cold cold
   C files differing v6.1..v6.12 in $path: $ndiffer of $nfiles; files spatch ran on whose blob did not change: $outside
 EOF
