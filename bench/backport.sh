@@ -62,6 +62,9 @@ checkout () {
 	rm -rf "$2"
 	mkdir -p "$2"
 	git --git-dir="$src" archive "$1" "$path" include | tar -x -C "$2"
+	# A repository of its own: git apply inside another work tree (this one)
+	# would take paths from that top and silently skip them.
+	git -C "$2" init -q
 }
 
 # The rules, in one directory, and one directory per rule.
