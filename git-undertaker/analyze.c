@@ -156,11 +156,14 @@ struct file_arch {
 	struct arch_model *am;
 	struct pc_context pcx;
 	formula *pc, *local;
+	formula file;		/* kbuild's condition for the file, true when unknown */
 	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
+	int file_alive;		/* -1 unknown */
 	int ready;
 };
 
 struct file_state {
+	const char *path;
 	const struct cpp_file *f;
 	struct tree_models *tm;
 	struct file_arch *arches;	/* nr_models entries */
@@ -180,6 +183,14 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	pc_context_init(&fa->pcx, fa->am->logic, fa->am->kconfig, fs->tm->kconfig_defined,
 			fs->tm->cmdline_defined);
 	fa->pcx.facts = fa->am->sat;
+	fa->file = LOGIC_TRUE;
+	fa->file_alive = -1;
+	if (fs->tm->file_condition) {
+		const struct kbuild_file *kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
+
+		if (kf && kf->kind == KBUILD_OBJECT)
+			fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
+	}
 	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->local = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->alive = xmalloc(fs->f->nr_blocks + 1);
@@ -194,8 +205,17 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 static int block_alive(struct file_arch *fa, size_t i)
 {
 	if (fa->alive[i] < 0)
-		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am, fa->pc[i]);
+		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am,
+					logic_and(fa->am->logic, fa->pc[i], fa->file));
 	return fa->alive[i];
+}
+
+/* Can kbuild compile the file at all on this architecture? */
+static int file_alive(struct file_arch *fa)
+{
+	if (fa->file_alive < 0)
+		fa->file_alive = arch_model_satisfiable(fa->am, fa->file);
+	return fa->file_alive;
 }
 
 static formula parent_pc(struct file_arch *fa, const struct cpp_block *b)
@@ -232,6 +252,9 @@ static int unsat_cause(struct file_arch *fa, formula f)
 
 	if (!arch_model_satisfiable(fa->am, f))
 		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
+	f = logic_and(fa->am->logic, f, fa->file);
+	if (!arch_model_satisfiable(fa->am, f))
+		return CAUSE_KBUILD;
 	f = without_missing(fa, f, &any);
 	if (any && !arch_model_satisfiable(fa->am, f))
 		return CAUSE_MISSING;
@@ -245,6 +268,8 @@ static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, s
 	int c;
 
 	/* A block inside a dead one is dead because of it: not a defect of its own. */
+	if (!file_alive(fa))
+		return PARENT_DEAD;
 	if (b->parent >= 0 && !block_alive(fa, (size_t)b->parent))
 		return PARENT_DEAD;
 	c = unsat_cause(fa, fa->pc[i]);
@@ -458,12 +483,51 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 			(*idx)[(*nr)++] = i;
 }
 
+/*
+ * A file that kbuild can compile on no architecture in scope: one defect for
+ * the file (B00), instead of one per block. Returns 1 when it is one.
+ */
+static int check_file(struct file_state *fs, const char *path, const size_t *scope,
+		      size_t nr_scope, struct defect_list *out)
+{
+	struct defect *d;
+	size_t known = 0;
+
+	if (!fs->tm->file_condition)
+		return 0;
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct file_arch *fa = file_arch(fs, scope[k]);
+
+		if (!fa)
+			continue;
+		if (fa->file == LOGIC_TRUE || file_alive(fa))
+			return 0;
+		known++;
+	}
+	if (!known)
+		return 0;
+	d = defect_list_add(out);
+	d->path = xstrdup(path);
+	d->line = 1;
+	d->end_line = fs->f->nr_lines;
+	d->block = -1;
+	d->kind = DEFECT_DEAD;
+	d->cause = CAUSE_KBUILD;
+	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
+	d->context = xstrdup("dead: B00");
+	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
+	if (!d->global)
+		for (size_t k = 0; k < nr_scope; k++)
+			strvec_push(&d->arches, fs->tm->arch_names[scope[k]]);
+	return 1;
+}
+
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors)
 {
 	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
 	struct cpp_file *f = cpp_scan(data, size, &copt);
-	struct file_state fs = { .f = f, .tm = tm };
+	struct file_state fs = { .path = path, .f = f, .tm = tm };
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -473,6 +537,8 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
 	scope_of(&fs, path, &scope, &nr_scope);
 
+	if (check_file(&fs, path, scope, nr_scope, out))
+		goto done;
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
 		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
@@ -520,6 +586,7 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 			explain_code(d, path, f, i);
 	}
 
+done:
 	for (size_t k = 0; k < fs.nr_models; k++) {
 		if (!fs.arches[k].am)
 			continue;
