@@ -36,7 +36,7 @@ int main(int argc, const char **argv)
 	const char *arch = NULL, *rev = NULL;
 	struct repo *repo = NULL;
 	git_oid commit;
-	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1;
+	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1, reader_per_arch = 0;
 	struct strvec env = STRVEC_INIT, arches = STRVEC_INIT;
 	struct option opts[] = {
 		OPT_STRING(0, "arch", &arch, "arch", "parse for this architecture"),
@@ -45,6 +45,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "arches", &list, "list the architectures"),
 		OPT_BOOL(0, "details", &details, "dump every definition"),
 		OPT_BOOL(0, "no-dump", &no_dump, "print nothing but errors"),
+		OPT_BOOL(0, "reader-per-arch", &reader_per_arch, "a new reader for each parse (with --git)"),
 		OPT_BOOL(0, "stats", &stats, "print timing and cache figures on stderr"),
 		OPT_INT(0, "repeat", &repeat, "n", "parse n times (timing)"),
 		OPT_LIST(0, "env", &env, "name=value", "a variable for $(name)"),
@@ -93,7 +94,14 @@ int main(int argc, const char **argv)
 	for (r = 0; r < repeat && !list && !ret; r++) {
 		for (i = 0; i < arches.nr; i++) {
 			const char *a = *arches.v[i] ? arches.v[i] : NULL;
-			struct kconfig *kc = kconfig_parse(&reader, a, &kopts);
+			struct kconfig *kc;
+
+			/* As a caller that makes a reader per parse does: the cache remembers the paths. */
+			if (repo && reader_per_arch) {
+				kconfig_git_reader_release(&reader);
+				kconfig_git_reader_init(&reader, repo, &commit);
+			}
+			kc = kconfig_parse(&reader, a, &kopts);
 
 			if (!kc) {
 				ret = 128;
