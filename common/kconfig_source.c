@@ -86,6 +86,8 @@ static struct kconfig_lexed *cache_add(struct kconfig_cache *cache, const char *
 	if (!had) {
 		strmap_put(&cache->lexed, id, lf);
 		cache->nr_lexed++;
+	} else {
+		cache->nr_reused++;	/* lexed twice at once: count it as one file */
 	}
 	pthread_mutex_unlock(&cache->lock);
 	if (had)
