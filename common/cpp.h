@@ -161,7 +161,7 @@ struct cpp_file {
 	 * unterminated comment: errors.nr != 0 is the "had errors" flag.
 	 */
 	struct strvec errors;
-	struct cpp_arena *arena;	/* owns every string and expression above */
+	struct arena *arena;	/* owns every string and expression above */
 };
 
 /* Project macros (git config undertaker.macro), expanded in #if lines. */

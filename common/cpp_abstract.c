@@ -11,21 +11,21 @@
 static struct cpp_expr const_false = { .kind = CPP_EXPR_CONST, .value = 0 };
 static struct cpp_expr const_true = { .kind = CPP_EXPR_CONST, .value = 1 };
 
-static struct cpp_expr *new_expr(struct cpp_arena *a, enum cpp_expr_kind kind)
+static struct cpp_expr *new_expr(struct arena *a, enum cpp_expr_kind kind)
 {
-	struct cpp_expr *e = cpp_arena_alloc(a, sizeof(*e));
+	struct cpp_expr *e = arena_alloc(a, sizeof(*e));
 
 	e->kind = kind;
 	return e;
 }
 
 /* Constants are shared statics: formulas are read-only for their users. */
-struct cpp_expr *cpp_expr_const(struct cpp_arena *a, int value)
+struct cpp_expr *cpp_expr_const(struct arena *a, int value)
 {
 	return value ? &const_true : &const_false;
 }
 
-struct cpp_expr *cpp_expr_not(struct cpp_arena *a, struct cpp_expr *x)
+struct cpp_expr *cpp_expr_not(struct arena *a, struct cpp_expr *x)
 {
 	struct cpp_expr *e;
 
@@ -38,7 +38,7 @@ struct cpp_expr *cpp_expr_not(struct cpp_arena *a, struct cpp_expr *x)
 	return e;
 }
 
-static struct cpp_expr *binary(struct cpp_arena *a, enum cpp_expr_kind kind,
+static struct cpp_expr *binary(struct arena *a, enum cpp_expr_kind kind,
 			       struct cpp_expr *x, struct cpp_expr *y)
 {
 	/* x && 1 = x, x && 0 = 0; dually for ||. */
@@ -55,12 +55,12 @@ static struct cpp_expr *binary(struct cpp_arena *a, enum cpp_expr_kind kind,
 	return e;
 }
 
-struct cpp_expr *cpp_expr_and(struct cpp_arena *a, struct cpp_expr *x, struct cpp_expr *y)
+struct cpp_expr *cpp_expr_and(struct arena *a, struct cpp_expr *x, struct cpp_expr *y)
 {
 	return binary(a, CPP_EXPR_AND, x, y);
 }
 
-struct cpp_expr *cpp_expr_or(struct cpp_arena *a, struct cpp_expr *x, struct cpp_expr *y)
+struct cpp_expr *cpp_expr_or(struct arena *a, struct cpp_expr *x, struct cpp_expr *y)
 {
 	return binary(a, CPP_EXPR_OR, x, y);
 }
@@ -91,7 +91,7 @@ static struct cpp_expr *leaf(struct cpp_expr_ctx *ctx, const char *name, size_t 
 	e->bare = !!bare;
 	e->from_macro = !!from_macro;
 	e->file_defined = !!file_defined;
-	e->name = cpp_arena_strndup(ctx->arena, name, len);
+	e->name = arena_strndup(ctx->arena, name, len);
 	return e;
 }
 
@@ -132,18 +132,18 @@ static int need_space(const struct cpp_token *prev, const struct cpp_token *t)
 }
 
 /* Opaque atoms are deep copies: the scratch arena of the directive goes away. */
-static struct cpp_node *copy_node(struct cpp_arena *a, const struct cpp_node *n)
+static struct cpp_node *copy_node(struct arena *a, const struct cpp_node *n)
 {
 	struct cpp_node *c;
 
 	if (!n)
 		return NULL;
-	c = cpp_arena_alloc(a, sizeof(*c));
+	c = arena_alloc(a, sizeof(*c));
 	*c = *n;
 	if (n->name)
-		c->name = cpp_arena_strndup(a, n->name, strlen(n->name));
+		c->name = arena_strndup(a, n->name, strlen(n->name));
 	if (n->arg)
-		c->arg = cpp_arena_strndup(a, n->arg, strlen(n->arg));
+		c->arg = arena_strndup(a, n->arg, strlen(n->arg));
 	c->a = copy_node(a, n->a);
 	c->b = copy_node(a, n->b);
 	c->c = copy_node(a, n->c);
@@ -168,7 +168,7 @@ static struct cpp_expr *opaque(struct cpp_expr_ctx *ctx, const struct cpp_node *
 		strbuf_add(&sb, t->s, t->len);
 	}
 	e = new_expr(ctx->arena, CPP_EXPR_OPAQUE);
-	e->text = cpp_arena_strndup(ctx->arena, strbuf_str(&sb), sb.len);
+	e->text = arena_strndup(ctx->arena, strbuf_str(&sb), sb.len);
 	e->node = copy_node(ctx->arena, n);
 	strbuf_release(&sb);
 	return e;
@@ -191,7 +191,7 @@ static int is_zero(const struct cpp_node *n)
 
 struct cpp_expr *cpp_abstract(struct cpp_expr_ctx *ctx, const struct cpp_node *n)
 {
-	struct cpp_arena *a = ctx->arena;
+	struct arena *a = ctx->arena;
 
 	switch (n->kind) {
 	case N_NUM:

@@ -9,78 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- arena ---- */
-
-struct cpp_arena_chunk {
-	struct cpp_arena_chunk *next;
-	size_t size;
-	max_align_t data[];
-};
-
-#define ALIGN_TO(n, a) (((n) + (a) - 1) & ~((size_t)(a) - 1))
-
-void *cpp_arena_alloc(struct cpp_arena *a, size_t n)
-{
-	void *p;
-
-	n = ALIGN_TO(n ? n : 1, _Alignof(max_align_t));
-	if ((size_t)(a->end - a->next) < n) {
-		size_t size = a->chunks ? a->chunks->size * 2 : 8192;
-		struct cpp_arena_chunk *c;
-
-		if (size > (1 << 20))
-			size = 1 << 20;
-		if (size < n)
-			size = n;
-		c = xmalloc(sizeof(*c) + size);
-		c->size = size;
-		c->next = a->chunks;
-		a->chunks = c;
-		a->next = (char *)c->data;
-		a->end = a->next + size;
-	}
-	p = a->next;
-	a->next += n;
-	memset(p, 0, n);
-	return p;
-}
-
-char *cpp_arena_strndup(struct cpp_arena *a, const char *s, size_t n)
-{
-	char *p = cpp_arena_alloc(a, n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-void cpp_arena_reset(struct cpp_arena *a)
-{
-	struct cpp_arena_chunk *keep = a->chunks;
-
-	if (!keep)
-		return;
-	/* Keep the newest (largest) chunk: the next directive reuses it. */
-	while (keep->next) {
-		struct cpp_arena_chunk *c = keep->next;
-
-		keep->next = c->next;
-		free(c);
-	}
-	a->next = (char *)keep->data;
-	a->end = a->next + keep->size;
-}
-
-void cpp_arena_release(struct cpp_arena *a)
-{
-	while (a->chunks) {
-		struct cpp_arena_chunk *c = a->chunks;
-
-		a->chunks = c->next;
-		free(c);
-	}
-	a->next = a->end = NULL;
-}
 
 /* ---- tokens ---- */
 
@@ -216,7 +144,7 @@ static const struct cpp_token *peek(struct parser *p)
 
 static struct cpp_node *new_node(struct parser *p, enum cpp_node_kind kind, size_t begin)
 {
-	struct cpp_node *n = cpp_arena_alloc(&p->ctx->scratch, sizeof(*n));
+	struct cpp_node *n = arena_alloc(&p->ctx->scratch, sizeof(*n));
 
 	n->kind = kind;
 	n->tok_begin = begin;
@@ -228,7 +156,7 @@ static void set_name(struct parser *p, struct cpp_node *n, const struct cpp_toke
 {
 	const struct strmap *fd = p->ctx->file_defined;
 
-	n->name = cpp_arena_strndup(&p->ctx->scratch, t->s, t->len);
+	n->name = arena_strndup(&p->ctx->scratch, t->s, t->len);
 	n->from_macro = t->from_macro;
 	if (fd && fd->nr && strmap_getn(fd, t->s, t->len))
 		n->file_defined = 1;
@@ -373,7 +301,7 @@ static struct cpp_node *parse_primary(struct parser *p)
 			}
 			p->i++;
 			n = new_node(p, N_CALL, begin);
-			n->name = cpp_arena_strndup(&p->ctx->scratch, t->s, t->len);
+			n->name = arena_strndup(&p->ctx->scratch, t->s, t->len);
 			if (p->i - arg == 2 && p->t[arg].type == T_IDENT) {
 				struct cpp_node tmp = { 0 };
 
@@ -493,7 +421,7 @@ static void add_symbol(struct cpp_expr_ctx *ctx, const struct cpp_token *t)
 	}
 	ALLOC_GROW(ctx->symbols, ctx->nr_symbols + 1, ctx->alloc_symbols);
 	r = &ctx->symbols[ctx->nr_symbols++];
-	r->name = cpp_arena_strndup(ctx->arena, t->s, t->len);
+	r->name = arena_strndup(ctx->arena, t->s, t->len);
 	r->from_macro = t->from_macro;
 	r->file_defined = fd && fd->nr && strmap_getn(fd, t->s, t->len);
 }
@@ -525,7 +453,7 @@ struct cpp_expr *cpp_parse_condition(struct cpp_expr_ctx *ctx, const char *s, si
 	if (p.err) {
 		/* Keep going: the whole line becomes one atom nobody can decide. */
 		ctx->error = p.err;
-		n = cpp_arena_alloc(&ctx->scratch, sizeof(*n));
+		n = arena_alloc(&ctx->scratch, sizeof(*n));
 		n->kind = N_CALL;
 		n->name = "";
 		n->tok_begin = 0;

@@ -4,20 +4,12 @@
 #define UT_CPP_INTERNAL_H
 
 #include "cpp.h"
+#include "arena.h"
 
 /*
  * A bump allocator: every string and node of a scanned file lives in one,
  * so that scanning costs a handful of mallocs per file, not one per line.
  */
-struct cpp_arena_chunk;
-struct cpp_arena {
-	struct cpp_arena_chunk *chunks;
-	char *next, *end;
-};
-void *cpp_arena_alloc(struct cpp_arena *a, size_t n);	/* zeroed, pointer-aligned */
-char *cpp_arena_strndup(struct cpp_arena *a, const char *s, size_t n);
-void cpp_arena_release(struct cpp_arena *a);
-void cpp_arena_reset(struct cpp_arena *a);	/* frees all but one chunk, for reuse */
 
 enum cpp_token_type {
 	T_EOF, T_IDENT, T_NUM, T_CHAR, T_STRING, T_OTHER,
@@ -70,8 +62,8 @@ struct cpp_node {
 
 /* What the expression code needs from the scanner for one directive. */
 struct cpp_expr_ctx {
-	struct cpp_arena *arena;	/* the file's: results live there */
-	struct cpp_arena scratch;	/* per directive, reset after each */
+	struct arena *arena;	/* the file's: results live there */
+	struct arena scratch;	/* per directive, reset after each */
 	const struct cpp_macros *macros;
 	const struct strmap *file_defined;	/* CONFIG names #define'd so far */
 	struct cpp_tokens raw, expanded;
@@ -101,9 +93,9 @@ struct cpp_expr *cpp_expr_defined(struct cpp_expr_ctx *ctx, const char *name, si
 enum cpp_truth cpp_node_value(const struct cpp_node *n, const struct cpp_assignment *a,
 			      int64_t *value);
 
-struct cpp_expr *cpp_expr_const(struct cpp_arena *a, int value);
-struct cpp_expr *cpp_expr_not(struct cpp_arena *a, struct cpp_expr *e);
-struct cpp_expr *cpp_expr_and(struct cpp_arena *a, struct cpp_expr *x, struct cpp_expr *y);
-struct cpp_expr *cpp_expr_or(struct cpp_arena *a, struct cpp_expr *x, struct cpp_expr *y);
+struct cpp_expr *cpp_expr_const(struct arena *a, int value);
+struct cpp_expr *cpp_expr_not(struct arena *a, struct cpp_expr *e);
+struct cpp_expr *cpp_expr_and(struct arena *a, struct cpp_expr *x, struct cpp_expr *y);
+struct cpp_expr *cpp_expr_or(struct arena *a, struct cpp_expr *x, struct cpp_expr *y);
 
 #endif

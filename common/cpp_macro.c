@@ -212,13 +212,13 @@ static void substitute(struct cpp_expr_ctx *ctx, const struct cpp_macro *m, cons
 				add_spelling(&sb, args[k], args[k] + nargs[k]);
 			else
 				strbuf_add(&sb, next->s, next->len);
-			prev->s = cpp_arena_strndup(&ctx->scratch, sb.buf, sb.len);
+			prev->s = arena_strndup(&ctx->scratch, sb.buf, sb.len);
 			prev->len = (uint32_t)sb.len;
 			prev->type = cpp_is_ident_start((unsigned char)*sb.buf) ? T_IDENT : T_NUM;
 			continue;
 		}
 		if (t->type == T_IDENT && m->nr_params > 0 && paste_params(&sb, m, t, args, nargs)) {
-			cpp_push_token(&tmp, T_IDENT, cpp_arena_strndup(&ctx->scratch, sb.buf, sb.len), sb.len, 1);
+			cpp_push_token(&tmp, T_IDENT, arena_strndup(&ctx->scratch, sb.buf, sb.len), sb.len, 1);
 			continue;
 		}
 		cpp_push_token(&tmp, t->type, t->s, t->len, 1);

@@ -198,7 +198,7 @@ static struct cpp_expr *pc_of(struct scanner *s, int block)
 /* The directive as written: continuations joined, a comment's newlines as spaces. */
 static const char *directive_text(struct scanner *s, const char *b, const char *e)
 {
-	char *out = cpp_arena_alloc(s->f->arena, e - b + 1), *o = out;
+	char *out = arena_alloc(s->f->arena, e - b + 1), *o = out;
 	int n;
 
 	while (b < e) {
@@ -220,7 +220,7 @@ static int open_block(struct scanner *s, enum cpp_directive kind, struct cpp_exp
 {
 	struct cpp_file *f = s->f;
 	struct cpp_block *b;
-	struct cpp_arena *a = f->arena;
+	struct arena *a = f->arena;
 
 	ALLOC_GROW(f->blocks, f->nr_blocks + 1, f->alloc_blocks);
 	b = &f->blocks[f->nr_blocks];
@@ -239,7 +239,7 @@ static int open_block(struct scanner *s, enum cpp_directive kind, struct cpp_exp
 	b->constant = b->local->kind == CPP_EXPR_CONST;
 	if (s->ctx.nr_symbols) {
 		b->nr_symbols = s->ctx.nr_symbols;
-		b->symbols = cpp_arena_alloc(a, sizeof(*b->symbols) * b->nr_symbols);
+		b->symbols = arena_alloc(a, sizeof(*b->symbols) * b->nr_symbols);
 		memcpy(b->symbols, s->ctx.symbols, sizeof(*b->symbols) * b->nr_symbols);
 	}
 	return (int)f->nr_blocks++;
@@ -301,7 +301,7 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 			size_t len, int line, int line_last, const char *hash, const char *eol)
 {
 	struct cpp_expr_ctx *ctx = &s->ctx;
-	struct cpp_arena *a = s->f->arena;
+	struct arena *a = s->f->arena;
 	struct cpp_expr *expr = NULL;
 	struct chain *c = s->nr_chains ? &s->chains[s->nr_chains - 1] : NULL;
 	const char *what = cpp_directive_name(kind);
@@ -320,7 +320,7 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 		expr = cpp_parse_condition(ctx, rest, len);
 		if (ctx->error && s->opt->asm_file) {
 			/* "# if the operand is zero, ...": prose in an assembler comment. */
-			cpp_arena_reset(&ctx->scratch);
+			arena_reset(&ctx->scratch);
 			return;
 		}
 		if (ctx->error)
@@ -352,7 +352,7 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 	default:
 		break;
 	}
-	cpp_arena_reset(&ctx->scratch);
+	arena_reset(&ctx->scratch);
 
 	if (kind == CPP_IF || kind == CPP_IFDEF || kind == CPP_IFNDEF) {
 		int parent = c ? c->cur : -1;
@@ -396,7 +396,7 @@ static void define(struct scanner *s, enum cpp_directive kind, const char *rest,
 		;
 	if (e == w)
 		return;
-	name = cpp_arena_strndup(s->f->arena, w, e - w);
+	name = arena_strndup(s->f->arena, w, e - w);
 	ALLOC_GROW(s->f->defines, s->f->nr_defines + 1, s->f->alloc_defines);
 	d = &s->f->defines[s->f->nr_defines++];
 	d->name = name;
@@ -595,7 +595,7 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	free(s.chains);
 	strbuf_release(&s.clean);
 	strmap_clear(&s.file_defined, NULL);
-	cpp_arena_release(&s.ctx.scratch);
+	arena_release(&s.ctx.scratch);
 	free(s.ctx.raw.v);
 	free(s.ctx.expanded.v);
 	free(s.ctx.symbols);
@@ -626,7 +626,7 @@ void cpp_file_free(struct cpp_file *f)
 	free(f->blocks);
 	free(f->defines);
 	strvec_clear(&f->errors);
-	cpp_arena_release(f->arena);
+	arena_release(f->arena);
 	free(f->arena);
 	free(f);
 }

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Files of a Kconfig tree: reading them through the reader (lexed once per id
+ * through the cache), following `source` (globs, rsource/osource), catching
+ * recursion; the list of architectures; the entry point of a parse.
+ */
+#include "kconfig_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- messages ---- */
+
+static void report(struct parse_state *ps, int is_error, const char *path, int line,
+		   const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int seen;
+
+	if (is_error)
+		ps->kc->nr_errors++;
+	if (ps->opts->quiet) {
+		return;
+	}
+	strbuf_addf(&sb, "%s:%d: ", path, line);
+	strbuf_vaddf(&sb, fmt, ap);
+	/* Architectures share files: say each thing once per cache. */
+	pthread_mutex_lock(&ps->cache->lock);
+	seen = strmap_contains(&ps->cache->printed, sb.buf);
+	if (!seen)
+		strmap_put(&ps->cache->printed, sb.buf, NULL);
+	pthread_mutex_unlock(&ps->cache->lock);
+	if (!seen) {
+		if (is_error)
+			error("%s", sb.buf);
+		else
+			warning("%s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+void ps_error(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(ps, 1, path, line, fmt, ap);
+	va_end(ap);
+}
+
+void ps_warning(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(ps, 0, path, line, fmt, ap);
+	va_end(ap);
+}
+
+const char *ps_current_path(struct parse_state *ps) { return ps->path ? ps->path : ""; }
+int ps_current_line(struct parse_state *ps) { return ps->line; }
+struct kconfig *ps_kconfig(struct parse_state *ps) { return ps->kc; }
+
+/* ---- files ---- */
+
+/*
+ * The lexed contents of `path`: 0 with *out set (*owned when the caller must
+ * free it), 1 when there is no such file, -1 on error.
+ */
+static struct kconfig_lexed *cache_find(struct kconfig_cache *cache, const char *id)
+{
+	struct kconfig_lexed *lf;
+
+	pthread_mutex_lock(&cache->lock);
+	lf = strmap_get(&cache->lexed, id);
+	if (lf)
+		cache->nr_reused++;
+	pthread_mutex_unlock(&cache->lock);
+	return lf;
+}
+
+/* Adds lf; when another thread was first, frees lf and returns theirs. */
+static struct kconfig_lexed *cache_add(struct kconfig_cache *cache, const char *id,
+				       struct kconfig_lexed *lf)
+{
+	struct kconfig_lexed *had;
+
+	pthread_mutex_lock(&cache->lock);
+	had = strmap_get(&cache->lexed, id);
+	if (!had) {
+		strmap_put(&cache->lexed, id, lf);
+		cache->nr_lexed++;
+	}
+	pthread_mutex_unlock(&cache->lock);
+	if (had)
+		kconfig_lexed_free(lf);
+	return had ? had : lf;
+}
+
+/*
+ * The lexed contents of `path`: 0 with *out set (*owned when the caller must
+ * free it), 1 when there is no such file, -1 on error.
+ */
+static int get_lexed(const struct kconfig_reader *r, struct kconfig_cache *cache, const char *path,
+		     struct kconfig_lexed **out, int *owned)
+{
+	struct kconfig_file f = { 0 };
+	char id[KCONFIG_ID_MAX];
+	int ret;
+
+	*owned = 0;
+	if (r->file_id) {
+		ret = r->file_id(r->data, path, id);
+		if (ret)
+			return ret;
+		if ((*out = cache_find(cache, id)))
+			return 0;
+	}
+	ret = r->read_file(r->data, path, &f);
+	if (ret)
+		return ret;
+	if (!f.id[0]) {
+		*out = kconfig_lex(f.data, f.size);
+		*owned = 1;
+	} else if (r->file_id || !(*out = cache_find(cache, f.id))) {
+		*out = cache_add(cache, f.id, kconfig_lex(f.data, f.size));
+	}
+	if (r->release_file)
+		r->release_file(r->data, &f);
+	return 0;
+}
+
+/* Parses one file; `path` is normalized. 0, or 1 when it does not exist, -1 on error. */
+static int parse_file(struct parse_state *ps, const char *path)
+{
+	const char *saved_path = ps->path;
+	int saved_line = ps->line;
+	struct kconfig_lexed *lf;
+	size_t i;
+	int owned, ret;
+
+	for (i = 0; i < ps->nr_files; i++) {
+		if (!strcmp(ps->files[i].path, path)) {
+			struct strbuf chain = STRBUF_INIT;
+
+			for (; i < ps->nr_files; i++)
+				strbuf_addf(&chain, "%s:%d -> ", ps->files[i].path,
+					    i + 1 < ps->nr_files ? ps->files[i].line : ps->line);
+			strbuf_addstr(&chain, path);
+			ps_error(ps, ps->path, ps->line, "recursive source: %s", chain.buf);
+			strbuf_release(&chain);
+			return 0;
+		}
+	}
+	ret = get_lexed(ps->reader, ps->cache, path, &lf, &owned);
+	if (ret)
+		return ret;
+	if (ps->nr_files)
+		ps->files[ps->nr_files - 1].line = ps->line;
+	ALLOC_GROW(ps->files, ps->nr_files + 1, ps->alloc_files);
+	ps->path = kc_path(ps->kc, path);
+	ps->files[ps->nr_files].path = ps->path;
+	ps->files[ps->nr_files].line = 0;
+	ps->nr_files++;
+	ps->kc->nr_files++;
+
+	for (i = 0; i < lf->nr_msgs; i++)
+		ps_warning(ps, ps->path, lf->msgs[i].line, "%s", lf->msgs[i].msg);
+	parse_lines(ps, lf);
+
+	ps->nr_files--;
+	ps->path = saved_path;
+	ps->line = saved_line;
+	if (owned)
+		kconfig_lexed_free(lf);
+	return 0;
+}
+
+/* "./a//b" -> "a/b"; also drops "dir/.." pairs, as paths from macros may hold them. */
+static char *normalize_path(const char *in)
+{
+	struct strvec parts = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = in;
+	size_t i;
+
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n == 2 && !strncmp(p, "..", 2) && parts.nr && strcmp(parts.v[parts.nr - 1], "..")) {
+			free(parts.v[--parts.nr]);
+		} else if (n && !(n == 1 && *p == '.')) {
+			char *part = xstrndup(p, n);
+			strvec_push(&parts, part);
+			free(part);
+		}
+		p += n + (e != NULL);
+	}
+	strbuf_addstr(&sb, "");
+	for (i = 0; i < parts.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? "/" : "", parts.v[i]);
+	strvec_clear(&parts);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* fnmatch(3) without FNM_PATHNAME subtleties: * ? and [...] within one component. */
+static int glob_match(const char *pat, const char *s)
+{
+	for (; *pat; pat++, s++) {
+		if (*pat == '*') {
+			for (;; s++) {
+				if (glob_match(pat + 1, s))
+					return 1;
+				if (!*s)
+					return 0;
+			}
+		}
+		if (!*s)
+			return 0;
+		if (*pat == '[') {
+			const char *q = pat + 1;
+			int neg = *q == '!' || *q == '^', hit = 0;
+
+			q += neg;
+			for (; *q && (*q != ']' || q == pat + 1 + neg); q++) {
+				if (q[1] == '-' && q[2] && q[2] != ']') {
+					hit |= *s >= *q && *s <= q[2];
+					q += 2;
+				} else {
+					hit |= *s == *q;
+				}
+			}
+			if (!*q || hit == neg)
+				return 0;
+			pat = q;
+		} else if (*pat != '?' && *pat != *s) {
+			return 0;
+		}
+	}
+	return !*s;
+}
+
+/* Expands a glob one component at a time through list_dir; appends sorted matches. */
+static void glob_paths(struct parse_state *ps, const char *dir, const char *pattern, struct strvec *out)
+{
+	const char *slash = strchr(pattern, '/');
+	char *comp = slash ? xstrndup(pattern, slash - pattern) : xstrdup(pattern);
+	struct strvec names = STRVEC_INIT;
+	size_t i;
+
+	if (!has_glob(comp)) {
+		char *next = *dir ? xstrfmt("%s/%s", dir, comp) : xstrdup(comp);
+
+		if (slash)
+			glob_paths(ps, next, slash + 1, out);
+		else
+			strvec_push(out, next);
+		free(next);
+		free(comp);
+		return;
+	}
+	if (ps->reader->list_dir && !ps->reader->list_dir(ps->reader->data, dir, &names)) {
+		strvec_sort(&names);
+		for (i = 0; i < names.nr; i++) {
+			char *next;
+
+			if (names.v[i][0] == '.' && comp[0] != '.')
+				continue;
+			if (!glob_match(comp, names.v[i]))
+				continue;
+			next = *dir ? xstrfmt("%s/%s", dir, names.v[i]) : xstrdup(names.v[i]);
+			if (slash)
+				glob_paths(ps, next, slash + 1, out);
+			else
+				strvec_push(out, next);
+			free(next);
+		}
+	}
+	strvec_clear(&names);
+	free(comp);
+}
+
+/* Old trees write `source "arch/$SRCARCH/Kconfig"`: $NAME from the environment. */
+static char *expand_old_style(struct parse_state *ps, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	while (*s) {
+		const char *e = s + 1;
+		char *name;
+		const char *value;
+
+		if (*s != '$') {
+			strbuf_addch(&sb, *s++);
+			continue;
+		}
+		while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') ||
+		       (*e >= '0' && *e <= '9') || *e == '_')
+			e++;
+		name = xstrndup(s + 1, e - s - 1);
+		value = preproc_get_env(ps->pp, name);
+		if (!value) {
+			struct kconfig_symbol *sym = kconfig_lookup(ps->kc, name);
+
+			if (sym && sym->env)
+				value = preproc_get_env(ps->pp, sym->env);
+		}
+		if (value)
+			strbuf_addstr(&sb, value);
+		else
+			strbuf_add(&sb, s, e - s);
+		free(name);
+		s = e;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+void parse_source(struct parse_state *ps, int kind, const char *pattern)
+{
+	int optional = kind == K_OSOURCE || kind == K_ORSOURCE;
+	char *raw, *path;
+	const char *here = ps->path;
+	int line = ps->line;
+
+	if (strchr(pattern, PROBE_MARK)) {
+		char *text = preproc_unmark(ps->pp, pattern);
+		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
+		free(text);
+		return;
+	}
+	raw = strchr(pattern, '$') ? expand_old_style(ps, pattern) : xstrdup(pattern);
+	if (kind == K_RSOURCE || kind == K_ORSOURCE) {
+		const char *slash = strrchr(here, '/');
+		char *rel = slash ? xstrfmt("%.*s/%s", (int)(slash - here), here, raw) : xstrdup(raw);
+		free(raw);
+		raw = rel;
+	}
+	path = normalize_path(raw);
+	if (has_glob(path)) {
+		struct strvec matches = STRVEC_INIT;
+		size_t i;
+
+		glob_paths(ps, "", path, &matches);
+		if (!matches.nr && !optional)
+			ps_error(ps, here, line, "no file matches \"%s\"", raw);
+		for (i = 0; i < matches.nr; i++)
+			if (parse_file(ps, matches.v[i]) > 0 && !optional)
+				ps_error(ps, here, line, "can't open file \"%s\"", matches.v[i]);
+		strvec_clear(&matches);
+	} else if (parse_file(ps, path) > 0 && !optional) {
+		ps_error(ps, here, line, "can't open file \"%s\"", raw);
+	}
+	free(path);
+	free(raw);
+}
+
+/* ---- architectures ---- */
+
+static int mentions_arch(const char *p, size_t n)
+{
+	static const char *const pats[] = {
+		"arch/$(SRCARCH)", "arch/$SRCARCH", "arch/$(ARCH)", "arch/$ARCH",
+	};
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(pats); i++)
+		for (k = 0; k + strlen(pats[i]) <= n; k++)
+			if (!memcmp(p + k, pats[i], strlen(pats[i])))
+				return 1;
+	return 0;
+}
+
+/*
+ * Whether `source` lines of the file name arch/$(SRCARCH) (or the like);
+ * appends the literal paths it sources to `next` (the search goes on there).
+ */
+static int sources_arch(const char *data, size_t size, struct strvec *next)
+{
+	const char *p = data, *end = data + size;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p), *q;
+
+		if (!eol)
+			eol = end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (eol - p > 7 && !memcmp(p, "source", 6) && (p[6] == ' ' || p[6] == '\t')) {
+			if (mentions_arch(p, eol - p))
+				return 1;
+			for (p += 7; p < eol && (*p == ' ' || *p == '\t' || *p == '"'); p++)
+				;
+			for (q = p; q < eol && *q != '"' && *q != ' ' && *q != '\t' && *q != '#'; q++)
+				;
+			if (q > p && !memchr(p, '$', q - p)) {
+				char *path = xstrndup(p, q - p);
+				strvec_push(next, path);
+				free(path);
+			}
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+static int file_exists(const struct kconfig_reader *r, const char *path)
+{
+	struct kconfig_file f = { 0 };
+	char id[KCONFIG_ID_MAX];
+
+	if (r->file_id)
+		return r->file_id(r->data, path, id) == 0;
+	if (r->read_file(r->data, path, &f))
+		return 0;
+	if (r->release_file)
+		r->release_file(r->data, &f);
+	return 1;
+}
+
+int kconfig_architectures(const struct kconfig_reader *r, const char *top, struct strvec *out)
+{
+	struct strvec level = STRVEC_INIT, next = STRVEC_INIT, names = STRVEC_INIT;
+	size_t i;
+	int depth, found = 0, nr = 0;
+
+	if (!top)
+		top = "Kconfig";
+	/*
+	 * Linux 6.x sources arch/$(SRCARCH)/Kconfig from arch/Kconfig, which
+	 * init/Kconfig sources: look a few literal `source` levels deep.
+	 */
+	strvec_push(&level, top);
+	for (depth = 0; depth < 3 && !found && level.nr; depth++) {
+		for (i = 0; i < level.nr && !found; i++) {
+			struct kconfig_file f = { 0 };
+			int ret = r->read_file(r->data, level.v[i], &f);
+
+			if (ret && !depth) {
+				strvec_clear(&level);
+				return error("cannot read %s", top);
+			}
+			if (ret)
+				continue;
+			found = sources_arch(f.data, f.size, &next);
+			if (r->release_file)
+				r->release_file(r->data, &f);
+		}
+		strvec_clear(&level);
+		level = next;
+		memset(&next, 0, sizeof(next));
+	}
+	strvec_clear(&level);
+	if (!found || !r->list_dir || r->list_dir(r->data, "arch", &names))
+		return 0;
+	strvec_sort(&names);
+	for (i = 0; i < names.nr; i++) {
+		char *path = xstrfmt("arch/%s/Kconfig", names.v[i]);
+
+		if (file_exists(r, path)) {
+			strvec_push(out, names.v[i]);
+			nr++;
+		}
+		free(path);
+	}
+	strvec_clear(&names);
+	return nr;
+}
+
+/* ---- the entry point ---- */
+
+static void set_env(struct parse_state *ps, const char *arch)
+{
+	const struct kconfig_options *o = ps->opts;
+	const char *srcarch = o->srcarch ? o->srcarch : arch;
+	size_t i;
+
+	preproc_set_env(ps->pp, "srctree", ".");
+	if (arch) {
+		preproc_set_env(ps->pp, "ARCH", arch);
+		preproc_set_env(ps->pp, "SRCARCH", srcarch);
+		/* User-mode Linux sources the host's arch/<host>/um/Kconfig. */
+		if (!strcmp(srcarch, "um")) {
+			preproc_set_env(ps->pp, "HEADER_ARCH", "x86");
+			preproc_set_env(ps->pp, "SUBARCH", "x86");
+		}
+	}
+	for (i = 0; o->env && i < o->env->nr; i++) {
+		const char *eq = strchr(o->env->v[i], '=');
+		char *name;
+
+		if (!eq)
+			continue;
+		name = xstrndup(o->env->v[i], eq - o->env->v[i]);
+		preproc_set_env(ps->pp, name, eq + 1);
+		free(name);
+	}
+}
+
+struct kconfig *kconfig_parse(const struct kconfig_reader *r, const char *arch,
+			      const struct kconfig_options *opts)
+{
+	static const struct kconfig_options no_options;
+	struct parse_state ps = { 0 };
+	const char *top;
+	int ret;
+
+	if (!opts)
+		opts = &no_options;
+	top = opts->top ? opts->top : "Kconfig";
+	ps.kc = kc_alloc();
+	ps.reader = r;
+	ps.opts = opts;
+	ps.cache = opts->cache ? opts->cache : kconfig_cache_new();
+	ps.pp = preproc_new(&ps);
+	if (arch) {
+		ps.kc->arch = kc_path(ps.kc, arch);
+		ps.kc->srcarch = kc_path(ps.kc, opts->srcarch ? opts->srcarch : arch);
+	}
+	set_env(&ps, arch);
+
+	ret = parse_file(&ps, top);
+	if (ret > 0)
+		error("cannot read %s", top);
+	if (!ret)
+		kc_finish(ps.kc);
+
+	while (ps.nr_blocks)
+		free(ps.blocks[--ps.nr_blocks].chain);
+	for (size_t i = 0; i < NR_TMP; i++)
+		free(ps.tmp[i].buf);
+	free(ps.blocks);
+	free(ps.files);
+	free(ps.xt);
+	strvec_clear(&ps.scratch);
+	preproc_free(ps.pp);
+	if (!opts->cache)
+		kconfig_cache_free(ps.cache);
+	if (ret) {
+		kconfig_free(ps.kc);
+		return NULL;
+	}
+	return ps.kc;
+}

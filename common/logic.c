@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Hash-consed boolean formulas and their Tseitin encoding; see logic.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "logic.h"
+
+enum op { OP_CONST, OP_VAR, OP_AND, OP_XOR, OP_ITE };
+
+struct node {
+	uint32_t op : 3;
+	uint32_t nargs : 29;
+	uint32_t arg;		/* OP_VAR: the variable; else first index into l->args */
+	uint32_t hash;
+};
+
+struct logic {
+	struct node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	formula *args;
+	size_t nr_args, alloc_args;
+	/* Open addressing of node numbers (0 = empty: node 0 is the constant), with hashes. */
+	struct slot { uint32_t node, hash; } *table;
+	size_t table_cap;
+
+	char **var_names;	/* [var], var 0 unused */
+	uint32_t *var_node;	/* [var] the OP_VAR node */
+	size_t nr_vars, alloc_vars;	/* nr_vars counts var 0 */
+	struct strmap by_name;
+
+	formula *scratch;	/* argument lists being built */
+	size_t alloc_scratch;
+};
+
+#define NODE(f) ((f) >> 1)
+#define NEG(f) ((f) & 1)
+#define MKF(n, neg) (((formula)(n) << 1) | (neg))
+
+static uint32_t mix(uint32_t h, uint32_t v)
+{
+	h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
+	return h;
+}
+
+/* Ids are dense and sequential: scramble every bit into the low ones (murmur3's finaliser). */
+static uint32_t finish(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h ? h : 1;
+}
+
+static uint32_t node_hash(enum op op, const formula *args, size_t n, uint32_t var)
+{
+	uint32_t h = mix(0x811c9dc5u, op);
+	if (op == OP_VAR)
+		return finish(mix(h, var));
+	for (size_t i = 0; i < n; i++)
+		h = mix(h, args[i]);
+	return finish(h);
+}
+
+static int node_equal(const struct logic *l, const struct node *nd, enum op op,
+		      const formula *args, size_t n, uint32_t var)
+{
+	if (nd->op != op)
+		return 0;
+	if (op == OP_VAR)
+		return nd->arg == var;
+	return nd->nargs == n && !memcmp(l->args + nd->arg, args, n * sizeof(*args));
+}
+
+static void table_grow(struct logic *l)
+{
+	size_t cap = l->table_cap ? l->table_cap * 2 : 1024;
+	struct slot *t = xcalloc(cap, sizeof(*t));
+	for (size_t i = 0; i < l->table_cap; i++) {
+		if (!l->table[i].node)
+			continue;
+		size_t j = l->table[i].hash & (cap - 1);
+		while (t[j].node)
+			j = (j + 1) & (cap - 1);
+		t[j] = l->table[i];
+	}
+	free(l->table);
+	l->table = t;
+	l->table_cap = cap;
+}
+
+/* The node for (op, args) or (OP_VAR, var), made once. */
+static uint32_t intern(struct logic *l, enum op op, const formula *args, size_t n, uint32_t var)
+{
+	uint32_t h = node_hash(op, args, n, var);
+	if ((l->nr_nodes + 1) * 2 > l->table_cap)
+		table_grow(l);
+	size_t j = h & (l->table_cap - 1);
+	for (; l->table[j].node; j = (j + 1) & (l->table_cap - 1)) {
+		if (l->table[j].hash != h)
+			continue;
+		if (node_equal(l, &l->nodes[l->table[j].node], op, args, n, var))
+			return l->table[j].node;
+	}
+	ALLOC_GROW(l->nodes, l->nr_nodes + 1, l->alloc_nodes);
+	struct node *nd = &l->nodes[l->nr_nodes];
+	nd->op = op;
+	nd->hash = h;
+	nd->nargs = op == OP_VAR ? 0 : n;
+	if (op == OP_VAR) {
+		nd->arg = var;
+	} else {
+		ALLOC_GROW(l->args, l->nr_args + n, l->alloc_args);
+		memcpy(l->args + l->nr_args, args, n * sizeof(*args));
+		nd->arg = l->nr_args;
+		l->nr_args += n;
+	}
+	l->table[j].node = l->nr_nodes;
+	l->table[j].hash = h;
+	return l->nr_nodes++;
+}
+
+struct logic *logic_new(void)
+{
+	struct logic *l = xcalloc(1, sizeof(*l));
+	ALLOC_GROW(l->nodes, 1, l->alloc_nodes);
+	l->nodes[0].op = OP_CONST;
+	l->nr_nodes = 1;
+	ALLOC_GROW(l->var_names, 1, l->alloc_vars);
+	l->var_node = xcalloc(l->alloc_vars, sizeof(*l->var_node));
+	l->var_names[0] = NULL;
+	l->nr_vars = 1;
+	table_grow(l);
+	return l;
+}
+
+void logic_free(struct logic *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nr_vars; i++)
+		free(l->var_names[i]);
+	free(l->var_names);
+	free(l->var_node);
+	strmap_clear(&l->by_name, NULL);
+	free(l->nodes);
+	free(l->args);
+	free(l->table);
+	free(l->scratch);
+	free(l);
+}
+
+int logic_var_new(struct logic *l, const char *name)
+{
+	size_t old = l->alloc_vars;
+	ALLOC_GROW(l->var_names, l->nr_vars + 1, l->alloc_vars);
+	if (old != l->alloc_vars)
+		l->var_node = xrealloc(l->var_node, l->alloc_vars * sizeof(*l->var_node));
+	int var = l->nr_vars++;
+	l->var_names[var] = name ? xstrdup(name) : NULL;
+	l->var_node[var] = intern(l, OP_VAR, NULL, 0, var);
+	if (name && !strmap_contains(&l->by_name, name))
+		strmap_put(&l->by_name, name, (void *)(intptr_t)var);
+	return var;
+}
+
+int logic_var_find(const struct logic *l, const char *name)
+{
+	return (int)(intptr_t)strmap_get(&l->by_name, name);
+}
+
+int logic_var(struct logic *l, const char *name)
+{
+	int v = logic_var_find(l, name);
+	return v ? v : logic_var_new(l, name);
+}
+
+const char *logic_var_name(const struct logic *l, int var)
+{
+	if (var <= 0 || (size_t)var >= l->nr_vars)
+		return NULL;
+	return l->var_names[var];
+}
+
+int logic_nr_vars(const struct logic *l) { return (int)l->nr_vars - 1; }
+size_t logic_nr_nodes(const struct logic *l) { return l->nr_nodes; }
+
+formula logic_atom(struct logic *l, int var)
+{
+	if (var <= 0 || (size_t)var >= l->nr_vars)
+		die("BUG: logic_atom: no variable %d", var);
+	return MKF(l->var_node[var], 0);
+}
+
+static int cmp_formula(const void *a, const void *b)
+{
+	formula x = *(const formula *)a, y = *(const formula *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Inlining a child AND with many arguments would copy it into every parent. */
+#define FLATTEN_MAX 8
+
+formula logic_and_n(struct logic *l, const formula *in, size_t n)
+{
+	size_t nr = 0, base;
+	/* The scratch area may be reused by nested calls: work at its end. */
+	for (size_t i = 0; i < n; i++) {
+		formula f = in[i];
+		const struct node *nd = &l->nodes[NODE(f)];
+		if (f == LOGIC_FALSE)
+			return LOGIC_FALSE;
+		if (f == LOGIC_TRUE)
+			continue;
+		if (!NEG(f) && nd->op == OP_AND && nd->nargs <= FLATTEN_MAX) {
+			ALLOC_GROW(l->scratch, nr + nd->nargs, l->alloc_scratch);
+			memcpy(l->scratch + nr, l->args + nd->arg, nd->nargs * sizeof(formula));
+			nr += nd->nargs;
+		} else {
+			ALLOC_GROW(l->scratch, nr + 1, l->alloc_scratch);
+			l->scratch[nr++] = f;
+		}
+	}
+	if (nr > 16) {
+		qsort(l->scratch, nr, sizeof(formula), cmp_formula);
+	} else {
+		/* Most conjunctions are short: insertion sort beats qsort's overhead. */
+		for (size_t i = 1; i < nr; i++) {
+			formula x = l->scratch[i];
+			size_t j = i;
+			for (; j && l->scratch[j - 1] > x; j--)
+				l->scratch[j] = l->scratch[j - 1];
+			l->scratch[j] = x;
+		}
+	}
+	base = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (base && l->scratch[base - 1] == l->scratch[i])
+			continue;
+		if (base && l->scratch[base - 1] == (l->scratch[i] ^ 1))
+			return LOGIC_FALSE;	/* x && !x: adjacent once sorted */
+		l->scratch[base++] = l->scratch[i];
+	}
+	if (!base)
+		return LOGIC_TRUE;
+	if (base == 1)
+		return l->scratch[0];
+	return MKF(intern(l, OP_AND, l->scratch, base, 0), 0);
+}
+
+formula logic_or_n(struct logic *l, const formula *in, size_t n)
+{
+	formula stackbuf[16] = { 0 }, *neg = n <= 16 ? stackbuf : xmalloc(n * sizeof(*neg));
+	for (size_t i = 0; i < n; i++)
+		neg[i] = in[i] ^ 1;
+	formula r = logic_and_n(l, neg, n) ^ 1;
+	if (neg != stackbuf)
+		free(neg);
+	return r;
+}
+
+formula logic_and(struct logic *l, formula a, formula b)
+{
+	formula v[2] = { a, b };
+	return logic_and_n(l, v, 2);
+}
+
+formula logic_or(struct logic *l, formula a, formula b)
+{
+	formula v[2] = { a ^ 1, b ^ 1 };
+	return logic_and_n(l, v, 2) ^ 1;
+}
+
+formula logic_implies(struct logic *l, formula a, formula b)
+{
+	return logic_or(l, a ^ 1, b);
+}
+
+formula logic_xor(struct logic *l, formula a, formula b)
+{
+	formula v[2];
+	int neg = NEG(a) ^ NEG(b);
+	a &= ~1u;
+	b &= ~1u;
+	/* Both are now positive: constant FALSE or a node. */
+	if (a == LOGIC_FALSE)
+		return b ^ neg;
+	if (b == LOGIC_FALSE)
+		return a ^ neg;
+	if (a == b)
+		return LOGIC_FALSE ^ neg;
+	v[0] = a < b ? a : b;
+	v[1] = a < b ? b : a;
+	return MKF(intern(l, OP_XOR, v, 2, 0), neg);
+}
+
+formula logic_iff(struct logic *l, formula a, formula b)
+{
+	return logic_xor(l, a, b) ^ 1;
+}
+
+formula logic_ite(struct logic *l, formula c, formula t, formula e)
+{
+	if (c == LOGIC_TRUE)
+		return t;
+	if (c == LOGIC_FALSE)
+		return e;
+	if (NEG(c)) {
+		formula x = t;
+		t = e;
+		e = x;
+		c ^= 1;
+	}
+	if (t == e)
+		return t;
+	if (t == (e ^ 1))
+		return logic_xor(l, c, e);
+	if (t == LOGIC_TRUE || t == c)
+		return logic_or(l, c, e);
+	if (t == LOGIC_FALSE || t == (c ^ 1))
+		return logic_and(l, c ^ 1, e);
+	if (e == LOGIC_TRUE || e == (c ^ 1))
+		return logic_or(l, c ^ 1, t);
+	if (e == LOGIC_FALSE || e == c)
+		return logic_and(l, c, t);
+	/* ite(c, !t, !e) == !ite(c, t, e): keep the then-branch positive. */
+	int neg = NEG(t);
+	formula v[3] = { c, t ^ neg, e ^ neg };
+	return MKF(intern(l, OP_ITE, v, 3, 0), neg);
+}
+
+int logic_literal(const struct logic *l, formula f)
+{
+	const struct node *nd = &l->nodes[NODE(f)];
+	if (nd->op != OP_VAR)
+		return 0;
+	return NEG(f) ? -(int)nd->arg : (int)nd->arg;
+}
+
+/* Depth-first walk over the nodes under f, each once (mark: a bitmap per call). */
+struct walk {
+	uint32_t *stack;
+	size_t nr, alloc;
+	uint8_t *seen;
+};
+
+static void walk_init(struct walk *w, const struct logic *l, formula f)
+{
+	w->stack = NULL;
+	w->nr = w->alloc = 0;
+	w->seen = xcalloc(l->nr_nodes / 8 + 1, 1);
+	ALLOC_GROW(w->stack, 1, w->alloc);
+	w->stack[w->nr++] = NODE(f);
+	w->seen[NODE(f) / 8] |= 1 << (NODE(f) % 8);
+}
+
+static int walk_next(struct walk *w, const struct logic *l, uint32_t *out)
+{
+	if (!w->nr)
+		return 0;
+	uint32_t n = w->stack[--w->nr];
+	const struct node *nd = &l->nodes[n];
+	if (nd->op != OP_VAR && nd->op != OP_CONST) {
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			uint32_t c = NODE(l->args[nd->arg + i]);
+			if (w->seen[c / 8] & (1 << (c % 8)))
+				continue;
+			w->seen[c / 8] |= 1 << (c % 8);
+			ALLOC_GROW(w->stack, w->nr + 1, w->alloc);
+			w->stack[w->nr++] = c;
+		}
+	}
+	*out = n;
+	return 1;
+}
+
+static void walk_release(struct walk *w)
+{
+	free(w->stack);
+	free(w->seen);
+}
+
+void logic_vars_of(struct logic *l, formula f, int **vars, size_t *nr, size_t *alloc)
+{
+	struct walk w;
+	uint32_t n;
+	walk_init(&w, l, f);
+	while (walk_next(&w, l, &n)) {
+		if (l->nodes[n].op != OP_VAR)
+			continue;
+		ALLOC_GROW(*vars, *nr + 1, *alloc);
+		(*vars)[(*nr)++] = l->nodes[n].arg;
+	}
+	walk_release(&w);
+}
+
+static void print_rec(const struct logic *l, formula f, struct strbuf *out, int depth)
+{
+	const struct node *nd = &l->nodes[NODE(f)];
+	const formula *a = l->args + nd->arg;
+	if (depth > 200) {
+		strbuf_addstr(out, "...");
+		return;
+	}
+	switch (nd->op) {
+	case OP_CONST:
+		strbuf_addstr(out, NEG(f) ? "true" : "false");
+		return;
+	case OP_VAR:
+		if (NEG(f))
+			strbuf_addch(out, '!');
+		if (l->var_names[nd->arg])
+			strbuf_addstr(out, l->var_names[nd->arg]);
+		else
+			strbuf_addf(out, "_%u", nd->arg);
+		return;
+	case OP_AND:
+		/* A negated AND reads better as an OR of negations. */
+		strbuf_addch(out, '(');
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			if (i)
+				strbuf_addstr(out, NEG(f) ? " || " : " && ");
+			print_rec(l, a[i] ^ NEG(f), out, depth + 1);
+		}
+		strbuf_addch(out, ')');
+		return;
+	case OP_XOR:
+		strbuf_addch(out, '(');
+		print_rec(l, a[0], out, depth + 1);
+		strbuf_addstr(out, NEG(f) ? " <-> " : " ^ ");
+		print_rec(l, a[1], out, depth + 1);
+		strbuf_addch(out, ')');
+		return;
+	case OP_ITE:
+		strbuf_addstr(out, NEG(f) ? "!(" : "(");
+		print_rec(l, a[0], out, depth + 1);
+		strbuf_addstr(out, " ? ");
+		print_rec(l, a[1], out, depth + 1);
+		strbuf_addstr(out, " : ");
+		print_rec(l, a[2], out, depth + 1);
+		strbuf_addch(out, ')');
+		return;
+	}
+}
+
+void logic_print(const struct logic *l, formula f, struct strbuf *out)
+{
+	print_rec(l, f, out, 0);
+}
+
+struct logic_eval {
+	struct logic *l;
+	const int8_t *values;
+	int nr_values;
+	int8_t *memo;		/* per node: 0 not computed, else value + 2 */
+	size_t nr_memo;
+	uint32_t *stack;
+	size_t alloc_stack;
+};
+
+struct logic_eval *logic_eval_new(struct logic *l, const int8_t *values, int nr_values)
+{
+	struct logic_eval *ev = xcalloc(1, sizeof(*ev));
+	ev->l = l;
+	ev->values = values;
+	ev->nr_values = nr_values;
+	return ev;
+}
+
+void logic_eval_free(struct logic_eval *ev)
+{
+	if (!ev)
+		return;
+	free(ev->memo);
+	free(ev->stack);
+	free(ev);
+}
+
+/* The value of a node whose arguments are computed. */
+static int eval_node(struct logic_eval *ev, const struct node *nd)
+{
+	const formula *a = ev->l->args + nd->arg;
+#define ARGV(i) ((ev->memo[NODE(a[i])] - 2) * (NEG(a[i]) ? -1 : 1))
+	switch (nd->op) {
+	case OP_CONST:
+		return -1;
+	case OP_VAR:
+		return (int)nd->arg <= ev->nr_values ? ev->values[nd->arg] : 0;
+	case OP_AND: {
+		int r = 1;
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			int v = ARGV(i);
+			if (v < 0)
+				return -1;
+			if (!v)
+				r = 0;
+		}
+		return r;
+	}
+	case OP_XOR:
+		return ARGV(0) * ARGV(1) * -1;
+	case OP_ITE: {
+		int c = ARGV(0), t = ARGV(1), e = ARGV(2);
+		if (c)
+			return c > 0 ? t : e;
+		return t == e ? t : 0;
+	}
+	}
+#undef ARGV
+	return 0;
+}
+
+int logic_eval(struct logic_eval *ev, formula f)
+{
+	struct logic *l = ev->l;
+	size_t nr = 0;
+	if (ev->nr_memo < l->nr_nodes) {
+		ev->memo = xrealloc(ev->memo, l->nr_nodes);
+		memset(ev->memo + ev->nr_memo, 0, l->nr_nodes - ev->nr_memo);
+		ev->nr_memo = l->nr_nodes;
+	}
+	/* Post-order without recursion: a node is computed once its arguments are. */
+	ALLOC_GROW(ev->stack, 1, ev->alloc_stack);
+	ev->stack[nr++] = NODE(f);
+	while (nr) {
+		uint32_t n = ev->stack[nr - 1];
+		const struct node *nd = &l->nodes[n];
+		int pending = 0;
+		if (ev->memo[n]) {
+			nr--;
+			continue;
+		}
+		if (nd->op != OP_VAR && nd->op != OP_CONST) {
+			for (uint32_t i = 0; i < nd->nargs; i++) {
+				uint32_t c = NODE(l->args[nd->arg + i]);
+				if (ev->memo[c])
+					continue;
+				ALLOC_GROW(ev->stack, nr + 1, ev->alloc_stack);
+				ev->stack[nr++] = c;
+				pending = 1;
+			}
+		}
+		if (pending)
+			continue;
+		ev->memo[n] = eval_node(ev, nd) + 2;
+		nr--;
+	}
+	return (ev->memo[NODE(f)] - 2) * (NEG(f) ? -1 : 1);
+}
+
+struct cnf_encoder {
+	struct logic *l;
+	clause_sink_fn sink;
+	void *ctx;
+	int *lit;		/* per node: its literal, 0 = none yet */
+	uint8_t *done;		/* per node: 1 = "lit -> node" added, 2 = "node -> lit" added */
+	size_t nr;
+	int true_var;
+	uint32_t *stack;	/* pending (node << 2 | polarity) */
+	size_t nr_stack, alloc_stack;
+	int *clause;
+	size_t nr_clause, alloc_clause;
+};
+
+struct cnf_encoder *cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx)
+{
+	struct cnf_encoder *enc = xcalloc(1, sizeof(*enc));
+	enc->l = l;
+	enc->sink = sink;
+	enc->ctx = ctx;
+	return enc;
+}
+
+void cnf_encoder_free(struct cnf_encoder *enc)
+{
+	if (!enc)
+		return;
+	free(enc->lit);
+	free(enc->done);
+	free(enc->stack);
+	free(enc->clause);
+	free(enc);
+}
+
+static void enc_fit(struct cnf_encoder *enc)
+{
+	size_t want = enc->l->nr_nodes;
+	if (enc->nr >= want)
+		return;
+	size_t n = want + want / 2 + 64;
+	enc->lit = xrealloc(enc->lit, n * sizeof(*enc->lit));
+	enc->done = xrealloc(enc->done, n);
+	memset(enc->lit + enc->nr, 0, (n - enc->nr) * sizeof(*enc->lit));
+	memset(enc->done + enc->nr, 0, n - enc->nr);
+	enc->nr = n;
+}
+
+static int node_lit(struct cnf_encoder *enc, uint32_t n)
+{
+	enc_fit(enc);
+	if (enc->lit[n])
+		return enc->lit[n];
+	int v;
+	if (enc->l->nodes[n].op == OP_VAR) {
+		v = enc->l->nodes[n].arg;
+	} else if (enc->l->nodes[n].op == OP_CONST) {
+		/* Node 0 is "false": its literal is the negation of a variable forced true. */
+		if (!enc->true_var) {
+			enc->true_var = logic_var_new(enc->l, NULL);
+			enc->sink(enc->ctx, &enc->true_var, 1);
+		}
+		v = -enc->true_var;
+	} else {
+		v = logic_var_new(enc->l, NULL);
+	}
+	enc_fit(enc);
+	enc->lit[n] = v;
+	return v;
+}
+
+static int flit(struct cnf_encoder *enc, formula f)
+{
+	int v = node_lit(enc, NODE(f));
+	return NEG(f) ? -v : v;
+}
+
+/* Needs lit(f) -> f (want_true) or !lit(f) -> !f: a polarity of f's node. */
+static void require(struct cnf_encoder *enc, formula f, int want_true)
+{
+	unsigned pol = (want_true ^ NEG(f)) ? 1 : 2;
+	ALLOC_GROW(enc->stack, enc->nr_stack + 1, enc->alloc_stack);
+	enc->stack[enc->nr_stack++] = NODE(f) << 2 | pol;
+}
+
+static void emit(struct cnf_encoder *enc, int a, int b, int c)
+{
+	int v[3] = { a, b, c };
+	enc->sink(enc->ctx, v, c ? 3 : 2);
+}
+
+static void drain(struct cnf_encoder *enc)
+{
+	while (enc->nr_stack) {
+		uint32_t item = enc->stack[--enc->nr_stack];
+		uint32_t n = item >> 2;
+		enc_fit(enc);
+		unsigned missing = (item & 3) & ~enc->done[n];
+		if (!missing)
+			continue;
+		enc->done[n] |= missing;
+		struct node nd = enc->l->nodes[n];
+		if (nd.op == OP_VAR || nd.op == OP_CONST)
+			continue;
+		int x = node_lit(enc, n);
+		/* l->args only grows when a non-variable node is made: never here. */
+		const formula *a = enc->l->args + nd.arg;
+		if (nd.op == OP_AND) {
+			if (missing & 1) {
+				for (uint32_t i = 0; i < nd.nargs; i++) {
+					emit(enc, -x, flit(enc, a[i]), 0);
+					require(enc, a[i], 1);
+				}
+			}
+			if (missing & 2) {
+				enc->nr_clause = 0;
+				ALLOC_GROW(enc->clause, nd.nargs + 1, enc->alloc_clause);
+				enc->clause[enc->nr_clause++] = x;
+				for (uint32_t i = 0; i < nd.nargs; i++) {
+					int li = flit(enc, a[i]);
+					enc->clause[enc->nr_clause++] = -li;
+					require(enc, a[i], 0);
+				}
+				enc->sink(enc->ctx, enc->clause, enc->nr_clause);
+			}
+		} else if (nd.op == OP_XOR) {
+			int p = flit(enc, a[0]), q = flit(enc, a[1]);
+			if (missing & 1) {
+				emit(enc, -x, p, q);
+				emit(enc, -x, -p, -q);
+			}
+			if (missing & 2) {
+				emit(enc, x, -p, q);
+				emit(enc, x, p, -q);
+			}
+			require(enc, a[0], 1);
+			require(enc, a[0], 0);
+			require(enc, a[1], 1);
+			require(enc, a[1], 0);
+		} else if (nd.op == OP_ITE) {
+			int c = flit(enc, a[0]), t = flit(enc, a[1]), e = flit(enc, a[2]);
+			require(enc, a[0], 1);
+			require(enc, a[0], 0);
+			if (missing & 1) {
+				emit(enc, -x, -c, t);
+				emit(enc, -x, c, e);
+				require(enc, a[1], 1);
+				require(enc, a[2], 1);
+			}
+			if (missing & 2) {
+				emit(enc, x, -c, -t);
+				emit(enc, x, c, -e);
+				require(enc, a[1], 0);
+				require(enc, a[2], 0);
+			}
+		}
+	}
+}
+
+int cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false)
+{
+	int v = flit(enc, f);
+	if (want_true)
+		require(enc, f, 1);
+	if (want_false)
+		require(enc, f, 0);
+	drain(enc);
+	return v;
+}
+
+/* Emits a top-level clause, weakened by !guard when there is a guard. */
+static void emit_top(struct cnf_encoder *enc, int *c, size_t nr, int guard)
+{
+	if (guard)
+		c[nr++] = -guard;
+	enc->sink(enc->ctx, c, nr);
+}
+
+void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
+{
+	int unit[2];
+	if (f == LOGIC_TRUE)
+		return;
+	if (f == LOGIC_FALSE) {
+		emit_top(enc, unit, 0, guard);
+		return;
+	}
+	struct node nd = enc->l->nodes[NODE(f)];
+	if (nd.op == OP_AND && !NEG(f)) {
+		for (uint32_t i = 0; i < nd.nargs; i++)
+			cnf_assert_guarded(enc, enc->l->args[nd.arg + i], guard);
+		return;
+	}
+	if (nd.op == OP_AND) {
+		/* !(a && b && ...) is the clause (!a || !b || ...). */
+		int *c = xmalloc((nd.nargs + 1) * sizeof(*c));
+		for (uint32_t i = 0; i < nd.nargs; i++) {
+			formula ai = enc->l->args[nd.arg + i] ^ 1;
+			c[i] = flit(enc, ai);
+			require(enc, ai, 1);
+		}
+		drain(enc);
+		emit_top(enc, c, nd.nargs, guard);
+		free(c);
+		return;
+	}
+	unit[0] = cnf_literal(enc, f, 1, 0);
+	emit_top(enc, unit, 1, guard);
+}
+
+void cnf_assert(struct cnf_encoder *enc, formula f)
+{
+	cnf_assert_guarded(enc, f, 0);
+}
+
+/*
+ * Two-valued evaluation of a small formula with values from a callback, no
+ * memo: for presence conditions (trees of a few nodes) checked against many
+ * assignments, where a memo over the whole store would cost more than it saves.
+ */
+int logic_eval_with(const struct logic *l, formula f, int (*value)(void *data, int var), void *data)
+{
+	const struct node *nd = &l->nodes[NODE(f)];
+	const formula *a = l->args + nd->arg;
+	int r = 0;
+
+	switch (nd->op) {
+	case OP_CONST:
+		r = 0;
+		break;
+	case OP_VAR:
+		r = value(data, (int)nd->arg) > 0;
+		break;
+	case OP_AND:
+		r = 1;
+		for (uint32_t i = 0; i < nd->nargs && r; i++)
+			r = logic_eval_with(l, a[i], value, data);
+		break;
+	case OP_XOR:
+		r = logic_eval_with(l, a[0], value, data) ^ logic_eval_with(l, a[1], value, data);
+		break;
+	case OP_ITE:
+		r = logic_eval_with(l, a[0], value, data) ? logic_eval_with(l, a[1], value, data)
+							   : logic_eval_with(l, a[2], value, data);
+		break;
+	}
+	return NEG(f) ? !r : r;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Boolean formulas over numbered variables, hash-consed: building the same
+ * formula twice gives the same id, so identical conditions (thousands of
+ * `#ifdef CONFIG_SMP`) are one formula and one cache entry. Knows nothing of
+ * where formulas come from.
+ *
+ * A formula id is (node << 1) | negated: negation is free and `!!f == f`.
+ * The ids LOGIC_FALSE and LOGIC_TRUE are the constants. Nodes are variables,
+ * n-ary AND (OR is a negated AND of negations), binary XOR (IFF is its
+ * negation) and ITE. Constructors fold constants, sort and deduplicate AND
+ * arguments, and turn `x && !x` into false.
+ *
+ * Threads: a store, its formulas and every encoder over it belong to one
+ * thread at a time (building a formula or encoding it to CNF writes to the
+ * store). A thread that needs its own solver builds its own store and model
+ * (building one is cheap), or takes the store over once the owner is done.
+ */
+#ifndef UT_LOGIC_H
+#define UT_LOGIC_H
+
+#include <stdio.h>
+#include "util.h"
+
+typedef uint32_t formula;
+
+#define LOGIC_FALSE ((formula)0)
+#define LOGIC_TRUE ((formula)1)
+
+struct logic;
+
+struct logic *logic_new(void);
+void logic_free(struct logic *l);
+
+/*
+ * Variables are numbered from 1 (DIMACS style). A name is optional (NULL for
+ * helper variables) and need not be unique: logic_var_find() finds the first
+ * variable created under a name.
+ */
+int logic_var_new(struct logic *l, const char *name);
+/* The variable named `name`, created when there is none. */
+int logic_var(struct logic *l, const char *name);
+/* The variable named `name`, or 0. */
+int logic_var_find(const struct logic *l, const char *name);
+const char *logic_var_name(const struct logic *l, int var);
+/* The highest variable number in use. */
+int logic_nr_vars(const struct logic *l);
+/* The number of formula nodes (for statistics). */
+size_t logic_nr_nodes(const struct logic *l);
+
+formula logic_atom(struct logic *l, int var);
+static inline formula logic_not(formula f) { return f ^ 1; }
+formula logic_and(struct logic *l, formula a, formula b);
+formula logic_or(struct logic *l, formula a, formula b);
+formula logic_and_n(struct logic *l, const formula *args, size_t n);
+formula logic_or_n(struct logic *l, const formula *args, size_t n);
+formula logic_implies(struct logic *l, formula a, formula b);
+formula logic_xor(struct logic *l, formula a, formula b);
+formula logic_iff(struct logic *l, formula a, formula b);
+/* if c then t else e */
+formula logic_ite(struct logic *l, formula c, formula t, formula e);
+
+/* A formula that is a single literal: its variable (negative when negated), else 0. */
+int logic_literal(const struct logic *l, formula f);
+/* Appends the variables that f mentions to *vars (each once, any order). */
+void logic_vars_of(struct logic *l, formula f, int **vars, size_t *nr, size_t *alloc);
+/* A readable rendering (for messages and tests): `A && (!B || C)`. */
+void logic_print(const struct logic *l, formula f, struct strbuf *out);
+
+/*
+ * Three-valued evaluation under a partial assignment: values[var] is 1 (true),
+ * -1 (false) or 0 (unknown) for var 1..nr_vars. Returns 1, -1 or 0. The
+ * evaluator memoises shared subformulas between calls; values may not change
+ * while it is in use.
+ */
+struct logic_eval;
+struct logic_eval *logic_eval_new(struct logic *l, const int8_t *values, int nr_values);
+int logic_eval(struct logic_eval *ev, formula f);
+void logic_eval_free(struct logic_eval *ev);
+
+/*
+ * Two-valued evaluation without memo, values from a callback (> 0 true):
+ * for small formulas checked against many assignments.
+ */
+int logic_eval_with(const struct logic *l, formula f, int (*value)(void *data, int var), void *data);
+
+/*
+ * Tseitin transformation into CNF, in the polarity each subformula is needed
+ * (Plaisted-Greenbaum): a node asserted true only gets the clauses saying
+ * "helper -> node"; the other half is added when a later formula needs it.
+ * The clauses are equisatisfiable and keep every model's projection onto the
+ * original variables, and the definitions of helper variables never constrain
+ * the original variables: they can be added to a solver once and for all.
+ * Helper variables are new variables of the store.
+ */
+typedef void (*clause_sink_fn)(void *ctx, const int *lits, size_t nr);
+
+struct cnf_encoder;
+struct cnf_encoder *cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx);
+void cnf_encoder_free(struct cnf_encoder *enc);
+/* Adds clauses making f true (an AND becomes several clauses, an OR one). */
+void cnf_assert(struct cnf_encoder *enc, formula f);
+/* Adds clauses making `guard -> f` true (guard: a variable). */
+void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard);
+/*
+ * A literal standing for f, defined in the needed direction(s): with
+ * `want_true`, asserting the literal forces f; with `want_false`, asserting its
+ * negation forces !f. Returns 0 for a constant (f is LOGIC_TRUE/FALSE).
+ */
+int cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false);
+
+#endif

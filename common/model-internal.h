@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What model.c (building) and model-query.c (asking) share; not an interface. */
+#ifndef UT_MODEL_INTERNAL_H
+#define UT_MODEL_INTERNAL_H
+
+#include "model.h"
+
+enum msym_kind {
+	MSYM_UNDEFINED,	/* named by expressions, defined nowhere: n */
+	MSYM_UNTYPED,	/* defined without a type: n */
+	MSYM_BOOL,
+	MSYM_TRISTATE,
+	MSYM_VALUE,	/* int/hex/string: y is "has a value" */
+	MSYM_FREE,	/* a toolchain probe: a free variable */
+};
+
+struct msym {
+	const char *name;	/* interned, without CONFIG_ */
+	enum msym_kind kind;
+	int y, m;		/* variables; m only for a tristate */
+	formula ge1;		/* y || m, made once */
+	const char *display;	/* interned "CONFIG_FOO" */
+};
+
+struct model_group {
+	formula f;
+	struct model_reason reason;
+};
+
+struct model {
+	struct logic *l;
+	struct sat *sat;
+	char *arch;
+	struct msym *syms;	/* indexed like kconfig->symbols */
+	size_t nr_syms;
+	struct strmap by_name;	/* name -> index + 1 */
+	formula modules;	/* the MODULES symbol's value, or false */
+	struct model_group *groups;
+	size_t nr_groups, alloc_groups;
+	struct strmap strings;	/* interned paths and names */
+	const char *last_path, *last_interned;	/* the path of the previous constraint */
+	/* Built on the first explanation: each group guarded by its own variable. */
+	struct sat *explain;
+	int first_guard;
+	const struct model_reason **reasons;
+	size_t alloc_reasons;
+};
+
+/* A tristate value: (value >= m, value == y). */
+struct tv {
+	formula ge1, ge2;
+};
+
+struct mchoice {
+	const char *name;
+	int y, m;		/* the choice's mode; m only for a tristate choice */
+};
+
+/* A translated expression, by address: expressions are a shared DAG. */
+struct memo_entry {
+	const void *key;	/* low bit: rewrite_m */
+	struct tv value;
+};
+
+struct builder {
+	struct model *m;
+	const struct kconfig *kc;
+	struct mchoice *choices;
+	struct memo_entry *memo;
+	size_t nr_memo, cap_memo;
+	struct tv *dep;		/* per definition index, once computed */
+	uint8_t *has_dep;
+};
+
+struct model *model_new(const struct kconfig *kc);
+const char *model_intern_path(struct model *m, const char *s);
+struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
+struct tv reverse_one(struct builder *b, const struct kconfig_reverse *r);
+void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
+	       const char *symbol, const char *what);
+
+#endif

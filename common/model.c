@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building the model of a Kconfig tree: see model.h, and DESIGN.md for the
+ * semantics. The rules follow what the kernel's kconfig computes (symbol.c,
+ * menu.c of Linux 6.1) for a bool/tristate symbol S:
+ *
+ *   visibility V = OR(dep && prompt condition)     (bool: m counts as y)
+ *   direct dep D = OR(dep of each definition)
+ *   reverse dep R = OR(selector && its dep && its condition)
+ *   implied I    = the same over `imply`
+ *   default P    = the first default whose condition (&& dep) is not n,
+ *                  min(value, condition); when I != n: min(max(P, I), D)
+ *   value        = V != n: the user's value capped by V, or P; then max with R
+ *                  V == n: max(P, R)
+ *   finally m becomes y for a bool, and for every symbol when MODULES is n.
+ *
+ * A tristate value is a pair of formulas (value >= m, value == y): AND is
+ * min, OR is max, NOT swaps and negates them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "model-internal.h"
+
+static struct tv tv_const(formula ge1, formula ge2)
+{
+	struct tv t = { ge1, ge2 };
+	return t;
+}
+
+static struct tv tv_and(struct logic *l, struct tv a, struct tv b)
+{
+	return tv_const(logic_and(l, a.ge1, b.ge1), logic_and(l, a.ge2, b.ge2));
+}
+
+static struct tv tv_or(struct logic *l, struct tv a, struct tv b)
+{
+	return tv_const(logic_or(l, a.ge1, b.ge1), logic_or(l, a.ge2, b.ge2));
+}
+
+/* m counts as y (a bool's dependencies and visibility). */
+static struct tv tv_promote(struct tv a)
+{
+	return tv_const(a.ge1, a.ge1);
+}
+
+static struct msym *msym_of(struct builder *b, const struct kconfig_symbol *s)
+{
+	return &b->m->syms[s->index];
+}
+
+/* The value of a symbol in an expression. */
+static struct tv tv_symbol(struct builder *b, const struct kconfig_symbol *s, int rewrite_m)
+{
+	struct logic *l = b->m->l;
+	if (s == b->kc->sym_y)
+		return tv_const(LOGIC_TRUE, LOGIC_TRUE);
+	if (s == b->kc->sym_n)
+		return tv_const(LOGIC_FALSE, LOGIC_FALSE);
+	if (s == b->kc->sym_m)
+		/* kconfig rewrites a bare m in dependencies into m && MODULES. */
+		return tv_const(rewrite_m ? b->m->modules : LOGIC_TRUE, LOGIC_FALSE);
+	const struct msym *ms = msym_of(b, s);
+	if (ms->kind == MSYM_BOOL || ms->kind == MSYM_FREE)
+		return tv_const(logic_atom(l, ms->y), logic_atom(l, ms->y));
+	if (ms->kind == MSYM_TRISTATE)
+		return tv_const(ms->ge1, logic_atom(l, ms->y));
+	/* int/hex/string, untyped and undefined symbols are n in a tristate context. */
+	return tv_const(LOGIC_FALSE, LOGIC_FALSE);
+}
+
+/* What an operand of a comparison is known to be. */
+struct operand {
+	const char *text;	/* a known string value, or NULL */
+	struct tv tri;		/* for bool/tristate symbols */
+	int is_tri;
+	const char *name;	/* for opaque atoms */
+};
+
+static struct operand operand_of(struct builder *b, const struct kconfig_expr *e)
+{
+	struct operand o = { NULL, { 0, 0 }, 0, NULL };
+	if (e->type == KEXPR_CONST) {
+		o.text = o.name = e->value;
+		return o;
+	}
+	if (e->type != KEXPR_SYMBOL) {
+		o.name = "?";
+		return o;
+	}
+	const struct kconfig_symbol *s = e->sym;
+	o.name = s->name;
+	if (s == b->kc->sym_y || s == b->kc->sym_m || s == b->kc->sym_n) {
+		o.text = s == b->kc->sym_y ? "y" : s == b->kc->sym_m ? "m" : "n";
+		return o;
+	}
+	const struct msym *ms = msym_of(b, s);
+	if (ms->kind == MSYM_BOOL || ms->kind == MSYM_TRISTATE) {
+		o.is_tri = 1;
+		o.tri = tv_symbol(b, s, 0);
+	} else if (ms->kind == MSYM_UNDEFINED) {
+		/* kconfig gives a symbol it does not know its own name as value. */
+		o.text = s->name;
+	}
+	return o;
+}
+
+static int is_number(const char *s, long long *out)
+{
+	char *end;
+	if (!*s)
+		return 0;
+	*out = strtoll(s, &end, 0);
+	return !*end;
+}
+
+/* The formula "this operand's value is the string t" for a bool/tristate one. */
+static formula tri_equals(struct builder *b, struct tv v, const char *t)
+{
+	struct logic *l = b->m->l;
+	if (!strcmp(t, "y"))
+		return v.ge2;
+	if (!strcmp(t, "m"))
+		return logic_and(l, v.ge1, logic_not(v.ge2));
+	if (!strcmp(t, "n"))
+		return logic_not(v.ge1);
+	return LOGIC_FALSE;
+}
+
+static formula opaque(struct builder *b, const char *op, struct operand *x, struct operand *y)
+{
+	char *name = xstrfmt("%s%s%s", x->name, op, y->name);
+	formula f = logic_atom(b->m->l, logic_var(b->m->l, name));
+	free(name);
+	return f;
+}
+
+static formula comparison(struct builder *b, const struct kconfig_expr *e)
+{
+	struct logic *l = b->m->l;
+	struct operand x = operand_of(b, e->left), y = operand_of(b, e->right);
+	long long a, c;
+	static const char *const ops[] = {
+		[KEXPR_EQUAL] = "=", [KEXPR_UNEQUAL] = "!=", [KEXPR_LESS] = "<",
+		[KEXPR_LESS_EQUAL] = "<=", [KEXPR_GREATER] = ">", [KEXPR_GREATER_EQUAL] = ">=",
+	};
+	if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL) {
+		formula eq;
+		if (x.text && y.text) {
+			if (!strcmp(x.text, y.text))
+				eq = LOGIC_TRUE;
+			else if (is_number(x.text, &a) && is_number(y.text, &c))
+				eq = a == c ? LOGIC_TRUE : LOGIC_FALSE;
+			else
+				eq = LOGIC_FALSE;
+		} else if (x.is_tri && y.is_tri) {
+			eq = logic_and(l, logic_iff(l, x.tri.ge1, y.tri.ge1),
+				       logic_iff(l, x.tri.ge2, y.tri.ge2));
+		} else if (x.is_tri && y.text) {
+			eq = tri_equals(b, x.tri, y.text);
+		} else if (y.is_tri && x.text) {
+			eq = tri_equals(b, y.tri, x.text);
+		} else {
+			eq = opaque(b, "=", &x, &y);
+		}
+		return e->type == KEXPR_EQUAL ? eq : logic_not(eq);
+	}
+	if (x.text && y.text && is_number(x.text, &a) && is_number(y.text, &c)) {
+		switch (e->type) {
+		case KEXPR_LESS: return a < c ? LOGIC_TRUE : LOGIC_FALSE;
+		case KEXPR_LESS_EQUAL: return a <= c ? LOGIC_TRUE : LOGIC_FALSE;
+		case KEXPR_GREATER: return a > c ? LOGIC_TRUE : LOGIC_FALSE;
+		default: return a >= c ? LOGIC_TRUE : LOGIC_FALSE;
+		}
+	}
+	return opaque(b, ops[e->type], &x, &y);
+}
+
+static struct memo_entry *memo_slot(struct builder *b, const void *key)
+{
+	size_t mask = b->cap_memo - 1;
+	size_t i = ((uintptr_t)key * 0x9e3779b97f4a7c15ull >> 20) & mask;
+	while (b->memo[i].key && b->memo[i].key != key)
+		i = (i + 1) & mask;
+	return &b->memo[i];
+}
+
+static void memo_grow(struct builder *b)
+{
+	struct memo_entry *old = b->memo;
+	size_t old_cap = b->cap_memo;
+	b->cap_memo = old_cap ? old_cap * 2 : 4096;
+	b->memo = xcalloc(b->cap_memo, sizeof(*b->memo));
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].key)
+			*memo_slot(b, old[i].key) = old[i];
+	free(old);
+}
+
+static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
+
+struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
+{
+	if (!e)
+		return tv_const(LOGIC_TRUE, LOGIC_TRUE);
+	if (e->type == KEXPR_SYMBOL)
+		return tv_symbol(b, e->sym, rewrite_m);
+	const void *key = (const char *)e + !!rewrite_m;
+	if ((b->nr_memo + 1) * 2 > b->cap_memo)
+		memo_grow(b);
+	struct memo_entry *me = memo_slot(b, key);
+	if (me->key)
+		return me->value;
+	struct tv v = tv_expr_uncached(b, e, rewrite_m);
+	me = memo_slot(b, key);	/* the table may have grown meanwhile */
+	me->key = key;
+	me->value = v;
+	b->nr_memo++;
+	return v;
+}
+
+static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
+{
+	struct logic *l = b->m->l;
+	struct tv x, y;
+	switch (e->type) {
+	case KEXPR_SYMBOL:
+		return tv_symbol(b, e->sym, rewrite_m);
+	case KEXPR_CONST:
+		/* A bare string in a tristate context is a symbol kconfig does not know: n. */
+		return tv_const(LOGIC_FALSE, LOGIC_FALSE);
+	case KEXPR_NOT:
+		x = tv_expr(b, e->left, rewrite_m);
+		return tv_const(logic_not(x.ge2), logic_not(x.ge1));
+	case KEXPR_AND:
+		x = tv_expr(b, e->left, rewrite_m);
+		y = tv_expr(b, e->right, rewrite_m);
+		return tv_and(l, x, y);
+	case KEXPR_OR:
+		x = tv_expr(b, e->left, rewrite_m);
+		y = tv_expr(b, e->right, rewrite_m);
+		return tv_or(l, x, y);
+	default: {
+		formula f = comparison(b, e);
+		return tv_const(f, f);
+	}
+	}
+}
+
+/* The choice's own value (its mode). */
+static struct tv tv_choice(struct builder *b, const struct kconfig_choice *c)
+{
+	struct logic *l = b->m->l;
+	const struct mchoice *mc = &b->choices[c->index];
+	formula y = logic_atom(l, mc->y);
+	if (!mc->m)
+		return tv_const(y, y);
+	return tv_const(logic_or(l, y, logic_atom(l, mc->m)), y);
+}
+
+/*
+ * A definition's dependency as kconfig propagates it: for a choice member
+ * the choice's mode too, and `choice = y` for a bool member of a tristate choice.
+ */
+static struct tv def_dep(struct builder *b, const struct kconfig_definition *d)
+{
+	if (b->has_dep[d->index])
+		return b->dep[d->index];
+	struct tv dep = tv_expr(b, d->dep, 1);
+	if (d->kind != KDEF_CHOICE && d->choice) {
+		struct tv c = tv_choice(b, d->choice);
+		dep = tv_and(b->m->l, dep, c);
+		if (d->choice->type == KCONFIG_TRISTATE && d->symbol->type != KCONFIG_TRISTATE)
+			dep = tv_and(b->m->l, dep, tv_const(c.ge2, c.ge2));
+	}
+	b->has_dep[d->index] = 1;
+	b->dep[d->index] = dep;
+	return dep;
+}
+
+/* Adds a constraint; `symbol` is an interned name ("CONFIG_FOO", "<choice>"). */
+void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
+	       const char *symbol, const char *what)
+{
+	struct model *m = b->m;
+	if (f == LOGIC_TRUE)
+		return;
+	ALLOC_GROW(m->groups, m->nr_groups + 1, m->alloc_groups);
+	struct model_group *g = &m->groups[m->nr_groups++];
+	g->f = f;
+	const char *path = loc ? loc->path : "";
+	if (path != m->last_path) {
+		m->last_path = path;
+		m->last_interned = model_intern_path(m, path);
+	}
+	g->reason.path = m->last_interned;
+	g->reason.line = loc ? loc->line : 0;
+	g->reason.symbol = symbol;	/* interned by the caller */
+	g->reason.what = what;
+	sat_assert(m->sat, f);
+}
+
+/* The visibility of a symbol or a choice: the OR over its prompts. */
+static struct tv visibility(struct builder *b, struct kconfig_definition *const *defs, size_t nr)
+{
+	struct tv v = tv_const(LOGIC_FALSE, LOGIC_FALSE);
+	for (size_t i = 0; i < nr; i++) {
+		const struct kconfig_definition *d = defs[i];
+		if (!d->nr_prompts)
+			continue;
+		struct tv dep = def_dep(b, d);
+		for (size_t j = 0; j < d->nr_prompts; j++)
+			v = tv_or(b->m->l, v, tv_and(b->m->l, dep, tv_expr(b, d->prompts[j].cond, 1)));
+	}
+	return v;
+}
+
+/* The first active default, as a value (min(value, condition)). */
+static struct tv first_default(struct builder *b, const struct kconfig_symbol *s)
+{
+	struct logic *l = b->m->l;
+	struct tv acc = tv_const(LOGIC_FALSE, LOGIC_FALSE);
+	/* Built from the last default backwards: "if this one is active, it; else the rest". */
+	for (size_t i = s->nr_defs; i-- > 0;) {
+		const struct kconfig_definition *d = s->defs[i];
+		if (!d->nr_defaults)
+			continue;
+		struct tv dep = def_dep(b, d);
+		for (size_t j = d->nr_defaults; j-- > 0;) {
+			struct tv c = tv_and(l, dep, tv_expr(b, d->defaults[j].cond, 1));
+			struct tv v = tv_expr(b, d->defaults[j].value, 0);
+			acc = tv_const(logic_ite(l, c.ge1, v.ge1, acc.ge1),
+				       logic_ite(l, c.ge1, logic_and(l, v.ge2, c.ge2), acc.ge2));
+		}
+	}
+	return acc;
+}
+
+/* The OR over `select`s (or `imply`s) of s: selector && its dep && its condition. */
+static struct tv reverse(struct builder *b, const struct kconfig_reverse *r, size_t nr)
+{
+	struct tv acc = tv_const(LOGIC_FALSE, LOGIC_FALSE);
+	for (size_t i = 0; i < nr; i++)
+		acc = tv_or(b->m->l, acc, reverse_one(b, &r[i]));
+	return acc;
+}
+
+struct tv reverse_one(struct builder *b, const struct kconfig_reverse *r)
+{
+	struct logic *l = b->m->l;
+	if (!r->from->symbol)
+		return tv_const(LOGIC_FALSE, LOGIC_FALSE);
+	struct tv t = tv_symbol(b, r->from->symbol, 0);
+	t = tv_and(l, t, def_dep(b, r->from));
+	return tv_and(l, t, tv_expr(b, r->cond, 1));
+}
+
+static const struct kconfig_location *first_loc(const struct kconfig_symbol *s)
+{
+	return s->nr_defs ? &s->defs[0]->loc : NULL;
+}
+
+/*
+ * The value of a bool/tristate symbol (not a choice member), with (y, m) its
+ * variables (m = LOGIC_FALSE for a bool).
+ */
+static void encode_tristate_value(struct builder *b, const struct kconfig_symbol *s,
+				  const struct msym *ms)
+{
+	struct logic *l = b->m->l;
+	int is_bool = ms->kind == MSYM_BOOL;
+	formula Y = logic_atom(l, ms->y);
+	formula M = is_bool ? LOGIC_FALSE : logic_atom(l, ms->m);
+	formula ge1 = logic_or(l, Y, M), nomod = logic_not(b->m->modules);
+	const struct kconfig_location *loc = first_loc(s);
+	struct tv D = tv_const(LOGIC_FALSE, LOGIC_FALSE), V, I, P;
+
+	for (size_t i = 0; i < s->nr_defs; i++)
+		D = tv_or(l, D, def_dep(b, s->defs[i]));
+	V = visibility(b, s->defs, s->nr_defs);
+	I = reverse(b, s->implied_by, s->nr_implied_by);
+	P = first_default(b, s);
+	if (is_bool) {
+		D = tv_promote(D);
+		V = tv_promote(V);
+		I = tv_promote(I);
+	}
+	/* imply raises the default, capped by the direct dependency. */
+	P = tv_const(logic_ite(l, I.ge1, D.ge1, P.ge1),
+		     logic_ite(l, I.ge1, logic_and(l, logic_or(l, P.ge2, I.ge2), D.ge2), P.ge2));
+	if (is_bool)
+		P = tv_promote(P);
+
+	/* select: a lower bound per selecting definition, whatever S depends on. */
+	for (size_t i = 0; i < s->nr_selected_by; i++) {
+		const struct kconfig_reverse *r = &s->selected_by[i];
+		struct tv t = reverse_one(b, r);
+		if (is_bool)
+			t = tv_promote(t);
+		formula f = logic_and(l, logic_implies(l, t.ge1, ge1), logic_implies(l, t.ge2, Y));
+		model_add(b, f, &r->from->loc, ms->display, "select");
+	}
+	struct tv R = reverse(b, s->selected_by, s->nr_selected_by);
+	if (is_bool)
+		R = tv_promote(R);
+
+	/* Upper bound: the user's value is capped by the visibility. */
+	formula up = logic_implies(l, ge1, logic_or_n(l, (formula[]){ V.ge1, P.ge1, R.ge1 }, 3));
+	if (!is_bool)
+		up = logic_and(l, up, logic_implies(l, Y,
+			logic_or_n(l, (formula[]){ V.ge2, P.ge2, R.ge2, nomod }, 4)));
+	model_add(b, up, loc, ms->display, "depends on");
+
+	/* Without a visible prompt the value is exactly max(default, reverse dependency). */
+	formula low1 = logic_or(l, P.ge1, R.ge1);
+	formula low2 = is_bool ? low1 : logic_or(l, logic_or(l, P.ge2, R.ge2), logic_and(l, low1, nomod));
+	formula exact = logic_and(l, logic_iff(l, ge1, low1), logic_iff(l, Y, low2));
+	model_add(b, logic_implies(l, logic_not(V.ge1), exact), loc, ms->display, "default");
+	if (!is_bool)
+		model_add(b, logic_and(l, logic_not(logic_and(l, Y, M)),
+				       logic_implies(l, M, b->m->modules)), loc, ms->display, "tristate");
+}
+
+/* int/hex/string: "has a value" is exactly "visible, or some default active". */
+static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, const struct msym *ms)
+{
+	struct logic *l = b->m->l;
+	formula any = visibility(b, s->defs, s->nr_defs).ge1;
+	for (size_t i = 0; i < s->nr_defs; i++) {
+		const struct kconfig_definition *d = s->defs[i];
+		if (!d->nr_defaults)
+			continue;
+		struct tv dep = def_dep(b, d);
+		for (size_t j = 0; j < d->nr_defaults; j++)
+			any = logic_or(l, any, logic_and(l, dep.ge1, tv_expr(b, d->defaults[j].cond, 1).ge1));
+	}
+	model_add(b, logic_iff(l, logic_atom(l, ms->y), any), first_loc(s), ms->display, "default");
+}
+
+/*
+ * A choice: its mode is at most its visibility and, unless `optional`, at
+ * least m (y for a bool choice) when visible. A member whose visibility is y
+ * is y exactly when chosen: at most one is, and one is when the mode is y and
+ * some member is visible. A member visible only as m (mode m) is n or m. An
+ * invisible member takes its default (kconfig ignores select on members).
+ */
+static void encode_choice(struct builder *b, const struct kconfig_choice *c)
+{
+	struct logic *l = b->m->l;
+	const struct mchoice *mc = &b->choices[c->index];
+	const struct kconfig_location *loc = c->nr_defs ? &c->defs[0]->loc : NULL;
+	const char *name = mc->name;
+	formula nomod = logic_not(b->m->modules);
+	int tristate = mc->m != 0;
+	struct tv C = tv_choice(b, c), Vc = visibility(b, c->defs, c->nr_defs);
+	formula f;
+	if (!tristate)
+		Vc = tv_promote(Vc);
+	else
+		Vc = tv_const(Vc.ge1, logic_or(l, Vc.ge2, logic_and(l, Vc.ge1, nomod)));
+	f = logic_and(l, logic_implies(l, C.ge1, Vc.ge1), logic_implies(l, C.ge2, Vc.ge2));
+	if (!c->optional)
+		f = logic_and(l, f, logic_implies(l, Vc.ge1, C.ge1));
+	if (tristate) {
+		formula M = logic_atom(l, mc->m);
+		f = logic_and(l, f, logic_not(logic_and(l, C.ge2, M)));
+		f = logic_and(l, f, logic_implies(l, M, b->m->modules));
+	}
+	model_add(b, f, loc, name, "choice mode");
+
+	formula *chosen = xcalloc(c->nr_members + 1, sizeof(*chosen));
+	formula any_visible = LOGIC_FALSE;
+	for (size_t i = 0; i < c->nr_members; i++) {
+		const struct kconfig_symbol *s = c->members[i];
+		const struct msym *ms = msym_of(b, s);
+		if (ms->kind != MSYM_BOOL && ms->kind != MSYM_TRISTATE)
+			continue;
+		int is_bool = ms->kind == MSYM_BOOL;
+		formula Y = logic_atom(l, ms->y), M = is_bool ? LOGIC_FALSE : logic_atom(l, ms->m);
+		struct tv V = visibility(b, s->defs, s->nr_defs), P = first_default(b, s);
+		if (!is_bool)	/* visible only as m while the mode is y: not visible */
+			V.ge1 = logic_and(l, V.ge1, logic_or(l, V.ge2, logic_not(C.ge2)));
+		V = is_bool ? tv_promote(V) : tv_const(V.ge1, logic_or(l, V.ge2, logic_and(l, V.ge1, nomod)));
+		formula ge1 = logic_or(l, Y, M);
+		formula p2 = is_bool ? P.ge1 : logic_or(l, P.ge2, logic_and(l, P.ge1, nomod));
+		f = logic_implies(l, V.ge2, logic_not(M));
+		f = logic_and(l, f, logic_implies(l, logic_and(l, V.ge1, logic_not(V.ge2)),
+						    logic_implies(l, Y, p2)));
+		f = logic_and(l, f, logic_implies(l, logic_not(V.ge1),
+			logic_and(l, logic_iff(l, ge1, P.ge1), logic_iff(l, Y, p2))));
+		if (!is_bool)
+			f = logic_and(l, f, logic_and(l, logic_not(logic_and(l, Y, M)),
+						     logic_implies(l, M, b->m->modules)));
+		model_add(b, f, first_loc(s), ms->display, "choice member");
+		chosen[i] = logic_and(l, V.ge2, Y);
+		any_visible = logic_or(l, any_visible, V.ge2);
+	}
+	/* At most one chosen member: pairwise, choices are small. */
+	formula amo = LOGIC_TRUE;
+	for (size_t i = 0; i < c->nr_members; i++)
+		for (size_t j = i + 1; j < c->nr_members; j++)
+			if (chosen[i] && chosen[j])
+				amo = logic_and(l, amo, logic_not(logic_and(l, chosen[i], chosen[j])));
+	formula alo = logic_implies(l, logic_and(l, C.ge2, any_visible),
+				    logic_or_n(l, chosen, c->nr_members));
+	model_add(b, logic_and(l, amo, alo), loc, name, "choice: one member");
+	free(chosen);
+}
+
+static int is_choice_member(const struct kconfig_symbol *s)
+{
+	for (size_t i = 0; i < s->nr_defs; i++)
+		if (s->defs[i]->choice)
+			return 1;
+	return 0;
+}
+
+struct model *model_build(const struct kconfig *kc)
+{
+	struct model *m = model_new(kc);
+	struct builder b = { m, kc, NULL, NULL, 0, 0, NULL, NULL };
+	size_t i;
+	const struct kconfig_symbol *s;
+
+	b.dep = xcalloc(kc->nr_definitions + 1, sizeof(*b.dep));
+	b.has_dep = xcalloc(kc->nr_definitions + 1, 1);
+	b.choices = xcalloc(kc->nr_choices + 1, sizeof(*b.choices));
+	for (i = 0; i < kc->nr_choices; i++) {
+		const struct kconfig_choice *c = kc->choices[i];
+		struct mchoice *mc = &b.choices[i];
+		char *name = c->name ? xstrfmt("<choice %s>", c->name) : xstrdup("<choice>");
+		mc->name = model_intern_path(m, name);
+		free(name);
+		mc->y = logic_var_new(m->l, NULL);
+		if (c->type == KCONFIG_TRISTATE && kc->modules)
+			mc->m = logic_var_new(m->l, NULL);
+	}
+	for_each_kconfig_symbol(kc, i, s) {
+		const struct msym *ms = &m->syms[s->index];
+		if (s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV))
+			continue;	/* free */
+		if (ms->kind == MSYM_BOOL || ms->kind == MSYM_TRISTATE) {
+			if (!is_choice_member(s))
+				encode_tristate_value(&b, s, ms);
+		} else if (ms->kind == MSYM_VALUE) {
+			encode_has_value(&b, s, ms);
+		}
+	}
+	for (i = 0; i < kc->nr_choices; i++)
+		encode_choice(&b, kc->choices[i]);
+	free(b.choices);
+	free(b.dep);
+	free(b.has_dep);
+	free(b.memo);
+	return m;
+}

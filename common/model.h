@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The propositional model of one parsed Kconfig tree (one architecture), as
+ * DESIGN.md's "Kconfig to logic" says: a sound over-approximation of what the
+ * tree's own kconfig can produce, made as tight as the kernel's semantics
+ * allow (exact values for symbols without a visible prompt, choices, select
+ * overriding depends on).
+ *
+ * Variables: a bool symbol FOO is the variable CONFIG_FOO; a tristate FOO is
+ * CONFIG_FOO (=y) and CONFIG_FOO_MODULE (=m); an int/hex/string FOO is
+ * CONFIG_FOO meaning "has a value" (written to .config). Toolchain probes and
+ * comparisons on int/hex/string values are free variables.
+ *
+ * Each constraint remembers the Kconfig location of what it encodes, so an
+ * unsatisfiable query can be explained as Kconfig lines.
+ *
+ * Threads: a model, its logic store and its solvers belong to one thread at a
+ * time. The model keeps no pointer into the kconfig it was built from.
+ */
+#ifndef UT_MODEL_H
+#define UT_MODEL_H
+
+#include <stdio.h>
+#include "kconfig.h"
+#include "logic.h"
+#include "sat.h"
+
+struct model;
+
+struct model *model_build(const struct kconfig *kc);
+void model_free(struct model *m);
+
+struct logic *model_logic(struct model *m);
+/* The incremental solver holding the model. */
+struct sat *model_sat(struct model *m);
+const char *model_arch(const struct model *m);	/* NULL for a tree without architectures */
+
+/* Variables of a symbol (name without CONFIG_): the y var and the m var; 0 when none. */
+int model_var_y(const struct model *m, const char *symbol);
+int model_var_m(const struct model *m, const char *symbol);
+/* Does some Kconfig file of the tree define this symbol (name without CONFIG_)? */
+int model_symbol_defined(const struct model *m, const char *symbol);
+
+/*
+ * The formula for a C macro name: CONFIG_FOO (y, or "has a value"),
+ * CONFIG_FOO_MODULE (m; false for a bool). For a name no Kconfig defines,
+ * *defined is set to 0 and the result is a free variable of that name (the
+ * caller decides whether to force it off). Names without CONFIG_ are free
+ * variables too.
+ */
+formula model_config(struct model *m, const char *name, int *defined);
+
+/* Is f satisfiable together with the model? (cached by formula) */
+int model_satisfiable(struct model *m, formula f);
+
+/* A constraint of the model, as Kconfig lines. */
+struct model_reason {
+	const char *path;
+	int line;
+	const char *symbol;	/* CONFIG_FOO, or "<choice>" / "<choice NAME>" */
+	const char *what;	/* "select", "depends on", "default", "choice", ... */
+};
+/*
+ * When f is unsatisfiable with the model: the constraints that make it so (a
+ * minimal set when cheap). Returns how many, 0 when f is satisfiable or
+ * unsatisfiable on its own. The reasons point into the model.
+ */
+size_t model_explain(struct model *m, formula f, const struct model_reason ***out);
+
+/*
+ * Checks a full configuration (the text of a .config). Returns 0 when it
+ * satisfies the model; 1 when not, with the violated constraints described
+ * in `why` ("path:line: CONFIG_FOO: what" lines).
+ */
+int model_check_config(struct model *m, const char *config, struct strbuf *why);
+
+/* DIMACS CNF with "c CONFIG_FOO <var>" / "c CONFIG_FOO_MODULE <var>" lines first. */
+void model_dump_dimacs(struct model *m, FILE *out);
+
+/* Statistics for benchmarks. */
+struct model_stats {
+	size_t symbols, constraints, vars, clauses, nodes;
+};
+void model_get_stats(struct model *m, struct model_stats *st);
+
+#endif

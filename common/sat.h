@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The picosat wrapper: one incremental solver per model. The base is a CNF
+ * (clauses and asserted formulas) that stays; queries are formulas encoded
+ * with fresh helper variables whose definitions never constrain the base, and
+ * asked under assumptions, so a query leaves no trace but cached definitions.
+ * Knows nothing of Kconfig.
+ *
+ * Threads: a solver belongs to one thread at a time, with its logic store.
+ */
+#ifndef UT_SAT_H
+#define UT_SAT_H
+
+#include <stdio.h>
+#include "logic.h"
+
+struct sat;
+
+struct sat *sat_new(struct logic *l);
+void sat_free(struct sat *s);
+struct logic *sat_logic(struct sat *s);
+
+/* The base: clauses of DIMACS literals over the store's variables. */
+void sat_add_clause(struct sat *s, const int *lits, size_t nr);
+/* Asserts f in the base (Tseitin encoded, polarity-aware). */
+void sat_assert(struct sat *s, formula f);
+/* Asserts `guard -> f` in the base: f holds when guard is assumed. */
+void sat_assert_guarded(struct sat *s, formula f, int guard);
+/* Clauses in the base, helper definitions included. */
+size_t sat_nr_base_clauses(const struct sat *s);
+
+/*
+ * A literal equivalent to f (both directions defined), to be used as an
+ * assumption; its definitions are query clauses, not part of the base.
+ */
+int sat_query_literal(struct sat *s, formula f);
+
+enum { SAT_UNSAT = 0, SAT_SAT = 1 };
+/* Solves the base under assumptions (literals); SAT_SAT or SAT_UNSAT. */
+int sat_solve(struct sat *s, const int *assumptions, size_t nr);
+/* After SAT_SAT: 1 (true), -1 (false) or 0 (unassigned) for a variable. */
+int sat_value(struct sat *s, int var);
+/*
+ * After SAT_UNSAT: the assumptions that took part in the refutation, in the
+ * order given; with `minimise`, a minimal such set (several solver calls).
+ * Returns how many were stored in *out (grown as needed).
+ */
+size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise,
+		  int **out, size_t *alloc);
+
+/* Is base && f satisfiable? Answers are cached by formula. */
+int sat_satisfiable(struct sat *s, formula f);
+/* Statistics: queries asked, answered from the cache, solver calls. */
+void sat_stats(const struct sat *s, size_t *queries, size_t *cached, size_t *calls);
+
+/*
+ * The base in DIMACS CNF: "p cnf <vars> <clauses>" and the clauses. Comment
+ * lines, if any, are the caller's, written before.
+ */
+void sat_write_dimacs(const struct sat *s, FILE *out);
+
+#endif

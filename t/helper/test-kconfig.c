@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-kconfig [--arch=<a> | --all-arches | --arches] [--details | --no-dump]
+ *              [--env NAME=VALUE] [--stats] <srctree> [<Kconfig>]
+ * test-kconfig --git=<rev> [<options>] [<Kconfig>]
+ *
+ * Parses a Kconfig tree from the filesystem (or from a commit of the
+ * repository of the current directory, with --git) and prints its symbols (as
+ * `--dump-model=symbols` does), or everything parsed (--details), or the
+ * architectures (--arches). Exits 1 when the parse found errors.
+ */
+#include "kconfig.h"
+#include "kconfig_git.h"
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const usage[] = {
+	"test-kconfig [<options>] <srctree> [<Kconfig>]",
+	"test-kconfig --git=<rev> [<options>] [<Kconfig>]",
+	NULL,
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, const char **argv)
+{
+	const char *arch = NULL, *rev = NULL;
+	struct repo *repo = NULL;
+	git_oid commit;
+	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1;
+	struct strvec env = STRVEC_INIT, arches = STRVEC_INIT;
+	struct option opts[] = {
+		OPT_STRING(0, "arch", &arch, "arch", "parse for this architecture"),
+		OPT_STRING(0, "git", &rev, "rev", "read the tree of this commit"),
+		OPT_BOOL(0, "all-arches", &all, "parse every architecture"),
+		OPT_BOOL(0, "arches", &list, "list the architectures"),
+		OPT_BOOL(0, "details", &details, "dump every definition"),
+		OPT_BOOL(0, "no-dump", &no_dump, "print nothing but errors"),
+		OPT_BOOL(0, "stats", &stats, "print timing and cache figures on stderr"),
+		OPT_INT(0, "repeat", &repeat, "n", "parse n times (timing)"),
+		OPT_LIST(0, "env", &env, "name=value", "a variable for $(name)"),
+		OPT_END(),
+	};
+	struct parsed_args pa;
+	struct kconfig_reader reader;
+	struct kconfig_options kopts = { 0 };
+	double start;
+	size_t i, lexed, reused;
+	int errors = 0, ret = 0, r;
+
+	set_program_name("test-kconfig");
+	parse_options(argc, argv, opts, usage, "test-kconfig", &pa);
+	if (rev) {
+		if (pa.args.nr > 1)
+			usage_with_options(usage, opts);
+		repo = repo_open();
+		if (repo_resolve_commit(repo, rev, &commit))
+			return 128;
+		kconfig_git_reader_init(&reader, repo, &commit);
+		kopts.top = pa.args.nr ? pa.args.v[0] : NULL;
+	} else {
+		if (pa.args.nr < 1 || pa.args.nr > 2)
+			usage_with_options(usage, opts);
+		kconfig_fs_reader_init(&reader, pa.args.v[0]);
+		kopts.top = pa.args.nr > 1 ? pa.args.v[1] : NULL;
+	}
+	kopts.env = &env;
+	kopts.cache = kconfig_cache_new();
+
+	start = now();
+	if (list || all) {
+		int n = kconfig_architectures(&reader, kopts.top, &arches);
+
+		if (n < 0)
+			ret = 128;
+		if (list)
+			for (i = 0; i < arches.nr; i++)
+				printf("%s\n", arches.v[i]);
+		if (!n && all)
+			strvec_push(&arches, "");	/* a single model */
+	} else {
+		strvec_push(&arches, arch ? arch : "");
+	}
+	for (r = 0; r < repeat && !list && !ret; r++) {
+		for (i = 0; i < arches.nr; i++) {
+			const char *a = *arches.v[i] ? arches.v[i] : NULL;
+			struct kconfig *kc = kconfig_parse(&reader, a, &kopts);
+
+			if (!kc) {
+				ret = 128;
+				break;
+			}
+			errors += kc->nr_errors;
+			if (!no_dump && r == 0) {
+				if (arches.nr > 1)
+					printf("# arch %s\n", a);
+				if (details)
+					kconfig_dump_details(kc, stdout);
+				else
+					kconfig_dump_symbols(kc, stdout);
+			}
+			if (stats && r == 0)
+				fprintf(stderr, "%s: %zu files, %zu symbols (%zu defined), %zu definitions, %d errors\n",
+					a ? a : "-", kc->nr_files, kc->nr_symbols, kc->nr_defined,
+					kc->nr_definitions, kc->nr_errors);
+			kconfig_free(kc);
+		}
+	}
+	if (stats) {
+		kconfig_cache_stats(kopts.cache, &lexed, &reused);
+		fprintf(stderr, "%.3f s, %zu files lexed, %zu reused\n", now() - start, lexed, reused);
+	}
+	if (errors && !ret) {
+		fprintf(stderr, "%d errors\n", errors);
+		ret = 1;
+	}
+	kconfig_cache_free(kopts.cache);
+	if (repo) {
+		kconfig_git_reader_release(&reader);
+		repo_close(repo);
+	} else {
+		kconfig_fs_reader_release(&reader);
+	}
+	strvec_clear(&env);
+	strvec_clear(&arches);
+	parsed_args_clear(&pa);
+	return ret;
+}

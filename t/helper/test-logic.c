@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-logic selftest: hash-consing and folding laws, then random formulas
+ * checked against truth tables through the Tseitin encoding and picosat
+ * (as asserted base clauses and as query literals in both polarities).
+ * test-logic dimacs: a small base as DIMACS, for the picosat binary.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "logic.h"
+#include "sat.h"
+
+#define NV 6
+
+static unsigned long rng = 12345;
+static unsigned rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+	return (unsigned)(rng >> 33) % n;
+}
+
+static formula random_formula(struct logic *l, const formula *pool, size_t nr_pool, int depth)
+{
+	if (!depth || rnd(4) == 0) {
+		formula f = pool[rnd(nr_pool)];
+		return rnd(2) ? logic_not(f) : f;
+	}
+	formula a = random_formula(l, pool, nr_pool, depth - 1);
+	formula b = random_formula(l, pool, nr_pool, depth - 1);
+	switch (rnd(7)) {
+	case 0: return logic_and(l, a, b);
+	case 1: return logic_or(l, a, b);
+	case 2: return logic_xor(l, a, b);
+	case 3: return logic_iff(l, a, b);
+	case 4: return logic_implies(l, a, b);
+	case 5: return logic_ite(l, a, b, random_formula(l, pool, nr_pool, depth - 1));
+	default: {
+		formula v[4] = { a, b, pool[rnd(nr_pool)], random_formula(l, pool, nr_pool, 1) };
+		return rnd(2) ? logic_and_n(l, v, 4) : logic_or_n(l, v, 4);
+	}
+	}
+}
+
+static int check(int cond, const char *what)
+{
+	if (!cond)
+		fprintf(stderr, "FAIL: %s\n", what);
+	return !cond;
+}
+
+static int laws(struct logic *l, const formula *x)
+{
+	int bad = 0;
+	formula a = x[0], b = x[1], c = x[2];
+	bad += check(logic_and(l, a, b) == logic_and(l, b, a), "and commutes");
+	bad += check(logic_or(l, a, b) == logic_not(logic_and(l, logic_not(a), logic_not(b))), "de Morgan");
+	bad += check(logic_and(l, a, logic_not(a)) == LOGIC_FALSE, "x && !x");
+	bad += check(logic_or(l, a, logic_not(a)) == LOGIC_TRUE, "x || !x");
+	bad += check(logic_and(l, a, LOGIC_TRUE) == a, "x && true");
+	bad += check(logic_or(l, a, LOGIC_TRUE) == LOGIC_TRUE, "x || true");
+	bad += check(logic_xor(l, a, a) == LOGIC_FALSE, "x ^ x");
+	bad += check(logic_iff(l, a, b) == logic_iff(l, b, a), "iff commutes");
+	bad += check(logic_ite(l, a, b, b) == b, "ite same branches");
+	bad += check(logic_ite(l, LOGIC_TRUE, b, c) == b, "ite true");
+	bad += check(logic_ite(l, logic_not(a), b, c) == logic_ite(l, a, c, b), "ite negated condition");
+	bad += check(logic_and(l, logic_and(l, a, b), c) == logic_and(l, a, logic_and(l, b, c)), "and flattens");
+	bad += check(logic_and(l, a, a) == a, "and deduplicates");
+	bad += check(logic_literal(l, logic_not(a)) == -logic_literal(l, a), "literal");
+	return bad;
+}
+
+static int selftest(void)
+{
+	struct logic *l = logic_new();
+	formula pool[NV];
+	int bad = 0;
+	for (int i = 0; i < NV; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "V%d", i);
+		pool[i] = logic_atom(l, logic_var(l, name));
+	}
+	bad += laws(l, pool);
+	bad += check(logic_var_find(l, "V3") == 4 && logic_var(l, "V3") == 4, "variable table");
+
+	/* One incremental solver for all query literals; fresh ones for asserted bases. */
+	struct sat *q = sat_new(l);
+	int8_t values[NV + 1];
+	size_t checked = 0;
+	for (int round = 0; round < 200; round++) {
+		formula f = random_formula(l, pool, NV, 4);
+		int lit = sat_query_literal(q, f);
+		struct sat *base = round % 6 ? NULL : sat_new(l);
+		if (base)
+			sat_assert(base, f);
+		for (unsigned m = 0; m < (1u << NV); m++) {
+			int as[NV + 1];
+			for (int i = 0; i < NV; i++) {
+				values[i + 1] = (m >> i) & 1 ? 1 : -1;
+				as[i] = (m >> i) & 1 ? i + 1 : -(i + 1);
+			}
+			struct logic_eval *ev = logic_eval_new(l, values, NV);
+			int want = logic_eval(ev, f) > 0;
+			logic_eval_free(ev);
+			as[NV] = lit;
+			bad += check(sat_solve(q, as, NV + 1) == want, "query literal true");
+			as[NV] = -lit;
+			bad += check(sat_solve(q, as, NV + 1) == !want, "query literal false");
+			if (base)
+				bad += check(sat_solve(base, as, NV) == want, "asserted base");
+			checked++;
+		}
+		bad += check(sat_satisfiable(q, f) == sat_satisfiable(q, f), "cache");
+		sat_free(base);
+		if (bad) {
+			struct strbuf sb = STRBUF_INIT;
+			logic_print(l, f, &sb);
+			fprintf(stderr, "in %s\n", sb.buf);
+			strbuf_release(&sb);
+			break;
+		}
+	}
+	/* Unknown inputs: three-valued evaluation. */
+	values[1] = 0;
+	values[2] = -1;
+	struct logic_eval *ev = logic_eval_new(l, values, NV);
+	bad += check(logic_eval(ev, logic_and(l, pool[0], pool[1])) == -1, "eval: unknown && false");
+	bad += check(logic_eval(ev, logic_or(l, pool[0], pool[1])) == 0, "eval: unknown || false");
+	logic_eval_free(ev);
+	/* Failed assumptions: a && b is refuted by !a alone. */
+	int as[3] = { -1, 2, sat_query_literal(q, logic_and(l, pool[0], pool[1])) }, *failed = NULL;
+	size_t alloc = 0, n;
+	bad += check(sat_solve(q, as, 3) == SAT_UNSAT, "unsat under assumptions");
+	n = sat_failed(q, as, 3, 1, &failed, &alloc);
+	bad += check(n == 2 && failed[0] == -1 && failed[1] == as[2], "minimal failed assumptions");
+	free(failed);
+	sat_free(q);
+	logic_free(l);
+	printf("%zu assignments checked, %s\n", checked, bad ? "FAILED" : "ok");
+	return !!bad;
+}
+
+static int dimacs(void)
+{
+	struct logic *l = logic_new();
+	formula a = logic_atom(l, logic_var(l, "A")), b = logic_atom(l, logic_var(l, "B"));
+	formula c = logic_atom(l, logic_var(l, "C"));
+	struct sat *s = sat_new(l);
+	sat_assert(s, logic_and(l, logic_or(l, a, b), logic_implies(l, a, logic_iff(l, b, c))));
+	sat_assert(s, logic_not(c));
+	printf("c A 1\nc B 2\nc C 3\n");
+	sat_write_dimacs(s, stdout);
+	sat_free(s);
+	logic_free(l);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "selftest"))
+		return selftest();
+	if (argc == 2 && !strcmp(argv[1], "dimacs"))
+		return dimacs();
+	fprintf(stderr, "usage: test-logic (selftest | dimacs)\n");
+	return 129;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-model [--arch=<a>] [--top=<Kconfig>] <srctree> dimacs
+ *	the model as DIMACS CNF
+ * test-model [--arch=<a>] [--top=<Kconfig>] <srctree> check <.config>...
+ *	does each full configuration satisfy the model? Exit 0 when all do,
+ *	1 when one does not (the violated constraints are printed).
+ * test-model [--arch=<a>] [--top=<Kconfig>] <srctree> sat <symbol[=y|m|n]>...
+ *	is the conjunction satisfiable? Prints "sat" or "unsat" and the reasons.
+ * test-model [--all-arches] [--repeat=<n>] <srctree> stats
+ *	build time and size of the model(s), on stderr.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "kconfig.h"
+#include "model.h"
+#include "options.h"
+
+static const char *const usage[] = {
+	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | stats)",
+	NULL,
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *read_whole(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+	if (!f)
+		die("cannot open %s", path);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	strbuf_addstr(&sb, "");
+	return strbuf_detach(&sb, NULL);
+}
+
+static int check(struct model *m, const struct strvec *args)
+{
+	int ret = 0;
+	for (size_t i = 2; i < args->nr; i++) {
+		char *config = read_whole(args->v[i]);
+		struct strbuf why = STRBUF_INIT;
+		if (model_check_config(m, config, &why)) {
+			printf("%s: rejected\n%s", args->v[i], strbuf_str(&why));
+			ret = 1;
+		} else {
+			printf("%s: ok\n", args->v[i]);
+		}
+		strbuf_release(&why);
+		free(config);
+	}
+	return ret;
+}
+
+static int query(struct model *m, const struct strvec *args)
+{
+	struct logic *l = model_logic(m);
+	formula f = LOGIC_TRUE;
+	for (size_t i = 2; i < args->nr; i++) {
+		const char *eq = strchr(args->v[i], '=');
+		char *name = eq ? xstrndup(args->v[i], eq - args->v[i]) : xstrdup(args->v[i]);
+		char *cfg = xstrfmt("CONFIG_%s", name), *mod = xstrfmt("CONFIG_%s_MODULE", name);
+		int defined;
+		formula y = model_config(m, cfg, &defined), mm = model_config(m, mod, &defined);
+		char v = eq ? eq[1] : 'y';
+		formula g = v == 'y' ? y : v == 'm' ? mm : logic_not(logic_or(l, y, mm));
+		f = logic_and(l, f, g);
+		free(name);
+		free(cfg);
+		free(mod);
+	}
+	if (model_satisfiable(m, f)) {
+		printf("sat\n");
+		return 0;
+	}
+	const struct model_reason **r;
+	size_t n = model_explain(m, f, &r);
+	printf("unsat\n");
+	for (size_t i = 0; i < n; i++)
+		printf("%s:%d: %s: %s\n", r[i]->path, r[i]->line, r[i]->symbol, r[i]->what);
+	return 1;
+}
+
+int main(int argc, const char **argv)
+{
+	const char *arch = NULL, *top = NULL;
+	int all = 0, repeat = 1, ret = 0;
+	struct option opts[] = {
+		OPT_STRING(0, "arch", &arch, "arch", "the architecture"),
+		OPT_STRING(0, "top", &top, "file", "the top Kconfig file"),
+		OPT_BOOL(0, "all-arches", &all, "every architecture (stats)"),
+		OPT_INT(0, "repeat", &repeat, "n", "build n times (stats)"),
+		OPT_END(),
+	};
+	struct parsed_args pa;
+	struct kconfig_reader reader;
+	struct kconfig_options kopts = { 0 };
+	struct strvec arches = STRVEC_INIT;
+
+	set_program_name("test-model");
+	parse_options(argc, argv, opts, usage, "test-model", &pa);
+	if (pa.args.nr < 2)
+		usage_with_options(usage, opts);
+	const char *cmd = pa.args.v[1];
+	kconfig_fs_reader_init(&reader, pa.args.v[0]);
+	kopts.top = top;
+	kopts.cache = kconfig_cache_new();
+	kopts.quiet = !strcmp(cmd, "stats");
+	if (all && kconfig_architectures(&reader, top, &arches) <= 0)
+		strvec_push(&arches, "");
+	if (!all)
+		strvec_push(&arches, arch ? arch : "");
+
+	double start = now(), parse = 0, build = 0;
+	for (int r = 0; r < repeat && !ret; r++) {
+		for (size_t i = 0; i < arches.nr && !ret; i++) {
+			const char *a = *arches.v[i] ? arches.v[i] : NULL;
+			double t0 = now();
+			struct kconfig *kc = kconfig_parse(&reader, a, &kopts);
+			if (!kc)
+				die("cannot read the top Kconfig");
+			parse += now() - t0;
+			double t1 = now();
+			struct model *m = model_build(kc);
+			build += now() - t1;
+			if (!strcmp(cmd, "dimacs")) {
+				model_dump_dimacs(m, stdout);
+			} else if (!strcmp(cmd, "check")) {
+				ret = check(m, &pa.args);
+			} else if (!strcmp(cmd, "sat")) {
+				ret = query(m, &pa.args);
+			} else if (!strcmp(cmd, "stats")) {
+				struct model_stats st;
+				model_get_stats(m, &st);
+				if (!r)
+					fprintf(stderr, "%s: %zu symbols, %zu constraints, %zu vars, %zu clauses, %zu nodes\n",
+						a ? a : "-", st.symbols, st.constraints, st.vars, st.clauses, st.nodes);
+			} else {
+				usage_with_options(usage, opts);
+			}
+			model_free(m);
+			kconfig_free(kc);
+		}
+	}
+	if (!strcmp(cmd, "stats"))
+		fprintf(stderr, "%.3f s total (%.3f s parsing, %.3f s encoding) for %d x %zu models\n",
+			now() - start, parse, build, repeat, arches.nr);
+	kconfig_cache_free(kopts.cache);
+	kconfig_fs_reader_release(&reader);
+	strvec_clear(&arches);
+	parsed_args_clear(&pa);
+	return ret;
+}

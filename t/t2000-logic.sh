@@ -1,0 +1,20 @@
+#!/bin/sh
+test_description='formulas, Tseitin CNF and the picosat wrapper'
+. ./test-lib.sh
+
+test_expect_success 'folding laws and random formulas agree with their truth tables' '
+	test-logic selftest >out &&
+	grep "assignments checked, ok" out
+'
+
+test_expect_success 'the DIMACS export is read by picosat' '
+	test-logic dimacs >base.cnf &&
+	grep "^p cnf [0-9]* 5$" base.cnf &&
+	test_expect_code 10 picosat base.cnf >res &&
+	grep "^s SATISFIABLE" res &&
+	awk "/^p cnf/ { \$4 += 2 } { print } END { print \"-1 0\"; print \"-2 0\" }" base.cnf >unsat.cnf &&
+	test_expect_code 20 picosat unsat.cnf >res &&
+	grep "^s UNSATISFIABLE" res
+'
+
+test_done
