@@ -16,13 +16,21 @@
  *		const struct cpp_block *b = &f->blocks[i];
  *		dead:   PC(b) = b->pc unsatisfiable
  *		undead: PC(parent) && !b->local unsatisfiable (parent alive)
- *		skip when b->constant (#if 0, #if 1, #else of #if 0...)
+ *		skip when b->constant (#if 0, #if 1, #else of #if 0...) or when
+ *		b->pc->kind == CPP_EXPR_CONST (inside an #if 0: folded to 0)
  *	}
  *	cpp_file_free(f);
  *	cpp_macros_free(macros);
  *
  * Formulas are struct cpp_expr DAGs owned by the cpp_file (one arena, freed
- * with it): walk them, never free them. A driver maps each leaf to its own
+ * with it): walk them, never free them nor change them. Sub-formulas are
+ * shared (a child's pc points into its parent's), so memoise per node when
+ * encoding. Two formulas print the same with cpp_expr_format() exactly when
+ * they are the same formula: that text is a fine cache key for "identical
+ * presence conditions are answered once".
+ *
+ * cpp_scan() keeps no global state: threads may scan in parallel, sharing one
+ * struct cpp_macros (read only once built). A driver maps each leaf to its own
  * logic variables:
  *	CPP_EXPR_CONFIG, name "CONFIG_FOO", variant DEFINED  -> FOO=y
  *	    ... ENABLED -> FOO=y || FOO=m, BUILTIN -> FOO=y, MODULE -> FOO=m,
@@ -98,7 +106,17 @@ struct cpp_symbol_ref {
 /*
  * One block: the lines an #if, #ifdef, #ifndef, #elif(n)def or #else controls.
  * Blocks are numbered B0, B1, ... in the order of their opening directive;
- * B00, the file itself, is parent -1. Lines count from 1.
+ * B00, the file itself, is parent -1. Lines count from 1. A parent always
+ * comes before its children, so one forward pass sees parents first.
+ *
+ *	10 #ifdef CONFIG_A	B0: line 10, end_line 14, parent -1, first 0, prev_sibling -1
+ *	11 #if X > 2		B1: line 11, end_line 13, parent 0, first 1, prev_sibling -1
+ *	12 foo();
+ *	13 #endif
+ *	14 #else		B2: line 14, end_line 15, parent -1, first 0, prev_sibling 0
+ *	15 #endif
+ *
+ * The lines a block controls are line_last + 1 .. end_line - 1.
  */
 struct cpp_block {
 	int number;		/* index in cpp_file.blocks */
@@ -138,7 +156,10 @@ struct cpp_file {
 	struct cpp_define *defines;
 	size_t nr_defines, alloc_defines;
 	int nr_lines;
-	/* "path:line: message" for each unbalanced or malformed directive. */
+	/*
+	 * "path:line: message" for each unbalanced or malformed directive and
+	 * unterminated comment: errors.nr != 0 is the "had errors" flag.
+	 */
 	struct strvec errors;
 	struct arena *arena;	/* owns every string and expression above */
 };
@@ -180,6 +201,13 @@ struct cpp_options {
  */
 struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options *opt);
 void cpp_file_free(struct cpp_file *f);
+
+/*
+ * The innermost block that holds `line`: its opening directive, its lines,
+ * and for the last block of a chain its #endif; -1 for none (B00). Use it
+ * to map the lines a diff touches to blocks.
+ */
+int cpp_block_at(const struct cpp_file *f, int line);
 
 /* Appends a readable infix form: CONFIG_A && !(defined(B) || {X > 2}). */
 void cpp_expr_format(struct strbuf *sb, const struct cpp_expr *e);

@@ -28,8 +28,24 @@ struct sat {
 	size_t queries, cached, calls;
 };
 
+/*
+ * The solver is made on the first question: a model that is only built,
+ * dumped or never asked about costs no solver. Until then the log is the base.
+ */
+static void load_solver(struct sat *s)
+{
+	if (s->ps)
+		return;
+	s->ps = picosat_init();
+	if (!s->ps)
+		die("cannot initialise picosat");
+	for (size_t i = 0; i < s->nr_log; i++)
+		picosat_add(s->ps, s->log[i]);
+}
+
 static void add_to_solver(struct sat *s, const int *lits, size_t nr)
 {
+	load_solver(s);
 	for (size_t i = 0; i < nr; i++)
 		picosat_add(s->ps, lits[i]);
 	picosat_add(s->ps, 0);
@@ -47,7 +63,8 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	}
 	s->log[s->nr_log++] = 0;
 	s->nr_base_clauses++;
-	add_to_solver(s, lits, nr);
+	if (s->ps)
+		add_to_solver(s, lits, nr);
 }
 
 static void query_sink(void *ctx, const int *lits, size_t nr)
@@ -59,9 +76,6 @@ struct sat *sat_new(struct logic *l)
 {
 	struct sat *s = xcalloc(1, sizeof(*s));
 	s->l = l;
-	s->ps = picosat_init();
-	if (!s->ps)
-		die("cannot initialise picosat");
 	s->base_enc = cnf_encoder_new(l, base_sink, s);
 	s->query_enc = cnf_encoder_new(l, query_sink, s);
 	return s;
@@ -71,7 +85,8 @@ void sat_free(struct sat *s)
 {
 	if (!s)
 		return;
-	picosat_reset(s->ps);
+	if (s->ps)
+		picosat_reset(s->ps);
 	cnf_encoder_free(s->base_enc);
 	cnf_encoder_free(s->query_enc);
 	free(s->log);
@@ -105,6 +120,7 @@ int sat_query_literal(struct sat *s, formula f)
 
 int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 {
+	load_solver(s);
 	for (size_t i = 0; i < nr; i++)
 		picosat_assume(s->ps, assumptions[i]);
 	s->calls++;
@@ -118,7 +134,7 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 
 int sat_value(struct sat *s, int var)
 {
-	if (var <= 0 || var > picosat_variables(s->ps))
+	if (!s->ps || var <= 0 || var > picosat_variables(s->ps))
 		return 0;
 	return picosat_deref(s->ps, var);
 }

@@ -291,12 +291,14 @@ config MODULES
 	---help---
 	  Old help.
 source "arch/$SRCARCH/Kconfig"
+source arch/foo/Kconfig.unquoted
 EOT
 	cat >old/arch/foo/Kconfig <<\EOT &&
 config FOO
 	tristate "foo"
 	depends on MODULES
 EOT
+	printf "config UNQUOTED\n\tbool\n" >old/arch/foo/Kconfig.unquoted &&
 	test-kconfig --arches old >arches &&
 	echo foo >expect &&
 	test_cmp expect arches &&
@@ -305,6 +307,7 @@ EOT
 	grep "^symbol SRCARCH string env env=SRCARCH" actual &&
 	grep -A2 "^config SRCARCH" actual | grep "default \"foo\"" &&
 	grep "^config FOO tristate arch/foo/Kconfig:1" actual &&
+	grep "^config UNQUOTED bool arch/foo/Kconfig.unquoted:1" actual &&
 	grep "help \"Old help.\\\\n\"" actual
 '
 
@@ -348,6 +351,40 @@ CONFIG_M bool Kconfig:1 a/Kconfig:1 Kconfig:4
 EOT
 	test_cmp expect actual &&
 	grep "a/Kconfig:2: ignoring type redefinition of .M. from .bool. to .tristate." err
+'
+
+test_expect_success 'nested if, menu and choice blocks AND their dependencies in order' '
+	mkdir -p nest &&
+	cat >nest/Kconfig <<\EOT &&
+if A
+if B
+menu "m"
+	depends on C
+if D
+choice
+	prompt "c"
+	depends on E
+config F
+	bool "f"
+	depends on G
+endchoice
+endif
+endmenu
+endif
+config AFTER
+	bool
+endif
+EOT
+	test-kconfig --details nest >actual &&
+	grep -A1 "^choice <anonymous> unknown Kconfig:6" actual >choice &&
+	printf "choice <anonymous> unknown Kconfig:6\n\tdepends on A && B && C && D && E\n" >expect &&
+	test_cmp expect choice &&
+	grep -A2 "^config F" actual >f &&
+	printf "config F bool Kconfig:9\n\tin choice <anonymous>\n\tdepends on A && B && C && D && E && G\n" >expect &&
+	test_cmp expect f &&
+	grep -A1 "^config AFTER" actual >after &&
+	printf "config AFTER bool Kconfig:16\n\tdepends on A\n" >expect &&
+	test_cmp expect after
 '
 
 test_done

@@ -1,0 +1,54 @@
+#!/bin/sh
+test_description='the model accepts every configuration the kernel'\''s own conf makes
+
+On small Kconfig trees (t2010/*: tristates, select, imply, defaults, menus,
+visible if, if blocks, choices of every kind, comparisons, a tree without
+MODULES, several definitions of one symbol, select of a choice member,\nimply, defaults above the visibility), conf'\''s allnoconfig, allyesconfig,
+allmodconfig, alldefconfig and 60 randconfigs with fixed seeds must all
+satisfy the model.'
+. ./test-lib.sh
+
+# make_configs <tree>: conf's configurations of the tree into configs/<tree>/
+make_configs () {
+	dir="$UT_SRC_DIR/t/t2010/$1" &&
+	mkdir -p "configs/$1" &&
+	for mode in allnoconfig allyesconfig allmodconfig alldefconfig; do
+		srctree="$dir" KCONFIG_CONFIG="configs/$1/$mode" \
+			"$KCONF" --$mode Kconfig >/dev/null || return 1
+	done &&
+	seed=1 &&
+	while test $seed -le 60; do
+		srctree="$dir" KCONFIG_SEED=$seed KCONFIG_CONFIG="configs/$1/rand$seed" \
+			"$KCONF" --randconfig Kconfig >/dev/null 2>&1 || return 1
+		seed=$((seed + 1))
+	done
+}
+
+for tree in mixed nomod tricky; do
+	test_expect_success KCONF "conf's configurations of '$tree' satisfy the model" "
+		make_configs $tree &&
+		test-model \"\$UT_SRC_DIR/t/t2010/$tree\" check configs/$tree/* >out &&
+		test \$(grep -c ': ok\$' out) = 64
+	"
+	test_expect_success KCONF "randconfigs of '$tree' differ (the test is not vacuous)" "
+		test \$(cat configs/$tree/rand* | sort | uniq -c | awk '\$1 < 60' | wc -l) -gt 10
+	"
+done
+
+test_expect_success KCONF 'a tristate default m with MODULES off is y in conf and in the model' '
+	grep "^CONFIG_SUB2=y" configs/nomod/alldefconfig &&
+	test-model "$UT_SRC_DIR/t/t2010/nomod" sat SUB1=y SUB2=m >out;
+	grep "^unsat" out
+'
+
+test_expect_success KCONF 'select from an m symbol makes a bool y; imply is capped by the dependency' '
+	tree="$UT_SRC_DIR/t/t2010/tricky" &&
+	test_expect_code 1 test-model "$tree" sat P7=m P8=n >out &&
+	grep "^Kconfig:64: CONFIG_P8: select" out &&
+	test_expect_code 1 test-model "$tree" sat P9=y P11=n T1=y >out &&
+	grep "^Kconfig:77: CONFIG_P11: default" out &&
+	test-model "$tree" sat P9=y P11=n T1=n &&
+	test-model "$tree" sat P1=y T1=m
+'
+
+test_done
