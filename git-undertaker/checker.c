@@ -269,6 +269,7 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	}
 	ms->tm.kconfig_defined = bf->kconfig_defined;
 	ms->tm.cmdline_defined = bf->cmdline_defined;
+	ms->tm.arch_mentions = bf->arch_mentions;
 	c->sets[slot] = ms;
 	return ms;
 }
