@@ -77,6 +77,12 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	s->nr_base_clauses++;
 	if (s->ps)
 		add_to_solver(s, lits, nr);
+	/* A stronger base may refute earlier answers and witnesses: forget them. */
+	if (s->nr_answers) {
+		memset(s->answers, 0, s->cap_answers * sizeof(*s->answers));
+		s->nr_answers = 0;
+	}
+	s->nr_witnesses = s->next_witness = 0;
 }
 
 static void query_sink(void *ctx, const int *lits, size_t nr)
@@ -103,7 +109,7 @@ void sat_free(struct sat *s)
 	cnf_encoder_free(s->query_enc);
 	free(s->log);
 	free(s->answers);
-	for (size_t i = 0; i < s->nr_witnesses; i++)
+	for (size_t i = 0; i < SAT_WITNESSES; i++)
 		free(s->witness[i]);
 	logic_eval_free(s->ev);
 	free(s);
