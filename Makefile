@@ -53,6 +53,8 @@ HELPER_BIN := $(HELPER_SRC:t/helper/%.c=$(O)/t/helper/%)
 
 MAN_SRC := $(sort $(wildcard Documentation/git-*.adoc))
 MAN_PAGES := $(MAN_SRC:Documentation/%.adoc=$(O)/man/%.1)
+# Shared sections (options, revisions) that the pages include.
+MAN_INCLUDES := $(filter-out $(MAN_SRC),$(wildcard Documentation/*.adoc))
 
 all: $(CMD_BIN) $(HELPER_BIN)
 
@@ -85,7 +87,7 @@ $(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
 doc: $(MAN_PAGES)
-$(O)/man/%.1: Documentation/%.adoc
+$(O)/man/%.1: Documentation/%.adoc $(MAN_INCLUDES)
 	@mkdir -p $(dir $@)
 	asciidoctor -b manpage -a mansource="undertaker suite" -a manversion='$(VERSION)' -o $@ $<
 

@@ -1,28 +1,339 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "options.h"
-#include "repo.h"
+/*
+ * git undertaker: dead and undead #if blocks, commit by commit, as notes.
+ * main parses options, walks the range, prints, writes notes and picks the
+ * exit code; the analysis lives in checker.c.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checker.h"
+#include "notes.h"
+#include "report.h"
 
 static const char *const usage_lines[] = {
-	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]", "git undertaker --all [<options>] [<commit>] [-- <pathspec>...]", "git undertaker --dump-model[=dimacs|symbols] [--arch=<arch>] [<commit>]",
+	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]",
+	"git undertaker --all [<options>] [<commit>] [-- <pathspec>...]",
+	"git undertaker --dump-model[=dimacs|symbols|files] [--arch=<arch>] [<commit>]",
 	NULL,
 };
 
+#define NOTE_MODEL_PREFIX "Undertaker-Model: "
+#define NOTE_SUMMARY_PREFIX "Undertaker: "
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* The note of a checked commit: new and fixed defects, the model key, a summary. */
+static char *format_note(const struct defect_list *l, const char *key, size_t *nr_new,
+			 size_t *nr_fixed)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	*nr_new = *nr_fixed = 0;
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct defect *d = &l->v[i];
+
+		if (d->status == STATUS_UNCHANGED)
+			continue;
+		defect_format_text(&sb, d, 1);
+		strbuf_addch(&sb, '\n');
+		if (d->status == STATUS_NEW)
+			(*nr_new)++;
+		else
+			(*nr_fixed)++;
+	}
+	if (sb.len)
+		strbuf_addch(&sb, '\n');
+	strbuf_addf(&sb, NOTE_MODEL_PREFIX "%s\n", key);
+	strbuf_addf(&sb, NOTE_SUMMARY_PREFIX "%zu new, %zu fixed\n", *nr_new, *nr_fixed);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A note written by an earlier run with the same model key: returns 1 and the
+ * number of new defects it records, so that the commit need not be checked again.
+ */
+static int note_is_current(const char *note, const char *key, size_t *nr_new)
+{
+	const char *m = strstr(note, NOTE_MODEL_PREFIX);
+	const char *s = strstr(note, "\n" NOTE_SUMMARY_PREFIX);
+	size_t klen = strlen(key);
+
+	if (!m || !s || (m != note && m[-1] != '\n'))
+		return 0;
+	m += strlen(NOTE_MODEL_PREFIX);
+	if (strncmp(m, key, klen) || m[klen] != '\n')
+		return 0;
+	*nr_new = strtoul(s + 1 + strlen(NOTE_SUMMARY_PREFIX), NULL, 10);
+	return 1;
+}
+
+static void print_heading(struct repo *r, const git_oid *commit, int *printed)
+{
+	char *title;
+
+	if (*printed)
+		return;
+	title = commit_title(r, commit);
+	printf("%s\n", title);
+	free(title);
+	*printed = 1;
+}
+
+static void print_text(struct repo *r, const git_oid *commit, const struct defect_list *l,
+		       const struct undertaker_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int heading = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct defect *d = &l->v[i];
+
+		if (d->status != STATUS_NEW && !o->show_all)
+			continue;
+		print_heading(r, commit, &heading);
+		strbuf_reset(&sb);
+		defect_format_text(&sb, d, 1);
+		printf("%s\n", sb.buf);
+		for (size_t j = 0; j < d->explanation.nr; j++)
+			printf("    %s\n", d->explanation.v[j]);
+	}
+	strbuf_release(&sb);
+}
+
+static void print_json(const git_oid *commit, const struct defect_list *l,
+		       const struct undertaker_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	int first = 1;
+
+	strbuf_addf(&sb, "{\"commit\":\"%s\",\"defects\":[", oid_hex(commit, hex));
+	for (size_t i = 0; i < l->nr; i++) {
+		if (l->v[i].status != STATUS_NEW && !o->show_all)
+			continue;
+		if (!first)
+			strbuf_addch(&sb, ',');
+		first = 0;
+		defect_format_json(&sb, &l->v[i]);
+	}
+	strbuf_addstr(&sb, "]}\n");
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
+/* Prints the new (or, with --show=all, every) line of a current note again. */
+static void replay_note(struct repo *r, const git_oid *commit, const char *note,
+			const struct undertaker_options *o)
+{
+	int heading = 0;
+
+	if (o->common.json) {
+		/* The note keeps text only: re-checking gives the JSON fields. */
+		return;
+	}
+	for (const char *p = note; *p; ) {
+		int is_fixed;
+		const char *eol = strchr(p, '\n');
+
+		if (!eol)
+			eol = p + strlen(p);
+		is_fixed = eol - p > 8 && !strncmp(eol - 8, " [fixed]", 8);
+
+		if (eol == p || starts_with(p, NOTE_MODEL_PREFIX))
+			break;
+		if (!is_fixed || o->show_all) {
+			print_heading(r, commit, &heading);
+			printf("%.*s\n", (int)(eol - p), p);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+}
+
+static int run_range(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
+{
+	struct commit_list commits = { 0 };
+	struct checker *c;
+	struct notes_batch *batch = NULL;
+	char *ref = common_notes_ref(&o->common, "undertaker");
+	struct progress *progress = NULL;
+	size_t total_new = 0;
+	int ret = 0;
+
+	if (repo_parse_revisions(r, revs, &commits) < 0) {
+		free(ref);
+		return -1;
+	}
+	c = checker_new(r, o);
+	if (o->common.notes)
+		batch = notes_batch_begin(r, ref);
+	if (!o->common.quiet && commits.nr > 1)
+		progress = progress_start("Checking commits", commits.nr);
+
+	for (size_t i = 0; i < commits.nr && !interrupted; i++) {
+		const git_oid *commit = &commits.oid[i];
+		struct defect_list defects = { 0 };
+		struct strbuf key = STRBUF_INIT;
+		size_t nr_new = 0, nr_fixed = 0;
+		char *old_note = NULL;
+
+		checker_model_key(c, commit, &key);
+		if (!o->force && !o->pathspec.nr)
+			old_note = notes_read(r, ref, commit);
+		if (old_note && note_is_current(old_note, key.buf, &nr_new) && !o->common.json) {
+			total_new += nr_new;
+			if (!o->common.quiet)
+				replay_note(r, commit, old_note, o);
+		} else if (checker_check_commit(c, commit, &defects) < 0) {
+			ret = -1;
+		} else {
+			char *note = format_note(&defects, key.buf, &nr_new, &nr_fixed);
+
+			total_new += nr_new;
+			if (o->common.json)
+				print_json(commit, &defects, o);
+			else if (!o->common.quiet)
+				print_text(r, commit, &defects, o);
+			/* A pathspec-limited check is partial: it must not pose as the commit's note. */
+			if (batch && !o->pathspec.nr)
+				notes_batch_add(batch, commit, note);
+			free(note);
+		}
+		fflush(stdout);
+		free(old_note);
+		strbuf_release(&key);
+		defect_list_clear(&defects);
+		progress_update(progress, i + 1);
+		if (ret < 0)
+			break;
+	}
+	progress_stop(&progress);
+	if (batch) {
+		/* Notes of the commits finished so far, also after an interrupt. */
+		if (notes_batch_count(batch)) {
+			char *msg = xstrfmt("Notes added by 'git undertaker'");
+
+			if (notes_batch_commit(batch, msg) < 0)
+				ret = -1;
+			free(msg);
+		} else {
+			notes_batch_abort(batch);
+		}
+	}
+	if (interrupted) {
+		error("interrupted; notes of the finished commits were kept");
+		ret = -1;
+	}
+	checker_free(c);
+	commit_list_clear(&commits);
+	free(ref);
+	if (ret < 0)
+		return -1;
+	return total_new ? 1 : 0;
+}
+
+static int run_census(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
+{
+	struct defect_list defects = { 0 };
+	struct checker *c;
+	git_oid commit;
+	int ret;
+
+	if (revs->nr > 1)
+		usage_error(usage_lines, "--all takes at most one commit");
+	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
+		return -1;
+	c = checker_new(r, o);
+	ret = checker_census(c, &commit, &defects);
+	if (!ret) {
+		if (o->common.json)
+			print_json(&commit, &defects, o);
+		else if (!o->common.quiet)
+			print_text(r, &commit, &defects, o);
+		ret = defects.nr ? 1 : 0;
+	}
+	defect_list_clear(&defects);
+	checker_free(c);
+	return ret;
+}
+
+static int run_dump(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
+{
+	struct checker *c;
+	git_oid commit;
+	const char *what = *o->dump_model ? o->dump_model : "dimacs";
+	int ret;
+
+	if (strcmp(what, "dimacs") && strcmp(what, "symbols") && strcmp(what, "files"))
+		usage_error(usage_lines, "--dump-model takes dimacs, symbols or files, not '%s'", what);
+	if (revs->nr > 1)
+		usage_error(usage_lines, "--dump-model takes at most one commit");
+	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
+		return -1;
+	c = checker_new(r, o);
+	ret = checker_dump_model(c, &commit, what);
+	checker_free(c);
+	return ret;
+}
+
 int main(int argc, const char **argv)
 {
-	struct common_options common;
+	struct undertaker_options o = { 0 };
 	struct parsed_args pa;
 	struct option opts[] = {
-		OPT_COMMON(&common),
+		OPT_BOOL(0, "all", &o.all, "check every block of every file at one commit"),
+		OPT_BOOL(0, "explain", &o.explain, "say why each defect is one"),
+		OPT_STRING(0, "show", &o.show, "new|all", "which defects to print (default: new)"),
+		OPT_BOOL(0, "force", &o.force, "check commits again that already have a current note"),
+		OPT_STRING(0, "arch", &o.arch, "arch", "only this architecture's model"),
+		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
+		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
+			      "print the Kconfig model of a commit"),
+		OPT_COMMON(&o.common),
 		OPT_END(),
 	};
 	struct repo *r;
+	int ret;
 
 	set_program_name("git undertaker");
-	common_options_init(&common);
+	common_options_init(&o.common);
 	parse_options(argc, argv, opts, usage_lines, "undertaker", &pa);
-	common_options_finish(&common, "undertaker");
+	common_options_finish(&o.common, "undertaker");
+	if (!o.show || !strcmp(o.show, "new"))
+		o.show_all = 0;
+	else if (!strcmp(o.show, "all"))
+		o.show_all = 1;
+	else
+		usage_error(usage_lines, "--show takes 'new' or 'all', not '%s'", o.show);
+	if (o.all && o.dump_model)
+		usage_error(usage_lines, "--all and --dump-model cannot be used together");
+	o.pathspec = pa.paths;
+	memset(&pa.paths, 0, sizeof(pa.paths));
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
 	r = repo_open();
+	if (o.dump_model)
+		ret = run_dump(r, &o, &pa.args);
+	else if (o.all)
+		ret = run_census(r, &o, &pa.args);
+	else
+		ret = run_range(r, &o, &pa.args);
 	repo_close(r);
 	parsed_args_clear(&pa);
-	return EXIT_CLEAN;
+	strvec_clear(&o.pathspec);
+	if (fflush(stdout) || ferror(stdout))
+		ret = ret < 0 ? ret : error("could not write to standard output");
+	return ret < 0 ? EXIT_FATAL : ret;
 }

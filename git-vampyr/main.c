@@ -1,28 +1,321 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * git vampyr: the fewest valid configurations that compile every #if block
+ * that a commit touches, as Kconfig fragments; optionally expanded with the
+ * tree's own kconfig and built.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "cpp.h"
+#include "kconfig_git.h"
+#include "notes.h"
 #include "options.h"
-#include "repo.h"
+#include "report.h"
+#include "vampyr.h"
 
 static const char *const usage_lines[] = {
 	"git vampyr [<options>] [--commit=<commit>] [-- <pathspec>...]",
 	NULL,
 };
 
+/* The host's architecture as the kernel's Makefile derives SUBARCH from uname -m. */
+static const char *host_arch(void)
+{
+	static const struct { const char *prefix, *arch; } map[] = {
+		{ "x86_64", "x86" }, { "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" },
+		{ "i686", "x86" }, { "aarch64", "arm64" }, { "arm", "arm" }, { "sa110", "arm" },
+		{ "s390x", "s390" }, { "ppc", "powerpc" }, { "mips", "mips" }, { "sh2", "sh" },
+		{ "sh3", "sh" }, { "sh4", "sh" }, { "riscv", "riscv" }, { "loongarch", "loongarch" },
+		{ "sun4u", "sparc" }, { "sparc", "sparc" }, { "parisc", "parisc" },
+	};
+	static struct utsname u;
+
+	if (uname(&u))
+		return NULL;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (starts_with(u.machine, map[i].prefix))
+			return map[i].arch;
+	return u.machine;
+}
+
+static int is_source_file(const char *path)
+{
+	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
+}
+
+struct file_list {
+	struct strvec paths;
+	struct change_list changes;
+	int use_hunks;
+	const struct strvec *pathspec;
+};
+
+static int collect_file(const struct tree_file *f, void *data)
+{
+	struct file_list *fl = data;
+
+	if (is_source_file(f->path) && pathspec_match(fl->pathspec, f->path))
+		strvec_push(&fl->paths, f->path);
+	return 0;
+}
+
+/* Does the commit's diff touch lines first..last of path? */
+static int hunks_touch(const struct file_change *fc, int first, int last)
+{
+	for (size_t i = 0; i < fc->nr_hunks; i++) {
+		const struct hunk *h = &fc->hunks[i];
+
+		if (h->new_lines == 0) {
+			/* Lines removed after new_start: inside the block when it spans that gap. */
+			if (first <= h->new_start && h->new_start < last)
+				return 1;
+		} else if (h->new_start <= last && h->new_start + h->new_lines - 1 >= first) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
+			    const struct file_change *fc)
+{
+	struct blob *blob;
+	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
+	struct cpp_file *f;
+	size_t base = v->nr_blocks;
+
+	if (repo_read_path(v->repo, &v->commit, path, &blob)) {
+		error("%s: cannot read it at %s", path, oid_short(v->repo, &v->commit));
+		return;
+	}
+	opt.asm_file = ends_with(path, ".S");
+	f = cpp_scan(blob->data, blob->size, &opt);
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		const struct cpp_block *cb = &f->blocks[i];
+		struct vblock *b;
+
+		ALLOC_GROW(v->blocks, v->nr_blocks + 1, v->alloc_blocks);
+		b = &v->blocks[v->nr_blocks++];
+		memset(b, 0, sizeof(*b));
+		b->path = xstrdup(path);
+		b->line = cb->line;
+		b->end_line = cb->end_line;
+		b->number = cb->number;
+		b->parent = cb->parent < 0 ? -1 : (long)(base + (size_t)cb->parent);
+		b->chain = (long)(base + (size_t)cb->first);
+		b->pc = pc_formula(&v->pcx, cb->pc);
+		b->target = !fc || hunks_touch(fc, cb->line, cb->end_line);
+		b->config = -1;
+	}
+	cpp_file_free(f);
+	blob_release(v->repo, blob);
+}
+
+static void load_model(struct vampyr *v, const char *want_arch, struct strvec *arches)
+{
+	struct kconfig_reader reader;
+	struct kconfig_options kopt = { .quiet = quiet };
+
+	kconfig_git_reader_init(&reader, v->repo, &v->commit);
+	if (kconfig_architectures(&reader, NULL, arches) < 0)
+		die("no Kconfig at the top of %s", oid_short(v->repo, &v->commit));
+	if (arches->nr) {
+		const char *arch = want_arch ? want_arch : host_arch();
+		size_t i;
+
+		for (i = 0; i < arches->nr; i++)
+			if (arch && !strcmp(arches->v[i], arch))
+				break;
+		if (i == arches->nr)
+			die("no architecture '%s' in this tree (arch/%s/Kconfig)", arch ? arch : "?",
+			    arch ? arch : "?");
+		v->arch = arches->v[i];
+	}
+	v->kconfig = kconfig_parse(&reader, v->arch, &kopt);
+	kconfig_git_reader_release(&reader);
+	if (!v->kconfig)
+		die("cannot read the Kconfig files of %s", oid_short(v->repo, &v->commit));
+	v->model = model_build(v->kconfig);
+	v->logic = model_logic(v->model);
+	v->sat = model_sat(v->model);
+	for (size_t i = 0; i < v->kconfig->nr_defined; i++)
+		strmap_put(&v->defined, v->kconfig->symbols[i]->name, (void *)"");
+	pc_context_init(&v->pcx, v->logic, v->kconfig, &v->defined, NULL);
+	v->pcx.facts = v->sat;
+}
+
+static void write_fragments(struct vampyr *v, const char *dir)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		die("cannot create %s: %s", dir, strerror(errno));
+	for (size_t i = 0; i < v->nr_configs; i++) {
+		struct vconfig *c = &v->configs[i];
+
+		c->path = xstrfmt("%s/%s.config", dir, c->name);
+		c->pin_level = PIN_CONE;
+		fragment_assignments(v, c);
+		if (fragment_write(c))
+			die("cannot write the fragments");
+	}
+}
+
+static void write_note(struct vampyr *v, const struct common_options *common)
+{
+	char *ref = common_notes_ref(common, "vampyr");
+	struct notes_batch *nb = notes_batch_begin(v->repo, ref);
+	struct strbuf text = STRBUF_INIT;
+
+	vampyr_note(v, &text);
+	notes_batch_add(nb, &v->commit, text.buf);
+	if (notes_batch_commit(nb, "git vampyr"))
+		error("could not write the note in %s", ref);
+	strbuf_release(&text);
+	free(ref);
+}
+
+static void vampyr_release(struct vampyr *v)
+{
+	for (size_t i = 0; i < v->nr_blocks; i++)
+		free(v->blocks[i].path);
+	free(v->blocks);
+	for (size_t i = 0; i < v->nr_configs; i++)
+		vconfig_release(&v->configs[i]);
+	free(v->configs);
+	for (size_t i = 0; i < v->nr_warnings; i++) {
+		free(v->warnings[i].text);
+		strvec_clear(&v->warnings[i].configs);
+	}
+	free(v->warnings);
+	pc_context_release(&v->pcx);
+	strmap_clear(&v->defined, NULL);
+	if (v->model)
+		model_free(v->model);
+	if (v->kconfig)
+		kconfig_free(v->kconfig);
+}
+
 int main(int argc, const char **argv)
 {
 	struct common_options common;
 	struct parsed_args pa;
+	const char *commit = NULL, *scope = NULL, *arch = NULL, *outdir = NULL;
+	const char *build = NULL, *kconfig_cmd = NULL;
+	int expand = 0, keep_tree = 0, max_pairwise = 400;
 	struct option opts[] = {
+		OPT_STRING(0, "commit", &commit, "commit", "the commit to cover (default HEAD)"),
+		OPT_STRING(0, "scope", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
+		OPT_STRING(0, "arch", &arch, "arch", "the architecture (default: the host's)"),
+		OPT_STRING('o', "output", &outdir, "dir", "where to write the fragments (default vampyr-<abbrev>)"),
+		OPT_BOOL(0, "expand", &expand, "expand each fragment with the tree's kconfig and check it"),
+		OPT_STRING(0, "kconfig", &kconfig_cmd, "command", "the kconfig command for --expand (default: make alldefconfig)"),
+		OPT_STRING(0, "build", &build, "command", "build each expanded configuration at the commit and its parent"),
+		OPT_BOOL(0, "keep-tree", &keep_tree, "keep the temporary tree of --expand (debugging)"),
+		OPT_INT(0, "max-pairwise", &max_pairwise, "n", "blocks up to which the lower bound asks the solver about every pair"),
 		OPT_COMMON(&common),
 		OPT_END(),
 	};
-	struct repo *r;
+	struct vampyr v = { 0 };
+	struct file_list fl = { STRVEC_INIT };
+	struct strvec arches = STRVEC_INIT, macro_defs = STRVEC_INIT;
+	struct cpp_macros *macros;
+	struct strbuf json = STRBUF_INIT;
+	char *default_outdir = NULL, *config_kconfig = NULL;
+	int hunks = 0, ret = EXIT_CLEAN;
 
 	set_program_name("git vampyr");
 	common_options_init(&common);
 	parse_options(argc, argv, opts, usage_lines, "vampyr", &pa);
 	common_options_finish(&common, "vampyr");
-	r = repo_open();
-	repo_close(r);
+	if (scope && !strcmp(scope, "hunks"))
+		hunks = 1;
+	else if (scope && strcmp(scope, "files"))
+		usage_error(usage_lines, "--scope must be 'files' or 'hunks', not '%s'", scope);
+	if (pa.args.nr > 1 || (pa.args.nr == 1 && commit))
+		usage_error(usage_lines, "one commit at most (--commit=<commit>)");
+	if (pa.args.nr == 1)
+		commit = pa.args.v[0];
+	if (build)
+		expand = 1;
+
+	v.repo = repo_open();
+	if (repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
+		exit(EXIT_FATAL);
+	if (!kconfig_cmd)
+		kconfig_cmd = config_kconfig = repo_config_get(v.repo, "vampyr.kconfig");
+
+	/* The files: those the commit changes, or every file the pathspec names. */
+	fl.pathspec = &pa.paths;
+	if (pa.paths.nr && !hunks) {
+		if (repo_for_each_file(v.repo, &v.commit, "", collect_file, &fl))
+			die("cannot list the files of %s", oid_short(v.repo, &v.commit));
+	} else {
+		if (repo_diff_first_parent(v.repo, &v.commit, &pa.paths, hunks, &fl.changes))
+			die("cannot diff %s against its parent", oid_short(v.repo, &v.commit));
+	}
+
+	load_model(&v, arch, &arches);
+	macros = cpp_macros_new();
+	repo_config_get_all(v.repo, "undertaker.macro", &macro_defs);
+	for (size_t i = 0; i < macro_defs.nr; i++)
+		cpp_macros_add(macros, macro_defs.v[i]);
+	for (size_t i = 0; i < fl.paths.nr; i++)
+		add_file_blocks(&v, fl.paths.v[i], macros, NULL);
+	for (size_t i = 0; i < fl.changes.nr; i++) {
+		const struct file_change *fc = &fl.changes.files[i];
+
+		if (fc->status != 'D' && is_source_file(fc->new_path))
+			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL);
+	}
+	cpp_macros_free(macros);
+	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
+	{
+		struct strmap_entry *e;
+
+		strmap_for_each(&v.pcx.missing, e) {
+			int lit = -(int)(intptr_t)e->value;
+
+			sat_add_clause(v.sat, &lit, 1);
+		}
+	}
+
+	vampyr_cover(&v);
+	vampyr_lower_bound(&v, max_pairwise > 0 ? (size_t)max_pairwise : 0);
+	if (!outdir)
+		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
+	write_fragments(&v, outdir);
+	if (expand && v.nr_configs) {
+		struct expand_options eo = { kconfig_cmd, keep_tree };
+
+		if (vampyr_expand(&v, &eo))
+			ret = EXIT_FATAL;
+	}
+	if (build && ret == EXIT_CLEAN && v.nr_configs)
+		vampyr_build(&v, build);
+
+	color_init(v.repo, "vampyr", 1);
+	if (common.json) {
+		vampyr_print_json(&v, &json);
+		printf("%s\n", json.buf);
+	} else {
+		vampyr_print_text(&v, stdout);
+	}
+	if (common.notes)
+		write_note(&v, &common);
+
+	strbuf_release(&json);
+	free(default_outdir);
+	free(config_kconfig);
+	strvec_clear(&macro_defs);
+	strvec_clear(&arches);
+	strvec_clear(&fl.paths);
+	change_list_clear(&fl.changes);
+	vampyr_release(&v);
+	repo_close(v.repo);
 	parsed_args_clear(&pa);
-	return EXIT_CLEAN;
+	return ret;
 }

@@ -114,3 +114,20 @@ if ut_find_conf; then
 fi
 command -v unifdef >/dev/null && test_set_prereq UNIFDEF
 command -v spatch >/dev/null && test_set_prereq SPATCH
+
+test_must_be_empty () {
+	if test -s "$1"; then
+		echo >&2 "'$1' is not empty, it contains:"
+		cat >&2 "$1"
+		return 1
+	fi
+}
+
+# test_line_count <op> <n> <file>
+test_line_count () {
+	if ! test "$(wc -l <"$3")" "$1" "$2"; then
+		echo >&2 "test_line_count: line count for $3 !$1 $2"
+		cat >&2 "$3"
+		return 1
+	fi
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# git vampyr on Linux 6.1 (x86): for 20 real source files with many #if blocks, one
+# run per file (`--commit v6.1 -- <file>`):
+#   - the cover alone: configurations, the lower bound, blocks covered, dead, time;
+#   - with --expand (the kernel's own `make alldefconfig` on each fragment): the
+#     coverage after expansion, how much each fragment had to pin, time.
+#
+#   bench/vampyr.sh [--no-expand] [file...]
+#
+# The repository: $LINUX_REPO, else the one bench/linux-repo.sh makes (tag v6.1).
+# Results: a table on stdout, appended to $BENCH_WORK/vampyr/results.txt, with
+# each run's JSON kept beside it. Notes are not written into the bench repository.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+work=${BENCH_WORK:-$here/work}
+build=${UT_BUILD_DIR:-$top/build}
+PATH=$build/bin:$PATH
+
+expand=1
+if test "${1:-}" = --no-expand; then
+	expand=
+	shift
+fi
+files=("$@")
+if test ${#files[@]} = 0; then
+	# The 20 files of kernel/, mm/, net/core, net/ipv4 and lib/ with the most
+	# conditional directives in 6.1 (grep -c of #if/#ifdef/#ifndef/#elif/#else).
+	files=(kernel/sched/core.c mm/page_alloc.c kernel/trace/trace.c mm/slub.c
+		net/core/filter.c kernel/sched/fair.c kernel/fork.c net/core/dev.c
+		kernel/sysctl.c mm/vmstat.c mm/slab.c kernel/locking/lockdep.c
+		mm/memcontrol.c kernel/module/main.c kernel/trace/ftrace.c kernel/signal.c
+		net/ipv4/ipconfig.c kernel/events/core.c mm/shmem.c lib/string.c)
+fi
+
+repo=${LINUX_REPO:-}
+if test -z "$repo"; then
+	repo=$("$here/linux-repo.sh")
+fi
+export GIT_DIR=$repo
+unset GIT_WORK_TREE
+
+out=$work/vampyr
+mkdir -p "$out"
+results=$out/results.txt
+say () { printf '%s\n' "$*" | tee -a "$results"; }
+
+# seconds since the epoch, with fractions
+now () { date +%s.%N; }
+
+say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
+say "$(printf '%-26s %6s %5s %7s %7s %5s %7s %8s %9s %8s' file blocks dead covered configs bound time_s expanded pinned exp_time)"
+tot_blocks=0 tot_dead=0 tot_cov=0 tot_exp=0 tot_cfg=0 tot_bound=0 tot_time=0 tot_etime=0 n=0
+for f in "${files[@]}"; do
+	name=$(echo "$f" | tr / _)
+	t0=$(now)
+	git vampyr --commit v6.1 --arch=x86 --no-notes --format=json -o "$out/$name" -- "$f" \
+		>"$out/$name.json" 2>"$out/$name.err"
+	t1=$(now)
+	time_s=$(echo "$t1 - $t0" | bc)
+	read -r blocks dead covered configs bound < <(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["blocks_total"], r["blocks_dead"], r["blocks_covered"], len(r["configs"]), r["lower_bound"])
+' "$out/$name.json")
+	expanded=- pinned=- etime=-
+	if test -n "$expand"; then
+		t0=$(now)
+		git vampyr --commit v6.1 --arch=x86 --no-notes --expand --format=json \
+			-o "$out/$name.x" -- "$f" >"$out/$name.x.json" 2>"$out/$name.x.err" || true
+		t1=$(now)
+		etime=$(echo "$t1 - $t0" | bc)
+		read -r expanded pinned < <(python3 -c '
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except Exception:
+    print("failed -"); sys.exit(0)
+levels = {}
+for c in r["configs"]:
+    levels[c.get("pinned", "?")] = levels.get(c.get("pinned", "?"), 0) + 1
+print(r.get("blocks_covered_expanded", "-"),
+      ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
+' "$out/$name.x.json")
+		if test "$expanded" != failed; then
+			tot_exp=$((tot_exp + expanded))
+			tot_etime=$(echo "$tot_etime + $etime" | bc)
+		fi
+		etime=$(printf '%.1f' "$etime")
+	fi
+	say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f %8s %9s %8s' "$f" "$blocks" "$dead" "$covered" \
+		"$configs" "$bound" "$time_s" "$expanded" "$pinned" "$etime")"
+	tot_blocks=$((tot_blocks + blocks)) tot_dead=$((tot_dead + dead)) tot_cov=$((tot_cov + covered))
+	tot_cfg=$((tot_cfg + configs)) tot_bound=$((tot_bound + bound)) n=$((n + 1))
+	tot_time=$(echo "$tot_time + $time_s" | bc)
+done
+say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f %8s %9s %8s' "total ($n files)" "$tot_blocks" "$tot_dead" \
+	"$tot_cov" "$tot_cfg" "$tot_bound" "$tot_time" "${expand:+$tot_exp}" "" "${expand:+$(printf '%.1f' "$tot_etime")}")"

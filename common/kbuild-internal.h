@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside common/kbuild: the Makefile reader (kbuild-make.c) that kbuild.c
+ * drives once per directory. Not for other modules.
+ *
+ * A Makefile's variables are kept as conditional words: each word of a value
+ * carries the condition under which it is there, so `obj-$(CONFIG_A) += a.o`
+ * inside `ifdef CONFIG_B` gives the word a.o in obj-y under CONFIG_A=y &&
+ * CONFIG_B. Text that cannot be known contains KMAKE_UNKNOWN, which stands for
+ * any string and becomes a free variable where it is used.
+ */
+#ifndef UT_KBUILD_INTERNAL_H
+#define UT_KBUILD_INTERNAL_H
+
+#include "kbuild.h"
+
+#define KMAKE_UNKNOWN '\001'
+
+static inline int has_unknown(const char *s)
+{
+	return __builtin_strchr(s, KMAKE_UNKNOWN) != NULL;
+}
+
+struct kword {
+	const struct kbuild_expr *cond;
+	char *text;
+	int raw;	/* unexpanded text of a recursive (=) variable */
+};
+
+struct kwords {
+	struct kword *v;
+	size_t nr, alloc;
+};
+
+void kwords_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw);
+void kwords_clear(struct kwords *w);
+
+struct kvar {
+	struct kwords val;
+	unsigned recursive:1, exported:1, readonly:1;
+};
+
+/* An assignment to a variable whose name is not known (obj-$(FOO) with FOO unknown). */
+struct kpattern {
+	char *glob;		/* the name with * for the unknown parts */
+	char *text;		/* the name as written, for the free variable */
+	const struct kbuild_expr *cond;
+	struct kwords val;	/* expanded */
+};
+
+struct kmake {
+	struct kbuild_exprs *ex;
+	const struct kbuild_reader *rd;
+	struct strmap vars;		/* name -> struct kvar * */
+	const struct strmap *globals;	/* exported by the top Makefile, or NULL */
+	struct kpattern *patterns;
+	size_t nr_patterns, alloc_patterns;
+	char *dir;			/* "" for the root */
+	int top;			/* reading the top Makefile: see kmake_init */
+	int depth;			/* expansion / include recursion guard */
+	int include_depth;
+	struct strvec deps;		/* "path id" of every file read, for the cache */
+	size_t makefiles;
+	/* Where something unknown (an $(eval), a missing include) may add to any list. */
+	const struct kbuild_expr *incomplete;
+	const char *file;
+	int line;
+};
+
+/*
+ * top: reading the top-level Makefile for its lists and exported variables,
+ * as an in-tree build of vmlinux and modules sees it: an undefined variable
+ * is empty and a conditional that depends on something other than CONFIG
+ * symbols takes both branches. Otherwise (a directory's kbuild file) an
+ * undefined variable other than CONFIG_* is unknown.
+ */
+void kmake_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_reader *rd,
+		const char *dir, const struct strmap *globals, int top);
+void kmake_release(struct kmake *mk);
+/* Sets a variable that the Makefile cannot change (command-line semantics). */
+void kmake_set_readonly(struct kmake *mk, const char *name, const char *value);
+/* Pre-sets name := (empty), as scripts/Makefile.build does for its lists. */
+void kmake_set_empty(struct kmake *mk, const char *name);
+/* Reads and interprets a Makefile; 1 when it does not exist, -1 on a read error. */
+int kmake_parse_file(struct kmake *mk, const char *path, const struct kbuild_expr *cond);
+/* Interprets Makefile text (tests, includes). */
+void kmake_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,
+		      const struct kbuild_expr *cond);
+/* The words of a variable at the end of the Makefile, with assignments to unknown names that may hit it. */
+void kmake_words(struct kmake *mk, const char *name, struct kwords *out);
+/* Whether any assignment (or one to an unknown name) may have defined it. */
+int kmake_mentions(struct kmake *mk, const char *name);
+/* The exported variables, expanded, into a new global table (values are struct kvar *). */
+void kmake_export(struct kmake *mk, struct strmap *globals);
+void kvar_free(void *v);
+
+/* For kbuild-parse.c. */
+void kmake_expand_words(struct kmake *mk, const char *s, size_t n,
+			const struct kbuild_expr *cond, struct kwords *out);
+/* Exclusive alternatives of the text, each trimmed. */
+void kmake_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords *out);
+struct kvar *kmake_var(struct kmake *mk, const char *name, int create);
+int kmake_is_config_ref(struct kmake *mk, const char *name);
+size_t kmake_ref_end(const char *s, size_t i, size_t n);
+/* kbuild-func.c: $(fn args) whose name is s[0..fnlen). */
+int kmake_is_function(const char *s, size_t n, size_t *fnlen);
+void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
+		    const struct kbuild_expr *cond, struct kwords *out);
+/* patsubst of every word; a word with unknown text stays unknown. */
+void kmake_patsubst(struct kmake *mk, const char *pat, const char *rep,
+		    const struct kbuild_expr *cond, const struct kwords *in, struct kwords *out);
+/* a/./b/../c -> a/c; no leading ./ */
+char *kmake_normalize_path(const char *p);
+
+
+/* ---- kbuild.c and kbuild-dir.c: the map being built ---- */
+
+struct kobj {
+	char *stem;	/* full path without extension; a glob for patterns */
+	char *free_text;	/* patterns only */
+	const struct kbuild_expr *lb;	/* needs the directory's built-in.a */
+	const struct kbuild_expr *la;	/* built whenever the directory is descended */
+	const struct kbuild_expr *lm;	/* as a module, whenever descended */
+};
+
+struct kedge {
+	char *dir;
+	const struct kbuild_expr *b, *a;
+};
+
+struct kdir {
+	char *path;
+	struct kobj *objs, *pats;
+	size_t nr_objs, alloc_objs, nr_pats, alloc_pats;
+	struct kedge *edges;
+	size_t nr_edges, alloc_edges;
+	struct strvec host;
+	const struct kbuild_expr *incomplete;
+	struct strvec deps;	/* "path id" of the files its parse read */
+	const struct kbuild_expr *B, *A;
+	int indeg, done;
+};
+
+struct kbuild_cache {
+	struct kbuild_exprs *ex;
+	char *top_key;		/* the top-level inputs the cached parses assume */
+	struct strmap dirs;	/* path -> struct kdir * (parse only) */
+};
+
+struct kbuild_map {
+	struct kbuild_exprs *ex;
+	int own_ex;
+	struct kbuild_file *files;
+	size_t nr;
+	struct strmap index;	/* path -> index + 1 */
+	struct kbuild_stats stats;
+};
+
+/* The state of one build. */
+struct builder {
+	struct kbuild_map *m;
+	struct kbuild_cache *cache;	/* NULL when not caching */
+	const struct kbuild_reader *rd;
+	struct kbuild_exprs *ex;
+	struct strmap dirs;		/* path -> struct kdir * */
+	struct kdir **order;
+	size_t nr_dirs, alloc_dirs;
+	struct strmap globals;
+	struct kedge *entry;
+	size_t nr_entry, alloc_entry;
+	struct strvec paths;		/* .c and .S files, sorted */
+};
+
+char *kbuild_join(const char *dir, const char *rel);
+void kbuild_kdir_free(void *p);
+/* Parses the directory's kbuild file into d (objects, subdirectories, host programs). */
+void kbuild_parse_dir(struct builder *b, struct kdir *d);
+
+#endif

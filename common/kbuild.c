@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file -> condition map: reads the top Makefile (with the arch Makefile)
+ * for the entry lists and exported variables, then every directory kbuild
+ * descends into, once each, and follows scripts/Makefile.build's rules:
+ *
+ * - a directory is descended when listed in obj-y, obj-m (as dir/) or
+ *   subdir-y/-m; it builds its built-in.a (and so its obj-y objects) only
+ *   when its parent listed it in obj-y and itself builds one ("need-builtin");
+ * - obj-m objects and lib-y/lib-m and extra-y objects are built whenever the
+ *   directory is descended; an object in obj-y is not also in obj-m or lib-y;
+ * - foo.o with foo-objs/foo-y/foo- (built in) or also foo-m (module) non-empty
+ *   is a composite of those parts, else it is foo.c or foo.S.
+ */
+#include "kbuild-internal.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+struct kbuild_cache *kbuild_cache_new(void)
+{
+	struct kbuild_cache *c = xcalloc(1, sizeof(*c));
+
+	c->ex = kbuild_exprs_new();
+	return c;
+}
+
+void kbuild_kdir_free(void *p);
+
+void kbuild_cache_free(struct kbuild_cache *c)
+{
+	if (!c)
+		return;
+	strmap_clear(&c->dirs, kbuild_kdir_free);
+	free(c->top_key);
+	kbuild_exprs_free(c->ex);
+	free(c);
+}
+
+void kbuild_kdir_free(void *p)
+{
+	struct kdir *d = p;
+
+	strvec_clear(&d->deps);
+	for (size_t i = 0; i < d->nr_objs; i++)
+		free(d->objs[i].stem);
+	for (size_t i = 0; i < d->nr_pats; i++) {
+		free(d->pats[i].stem);
+		free(d->pats[i].free_text);
+	}
+	for (size_t i = 0; i < d->nr_edges; i++)
+		free(d->edges[i].dir);
+	free(d->objs);
+	free(d->pats);
+	free(d->edges);
+	strvec_clear(&d->host);
+	free(d->path);
+	free(d);
+}
+
+
+char *kbuild_join(const char *dir, const char *rel)
+{
+	char *t = *dir ? xstrfmt("%s/%s", dir, rel) : xstrdup(rel);
+	char *n = kmake_normalize_path(t);
+
+	free(t);
+	return n;
+}
+
+static struct kdir *get_dir(struct builder *b, const char *path)
+{
+	struct kdir *d = strmap_get(&b->dirs, path);
+
+	if (!d) {
+		d = xcalloc(1, sizeof(*d));
+		d->path = xstrdup(path);
+		d->B = d->A = kb_false(b->ex);
+		d->incomplete = kb_false(b->ex);
+		strmap_put(&b->dirs, path, d);
+		ALLOC_GROW(b->order, b->nr_dirs + 1, b->alloc_dirs);
+		b->order[b->nr_dirs++] = d;
+	}
+	return d;
+}
+
+/* Copies what parsing found (not the conditions of this build). */
+static void copy_parse(struct kdir *dst, const struct kdir *src)
+{
+	dst->objs = xcalloc(src->nr_objs + 1, sizeof(*dst->objs));
+	dst->pats = xcalloc(src->nr_pats + 1, sizeof(*dst->pats));
+	dst->edges = xcalloc(src->nr_edges + 1, sizeof(*dst->edges));
+	dst->nr_objs = dst->alloc_objs = src->nr_objs;
+	dst->nr_pats = dst->alloc_pats = src->nr_pats;
+	dst->nr_edges = dst->alloc_edges = src->nr_edges;
+	for (size_t i = 0; i < src->nr_objs; i++) {
+		dst->objs[i] = src->objs[i];
+		dst->objs[i].stem = xstrdup(src->objs[i].stem);
+	}
+	for (size_t i = 0; i < src->nr_pats; i++) {
+		dst->pats[i] = src->pats[i];
+		dst->pats[i].stem = xstrdup(src->pats[i].stem);
+		dst->pats[i].free_text = xstrdup(src->pats[i].free_text);
+	}
+	for (size_t i = 0; i < src->nr_edges; i++) {
+		dst->edges[i] = src->edges[i];
+		dst->edges[i].dir = xstrdup(src->edges[i].dir);
+	}
+	for (size_t i = 0; i < src->host.nr; i++)
+		strvec_push(&dst->host, src->host.v[i]);
+	for (size_t i = 0; i < src->deps.nr; i++)
+		strvec_push(&dst->deps, src->deps.v[i]);
+	dst->incomplete = src->incomplete;
+}
+
+static int deps_unchanged(struct builder *b, const struct kdir *c)
+{
+	for (size_t i = 0; i < c->deps.nr; i++) {
+		const char *sp = strrchr(c->deps.v[i], ' ');
+		char *path = xstrndup(c->deps.v[i], (size_t)(sp - c->deps.v[i]));
+		char id[48] = "-";
+		int r = b->rd->id(b->rd->ctx, path, id);
+
+		free(path);
+		if (r < 0)
+			return 0;
+		if (r == 1)
+			strcpy(id, "-");
+		if (strcmp(id, sp + 1))
+			return 0;
+	}
+	return 1;
+}
+
+
+static void parse_dir(struct builder *b, struct kdir *d)
+{
+	struct kdir *c;
+
+	if (!b->cache) {
+		kbuild_parse_dir(b, d);
+		return;
+	}
+	c = strmap_get(&b->cache->dirs, d->path);
+	if (c && deps_unchanged(b, c)) {
+		copy_parse(d, c);
+		b->m->stats.cached++;
+		return;
+	}
+	kbuild_parse_dir(b, d);
+	c = xcalloc(1, sizeof(*c));
+	c->path = xstrdup(d->path);
+	copy_parse(c, d);
+	c = strmap_put(&b->cache->dirs, d->path, c);
+	if (c)
+		kbuild_kdir_free(c);
+}
+
+/* The top Makefile: exported variables, and the entry lists of older trees. */
+static void parse_top(struct builder *b, const char *srcarch)
+{
+	static const char *const entry[] = { "init", "core", "drivers", "net", "libs", "virt" };
+	struct kmake mk;
+
+	kmake_init(&mk, b->ex, b->rd, "", NULL, 1);
+	if (srcarch && *srcarch) {
+		kmake_set_readonly(&mk, "ARCH", srcarch);
+		kmake_set_readonly(&mk, "SRCARCH", srcarch);
+	}
+	kmake_set_readonly(&mk, "srctree", ".");
+	kmake_set_readonly(&mk, "objtree", ".");
+	kmake_parse_file(&mk, "Makefile", kb_true(b->ex));
+	b->m->stats.makefiles += mk.makefiles;
+	if (b->cache) {
+		/* Every directory's parse depends on the exported variables. */
+		struct strbuf key = STRBUF_INIT;
+
+		strbuf_addf(&key, "%s\n", srcarch ? srcarch : "");
+		for (size_t i = 0; i < mk.deps.nr; i++)
+			strbuf_addf(&key, "%s\n", mk.deps.v[i]);
+		if (!b->cache->top_key || strcmp(b->cache->top_key, key.buf)) {
+			strmap_clear(&b->cache->dirs, kbuild_kdir_free);
+			free(b->cache->top_key);
+			b->cache->top_key = strbuf_detach(&key, NULL);
+		}
+		strbuf_release(&key);
+	}
+	kmake_export(&mk, &b->globals);
+	for (size_t i = 0; i < ARRAY_SIZE(entry); i++)
+		for (int mod = 0; mod < 2; mod++) {
+			char *name = xstrfmt("%s-%c", entry[i], mod ? 'm' : 'y');
+			struct kwords w = { 0 };
+
+			kmake_words(&mk, name, &w);
+			for (size_t k = 0; k < w.nr; k++) {
+				const char *t = w.v[k].text;
+				size_t len = strlen(t);
+
+				if (!len || t[len - 1] != '/' || has_unknown(t))
+					continue;
+				char *rel = xstrndup(t, len - 1);
+
+				ALLOC_GROW(b->entry, b->nr_entry + 1, b->alloc_entry);
+				b->entry[b->nr_entry].dir = kbuild_join("", rel);
+				free(rel);
+				b->entry[b->nr_entry].b = w.v[k].cond;
+				b->entry[b->nr_entry].a = w.v[k].cond;
+				b->nr_entry++;
+			}
+			kwords_clear(&w);
+			free(name);
+		}
+	kmake_release(&mk);
+}
+
+static int collect_file(const char *path, void *data)
+{
+	struct builder *b = data;
+
+	if (ends_with(path, ".c") || ends_with(path, ".S"))
+		strvec_push(&b->paths, path);
+	return 0;
+}
+
+/* The files under dir (all for the root): a range of the sorted list. */
+static void files_under(struct builder *b, const char *dir, size_t *lo, size_t *hi)
+{
+	size_t l = 0, h = b->paths.nr, dl = strlen(dir);
+	char *prefix;
+
+	if (!dl) {
+		*lo = 0;
+		*hi = b->paths.nr;
+		return;
+	}
+	prefix = xstrfmt("%s/", dir);
+	while (l < h) {
+		size_t mid = l + (h - l) / 2;
+
+		if (strcmp(b->paths.v[mid], prefix) < 0)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	*lo = l;
+	while (l < b->paths.nr && starts_with(b->paths.v[l], prefix))
+		l++;
+	*hi = l;
+	free(prefix);
+}
+
+static struct kbuild_file *file_of(struct builder *b, const char *path)
+{
+	size_t idx = (size_t)(uintptr_t)strmap_get(&b->m->index, path);
+
+	return idx ? &b->m->files[idx - 1] : NULL;
+}
+
+static void apply(struct builder *b, struct kbuild_file *f, const struct kdir *d,
+		  const struct kobj *o, const struct kbuild_expr *extra, int listed)
+{
+	struct kbuild_exprs *ex = b->ex;
+	const struct kbuild_expr *bi = kb_or(ex, kb_and(ex, d->B, o->lb), kb_and(ex, d->A, o->la));
+	const struct kbuild_expr *mo = kb_and(ex, d->A, o->lm);
+
+	if (extra) {
+		bi = kb_and(ex, bi, extra);
+		mo = kb_and(ex, mo, extra);
+	}
+	f->builtin = kb_or(ex, f->builtin, bi);
+	f->module = kb_or(ex, f->module, mo);
+	if (listed)
+		f->kind = KBUILD_OBJECT;
+}
+
+static void compute_dir_conditions(struct builder *b)
+{
+	struct kdir **queue = xmalloc((b->nr_dirs + 1) * sizeof(*queue));
+	size_t head = 0, tail = 0;
+
+	for (size_t i = 0; i < b->nr_dirs; i++)
+		for (size_t k = 0; k < b->order[i]->nr_edges; k++)
+			get_dir(b, b->order[i]->edges[k].dir);
+	/* get_dir may have grown the list: recount over the final set */
+	free(queue);
+	queue = xmalloc((b->nr_dirs + 1) * sizeof(*queue));
+	for (size_t i = 0; i < b->nr_dirs; i++)
+		for (size_t k = 0; k < b->order[i]->nr_edges; k++)
+			((struct kdir *)strmap_get(&b->dirs, b->order[i]->edges[k].dir))->indeg++;
+	for (size_t i = 0; i < b->nr_dirs; i++)
+		if (!b->order[i]->indeg)
+			queue[tail++] = b->order[i];
+	for (;;) {
+		struct kdir *d;
+
+		if (head == tail) {
+			/* a cycle: take the first unfinished directory as it is */
+			size_t i;
+
+			for (i = 0; i < b->nr_dirs && b->order[i]->done; i++)
+				;
+			if (i == b->nr_dirs)
+				break;
+			b->order[i]->indeg = 0;
+			queue[tail++] = b->order[i];
+		}
+		d = queue[head++];
+		if (d->done)
+			continue;
+		d->done = 1;
+		for (size_t k = 0; k < d->nr_edges; k++) {
+			struct kdir *c = strmap_get(&b->dirs, d->edges[k].dir);
+
+			c->B = kb_or(b->ex, c->B, kb_and(b->ex, d->B, d->edges[k].b));
+			c->A = kb_or(b->ex, c->A, kb_and(b->ex, d->A, d->edges[k].a));
+			if (!c->done && c->indeg && !--c->indeg)
+				queue[tail++] = c;
+		}
+	}
+	free(queue);
+}
+
+static void assign_files(struct builder *b)
+{
+	static const char *const exts[] = { ".c", ".S" };
+
+	for (size_t i = 0; i < b->nr_dirs; i++) {
+		struct kdir *d = b->order[i];
+		size_t lo, hi;
+
+		if (d->A->op == KB_FALSE)
+			continue;
+		b->m->stats.dirs++;
+		for (size_t k = 0; k < d->nr_objs; k++)
+			for (size_t e = 0; e < ARRAY_SIZE(exts); e++) {
+				char *p = xstrfmt("%s%s", d->objs[k].stem, exts[e]);
+				struct kbuild_file *f = file_of(b, p);
+
+				if (f)
+					apply(b, f, d, &d->objs[k], NULL, 1);
+				free(p);
+			}
+		if (d->nr_pats || d->incomplete->op != KB_FALSE)
+			files_under(b, d->path, &lo, &hi);
+		for (size_t k = 0; k < d->nr_pats; k++) {
+			const struct kobj *o = &d->pats[k];
+			const struct kbuild_expr *fv = kb_free(b->ex, o->free_text);
+			char *dirglob = xstrfmt("%s*", o->stem);
+
+			for (size_t j = lo; j < hi; j++) {
+				const char *rel = b->paths.v[j] + (*d->path ? strlen(d->path) + 1 : 0);
+				char *obj = xstrfmt("%.*s.o", (int)strlen(rel) - 2, rel);
+
+				if (!fnmatch(o->stem, obj, 0) ||
+				    (ends_with(o->stem, "/") && !fnmatch(dirglob, obj, 0)))
+					apply(b, file_of(b, b->paths.v[j]), d, o, fv, 1);
+				free(obj);
+			}
+			free(dirglob);
+		}
+		if (d->incomplete->op != KB_FALSE) {
+			struct kobj all = { NULL, NULL, d->incomplete, d->incomplete, d->incomplete };
+
+			for (size_t j = lo; j < hi; j++)
+				apply(b, file_of(b, b->paths.v[j]), d, &all, NULL, 0);
+		}
+	}
+	/* host programs: only where nothing made them kernel objects */
+	for (size_t i = 0; i < b->nr_dirs; i++) {
+		struct kdir *d = b->order[i];
+
+		if (d->A->op == KB_FALSE)
+			continue;
+		for (size_t k = 0; k < d->host.nr; k++) {
+			char *p = xstrfmt("%s.c", d->host.v[k]);
+			struct kbuild_file *f = file_of(b, p);
+
+			if (f && f->kind == KBUILD_UNLISTED)
+				f->kind = KBUILD_HOST;
+			free(p);
+		}
+	}
+}
+
+struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
+				    struct kbuild_cache *cache)
+{
+	struct builder b = { 0 };
+	struct kbuild_map *m = xcalloc(1, sizeof(*m));
+	struct kbuild_text t;
+	size_t next;
+	int root_parsed;
+
+	m->own_ex = !cache;
+	m->ex = cache ? cache->ex : kbuild_exprs_new();
+	b.m = m;
+	b.rd = rd;
+	b.cache = cache && rd->id ? cache : NULL;
+	b.ex = m->ex;
+
+	rd->for_each_file(rd->ctx, collect_file, &b);
+	strvec_sort(&b.paths);
+	m->files = xcalloc(b.paths.nr ? b.paths.nr : 1, sizeof(*m->files));
+	for (size_t i = 0; i < b.paths.nr; i++) {
+		struct kbuild_file *f = &m->files[m->nr++];
+
+		f->path = xstrdup(b.paths.v[i]);
+		f->builtin = f->module = kb_false(m->ex);
+		f->kind = KBUILD_UNLISTED;
+		strmap_put(&m->index, f->path, (void *)(uintptr_t)m->nr);
+	}
+
+	parse_top(&b, srcarch);
+	/* The root is a kbuild directory only when it has a Kbuild file (Linux 5.x and later). */
+	if (!rd->read(rd->ctx, "Kbuild", &t)) {
+		struct kdir *root = get_dir(&b, "");
+
+		if (rd->release)
+			rd->release(rd->ctx, &t);
+		root->B = root->A = kb_true(m->ex);
+	}
+	/*
+	 * Older trees descend into the top Makefile's lists (core-m too); from
+	 * Linux 6.1 the top Kbuild does, with only what it names.
+	 */
+	root_parsed = b.nr_dirs > 0;
+	if (root_parsed)
+		parse_dir(&b, b.order[0]);
+	if (!b.nr_dirs || !b.order[0]->nr_edges)
+		for (size_t i = 0; i < b.nr_entry; i++) {
+			struct kdir *d = get_dir(&b, b.entry[i].dir);
+
+			d->B = kb_or(m->ex, d->B, b.entry[i].b);
+			d->A = kb_or(m->ex, d->A, b.entry[i].a);
+		}
+	/* Breadth first: parse each directory once, discovering its children. */
+	for (next = 0; next < b.nr_dirs; next++) {
+		struct kdir *d = b.order[next];
+
+		if (next || !root_parsed)
+			parse_dir(&b, d);
+		for (size_t k = 0; k < d->nr_edges; k++)
+			get_dir(&b, d->edges[k].dir);
+	}
+	compute_dir_conditions(&b);
+	assign_files(&b);
+
+	for (size_t i = 0; i < m->nr; i++) {
+		struct kbuild_file *f = &m->files[i];
+
+		f->cond = kb_or(m->ex, f->builtin, f->module);
+		m->stats.files++;
+		if (f->cond->op != KB_FALSE)
+			m->stats.compiled++;
+		if (kbuild_expr_has_free(f->cond))
+			m->stats.with_free++;
+	}
+
+	strmap_clear(&b.dirs, kbuild_kdir_free);
+	free(b.order);
+	strmap_clear(&b.globals, kvar_free);
+	for (size_t i = 0; i < b.nr_entry; i++)
+		free(b.entry[i].dir);
+	free(b.entry);
+	strvec_clear(&b.paths);
+	return m;
+}
+
+void kbuild_map_free(struct kbuild_map *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr; i++)
+		free((char *)m->files[i].path);
+	free(m->files);
+	strmap_clear(&m->index, NULL);
+	if (m->own_ex)
+		kbuild_exprs_free(m->ex);
+	free(m);
+}
+
+struct kbuild_exprs *kbuild_map_exprs(struct kbuild_map *m)
+{
+	return m->ex;
+}
+
+const struct kbuild_file *kbuild_map_lookup(const struct kbuild_map *m, const char *path)
+{
+	size_t idx = (size_t)(uintptr_t)strmap_get(&m->index, path);
+
+	return idx ? &m->files[idx - 1] : NULL;
+}
+
+const struct kbuild_file *kbuild_map_files(const struct kbuild_map *m, size_t *nr)
+{
+	*nr = m->nr;
+	return m->files;
+}
+
+const struct kbuild_stats *kbuild_map_stats(const struct kbuild_map *m)
+{
+	return &m->stats;
+}
+
+void kbuild_map_dump(const struct kbuild_map *m, struct strbuf *out)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		strbuf_addstr(out, m->files[i].path);
+		strbuf_addch(out, '\t');
+		kbuild_expr_print(m->files[i].cond, out);
+		strbuf_addch(out, '\n');
+	}
+}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * File presence conditions from Kbuild: for every C and asm source file of a
+ * tree, the condition on CONFIG symbols under which kbuild compiles it, read
+ * from the Makefiles and Kbuild files (obj-$(CONFIG_X) += foo.o, composite
+ * objects, subdirectories, ifdef/ifeq, the architecture's entry point).
+ *
+ * A condition is a sound over-approximation: whatever this module cannot
+ * understand statically (a $(shell ...), an unknown variable) becomes a free
+ * variable, never a guess that could make a compiled file's condition false.
+ * Knows nothing of C.
+ */
+#ifndef UT_KBUILD_H
+#define UT_KBUILD_H
+
+#include "util.h"
+
+/* ---- conditions ---- */
+
+enum kbuild_op {
+	KB_FALSE,
+	KB_TRUE,
+	KB_ENABLED,	/* CONFIG_<name> is y or m */
+	KB_BUILTIN,	/* CONFIG_<name> is y */
+	KB_MODULE,	/* CONFIG_<name> is m */
+	KB_FREE,	/* something kbuild decides that we cannot: a free variable named by its text */
+	KB_NOT,
+	KB_AND,
+	KB_OR,
+};
+
+/*
+ * A node of a hash-consed expression: structurally equal expressions of one
+ * struct kbuild_exprs are the same pointer, so pointer comparison is equality.
+ * AND/OR are n-ary, flattened, their operands sorted and free of duplicates.
+ */
+struct kbuild_expr {
+	enum kbuild_op op;
+	uint32_t hash;
+	unsigned nr;			/* operands of NOT (1), AND, OR */
+	const char *name;		/* symbol without CONFIG_, or the free variable's text */
+	const struct kbuild_expr **sub;
+};
+
+/* The arena that owns every node; freeing it frees them all. */
+struct kbuild_exprs;
+struct kbuild_exprs *kbuild_exprs_new(void);
+void kbuild_exprs_free(struct kbuild_exprs *ex);
+
+const struct kbuild_expr *kb_true(struct kbuild_exprs *ex);
+const struct kbuild_expr *kb_false(struct kbuild_exprs *ex);
+/* `sym` is the symbol's name with or without its CONFIG_ prefix. */
+const struct kbuild_expr *kb_enabled(struct kbuild_exprs *ex, const char *sym);
+const struct kbuild_expr *kb_builtin(struct kbuild_exprs *ex, const char *sym);
+const struct kbuild_expr *kb_module(struct kbuild_exprs *ex, const char *sym);
+const struct kbuild_expr *kb_free(struct kbuild_exprs *ex, const char *text);
+/* These simplify: constants, x && !x, CONFIG_X=y || CONFIG_X=m == CONFIG_X, absorption. */
+const struct kbuild_expr *kb_not(struct kbuild_exprs *ex, const struct kbuild_expr *a);
+const struct kbuild_expr *kb_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
+				 const struct kbuild_expr *b);
+const struct kbuild_expr *kb_or(struct kbuild_exprs *ex, const struct kbuild_expr *a,
+				const struct kbuild_expr *b);
+
+/*
+ * Appends a readable, stable infix form: `CONFIG_A && (CONFIG_B=y || !CONFIG_C=m)`,
+ * where CONFIG_X means y or m, CONFIG_X=y built in, CONFIG_X=m a module,
+ * `[text]` a free variable, `true` and `false` the constants.
+ * Precedence: ! over && over ||.
+ */
+void kbuild_expr_print(const struct kbuild_expr *e, struct strbuf *out);
+/* Whether a free variable occurs in e. */
+int kbuild_expr_has_free(const struct kbuild_expr *e);
+
+/*
+ * Evaluates e under a configuration: `value` returns 'y', 'm' or 'n' for a
+ * symbol name (without CONFIG_). Free variables are unknown: the result is
+ * 1 (true), 0 (false) or -1 (depends on a free variable), Kleene logic.
+ */
+int kbuild_expr_eval(const struct kbuild_expr *e,
+		     char (*value)(const char *sym, void *data), void *data);
+
+/* ---- reading a tree ---- */
+
+/*
+ * Where the Makefiles and the file list come from: the object store at one
+ * commit (kbuild_repo_reader in kbuild-repo.c) or, for tests, a directory.
+ */
+struct kbuild_text {
+	const char *data;	/* NUL-terminated */
+	size_t len;
+	char id[48];		/* blob id (hex) for caching, or "" when unknown */
+	void *handle;		/* the reader's, for release */
+};
+struct kbuild_reader {
+	/* 0 and fills *out; 1 when there is no such file; -1 on error (reported). */
+	int (*read)(void *ctx, const char *path, struct kbuild_text *out);
+	void (*release)(void *ctx, struct kbuild_text *t);
+	/* Calls fn for every file of the tree (full path, no leading "./"). */
+	int (*for_each_file)(void *ctx, int (*fn)(const char *path, void *data), void *data);
+	/*
+	 * Optional: the blob id of path without reading it (0), 1 when absent.
+	 * Without it, or with empty ids, the cache is not used.
+	 */
+	int (*id)(void *ctx, const char *path, char id[48]);
+	void *ctx;
+};
+
+struct repo;
+struct git_oid;
+/*
+ * A reader of the tree of `commit` in the object store (common/repo.h);
+ * ctx must stay alive while rd is used. kbuild_map_for_commit does it all.
+ */
+struct kbuild_repo_ctx {
+	struct repo *repo;
+	const struct git_oid *commit;
+};
+void kbuild_repo_reader(struct kbuild_reader *rd, struct kbuild_repo_ctx *ctx);
+
+/* ---- the file -> condition map ---- */
+
+enum kbuild_file_kind {
+	KBUILD_OBJECT,		/* listed as a kernel object (condition may still be false) */
+	KBUILD_HOST,		/* only a source of host or user-space programs (hostprogs, userprogs) */
+	KBUILD_UNLISTED,	/* no list names it: never compiled by kbuild (maybe #included by another file) */
+};
+
+struct kbuild_file {
+	const char *path;			/* a .c or .S file */
+	const struct kbuild_expr *cond;		/* compiled at all: builtin || module */
+	const struct kbuild_expr *builtin;	/* compiled into the kernel image (or a lib.a) */
+	const struct kbuild_expr *module;	/* compiled as (part of) a module */
+	enum kbuild_file_kind kind;
+};
+
+struct kbuild_stats {
+	size_t makefiles;	/* Makefile/Kbuild files parsed (includes too) */
+	size_t dirs;		/* directories kbuild descends into */
+	size_t files;		/* .c and .S files */
+	size_t compiled;	/* files whose condition is not false */
+	size_t with_free;	/* files whose condition has a free variable */
+	size_t cached;		/* directories whose parse came from the cache */
+};
+
+/*
+ * Keeps parsed Makefiles between maps (commits) of one architecture, keyed by
+ * blob id, and the node arena the maps' conditions live in. Optional.
+ * A cache, its arena and the maps built with it belong to one thread at a
+ * time; threads that build maps in parallel each keep their own cache.
+ */
+struct kbuild_cache;
+struct kbuild_cache *kbuild_cache_new(void);
+void kbuild_cache_free(struct kbuild_cache *c);
+
+struct kbuild_map;
+/*
+ * Builds the map for the tree `rd` reads, for architecture `srcarch` (the
+ * directory under arch/, e.g. "x86"; NULL or "" reads no arch Makefile).
+ * With cache NULL the map owns its nodes; otherwise they live in the cache,
+ * which must outlive the map. Problems in Makefiles are warnings; the
+ * affected files get free variables.
+ */
+struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
+				    struct kbuild_cache *cache);
+/* The same for a commit of the repository. */
+struct kbuild_map *kbuild_map_for_commit(struct repo *r, const struct git_oid *commit,
+					 const char *srcarch, struct kbuild_cache *cache);
+void kbuild_map_free(struct kbuild_map *m);
+struct kbuild_exprs *kbuild_map_exprs(struct kbuild_map *m);
+/* NULL when path is not a .c/.S file of the tree. */
+const struct kbuild_file *kbuild_map_lookup(const struct kbuild_map *m, const char *path);
+/* Files sorted by path; valid until kbuild_map_free. */
+const struct kbuild_file *kbuild_map_files(const struct kbuild_map *m, size_t *nr);
+const struct kbuild_stats *kbuild_map_stats(const struct kbuild_map *m);
+/* `path<TAB>condition` per file, sorted by path (git undertaker --dump-model=files). */
+void kbuild_map_dump(const struct kbuild_map *m, struct strbuf *out);
+
+#endif

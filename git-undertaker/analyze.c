@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "analyze.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc.h"
+
+/* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
+enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
+
+#define MAX_SAMPLES 64
+
+/* Answers by formula: an open-addressing table of (formula + 1, answer). */
+struct answer_cache {
+	uint32_t *keys;
+	int8_t *values;
+	size_t nr, cap;
+};
+
+static int answer_get(struct answer_cache *c, formula f)
+{
+	if (!c->cap)
+		return -1;
+	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->keys[i])
+			return -1;
+		if (c->keys[i] == f + 1)
+			return c->values[i];
+	}
+}
+
+static void answer_put(struct answer_cache *c, formula f, int v)
+{
+	if ((c->nr + 1) * 2 > c->cap) {
+		struct answer_cache old = *c;
+
+		c->cap = c->cap ? c->cap * 2 : 1024;
+		c->keys = xcalloc(c->cap, sizeof(*c->keys));
+		c->values = xcalloc(c->cap, 1);
+		c->nr = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.keys[i])
+				answer_put(c, old.keys[i] - 1, old.values[i]);
+		free(old.keys);
+		free(old.values);
+	}
+	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->keys[i]) {
+			c->keys[i] = f + 1;
+			c->values[i] = (int8_t)v;
+			c->nr++;
+			return;
+		}
+		if (c->keys[i] == f + 1)
+			return;
+	}
+}
+
+void arch_model_init_samples(struct arch_model *am)
+{
+	am->base_vars = logic_nr_vars(am->logic);
+	am->samples = xcalloc(MAX_SAMPLES, sizeof(*am->samples));
+	am->answers = xcalloc(1, sizeof(*am->answers));
+}
+
+void arch_model_release_samples(struct arch_model *am)
+{
+	for (size_t i = 0; i < MAX_SAMPLES && am->samples; i++)
+		free(am->samples[i]);
+	free(am->samples);
+	if (am->answers) {
+		free(am->answers->keys);
+		free(am->answers->values);
+		free(am->answers);
+	}
+}
+
+static void keep_sample(struct arch_model *am)
+{
+	int8_t *v = am->samples[am->next_sample];
+
+	if (!v)
+		v = am->samples[am->next_sample] = xmalloc((size_t)am->base_vars + 1);
+	for (int var = 1; var <= am->base_vars; var++)
+		v[var] = (int8_t)sat_value(am->sat, var);
+	am->next_sample = (am->next_sample + 1) % MAX_SAMPLES;
+	if (am->nr_samples < MAX_SAMPLES)
+		am->nr_samples++;
+}
+
+struct sample_values {
+	const struct arch_model *am;
+	const int8_t *v;
+	int free_value;
+};
+
+static int sample_value(void *data, int var)
+{
+	struct sample_values *sv = data;
+	const char *name;
+
+	if (var <= sv->am->base_vars)
+		return sv->v[var];
+	/* Made after the model: a fact pinned false (a bool's m), or a free macro. */
+	name = logic_var_name(sv->am->logic, var);
+	if (name && starts_with(name, "CONFIG_"))
+		return -1;
+	return sv->free_value;
+}
+
+/*
+ * Does a known model of the Kconfig formula satisfy f, with the variables
+ * the model does not constrain (free macros, opaque atoms, missing symbols)
+ * all false or all true? A cheap sufficient test; the solver decides the rest.
+ */
+static int sample_satisfies(struct arch_model *am, formula f)
+{
+	struct sample_values sv = { .am = am };
+
+	for (size_t s = 0; s < am->nr_samples; s++) {
+		sv.v = am->samples[s];
+		for (sv.free_value = -1; sv.free_value <= 1; sv.free_value += 2)
+			if (logic_eval_with(am->logic, f, sample_value, &sv))
+				return 1;
+	}
+	return 0;
+}
+
+int arch_model_satisfiable(struct arch_model *am, formula f)
+{
+	int r;
+
+	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
+		return f == LOGIC_TRUE;
+	r = answer_get(am->answers, f);
+	if (r >= 0)
+		return r;
+	if (sample_satisfies(am, f)) {
+		am->sample_hits++;
+		r = 1;
+	} else {
+		int lit = sat_query_literal(am->sat, f);
+
+		am->solver_calls++;
+		r = sat_solve(am->sat, &lit, 1) == SAT_SAT;
+		if (r)
+			keep_sample(am);
+	}
+	answer_put(am->answers, f, r);
+	return r;
+}
+
+/* A file's formulas on one architecture, built as blocks need them. */
+struct file_arch {
+	struct arch_model *am;
+	struct pc_context pcx;
+	formula *pc, *local;
+	formula file;		/* kbuild's condition for the file, true when unknown */
+	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
+	int file_alive;		/* -1 unknown */
+	int ready;
+};
+
+struct file_state {
+	const char *path;
+	const struct cpp_file *f;
+	struct tree_models *tm;
+	struct file_arch *arches;	/* nr_models entries */
+	size_t nr_models;
+};
+
+static struct file_arch *file_arch(struct file_state *fs, size_t i)
+{
+	struct file_arch *fa = &fs->arches[i];
+
+	if (fa->ready)
+		return fa->am ? fa : NULL;
+	fa->ready = 1;
+	fa->am = fs->tm->get(fs->tm->data, i);
+	if (!fa->am)
+		return NULL;
+	pc_context_init(&fa->pcx, fa->am->logic, fa->am->kconfig, fs->tm->kconfig_defined,
+			fs->tm->cmdline_defined);
+	fa->pcx.facts = fa->am->sat;
+	fa->file = LOGIC_TRUE;
+	fa->file_alive = -1;
+	if (fs->tm->file_condition) {
+		const struct kbuild_file *kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
+
+		if (kf && kf->kind == KBUILD_OBJECT)
+			fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
+	}
+	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
+	fa->local = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
+	fa->alive = xmalloc(fs->f->nr_blocks + 1);
+	memset(fa->alive, -1, fs->f->nr_blocks + 1);
+	for (size_t i2 = 0; i2 < fs->f->nr_blocks; i2++) {
+		fa->pc[i2] = pc_formula(&fa->pcx, fs->f->blocks[i2].pc);
+		fa->local[i2] = pc_formula(&fa->pcx, fs->f->blocks[i2].local);
+	}
+	return fa;
+}
+
+static int block_alive(struct file_arch *fa, size_t i)
+{
+	if (fa->alive[i] < 0)
+		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am,
+					logic_and(fa->am->logic, fa->pc[i], fa->file));
+	return fa->alive[i];
+}
+
+/* Can kbuild compile the file at all on this architecture? */
+static int file_alive(struct file_arch *fa)
+{
+	if (fa->file_alive < 0)
+		fa->file_alive = arch_model_satisfiable(fa->am, fa->file);
+	return fa->file_alive;
+}
+
+static formula parent_pc(struct file_arch *fa, const struct cpp_block *b)
+{
+	return b->parent < 0 ? LOGIC_TRUE : fa->pc[b->parent];
+}
+
+/* f && every missing symbol of f off. */
+static formula without_missing(struct file_arch *fa, formula f, int *any)
+{
+	struct logic *l = fa->am->logic;
+	int *vars = NULL;
+	size_t nr = 0, alloc = 0;
+	formula g = f;
+
+	*any = 0;
+	logic_vars_of(l, f, &vars, &nr, &alloc);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = logic_var_name(l, vars[i]);
+
+		if (name && starts_with(name, "missing:")) {
+			g = logic_and(l, g, logic_not(logic_atom(l, vars[i])));
+			*any = 1;
+		}
+	}
+	free(vars);
+	return g;
+}
+
+/* Is `f` unsatisfiable, and why: returns -1 when satisfiable, else the cause. */
+static int unsat_cause(struct file_arch *fa, formula f)
+{
+	int any;
+
+	if (!arch_model_satisfiable(fa->am, f))
+		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
+	f = logic_and(fa->am->logic, f, fa->file);
+	if (!arch_model_satisfiable(fa->am, f))
+		return CAUSE_KBUILD;
+	f = without_missing(fa, f, &any);
+	if (any && !arch_model_satisfiable(fa->am, f))
+		return CAUSE_MISSING;
+	return -1;
+}
+
+static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, size_t i,
+				  enum defect_cause *cause)
+{
+	const struct cpp_block *b = &fs->f->blocks[i];
+	int c;
+
+	/* A block inside a dead one is dead because of it: not a defect of its own. */
+	if (!file_alive(fa))
+		return PARENT_DEAD;
+	if (b->parent >= 0 && !block_alive(fa, (size_t)b->parent))
+		return PARENT_DEAD;
+	c = unsat_cause(fa, fa->pc[i]);
+	if (c >= 0) {
+		*cause = (enum defect_cause)c;
+		return DEAD;
+	}
+	c = unsat_cause(fa, logic_and(fa->am->logic, parent_pc(fa, b), logic_not(fa->local[i])));
+	if (c >= 0) {
+		*cause = (enum defect_cause)c;
+		return UNDEAD;
+	}
+	return ALIVE;
+}
+
+/* Does the chain up to block i (its #if and earlier #elifs, and itself) name a CONFIG symbol? */
+static int chain_names_config(const struct cpp_file *f, size_t i)
+{
+	for (int j = (int)i; j >= 0; j = f->blocks[j].prev_sibling)
+		if (f->blocks[j].nr_symbols)
+			return 1;
+	return 0;
+}
+
+/* The directives from the file down to block i: a block's identity across versions. */
+static void block_context(const struct cpp_file *f, size_t i, struct strbuf *sb)
+{
+	const struct cpp_block *b = &f->blocks[i];
+
+	if (b->parent >= 0) {
+		block_context(f, (size_t)b->parent, sb);
+		strbuf_addstr(sb, " > ");
+	}
+	if (b->prev_sibling >= 0) {
+		for (int j = b->first; j != (int)i && j >= 0; ) {
+			strbuf_addf(sb, "%s | ", f->blocks[j].directive);
+			/* Walk forward: find the sibling whose prev is j. */
+			int next = -1;
+
+			for (size_t k = (size_t)j + 1; k < i + 1; k++)
+				if (f->blocks[k].prev_sibling == j) {
+					next = (int)k;
+					break;
+				}
+			j = next;
+		}
+	}
+	for (const char *p = b->directive; *p; p++) {
+		if (p[0] == ' ' || p[0] == '\t') {
+			if (sb->len && sb->buf[sb->len - 1] != ' ')
+				strbuf_addch(sb, ' ');
+			continue;
+		}
+		strbuf_addch(sb, *p);
+	}
+}
+
+static struct defect *add_defect(struct defect_list *out, const char *path,
+				 const struct cpp_file *f, size_t i, enum defect_kind kind)
+{
+	const struct cpp_block *b = &f->blocks[i];
+	struct defect *d = defect_list_add(out);
+	struct strbuf ctx = STRBUF_INIT;
+
+	d->path = xstrdup(path);
+	d->line = b->line;
+	d->end_line = b->end_line;
+	d->block = b->number;
+	d->kind = kind;
+	d->directive = xstrdup(b->directive);
+	strbuf_addf(&ctx, "%s: ", defect_kind_name(kind));
+	block_context(f, i, &ctx);
+	d->context = strbuf_detach(&ctx, NULL);
+	return d;
+}
+
+static void explain_code(struct defect *d, const char *path, const struct cpp_file *f, size_t i)
+{
+	for (int j = f->blocks[i].parent; j >= 0; j = f->blocks[j].parent)
+		strvec_pushf(&d->explanation, "%s:%d: enclosed by: %s", path, f->blocks[j].line,
+			     f->blocks[j].directive);
+	for (int j = f->blocks[i].prev_sibling; j >= 0; j = f->blocks[j].prev_sibling)
+		strvec_pushf(&d->explanation, "%s:%d: after: %s", path, f->blocks[j].line,
+			     f->blocks[j].directive);
+}
+
+/* Edit distance, for "did you mean" on missing symbols. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof(*row)), best;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			diag = up;
+			row[j] = v;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
+{
+	const char *s = starts_with(name, "CONFIG_") ? name + 7 : name;
+	size_t best = 4, len = strlen(s);
+	struct strvec near = STRVEC_INIT;
+	struct strmap_entry *e;
+
+	strmap_for_each(tm->kconfig_defined, e) {
+		size_t el = strlen(e->key), dist;
+
+		if ((el > len ? el - len : len - el) > best)
+			continue;
+		dist = distance(s, e->key);
+		if (dist < best) {
+			strvec_clear(&near);
+			best = dist;
+		}
+		if (dist == best && near.nr < 3)
+			strvec_pushf(&near, "CONFIG_%s (%s)", e->key, (const char *)e->value);
+	}
+	if (!near.nr)
+		strvec_pushf(&d->explanation, "%s is defined by no Kconfig file of this tree", name);
+	else
+		for (size_t i = 0; i < near.nr; i++)
+			strvec_pushf(&d->explanation, "%s is defined nowhere; did you mean %s?", name,
+				     near.v[i]);
+	strvec_clear(&near);
+}
+
+static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
+{
+	for (int j = (int)i; j >= 0; j = f->blocks[j].prev_sibling)
+		for (size_t k = 0; k < f->blocks[j].nr_symbols; k++) {
+			const char *name = f->blocks[j].symbols[k].name;
+			int seen = 0;
+
+			for (size_t m = 0; m < d->symbols.nr; m++)
+				seen |= !strcmp(d->symbols.v[m], name);
+			if (!seen)
+				strvec_push(&d->symbols, name);
+		}
+}
+
+static void check_undefined(struct file_state *fs, const char *path, size_t i,
+			    const struct analyze_options *opt, struct defect_list *out)
+{
+	const struct cpp_block *b = &fs->f->blocks[i];
+	struct defect *d = NULL;
+
+	for (size_t k = 0; k < b->nr_symbols; k++) {
+		const struct cpp_symbol_ref *ref = &b->symbols[k];
+
+		if (ref->from_macro || ref->file_defined ||
+		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
+			continue;
+		if (!d) {
+			d = add_defect(out, path, fs->f, i, DEFECT_UNDEFINED);
+			d->cause = CAUSE_MISSING;
+			d->global = 1;
+		}
+		strvec_push(&d->symbols, ref->name);
+		if (opt->explain)
+			explain_missing(d, fs->tm, ref->name);
+	}
+}
+
+/* The architectures whose models decide for this file. */
+static void scope_of(struct file_state *fs, const char *path, size_t **idx, size_t *nr)
+{
+	struct tree_models *tm = fs->tm;
+
+	*idx = xcalloc(tm->nr_arches + 1, sizeof(**idx));
+	*nr = 0;
+	if (!tm->nr_arches) {
+		(*idx)[(*nr)++] = 0;
+		return;
+	}
+	if (starts_with(path, "arch/")) {
+		const char *a = path + 5, *slash = strchr(a, '/');
+
+		for (size_t i = 0; slash && i < tm->nr_arches; i++)
+			if (strlen(tm->arch_names[i]) == (size_t)(slash - a) &&
+			    !strncmp(tm->arch_names[i], a, (size_t)(slash - a))) {
+				(*idx)[(*nr)++] = i;
+				return;
+			}
+	}
+	if (tm->only_arch) {
+		for (size_t i = 0; i < tm->nr_arches; i++)
+			if (!strcmp(tm->arch_names[i], tm->only_arch))
+				(*idx)[(*nr)++] = i;
+		return;
+	}
+	(*idx)[(*nr)++] = tm->primary;
+	for (size_t i = 0; i < tm->nr_arches; i++)
+		if (i != tm->primary)
+			(*idx)[(*nr)++] = i;
+}
+
+/*
+ * A file that kbuild can compile on no architecture in scope: one defect for
+ * the file (B00), instead of one per block. Returns 1 when it is one.
+ */
+static int check_file(struct file_state *fs, const char *path, const size_t *scope,
+		      size_t nr_scope, struct defect_list *out)
+{
+	struct defect *d;
+	size_t known = 0;
+
+	if (!fs->tm->file_condition)
+		return 0;
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct file_arch *fa = file_arch(fs, scope[k]);
+
+		if (!fa)
+			continue;
+		if (fa->file == LOGIC_TRUE || file_alive(fa))
+			return 0;
+		known++;
+	}
+	if (!known)
+		return 0;
+	d = defect_list_add(out);
+	d->path = xstrdup(path);
+	d->line = 1;
+	d->end_line = fs->f->nr_lines;
+	d->block = -1;
+	d->kind = DEFECT_DEAD;
+	d->cause = CAUSE_KBUILD;
+	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
+	d->context = xstrdup("dead: B00");
+	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
+	if (!d->global)
+		for (size_t k = 0; k < nr_scope; k++)
+			strvec_push(&d->arches, fs->tm->arch_names[scope[k]]);
+	return 1;
+}
+
+void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
+		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors)
+{
+	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
+	struct cpp_file *f = cpp_scan(data, size, &copt);
+	struct file_state fs = { .path = path, .f = f, .tm = tm };
+	size_t *scope, nr_scope;
+
+	for (size_t i = 0; i < f->errors.nr; i++)
+		error("%s", f->errors.v[i]);
+	*input_errors += f->errors.nr;
+	fs.nr_models = tm->nr_arches ? tm->nr_arches : 1;
+	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
+	scope_of(&fs, path, &scope, &nr_scope);
+
+	if (check_file(&fs, path, scope, nr_scope, out))
+		goto done;
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		const struct cpp_block *b = &f->blocks[i];
+		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
+		enum verdict v = NONE;
+		struct file_arch *fa;
+		struct defect *d;
+
+		check_undefined(&fs, path, i, opt, out);
+		if (b->constant || !chain_names_config(f, i))
+			continue;
+		/* A defect must hold on every architecture in scope: stop at the first where not. */
+		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
+			enum verdict vk;
+
+			fa = file_arch(&fs, scope[k]);
+			if (!fa)
+				continue;
+			vk = block_verdict(&fs, fa, i, &ck);
+			if (vk == PARENT_DEAD)
+				continue;
+			if (vk == ALIVE || (v != NONE && vk != v)) {
+				v = ALIVE;
+			} else if (v == NONE) {
+				v = vk;
+				cause = ck;
+			}
+		}
+		if (v != DEAD && v != UNDEAD)
+			continue;
+		d = add_defect(out, path, f, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
+		d->cause = cause;
+		set_symbols(d, f, i);
+		d->global = !tm->nr_arches || (nr_scope == tm->nr_arches && !tm->only_arch);
+		if (!d->global)
+			for (size_t k = 0; k < nr_scope; k++)
+				strvec_push(&d->arches, tm->arch_names[scope[k]]);
+		if (opt->explain && cause == CAUSE_CODE)
+			explain_code(d, path, f, i);
+		if (opt->explain && cause == CAUSE_MISSING)
+			for (size_t k = 0; k < d->symbols.nr; k++)
+				if (!pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
+							      d->symbols.v[k]))
+					explain_missing(d, tm, d->symbols.v[k]);
+		if (opt->explain && cause == CAUSE_KCONFIG)
+			explain_code(d, path, f, i);
+	}
+
+done:
+	for (size_t k = 0; k < fs.nr_models; k++) {
+		if (!fs.arches[k].am)
+			continue;
+		pc_context_release(&fs.arches[k].pcx);
+		free(fs.arches[k].pc);
+		free(fs.arches[k].local);
+		free(fs.arches[k].alive);
+	}
+	free(fs.arches);
+	free(scope);
+	cpp_file_free(f);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analysis of one file's blocks against the Kconfig models of one tree:
+ * dead, undead and undefined, with cause and scope.
+ */
+#ifndef UT_ANALYZE_H
+#define UT_ANALYZE_H
+
+#include "cpp.h"
+#include "defect.h"
+#include "kbuild.h"
+#include "kconfig.h"
+#include "logic.h"
+#include "sat.h"
+
+struct model;
+
+/* One architecture's model (or the tree's only one: arch NULL). */
+struct arch_model {
+	const char *arch;
+	struct kconfig *kconfig;
+	struct model *model;
+	struct logic *logic;
+	struct sat *sat;	/* the model's solver */
+	struct sat *code_sat;	/* the same store, no Kconfig: the `code` cause */
+	/*
+	 * Satisfying assignments the model's solver found (values of variables
+	 * 1..base_vars: the model's own), tried before the solver: a full solve
+	 * of the Linux model costs tens of milliseconds, trying a sample costs
+	 * a tiny solve over the query's free variables.
+	 */
+	int base_vars;
+	int8_t **samples;
+	size_t nr_samples, next_sample;
+	struct answer_cache *answers;
+	size_t solver_calls, sample_hits;
+};
+
+/* Is f satisfiable with the model? Samples first, then the solver. */
+int arch_model_satisfiable(struct arch_model *am, formula f);
+void arch_model_init_samples(struct arch_model *am);
+void arch_model_release_samples(struct arch_model *am);
+
+/* What the analysis needs of a tree: its models, built on demand. */
+struct tree_models {
+	void *data;
+	size_t nr_arches;		/* 0 for a tree with a single model */
+	const char *const *arch_names;
+	/* Builds or returns model `i` (0 when nr_arches is 0); NULL when it failed. */
+	struct arch_model *(*get)(void *data, size_t i);
+	const struct strmap *kconfig_defined;	/* buildfiles_info */
+	const struct strmap *cmdline_defined;
+	/*
+	 * Kbuild's condition for a .c/.S file on architecture i (NULL when kbuild
+	 * says nothing of it: headers, trees without Kbuild, unlisted files).
+	 */
+	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	size_t primary;			/* the architecture to try first */
+	const char *only_arch;		/* --arch */
+};
+
+struct analyze_options {
+	int explain;
+	int asm_file;
+	const struct cpp_macros *macros;
+};
+
+/*
+ * Scans `data` as file `path` and appends its defects to `out` (status new).
+ * cpp errors are printed (path:line) and counted in *input_errors.
+ */
+void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
+		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors);
+
+#endif

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "buildfiles.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What one subtree holds, memoized by the subtree's id. */
+struct subtree {
+	git_oid digest;
+	/* Blob ids of the Kconfig and Makefile files below, with paths relative to the subtree. */
+	struct strvec kconfig_ids, makefile_ids;
+};
+
+struct commit_info {
+	struct buildfiles_info info;
+	struct strmap kconfig_defined, cmdline_defined;
+	struct strvec locations;	/* owns the values of both maps */
+};
+
+struct buildfiles {
+	struct repo *repo;
+	struct strmap subtrees;		/* tree id hex → struct subtree */
+	struct strmap by_digest;	/* digest hex → struct commit_info */
+	struct strmap by_commit;	/* commit hex → struct commit_info (not owned) */
+	struct strmap blob_names;	/* blob id hex + kind → struct strvec of names */
+	pcre2_code *re_config, *re_cmdline;
+	pcre2_match_data *md;
+};
+
+int is_kconfig_file(const char *name)
+{
+	/* Linux, U-Boot, Xen: Kconfig*; Zephyr also *.kconfig; BusyBox/buildroot Config.in. */
+	return starts_with(name, "Kconfig") || ends_with(name, ".kconfig") ||
+	       !strcmp(name, "Config.in") || starts_with(name, "Config.src");
+}
+
+int is_makefile(const char *name)
+{
+	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild") || starts_with(name, "Makefile.") ||
+	       starts_with(name, "Kbuild.") || ends_with(name, ".mk") || !strcmp(name, "GNUmakefile");
+}
+
+static pcre2_code *compile(const char *pattern)
+{
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+				       PCRE2_MULTILINE, &err, &off, NULL);
+
+	if (!re)
+		die("internal error: bad pattern %s", pattern);
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+struct buildfiles *buildfiles_new(struct repo *r)
+{
+	struct buildfiles *b = xcalloc(1, sizeof(*b));
+
+	b->repo = r;
+	b->re_config = compile("^[ \\t]*(?:menu)?config[ \\t]+([A-Za-z0-9_]+)");
+	b->re_cmdline = compile("-D[ \\t]*CONFIG_([A-Za-z0-9_]+)");
+	b->md = pcre2_match_data_create(4, NULL);
+	return b;
+}
+
+static void free_subtree(void *p)
+{
+	struct subtree *s = p;
+
+	strvec_clear(&s->kconfig_ids);
+	strvec_clear(&s->makefile_ids);
+	free(s);
+}
+
+static void free_commit_info(void *p)
+{
+	struct commit_info *ci = p;
+
+	strmap_clear(&ci->kconfig_defined, NULL);
+	strmap_clear(&ci->cmdline_defined, NULL);
+	strvec_clear(&ci->locations);
+	free(ci);
+}
+
+static void free_strvec(void *p)
+{
+	strvec_clear(p);
+	free(p);
+}
+
+void buildfiles_free(struct buildfiles *b)
+{
+	if (!b)
+		return;
+	strmap_clear(&b->subtrees, free_subtree);
+	strmap_clear(&b->by_digest, free_commit_info);
+	strmap_clear(&b->by_commit, NULL);
+	strmap_clear(&b->blob_names, free_strvec);
+	pcre2_code_free(b->re_config);
+	pcre2_code_free(b->re_cmdline);
+	pcre2_match_data_free(b->md);
+	free(b);
+}
+
+/* Entries are "<blob hex> <path>"; the digest covers them in tree order. */
+static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	struct subtree *s;
+	git_tree *tree;
+	struct strbuf all = STRBUF_INIT;
+
+	git_oid_tostr(hex, sizeof(hex), tree_id);
+	s = strmap_get(&b->subtrees, hex);
+	if (s)
+		return s;
+	if (git_tree_lookup(&tree, repo_git(b->repo), tree_id) < 0)
+		die_git("reading a tree");
+	s = xcalloc(1, sizeof(*s));
+	for (size_t i = 0, n = git_tree_entrycount(tree); i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		git_object_t type = git_tree_entry_type(e);
+
+		git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+		if (type == GIT_OBJECT_TREE) {
+			struct subtree *sub = walk(b, git_tree_entry_id(e));
+			char dhex[GIT_OID_HEXSZ + 1];
+
+			if (!sub->kconfig_ids.nr && !sub->makefile_ids.nr)
+				continue;
+			for (size_t j = 0; j < sub->kconfig_ids.nr; j++)
+				strvec_pushf(&s->kconfig_ids, "%.40s %s/%s", sub->kconfig_ids.v[j], name,
+					     sub->kconfig_ids.v[j] + 41);
+			for (size_t j = 0; j < sub->makefile_ids.nr; j++)
+				strvec_pushf(&s->makefile_ids, "%.40s %s/%s", sub->makefile_ids.v[j], name,
+					     sub->makefile_ids.v[j] + 41);
+			git_oid_tostr(dhex, sizeof(dhex), &sub->digest);
+			strbuf_addf(&all, "T %s %s\n", dhex, name);
+		} else if (type == GIT_OBJECT_BLOB) {
+			if (is_kconfig_file(name)) {
+				strvec_pushf(&s->kconfig_ids, "%s %s", hex, name);
+				strbuf_addf(&all, "K %s %s\n", hex, name);
+			} else if (is_makefile(name)) {
+				strvec_pushf(&s->makefile_ids, "%s %s", hex, name);
+				strbuf_addf(&all, "M %s %s\n", hex, name);
+			}
+		}
+	}
+	git_tree_free(tree);
+	git_odb_hash(&s->digest, all.len ? all.buf : "", all.len, GIT_OBJECT_BLOB);
+	strbuf_release(&all);
+	git_oid_tostr(hex, sizeof(hex), tree_id);
+	strmap_put(&b->subtrees, hex, s);
+	return s;
+}
+
+/* The names a pattern's first group captures in a blob, memoized per blob and pattern. */
+static const struct strvec *blob_names(struct buildfiles *b, const char *blob_hex,
+				       pcre2_code *re, char kind)
+{
+	char key[GIT_OID_HEXSZ + 3];
+	struct strvec *names;
+	struct blob *blob;
+	git_oid id;
+	PCRE2_SIZE start = 0, counted = 0;
+	int line = 1;
+
+	snprintf(key, sizeof(key), "%.40s%c", blob_hex, kind);
+	names = strmap_get(&b->blob_names, key);
+	if (names)
+		return names;
+	names = xcalloc(1, sizeof(*names));
+	strmap_put(&b->blob_names, key, names);
+	if (git_oid_fromstrn(&id, blob_hex, GIT_OID_HEXSZ) < 0 || repo_read_blob(b->repo, &id, &blob) < 0)
+		return names;
+	/* Entries are "NAME LINE". */
+	while (start < blob->size &&
+	       pcre2_match(re, (PCRE2_SPTR)blob->data, blob->size, start, 0, b->md, NULL) > 1) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(b->md);
+
+		for (; counted < ov[2]; counted++)
+			line += blob->data[counted] == '\n';
+		strvec_pushf(names, "%.*s %d", (int)(ov[3] - ov[2]), blob->data + ov[2], line);
+		start = ov[1] > start ? ov[1] : start + 1;
+	}
+	blob_release(b->repo, blob);
+	return names;
+}
+
+/* Fills `map` with NAME → "path:line" over the files `ids` ("<blob hex> <path>"). */
+static void collect(struct buildfiles *b, struct commit_info *ci, const struct strvec *ids,
+		    pcre2_code *re, char kind, struct strmap *map)
+{
+	/* The locations strvec grows: remember indexes, point into it at the end. */
+	size_t first = ci->locations.nr;
+
+	for (size_t i = 0; i < ids->nr; i++) {
+		const struct strvec *names = blob_names(b, ids->v[i], re, kind);
+
+		for (size_t j = 0; j < names->nr; j++) {
+			const char *sp = strchr(names->v[j], ' ');
+			char *name = xstrndup(names->v[j], (size_t)(sp - names->v[j]));
+
+			if (!strmap_get(map, name)) {
+				strvec_pushf(&ci->locations, "%s:%s", ids->v[i] + 41, sp + 1);
+				strmap_put(map, name, (void *)(uintptr_t)(ci->locations.nr - first));
+			}
+			free(name);
+		}
+	}
+	{
+		struct strmap_entry *e;
+
+		strmap_for_each(map, e)
+			e->value = ci->locations.v[first + (uintptr_t)e->value - 1];
+	}
+}
+
+int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	struct commit_info *ci;
+	struct subtree *root;
+	git_commit *c;
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	ci = strmap_get(&b->by_commit, hex);
+	if (ci) {
+		*out = &ci->info;
+		return 0;
+	}
+	if (git_commit_lookup(&c, repo_git(b->repo), commit) < 0)
+		return error("cannot read commit %s", hex);
+	root = walk(b, git_commit_tree_id(c));
+	git_commit_free(c);
+
+	git_oid_tostr(hex, sizeof(hex), &root->digest);
+	ci = strmap_get(&b->by_digest, hex);
+	if (!ci) {
+		ci = xcalloc(1, sizeof(*ci));
+		ci->info.digest = root->digest;
+		collect(b, ci, &root->kconfig_ids, b->re_config, 'k', &ci->kconfig_defined);
+		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
+		ci->info.kconfig_defined = &ci->kconfig_defined;
+		ci->info.cmdline_defined = &ci->cmdline_defined;
+		ci->info.nr_kconfig = root->kconfig_ids.nr;
+		ci->info.nr_makefiles = root->makefile_ids.nr;
+		strmap_put(&b->by_digest, hex, ci);
+	}
+	git_oid_tostr(hex, sizeof(hex), commit);
+	strmap_put(&b->by_commit, hex, ci);
+	*out = &ci->info;
+	return 0;
+}

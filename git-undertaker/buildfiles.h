@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The build-configuration files of a commit's tree (Kconfig and Makefile
+ * files), found by a walk memoized per subtree id so that consecutive commits
+ * cost only the subtrees they changed; and what a quick scan of them tells:
+ * every CONFIG name that any Kconfig file defines (all architectures at
+ * once), and every CONFIG name the build system passes with -D.
+ */
+#ifndef UT_BUILDFILES_H
+#define UT_BUILDFILES_H
+
+#include "repo.h"
+
+struct buildfiles;
+
+struct buildfiles_info {
+	git_oid digest;		/* over the paths and blob ids of those files */
+	/* name without CONFIG_ → "path:line" of its first definition (const char *) */
+	const struct strmap *kconfig_defined;
+	/* name without CONFIG_ → "path:line" of a -DCONFIG_X in a Makefile */
+	const struct strmap *cmdline_defined;
+	size_t nr_kconfig, nr_makefiles;
+};
+
+struct buildfiles *buildfiles_new(struct repo *r);
+void buildfiles_free(struct buildfiles *b);
+/* Info for the tree of `commit`; valid until buildfiles_free. */
+int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
+int is_kconfig_file(const char *name);
+int is_makefile(const char *name);
+
+#endif

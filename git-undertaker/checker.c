@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run: model sets per tree (one per distinct set of Kconfig and Makefile
+ * blobs, each architecture built when first needed), results per file blob,
+ * the commit-by-commit comparison and the census.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "checker.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "analyze.h"
+#include "buildfiles.h"
+#include "kbuild.h"
+#include "kconfig_git.h"
+#include "model.h"
+#include "report.h"
+
+/* All models of one tree, keyed by its build-file digest. */
+struct model_set {
+	struct checker *checker;
+	git_oid commit;			/* a commit with this tree's build files */
+	git_oid digest;
+	const struct buildfiles_info *bf;
+	struct strvec arches;		/* empty: a single model */
+	struct arch_model *models;	/* arches.nr entries, or 1 */
+	char *built;			/* 1: tried to build models[i] */
+	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
+	char *kbuild_built;
+	struct tree_models tm;
+	unsigned long last_use;
+};
+
+#define MAX_MODEL_SETS 3
+
+struct checker {
+	struct repo *repo;
+	const struct undertaker_options *opts;
+	struct buildfiles *buildfiles;
+	struct kconfig_cache *kconfig_cache;
+	struct kbuild_cache *kbuild_cache;
+	struct cpp_macros *macros;
+	struct strvec macro_defs;
+	struct model_set *sets[MAX_MODEL_SETS];
+	unsigned long clock;
+	/* blob hex + digest hex → struct defect_list of that blob's analysis */
+	struct strmap results;
+	size_t input_errors;
+	char *host_arch;
+};
+
+static const char *host_srcarch(void)
+{
+	struct utsname u;
+	static char buf[sizeof(u.machine)];
+
+	if (uname(&u) < 0)
+		return "x86";
+	/* As the kernel's top Makefile maps `uname -m` to SRCARCH. */
+	if (!strcmp(u.machine, "x86_64") || (u.machine[0] == 'i' && !strcmp(u.machine + 2, "86")))
+		return "x86";
+	if (!strcmp(u.machine, "aarch64") || starts_with(u.machine, "arm64"))
+		return "arm64";
+	if (starts_with(u.machine, "arm"))
+		return "arm";
+	if (starts_with(u.machine, "riscv"))
+		return "riscv";
+	if (starts_with(u.machine, "ppc") || starts_with(u.machine, "powerpc"))
+		return "powerpc";
+	if (starts_with(u.machine, "s390"))
+		return "s390";
+	if (starts_with(u.machine, "mips"))
+		return "mips";
+	if (starts_with(u.machine, "loongarch"))
+		return "loongarch";
+	memcpy(buf, u.machine, sizeof(buf));
+	buf[sizeof(buf) - 1] = 0;
+	return buf;
+}
+
+struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
+{
+	struct checker *c = xcalloc(1, sizeof(*c));
+
+	c->repo = r;
+	c->opts = o;
+	c->buildfiles = buildfiles_new(r);
+	c->kconfig_cache = kconfig_cache_new();
+	c->kbuild_cache = kbuild_cache_new();
+	c->macros = cpp_macros_new();
+	repo_config_get_all(r, "undertaker.macro", &c->macro_defs);
+	for (size_t i = 0; i < c->macro_defs.nr; i++)
+		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
+			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
+	c->host_arch = xstrdup(host_srcarch());
+	return c;
+}
+
+static void arch_model_release(struct arch_model *am)
+{
+	if (am->sat && getenv("UNDERTAKER_STATS"))
+		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
+			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+	arch_model_release_samples(am);
+	if (am->code_sat)
+		sat_free(am->code_sat);
+	if (am->model)
+		model_free(am->model);
+	if (am->kconfig)
+		kconfig_free(am->kconfig);
+}
+
+static void model_set_free(struct model_set *ms)
+{
+	if (!ms)
+		return;
+	for (size_t i = 0; i < (ms->arches.nr ? ms->arches.nr : 1); i++) {
+		arch_model_release(&ms->models[i]);
+		if (ms->kbuild[i])
+			kbuild_map_free(ms->kbuild[i]);
+	}
+	free(ms->kbuild);
+	free(ms->kbuild_built);
+	free(ms->models);
+	free(ms->built);
+	strvec_clear(&ms->arches);
+	free(ms);
+}
+
+static void free_defect_list(void *p)
+{
+	defect_list_clear(p);
+	free(p);
+}
+
+void checker_free(struct checker *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
+		model_set_free(c->sets[i]);
+	strmap_clear(&c->results, free_defect_list);
+	buildfiles_free(c->buildfiles);
+	kconfig_cache_free(c->kconfig_cache);
+	kbuild_cache_free(c->kbuild_cache);
+	cpp_macros_free(c->macros);
+	strvec_clear(&c->macro_defs);
+	free(c->host_arch);
+	free(c);
+}
+
+size_t checker_input_errors(const struct checker *c)
+{
+	return c->input_errors;
+}
+
+static struct arch_model *get_model(void *data, size_t i)
+{
+	struct model_set *ms = data;
+	struct arch_model *am = &ms->models[i];
+	struct kconfig_reader reader;
+	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
+
+	if (ms->built[i])
+		return am->model ? am : NULL;
+	ms->built[i] = 1;
+	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
+	kconfig_git_reader_init(&reader, ms->checker->repo, &ms->commit);
+	am->kconfig = kconfig_parse(&reader, am->arch, &kopts);
+	kconfig_git_reader_release(&reader);
+	if (!am->kconfig) {
+		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
+		      am->arch ? am->arch : "");
+		return NULL;
+	}
+	am->model = model_build(am->kconfig);
+	am->logic = model_logic(am->model);
+	am->sat = model_sat(am->model);
+	am->code_sat = sat_new(am->logic);
+	arch_model_init_samples(am);
+	return am;
+}
+
+static struct kbuild_map *get_kbuild(struct model_set *ms, size_t i)
+{
+	if (!ms->kbuild_built[i]) {
+		ms->kbuild_built[i] = 1;
+		ms->kbuild[i] = kbuild_map_for_commit(ms->checker->repo, &ms->commit,
+						      ms->arches.nr ? ms->arches.v[i] : NULL,
+						      ms->checker->kbuild_cache);
+	}
+	return ms->kbuild[i];
+}
+
+static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
+{
+	struct model_set *ms = data;
+	struct kbuild_map *map;
+
+	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
+		return NULL;
+	map = get_kbuild(ms, i);
+	return map ? kbuild_map_lookup(map, path) : NULL;
+}
+
+static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
+{
+	const struct buildfiles_info *bf;
+	struct model_set *ms = NULL;
+	struct kconfig_reader reader;
+	size_t slot = 0;
+	int n;
+
+	if (buildfiles_get(c->buildfiles, commit, &bf) < 0)
+		return NULL;
+	c->clock++;
+	for (size_t i = 0; i < MAX_MODEL_SETS; i++) {
+		if (c->sets[i] && git_oid_equal(&c->sets[i]->digest, &bf->digest)) {
+			c->sets[i]->last_use = c->clock;
+			return c->sets[i];
+		}
+		if (!c->sets[i] || (c->sets[slot] && c->sets[i]->last_use < c->sets[slot]->last_use))
+			slot = i;
+	}
+	model_set_free(c->sets[slot]);
+	ms = xcalloc(1, sizeof(*ms));
+	ms->checker = c;
+	ms->commit = *commit;
+	ms->digest = bf->digest;
+	ms->bf = bf;
+	ms->last_use = c->clock;
+	kconfig_git_reader_init(&reader, c->repo, commit);
+	n = kconfig_architectures(&reader, NULL, &ms->arches);
+	kconfig_git_reader_release(&reader);
+	if (n < 0)
+		warning("no top Kconfig file: every CONFIG_ symbol is free");
+	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
+	ms->built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
+	ms->kbuild = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->kbuild));
+	ms->kbuild_built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
+	if (!c->opts->no_kbuild)
+		ms->tm.file_condition = file_condition;
+	ms->tm.data = ms;
+	ms->tm.get = get_model;
+	ms->tm.nr_arches = ms->arches.nr;
+	/* The names are the strvec's own strings. */
+	ms->tm.arch_names = (const char *const *)ms->arches.v;
+	for (size_t i = 0; i < ms->arches.nr; i++) {
+		if (!strcmp(ms->arches.v[i], c->opts->arch ? c->opts->arch : c->host_arch))
+			ms->tm.primary = i;
+	}
+	if (c->opts->arch && ms->arches.nr) {
+		int found = 0;
+
+		for (size_t i = 0; i < ms->arches.nr; i++)
+			found |= !strcmp(ms->arches.v[i], c->opts->arch);
+		if (!found)
+			warning("no architecture '%s' in this tree", c->opts->arch);
+		ms->tm.only_arch = c->opts->arch;
+	}
+	ms->tm.kconfig_defined = bf->kconfig_defined;
+	ms->tm.cmdline_defined = bf->cmdline_defined;
+	c->sets[slot] = ms;
+	return ms;
+}
+
+void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key)
+{
+	const struct buildfiles_info *bf;
+	struct strbuf all = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	if (buildfiles_get(c->buildfiles, commit, &bf) < 0) {
+		strbuf_addstr(key, "unknown");
+		return;
+	}
+	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &bf->digest));
+	for (size_t i = 0; i < c->macro_defs.nr; i++)
+		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
+	if (c->opts->arch)
+		strbuf_addf(&all, "arch %s\n", c->opts->arch);
+	git_odb_hash(&id, all.buf, all.len, GIT_OBJECT_BLOB);
+	strbuf_addstr(key, git_oid_tostr(hex, sizeof(hex), &id));
+	strbuf_release(&all);
+}
+
+static int is_c_file(const char *path)
+{
+	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
+}
+
+/* The defects of one blob under one model set (cached: each version is analysed once). */
+static const struct defect_list *blob_defects(struct checker *c, struct model_set *ms,
+					      const char *path, const git_oid *blob_id)
+{
+	char bhex[GIT_OID_HEXSZ + 1], dhex[GIT_OID_HEXSZ + 1];
+	struct strbuf key = STRBUF_INIT;
+	struct defect_list *l;
+	struct blob *blob;
+	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros };
+
+	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
+		    git_oid_tostr(dhex, sizeof(dhex), &ms->digest), path);
+	l = strmap_get(&c->results, key.buf);
+	if (l) {
+		strbuf_release(&key);
+		return l;
+	}
+	l = xcalloc(1, sizeof(*l));
+	if (repo_read_blob(c->repo, blob_id, &blob) < 0) {
+		error("%s: cannot read blob %s", path, bhex);
+	} else {
+		aopt.asm_file = ends_with(path, ".S");
+		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
+		blob_release(c->repo, blob);
+	}
+	strmap_put(&c->results, key.buf, l);
+	strbuf_release(&key);
+	return l;
+}
+
+struct affected {
+	struct checker *checker;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	const struct strmap *skip;	/* paths already checked */
+	struct strvec paths, blobs;
+};
+
+static int find_users(const struct tree_file *f, void *data)
+{
+	struct affected *a = data;
+	struct blob *blob;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!is_c_file(f->path) || strmap_get(a->skip, f->path) ||
+	    !pathspec_match(&a->checker->opts->pathspec, f->path))
+		return 0;
+	if (repo_read_blob(a->checker->repo, f->blob, &blob) < 0)
+		return 0;
+	if (pcre2_match(a->re, (PCRE2_SPTR)blob->data, blob->size, 0, 0, a->md, NULL) >= 0) {
+		strvec_push(&a->paths, f->path);
+		strvec_push(&a->blobs, git_oid_tostr(hex, sizeof(hex), f->blob));
+	}
+	blob_release(a->checker->repo, blob);
+	return 0;
+}
+
+/*
+ * A one-line summary of what a symbol's definitions say in a model set, to
+ * tell which symbols a Kconfig change touched.
+ */
+static void symbol_signature(const struct kconfig_symbol *sym, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s %s", sym->name, kconfig_type_name(sym->type));
+	for (size_t i = 0; i < sym->nr_defs; i++) {
+		const struct kconfig_definition *d = sym->defs[i];
+
+		strbuf_addstr(sb, " |dep ");
+		if (d->dep)
+			kconfig_expr_print(d->dep, sb);
+		for (size_t j = 0; j < d->nr_prompts; j++) {
+			strbuf_addstr(sb, " |prompt ");
+			if (d->prompts[j].cond)
+				kconfig_expr_print(d->prompts[j].cond, sb);
+		}
+		for (size_t j = 0; j < d->nr_defaults; j++) {
+			strbuf_addstr(sb, " |default ");
+			kconfig_expr_print(d->defaults[j].value, sb);
+			strbuf_addstr(sb, " if ");
+			if (d->defaults[j].cond)
+				kconfig_expr_print(d->defaults[j].cond, sb);
+		}
+		if (d->choice)
+			strbuf_addf(sb, " |choice %s", d->choice->name ? d->choice->name : "");
+	}
+	for (size_t i = 0; i < sym->nr_selected_by; i++) {
+		strbuf_addf(sb, " |selected %s", sym->selected_by[i].from->symbol ?
+			    sym->selected_by[i].from->symbol->name : "");
+		if (sym->selected_by[i].cond)
+			kconfig_expr_print(sym->selected_by[i].cond, sb);
+	}
+	for (size_t i = 0; i < sym->nr_implied_by; i++)
+		strbuf_addf(sb, " |implied %s", sym->implied_by[i].from->symbol ?
+			    sym->implied_by[i].from->symbol->name : "");
+}
+
+static void add_changed_symbols(const struct kconfig *old, const struct kconfig *new,
+				struct strmap *changed)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct kconfig_symbol *sym;
+	size_t i;
+
+	for_each_kconfig_symbol(new, i, sym) {
+		struct kconfig_symbol *o = old ? kconfig_lookup(old, sym->name) : NULL;
+
+		if (sym->flags & KSYM_PROBE)
+			continue;
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		symbol_signature(sym, &a);
+		if (o)
+			symbol_signature(o, &b);
+		if (!o || strcmp(a.buf, b.buf))
+			strmap_put(changed, sym->name, (void *)1);
+	}
+	if (old)
+		for_each_kconfig_symbol(old, i, sym)
+			if (!(sym->flags & KSYM_PROBE) && !kconfig_lookup(new, sym->name))
+				strmap_put(changed, sym->name, (void *)1);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/*
+ * Files that a Kconfig change may affect though the commit left them alone:
+ * those naming a symbol whose definitions changed (or that appeared or
+ * disappeared in any Kconfig file).
+ */
+static void affected_files(struct checker *c, struct model_set *old, struct model_set *new,
+			   const git_oid *commit, const struct strmap *skip,
+			   struct strvec *paths, struct strvec *blobs)
+{
+	struct strmap changed = STRMAP_INIT;
+	struct strmap_entry *e;
+	struct strbuf re = STRBUF_INIT;
+	struct affected a = { .checker = c, .skip = skip };
+	size_t nr_models = new->arches.nr ? new->arches.nr : 1;
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	/* Names that appeared or disappeared in any Kconfig file of the tree. */
+	strmap_for_each(new->bf->kconfig_defined, e)
+		if (!old || !strmap_get(old->bf->kconfig_defined, e->key))
+			strmap_put(&changed, e->key, (void *)1);
+	if (old)
+		strmap_for_each(old->bf->kconfig_defined, e)
+			if (!strmap_get(new->bf->kconfig_defined, e->key))
+				strmap_put(&changed, e->key, (void *)1);
+	/* Changed definitions, on the architectures this run has built models for. */
+	for (size_t i = 0; i < nr_models; i++) {
+		struct arch_model *nm, *om = NULL;
+
+		if (!new->built[i] && i != new->tm.primary)
+			continue;
+		nm = get_model(new, i);
+		if (old && i < (old->arches.nr ? old->arches.nr : 1))
+			om = get_model(old, i);
+		if (nm)
+			add_changed_symbols(om ? om->kconfig : NULL, nm->kconfig, &changed);
+	}
+	if (!changed.nr) {
+		strmap_clear(&changed, NULL);
+		return;
+	}
+	strbuf_addstr(&re, "\\bCONFIG_(?:");
+	{
+		int first = 1;
+
+		strmap_for_each(&changed, e) {
+			strbuf_addf(&re, "%s%s", first ? "" : "|", e->key);
+			first = 0;
+		}
+	}
+	strbuf_addstr(&re, ")(?:_MODULE)?\\b");
+	a.re = pcre2_compile((PCRE2_SPTR)re.buf, re.len, 0, &errcode, &erroff, NULL);
+	if (!a.re)
+		die("internal error: cannot compile the symbol pattern");
+	pcre2_jit_compile(a.re, PCRE2_JIT_COMPLETE);
+	a.md = pcre2_match_data_create_from_pattern(a.re, NULL);
+	repo_for_each_file(c->repo, commit, "", find_users, &a);
+	for (size_t i = 0; i < a.paths.nr; i++) {
+		strvec_push(paths, a.paths.v[i]);
+		strvec_push(blobs, a.blobs.v[i]);
+	}
+	pcre2_match_data_free(a.md);
+	pcre2_code_free(a.re);
+	strvec_clear(&a.paths);
+	strvec_clear(&a.blobs);
+	strbuf_release(&re);
+	strmap_clear(&changed, NULL);
+}
+
+/* Copies `src` into `dst` with the path replaced (defects of a renamed file). */
+static void copy_list(struct defect_list *dst, const struct defect_list *src, const char *path)
+{
+	for (size_t i = 0; i < src->nr; i++)
+		defect_list_copy(dst, &src->v[i], path);
+}
+
+int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
+{
+	struct change_list changes = { 0 };
+	struct model_set *ms, *ps = NULL;
+	git_commit *gc;
+	git_oid parent;
+	int has_parent;
+	struct strmap checked = STRMAP_INIT;
+	struct strvec apaths = STRVEC_INIT, ablobs = STRVEC_INIT;
+
+	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
+		return error("cannot read commit %s", oid_short(c->repo, commit));
+	has_parent = git_commit_parentcount(gc) > 0;
+	if (has_parent)
+		parent = *git_commit_parent_id(gc, 0);
+	git_commit_free(gc);
+
+	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0)
+		return -1;
+	if (has_parent) {
+		ps = model_set_for(c, &parent);
+		if (!ps)
+			return -1;
+	}
+	ms = model_set_for(c, commit);
+	if (!ms)
+		return -1;
+
+	for (size_t i = 0; i < changes.nr; i++) {
+		const struct file_change *fc = &changes.files[i];
+		struct defect_list before = { 0 }, after = { 0 };
+		const char *path = fc->new_path ? fc->new_path : fc->old_path;
+
+		if ((!fc->new_path || !is_c_file(fc->new_path)) &&
+		    (!fc->old_path || !is_c_file(fc->old_path)))
+			continue;
+		if (fc->status != 'A' && fc->old_path && is_c_file(fc->old_path) && ps)
+			copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob), path);
+		if (fc->status != 'D' && is_c_file(fc->new_path))
+			copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob), path);
+		defect_match(&before, &after);
+		defect_list_take(out, &after);
+		defect_list_clear(&before);
+		strmap_put(&checked, path, (void *)1);
+	}
+
+	if (!ps || !git_oid_equal(&ps->digest, &ms->digest)) {
+		/* Pin ms: looking up the parent's models must not evict it. */
+		affected_files(c, ps, ms, commit, &checked, &apaths, &ablobs);
+		for (size_t i = 0; i < apaths.nr; i++) {
+			struct defect_list before = { 0 }, after = { 0 };
+			git_oid id;
+
+			git_oid_fromstr(&id, ablobs.v[i]);
+			if (ps)
+				copy_list(&before, blob_defects(c, ps, apaths.v[i], &id), NULL);
+			copy_list(&after, blob_defects(c, ms, apaths.v[i], &id), NULL);
+			defect_match(&before, &after);
+			defect_list_take(out, &after);
+			defect_list_clear(&before);
+		}
+	}
+	defect_list_sort(out);
+	strvec_clear(&apaths);
+	strvec_clear(&ablobs);
+	strmap_clear(&checked, NULL);
+	change_list_clear(&changes);
+	return 0;
+}
+
+struct census {
+	struct checker *checker;
+	struct model_set *ms;
+	struct defect_list *out;
+	struct progress *progress;
+	size_t done;
+};
+
+static int census_file(const struct tree_file *f, void *data)
+{
+	struct census *cs = data;
+
+	if (!is_c_file(f->path) || !pathspec_match(&cs->checker->opts->pathspec, f->path))
+		return 0;
+	copy_list(cs->out, blob_defects(cs->checker, cs->ms, f->path, f->blob), NULL);
+	/* The census sees each blob once: keep memory flat. */
+	strmap_clear(&cs->checker->results, free_defect_list);
+	progress_update(cs->progress, ++cs->done);
+	return 0;
+}
+
+int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
+{
+	struct census cs = { .checker = c, .out = out };
+
+	cs.ms = model_set_for(c, commit);
+	if (!cs.ms)
+		return -1;
+	if (!c->opts->common.quiet)
+		cs.progress = progress_start("Checking files", 0);
+	repo_for_each_file(c->repo, commit, "", census_file, &cs);
+	progress_stop(&cs.progress);
+	defect_list_sort(out);
+	return 0;
+}
+
+int checker_dump_model(struct checker *c, const git_oid *commit, const char *what)
+{
+	struct model_set *ms = model_set_for(c, commit);
+	size_t want = 0;
+	struct arch_model *am;
+
+	if (!ms)
+		return -1;
+	if (ms->arches.nr) {
+		const char *arch = c->opts->arch ? c->opts->arch : c->host_arch;
+		int found = 0;
+
+		for (size_t i = 0; i < ms->arches.nr; i++)
+			if (!strcmp(ms->arches.v[i], arch)) {
+				want = i;
+				found = 1;
+			}
+		if (!found)
+			return error("no architecture '%s' in this tree", arch);
+	}
+	if (!strcmp(what, "files")) {
+		struct kbuild_map *map = get_kbuild(ms, want);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!map)
+			return error("cannot read the Makefiles");
+		kbuild_map_dump(map, &sb);
+		fputs(strbuf_str(&sb), stdout);
+		strbuf_release(&sb);
+		return 0;
+	}
+	am = get_model(ms, want);
+	if (!am)
+		return -1;
+	if (!strcmp(what, "symbols"))
+		kconfig_dump_symbols(am->kconfig, stdout);
+	else
+		model_dump_dimacs(am->model, stdout);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The dead/undead analysis driver: models per commit, blocks per file,
+ * defects per block, compared with the parent commit.
+ */
+#ifndef UT_CHECKER_H
+#define UT_CHECKER_H
+
+#include "options.h"
+#include "repo.h"
+#include "defect.h"
+
+struct undertaker_options {
+	struct common_options common;
+	int all;		/* --all: every block of every file (census) */
+	int explain;		/* --explain */
+	const char *show;	/* --show=new|all */
+	int show_all;
+	int force;		/* --force: check commits that already have a note */
+	const char *arch;	/* --arch: restrict to one architecture */
+	int no_kbuild;		/* --no-kbuild: ignore file presence conditions */
+	const char *dump_model;	/* --dump-model[=dimacs|symbols|files] */
+	struct strvec pathspec;
+};
+
+struct checker;
+
+struct checker *checker_new(struct repo *r, const struct undertaker_options *o);
+void checker_free(struct checker *c);
+
+/*
+ * A key naming everything the result for `commit` depends on besides the
+ * C files themselves: the Kconfig and Makefile blobs, the project macros and
+ * the tool's version. A note written with the same key needs no re-check.
+ */
+void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key);
+
+/*
+ * Checks `commit` against its first parent: the files it changed and the files
+ * a Kconfig change may affect. Defects get status new, unchanged or fixed.
+ * Returns 0, or -1 after a fatal error was reported.
+ */
+int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out);
+
+/* Every block of every .c/.h/.S file at `commit` (within the pathspec), status new. */
+int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out);
+
+/* --dump-model: prints the model of `commit` (dimacs, symbols or files) to stdout. */
+int checker_dump_model(struct checker *c, const git_oid *commit, const char *what);
+
+/* Input errors (bad #endif, bad Kconfig line) reported during the run. */
+size_t checker_input_errors(const struct checker *c);
+
+#endif

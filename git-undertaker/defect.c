@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "defect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct defect *defect_list_add(struct defect_list *l)
+{
+	struct defect *d;
+
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	d = &l->v[l->nr++];
+	memset(d, 0, sizeof(*d));
+	d->block = -1;
+	return d;
+}
+
+static void defect_release(struct defect *d)
+{
+	free(d->path);
+	free(d->directive);
+	free(d->context);
+	strvec_clear(&d->arches);
+	strvec_clear(&d->symbols);
+	strvec_clear(&d->explanation);
+}
+
+void defect_list_clear(struct defect_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		defect_release(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void defect_list_take(struct defect_list *dst, struct defect_list *src)
+{
+	for (size_t i = 0; i < src->nr; i++) {
+		ALLOC_GROW(dst->v, dst->nr + 1, dst->alloc);
+		dst->v[dst->nr++] = src->v[i];
+	}
+	free(src->v);
+	memset(src, 0, sizeof(*src));
+}
+
+static void strvec_copy(struct strvec *dst, const struct strvec *src)
+{
+	for (size_t i = 0; i < src->nr; i++)
+		strvec_push(dst, src->v[i]);
+}
+
+void defect_list_copy(struct defect_list *dst, const struct defect *d, const char *path)
+{
+	struct defect *c = defect_list_add(dst);
+
+	*c = *d;
+	memset(&c->arches, 0, sizeof(c->arches));
+	memset(&c->symbols, 0, sizeof(c->symbols));
+	memset(&c->explanation, 0, sizeof(c->explanation));
+	c->path = xstrdup(path ? path : d->path);
+	c->directive = xstrdup(d->directive ? d->directive : "");
+	c->context = xstrdup(d->context ? d->context : "");
+	strvec_copy(&c->arches, &d->arches);
+	strvec_copy(&c->symbols, &d->symbols);
+	strvec_copy(&c->explanation, &d->explanation);
+}
+
+static int cmp_defect(const void *a, const void *b)
+{
+	const struct defect *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return (int)x->status - (int)y->status;
+}
+
+void defect_list_sort(struct defect_list *l)
+{
+	if (l->nr)
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_defect);
+}
+
+static int same_defect(const struct defect *a, const struct defect *b)
+{
+	return a->kind == b->kind && !strcmp(a->context, b->context);
+}
+
+void defect_match(const struct defect_list *before, struct defect_list *after)
+{
+	char *used = xcalloc(before->nr + 1, 1);
+	size_t nr_after = after->nr;
+
+	/* Quadratic, but per file and over defects only: a handful each. */
+	for (size_t i = 0; i < nr_after; i++) {
+		struct defect *d = &after->v[i];
+
+		d->status = STATUS_NEW;
+		for (size_t j = 0; j < before->nr; j++) {
+			if (!used[j] && same_defect(&before->v[j], d)) {
+				used[j] = 1;
+				d->status = STATUS_UNCHANGED;
+				break;
+			}
+		}
+	}
+	for (size_t j = 0; j < before->nr; j++) {
+		if (used[j])
+			continue;
+		defect_list_copy(after, &before->v[j], NULL);
+		after->v[after->nr - 1].status = STATUS_FIXED;
+	}
+	free(used);
+}
+
+const char *defect_kind_name(enum defect_kind k)
+{
+	static const char *const names[] = { "dead", "undead", "undefined" };
+
+	return names[k];
+}
+
+const char *defect_cause_name(enum defect_cause c)
+{
+	static const char *const names[] = { "code", "kconfig", "kbuild", "missing" };
+
+	return names[c];
+}
+
+const char *defect_status_name(enum defect_status s)
+{
+	static const char *const names[] = { "new", "fixed", "unchanged" };
+
+	return names[s];
+}
+
+static void add_scope(struct strbuf *sb, const struct defect *d)
+{
+	if (d->global) {
+		strbuf_addstr(sb, "global");
+		return;
+	}
+	strbuf_addstr(sb, "local: ");
+	for (size_t i = 0; i < d->arches.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? "," : "", d->arches.v[i]);
+}
+
+void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status)
+{
+	if (d->block < 0)
+		strbuf_addf(sb, "%s:%d: %s block B00 (%s, ", d->path, d->line,
+			    defect_kind_name(d->kind), defect_cause_name(d->cause));
+	else
+		strbuf_addf(sb, "%s:%d: %s block B%d (%s, ", d->path, d->line,
+			    defect_kind_name(d->kind), d->block, defect_cause_name(d->cause));
+	add_scope(sb, d);
+	strbuf_addf(sb, "): %s", d->directive);
+	if (with_status && d->status != STATUS_NEW)
+		strbuf_addf(sb, " [%s]", defect_status_name(d->status));
+}
+
+static void add_json_strvec(struct strbuf *sb, const struct strvec *sv)
+{
+	strbuf_addch(sb, '[');
+	for (size_t i = 0; i < sv->nr; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_add_json_str(sb, sv->v[i]);
+	}
+	strbuf_addch(sb, ']');
+}
+
+void defect_format_json(struct strbuf *sb, const struct defect *d)
+{
+	strbuf_addstr(sb, "{\"path\":");
+	strbuf_add_json_str(sb, d->path);
+	strbuf_addf(sb, ",\"line\":%d,\"end_line\":%d,\"block\":%d,\"kind\":\"%s\",\"cause\":\"%s\",\"scope\":\"%s\",\"arches\":",
+		    d->line, d->end_line, d->block, defect_kind_name(d->kind),
+		    defect_cause_name(d->cause), d->global ? "global" : "local");
+	add_json_strvec(sb, &d->arches);
+	strbuf_addstr(sb, ",\"directive\":");
+	strbuf_add_json_str(sb, d->directive);
+	strbuf_addstr(sb, ",\"symbols\":");
+	add_json_strvec(sb, &d->symbols);
+	strbuf_addf(sb, ",\"status\":\"%s\"", defect_status_name(d->status));
+	if (d->explanation.nr) {
+		strbuf_addstr(sb, ",\"explanation\":");
+		add_json_strvec(sb, &d->explanation);
+	}
+	strbuf_addch(sb, '}');
+}

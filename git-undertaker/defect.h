@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Defects: what the analysis finds in one file, how two versions of a file's
+ * defects are matched (new, fixed, unchanged), and how they are printed as
+ * text lines, JSON and notes.
+ */
+#ifndef UT_DEFECT_H
+#define UT_DEFECT_H
+
+#include "util.h"
+
+enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED };
+enum defect_cause { CAUSE_CODE, CAUSE_KCONFIG, CAUSE_KBUILD, CAUSE_MISSING };
+enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED };
+
+struct defect {
+	char *path;
+	int line, end_line;
+	int block;		/* B<n>; -1 for the file itself */
+	enum defect_kind kind;
+	enum defect_cause cause;
+	int global;		/* 1: on every architecture in scope */
+	struct strvec arches;	/* the architectures where it holds (local scope) */
+	char *directive;	/* as written */
+	struct strvec symbols;	/* CONFIG names involved (undefined: the undefined ones) */
+	/*
+	 * Identity across versions of a file: the directives from the root down
+	 * to this block, so a block is matched by condition and nesting, not line.
+	 */
+	char *context;
+	enum defect_status status;
+	struct strvec explanation;	/* --explain: lines of reasons */
+};
+
+struct defect_list {
+	struct defect *v;
+	size_t nr, alloc;
+};
+
+struct defect *defect_list_add(struct defect_list *l);
+void defect_list_clear(struct defect_list *l);
+/* Moves every defect of src to the end of dst (src is left empty). */
+void defect_list_take(struct defect_list *dst, struct defect_list *src);
+/* A deep copy of one defect appended to dst; the path may be replaced (renames). */
+void defect_list_copy(struct defect_list *dst, const struct defect *d, const char *path);
+/* Stable order: path, line, kind. */
+void defect_list_sort(struct defect_list *l);
+
+/*
+ * Compares the defects of a file before and after a commit: items of `after`
+ * found in `before` become unchanged, the others new; items of `before` with
+ * no match are appended to `after` as fixed.
+ */
+void defect_match(const struct defect_list *before, struct defect_list *after);
+
+const char *defect_kind_name(enum defect_kind k);
+const char *defect_cause_name(enum defect_cause c);
+const char *defect_status_name(enum defect_status s);
+
+/* `path:line: dead block B3 (kconfig, global): #ifdef CONFIG_FOO` (+ " [fixed]" if not new). */
+void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status);
+void defect_format_json(struct strbuf *sb, const struct defect *d);
+
+#endif

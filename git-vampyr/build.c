@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --build: each expanded configuration is built at X and at X's parent (trees
+ * written from the object store), and the compiler diagnostics that appear
+ * at X only are what X adds. Diagnostics are compared without their line and
+ * column: a commit moves lines, and a warning that moved is not new.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vampyr.h"
+
+static char *read_file_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return xstrdup("");
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	strbuf_addstr(&sb, "");
+	return strbuf_detach(&sb, NULL);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char *text = read_file_text(from);
+	FILE *f = fopen(to, "w");
+	int ret = 0;
+
+	if (!f || fputs(text, f) < 0)
+		ret = error("cannot write %s: %m", to);
+	if (f && fclose(f))
+		ret = error("cannot write %s: %m", to);
+	free(text);
+	return ret;
+}
+
+/* Skips digits; returns NULL when there are none. */
+static const char *digits(const char *p)
+{
+	const char *s = p;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p == s ? NULL : p;
+}
+
+/*
+ * "path:line[:col]: warning|error: message" with the tree's prefix removed:
+ * *shown is the line as printed, *key the same without line and column.
+ */
+static int parse_diagnostic(const char *line, const char *tree, char **shown, char **key)
+{
+	size_t tlen = strlen(tree);
+	const char *p, *colon, *kind;
+
+	if (!strncmp(line, tree, tlen) && line[tlen] == '/')
+		line += tlen + 1;
+	while (starts_with(line, "./"))
+		line += 2;
+	for (colon = strchr(line, ':'); colon; colon = strchr(colon + 1, ':')) {
+		if (colon == line)
+			continue;
+		p = digits(colon + 1);
+		if (!p || *p != ':')
+			continue;
+		kind = p + 1;
+		if ((p = digits(kind)) && *p == ':')
+			kind = p + 1;
+		if (*kind != ' ')
+			continue;
+		kind++;
+		if (!starts_with(kind, "warning:") && !starts_with(kind, "error:") &&
+		    !starts_with(kind, "fatal error:"))
+			continue;
+		*shown = xstrdup(line);
+		*key = xstrfmt("%.*s: %s", (int)(colon - line), line, kind);
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs the build in tree with config c; fills keys → shown line. Returns the exit status. */
+static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree, const char *cmd,
+		    struct strmap *diags)
+{
+	struct strvec env = STRVEC_INIT;
+	char *config = xstrfmt("%s/.config", tree);
+	char *log = xstrfmt("%s/.vampyr-build.log", tree), *text;
+	int status;
+
+	if (copy_file(c->expanded_path, config)) {
+		free(config);
+		free(log);
+		return -1;
+	}
+	strvec_pushf(&env, "KCONFIG_CONFIG=%s", config);
+	strvec_pushf(&env, "VAMPYR_CONFIG=%s", c->name);
+	strvec_pushf(&env, "srctree=%s", tree);
+	if (v->arch)
+		strvec_pushf(&env, "ARCH=%s", v->arch);
+	status = run_command(cmd, tree, &env, log);
+	text = read_file_text(log);
+	for (char *p = text, *eol; *p; p = eol) {
+		char *shown, *key;
+
+		eol = strchrnul(p, '\n');
+		if (*eol)
+			*eol++ = '\0';
+		if (parse_diagnostic(p, tree, &shown, &key)) {
+			free(strmap_put(diags, key, shown));
+			free(key);
+		}
+	}
+	free(text);
+	unlink(log);
+	free(log);
+	free(config);
+	strvec_clear(&env);
+	return status;
+}
+
+static struct vwarning *find_warning(struct vampyr *v, const char *text)
+{
+	struct vwarning *w;
+
+	for (size_t i = 0; i < v->nr_warnings; i++)
+		if (!strcmp(v->warnings[i].text, text))
+			return &v->warnings[i];
+	ALLOC_GROW(v->warnings, v->nr_warnings + 1, v->alloc_warnings);
+	w = &v->warnings[v->nr_warnings++];
+	w->text = xstrdup(text);
+	memset(&w->configs, 0, sizeof(w->configs));
+	return w;
+}
+
+int vampyr_build(struct vampyr *v, const char *cmd)
+{
+	git_commit *commit;
+	git_oid parent;
+	int has_parent = 0;
+	char *tree_x, *tree_p = NULL;
+
+	if (git_commit_lookup(&commit, repo_git(v->repo), &v->commit))
+		die_git("cannot read the commit");
+	if (git_commit_parentcount(commit) > 0) {
+		git_oid_cpy(&parent, git_commit_parent_id(commit, 0));
+		has_parent = 1;
+	}
+	git_commit_free(commit);
+	tree_x = tree_checkout(v->repo, &v->commit, NULL);
+	if (!tree_x)
+		return -1;
+	if (has_parent && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
+		remove_tree(tree_x);
+		free(tree_x);
+		return -1;
+	}
+	for (size_t i = 0; i < v->nr_configs; i++) {
+		const struct vconfig *c = &v->configs[i];
+		struct strmap at_x = STRMAP_INIT, at_p = STRMAP_INIT;
+		struct strmap_entry *e;
+
+		if (c->expanded <= 0)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "vampyr: building %s\n", c->name);
+		build_in(v, c, tree_x, cmd, &at_x);
+		if (tree_p)
+			build_in(v, c, tree_p, cmd, &at_p);
+		strmap_for_each(&at_x, e) {
+			if (strmap_get(&at_p, e->key))
+				continue;
+			strvec_push(&find_warning(v, e->value)->configs, c->name);
+		}
+		strmap_clear(&at_x, free);
+		strmap_clear(&at_p, free);
+	}
+	v->build_done = 1;
+	remove_tree(tree_x);
+	free(tree_x);
+	if (tree_p) {
+		remove_tree(tree_p);
+		free(tree_p);
+	}
+	return 0;
+}

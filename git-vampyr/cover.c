@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vampyr's "min" covering on one incremental solver: each round starts a
+ * configuration and keeps adding still-uncovered blocks as assumptions while
+ * they stay satisfiable together. The lower bound is a clique of blocks that
+ * exclude each other: no configuration compiles two of them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vampyr.h"
+
+void vconfig_release(struct vconfig *c)
+{
+	free(c->name);
+	free(c->path);
+	free(c->values);
+	free(c->claims);
+	strvec_clear(&c->assignments);
+	free(c->expanded_path);
+	free(c->lost);
+}
+
+static int live_target(const struct vblock *b)
+{
+	return b->target && !b->dead;
+}
+
+/* Is the block's condition true in the solver's current model? */
+static int lit_true(struct sat *s, const struct vblock *b)
+{
+	if (b->pc == LOGIC_TRUE)
+		return 1;
+	if (!b->lit)
+		return 0;
+	return b->lit > 0 ? sat_value(s, b->lit) > 0 : sat_value(s, -b->lit) < 0;
+}
+
+static void find_dead(struct vampyr *v)
+{
+	for (size_t i = 0; i < v->nr_blocks; i++) {
+		struct vblock *b = &v->blocks[i];
+
+		b->config = -1;
+		if (b->pc == LOGIC_FALSE) {
+			b->dead = 1;
+		} else if (b->pc != LOGIC_TRUE) {
+			b->lit = sat_query_literal(v->sat, b->pc);
+			/* A child of a dead block is dead without asking again. */
+			if (b->parent >= 0 && v->blocks[b->parent].dead)
+				b->dead = 1;
+			else
+				b->dead = sat_solve(v->sat, &b->lit, 1) != SAT_SAT;
+		}
+		if (b->target) {
+			v->nr_targets++;
+			if (b->dead)
+				v->nr_dead++;
+		}
+	}
+}
+
+static void snapshot(struct vampyr *v, struct vconfig *c)
+{
+	int n = logic_nr_vars(v->logic);
+
+	c->nr_values = n;
+	c->values = xcalloc((size_t)n + 1, 1);
+	for (int var = 1; var <= n; var++)
+		c->values[var] = (int8_t)sat_value(v->sat, var);
+}
+
+void vampyr_cover(struct vampyr *v)
+{
+	int *assume = NULL;
+	size_t nr_assume = 0, alloc_assume = 0;
+	/* Whether each block is true in the latest model of this round. */
+	unsigned char *now = xcalloc(v->nr_blocks + 1, 1);
+
+	find_dead(v);
+	while (v->nr_covered + v->nr_dead < v->nr_targets) {
+		struct vconfig *c;
+		int have_model = 0;
+
+		nr_assume = 0;
+		for (size_t i = 0; i < v->nr_blocks; i++) {
+			struct vblock *b = &v->blocks[i];
+
+			if (!live_target(b) || b->config >= 0)
+				continue;
+			if (b->pc == LOGIC_TRUE || (have_model && now[i])) {
+				/* Already true in the current model: adding it keeps it satisfiable. */
+				if (b->pc != LOGIC_TRUE) {
+					ALLOC_GROW(assume, nr_assume + 1, alloc_assume);
+					assume[nr_assume++] = b->lit;
+				}
+				continue;
+			}
+			ALLOC_GROW(assume, nr_assume + 1, alloc_assume);
+			assume[nr_assume++] = b->lit;
+			if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT) {
+				nr_assume--;
+				continue;
+			}
+			have_model = 1;
+			for (size_t j = i + 1; j < v->nr_blocks; j++)
+				if (live_target(&v->blocks[j]) && v->blocks[j].config < 0)
+					now[j] = (unsigned char)lit_true(v->sat, &v->blocks[j]);
+		}
+		if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT)
+			die("the solver lost a model it had found (a bug)");
+		ALLOC_GROW(v->configs, v->nr_configs + 1, v->alloc_configs);
+		c = &v->configs[v->nr_configs];
+		memset(c, 0, sizeof(*c));
+		c->name = xstrfmt("config-%zu", v->nr_configs + 1);
+		snapshot(v, c);
+		for (size_t i = 0; i < v->nr_blocks; i++) {
+			struct vblock *b = &v->blocks[i];
+
+			if (!live_target(b) || b->config >= 0 || !lit_true(v->sat, b))
+				continue;
+			b->config = (long)v->nr_configs;
+			ALLOC_GROW(c->claims, c->nr_claims + 1, c->alloc_claims);
+			c->claims[c->nr_claims++] = i;
+			v->nr_covered++;
+		}
+		v->nr_configs++;
+		if (!c->nr_claims)
+			die("a configuration that claims no block (a bug)");
+	}
+	free(assume);
+	free(now);
+}
+
+/* Is block a inside block b (or b itself)? */
+static int within(const struct vampyr *v, size_t a, size_t b)
+{
+	for (long i = (long)a; i >= 0; i = v->blocks[i].parent)
+		if ((size_t)i == b)
+			return 1;
+	return 0;
+}
+
+/* Blocks in different arms of one #if chain (or inside them) exclude each other. */
+static int arms_exclusive(const struct vampyr *v, size_t a, size_t b)
+{
+	for (long i = (long)a; i >= 0; i = v->blocks[i].parent)
+		for (long j = (long)b; j >= 0; j = v->blocks[j].parent)
+			if (i != j && v->blocks[i].chain == v->blocks[j].chain &&
+			    !strcmp(v->blocks[i].path, v->blocks[j].path))
+				return 1;
+	return 0;
+}
+
+static int value_of_lit(const struct vconfig *c, const struct vblock *b)
+{
+	int var;
+
+	if (b->pc == LOGIC_TRUE)
+		return 1;
+	var = abs(b->lit);
+	if (!var || var > c->nr_values)
+		return 0;
+	return b->lit > 0 ? c->values[var] > 0 : c->values[var] < 0;
+}
+
+size_t vampyr_lower_bound(struct vampyr *v, size_t max_pairwise)
+{
+	size_t *live = NULL, nr = 0, alloc = 0, best = 0;
+	unsigned char *conflict;
+	size_t *degree, *order, *clique;
+
+	for (size_t i = 0; i < v->nr_blocks; i++)
+		if (live_target(&v->blocks[i])) {
+			ALLOC_GROW(live, nr + 1, alloc);
+			live[nr++] = i;
+		}
+	if (!nr) {
+		free(live);
+		return v->lower_bound = 0;
+	}
+	conflict = xcalloc(nr * nr, 1);
+	degree = xcalloc(nr, sizeof(*degree));
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++) {
+			size_t a = live[i], b = live[j];
+			int excl = 0, together = 0;
+
+			if (within(v, a, b) || within(v, b, a))
+				continue;
+			if (arms_exclusive(v, a, b)) {
+				excl = 1;
+			} else if (nr <= max_pairwise) {
+				/* A configuration that compiles both proves them compatible. */
+				for (size_t k = 0; k < v->nr_configs && !together; k++)
+					together = value_of_lit(&v->configs[k], &v->blocks[a]) &&
+						   value_of_lit(&v->configs[k], &v->blocks[b]);
+				if (!together && v->blocks[a].lit && v->blocks[b].lit) {
+					int lits[2] = { v->blocks[a].lit, v->blocks[b].lit };
+
+					excl = sat_solve(v->sat, lits, 2) != SAT_SAT;
+				}
+			}
+			if (excl) {
+				conflict[i * nr + j] = conflict[j * nr + i] = 1;
+				degree[i]++;
+				degree[j]++;
+			}
+		}
+	/* Greedy clique: highest degree first, keep each vertex adjacent to all kept. */
+	order = xmalloc(nr * sizeof(*order));
+	clique = xmalloc(nr * sizeof(*clique));
+	for (size_t i = 0; i < nr; i++)
+		order[i] = i;
+	for (size_t i = 1; i < nr; i++)
+		for (size_t j = i; j > 0 && degree[order[j]] > degree[order[j - 1]]; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	/* Each start vertex gives a clique; the largest is the bound. */
+	for (size_t s = 0; s < nr && s < 64 && degree[order[s]] + 1 > best; s++) {
+		size_t size = 0;
+
+		clique[size++] = order[s];
+		for (size_t k = 0; k < nr; k++) {
+			size_t u = order[k], ok = 1;
+
+			if (u == order[s])
+				continue;
+			for (size_t q = 0; q < size && ok; q++)
+				ok = conflict[u * nr + clique[q]];
+			if (ok)
+				clique[size++] = u;
+		}
+		if (size > best)
+			best = size;
+	}
+	free(order);
+	free(clique);
+	free(degree);
+	free(conflict);
+	free(live);
+	return v->lower_bound = best;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --expand: each fragment goes through the tree's own kconfig (alldefconfig
+ * with KCONFIG_ALLCONFIG, as vampyr did) in a temporary tree written from the
+ * object store (never the user's work tree), and the expanded .config must
+ * still compile every block the configuration claims. When one is lost, the
+ * fragment pins more of the solver's model and kconfig runs again.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vampyr.h"
+
+struct checkout {
+	struct repo *repo;
+	const char *dir;
+	const char *config_arch;	/* NULL: every file */
+	int failed;
+};
+
+static int make_parents(char *path)
+{
+	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+/*
+ * What configuring needs: Kconfig files, scripts/ (conf itself and what the
+ * $(shell,...) probes run), the Makefiles (make alldefconfig reads the top one,
+ * the architecture's, and scripts/kconfig's), the architecture's directory and
+ * the top-level files. On Linux that is about 50 MB of 1.2 GB.
+ */
+static int wanted_for_config(const char *path, const char *arch)
+{
+	const char *base = strrchr(path, '/');
+	size_t alen = strlen(arch);
+
+	if (!base)
+		return 1;
+	base++;
+	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
+	       starts_with(base, "Kbuild") || starts_with(path, "scripts/") ||
+	       (alen && starts_with(path, "arch/") && !strncmp(path + 5, arch, alen) &&
+		path[5 + alen] == '/');
+}
+
+static int write_one(const struct tree_file *f, void *data)
+{
+	struct checkout *co = data;
+	struct blob *b;
+	char *path;
+	int fd, ret = 0;
+
+	if (co->config_arch && !wanted_for_config(f->path, co->config_arch))
+		return 0;
+	if (f->mode == 0160000)	/* a submodule: nothing to write */
+		return 0;
+	if (repo_read_blob(co->repo, f->blob, &b))
+		return -1;
+	path = xstrfmt("%s/%s", co->dir, f->path);
+	if (make_parents(path)) {
+		ret = error("cannot create the directories of %s: %m", path);
+	} else if (f->mode == 0120000) {
+		if (symlink(b->data, path))
+			ret = error("cannot create %s: %m", path);
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, (f->mode & 0111) ? 0777 : 0666);
+		if (fd < 0 || write(fd, b->data, b->size) != (ssize_t)b->size)
+			ret = error("cannot write %s: %m", path);
+		if (fd >= 0)
+			close(fd);
+	}
+	free(path);
+	blob_release(co->repo, b);
+	return ret;
+}
+
+char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xstrfmt("%s/vampyr.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	struct checkout co = { r, dir, config_arch, 0 };
+
+	if (!mkdtemp(dir)) {
+		error("cannot create a temporary directory %s: %m", dir);
+		free(dir);
+		return NULL;
+	}
+	if (repo_for_each_file(r, commit, "", write_one, &co)) {
+		remove_tree(dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+int remove_tree(const char *dir)
+{
+	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return error("cannot fork: %m");
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		if (fd < 0 || chdir(dir))
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+		for (size_t i = 0; env && i < env->nr; i++)
+			putenv(env->v[i]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("waitpid: %m");
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	strbuf_addstr(&sb, "");
+	return strbuf_detach(&sb, NULL);
+}
+
+int8_t *config_values(struct vampyr *v, const char *text, const int8_t *base, int nr)
+{
+	int8_t *values = xmalloc((size_t)nr + 1);
+	struct strmap set = STRMAP_INIT;
+	struct kconfig *kc = v->kconfig;
+
+	memcpy(values, base, (size_t)nr + 1);
+	for (const char *p = text; p && *p; ) {
+		const char *eol = strchrnul(p, '\n'), *eq;
+
+		if (starts_with(p, "CONFIG_") && (eq = memchr(p, '=', (size_t)(eol - p)))) {
+			char *name = xstrndup(p + 7, (size_t)(eq - p - 7));
+			char *val = xstrndup(eq + 1, (size_t)(eol - eq - 1));
+
+			free(strmap_put(&set, name, val));
+			free(name);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	/* Every Kconfig symbol takes its value from the .config; absent means n. */
+	for (size_t i = 0; i < kc->nr_defined; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+		const char *val = strmap_get(&set, sym->name);
+
+		if (y > 0 && y <= nr) {
+			if (sym->type == KCONFIG_BOOL || sym->type == KCONFIG_TRISTATE)
+				values[y] = val && !strcmp(val, "y") ? 1 : -1;
+			else
+				values[y] = val ? 1 : -1;
+		}
+		if (m > 0 && m <= nr)
+			values[m] = val && !strcmp(val, "m") ? 1 : -1;
+	}
+	strmap_clear(&set, free);
+	return values;
+}
+
+int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b)
+{
+	struct logic_eval *ev = logic_eval_new(v->logic, values, nr);
+	int r = logic_eval(ev, b->pc);
+
+	logic_eval_free(ev);
+	return r > 0;
+}
+
+static void print_log_tail(const char *log)
+{
+	char *text = read_text(log);
+	size_t len = text ? strlen(text) : 0, lines = 0, i = len;
+
+	while (i > 0 && lines < 15)
+		if (text[--i] == '\n' && i + 1 < len)
+			lines++;
+	if (text)
+		fprintf(stderr, "%s", text + (i ? i + 1 : 0));
+	free(text);
+}
+
+/* Runs kconfig on c's fragment; fills c->lost. 0, or -1 when the command failed. */
+static int expand_one(struct vampyr *v, struct vconfig *c, const char *tree, const char *cmd)
+{
+	struct strvec env = STRVEC_INIT;
+	char *log = xstrfmt("%s/.vampyr-kconfig.log", tree);
+	char *abs_frag = realpath(c->path, NULL), *text;
+	int8_t *values;
+	int status;
+
+	if (!abs_frag) {
+		free(log);
+		return error("%s: %m", c->path);
+	}
+	if (!c->expanded_path) {
+		size_t len = strlen(c->path);
+
+		c->expanded_path = ends_with(c->path, ".config")
+			? xstrfmt("%.*s.expanded", (int)(len - 7), c->path)
+			: xstrfmt("%s.expanded", c->path);
+	}
+	unlink(c->expanded_path);
+	strvec_pushf(&env, "srctree=%s", tree);
+	strvec_pushf(&env, "KCONFIG_ALLCONFIG=%s", abs_frag);
+	{
+		char *dir = realpath(".", NULL);
+
+		strvec_pushf(&env, "KCONFIG_CONFIG=%s%s%s", c->expanded_path[0] == '/' ? "" : dir,
+			     c->expanded_path[0] == '/' ? "" : "/", c->expanded_path);
+		free(dir);
+	}
+	if (v->arch) {
+		strvec_pushf(&env, "ARCH=%s", v->arch);
+		strvec_pushf(&env, "SRCARCH=%s", v->arch);
+	}
+	status = run_command(cmd, tree, &env, log);
+	text = status ? NULL : read_text(c->expanded_path);
+	if (!text) {
+		error("%s: the kconfig command failed (exit %d): %s", c->name, status, cmd);
+		print_log_tail(log);
+		c->expanded = -1;
+	} else {
+		c->expanded = 1;
+		values = config_values(v, text, c->values, c->nr_values);
+		c->nr_lost = 0;
+		for (size_t i = 0; i < c->nr_claims; i++)
+			if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
+				ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);
+				c->lost[c->nr_lost++] = c->claims[i];
+			}
+		free(values);
+	}
+	free(text);
+	free(abs_frag);
+	free(log);
+	strvec_clear(&env);
+	return c->expanded < 0 ? -1 : 0;
+}
+
+int vampyr_expand(struct vampyr *v, const struct expand_options *o)
+{
+	const char *cmd = o->kconfig_cmd;
+	char *tree, *default_cmd = NULL;
+	int ret = 0;
+
+	if (!cmd)
+		cmd = default_cmd = xstrdup("make -s alldefconfig "
+					    "KCONFIG_ALLCONFIG=\"$KCONFIG_ALLCONFIG\" "
+					    "KCONFIG_CONFIG=\"$KCONFIG_CONFIG\"");
+	tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : "");
+	if (!tree) {
+		free(default_cmd);
+		return -1;
+	}
+	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
+		struct vconfig *c = &v->configs[i];
+
+		for (;;) {
+			if (expand_one(v, c, tree, cmd)) {
+				ret = -1;
+				break;
+			}
+			if (!c->nr_lost || c->pin_level >= PIN_MAX)
+				break;
+			c->pin_level++;
+			fragment_assignments(v, c);
+			if (fragment_write(c)) {
+				ret = -1;
+				break;
+			}
+		}
+	}
+	if (!ret) {
+		/* Coverage after expansion: the targets some expanded .config compiles. */
+		unsigned char *hit = xcalloc(v->nr_blocks + 1, 1);
+
+		for (size_t i = 0; i < v->nr_configs; i++) {
+			struct vconfig *c = &v->configs[i];
+			char *text = read_text(c->expanded_path);
+			int8_t *values;
+
+			if (!text)
+				continue;
+			values = config_values(v, text, c->values, c->nr_values);
+			for (size_t b = 0; b < v->nr_blocks; b++)
+				if (!hit[b] && v->blocks[b].target && !v->blocks[b].dead &&
+				    block_compiled(v, values, c->nr_values, &v->blocks[b]))
+					hit[b] = 1;
+			free(values);
+			free(text);
+		}
+		v->nr_covered_expanded = 0;
+		for (size_t b = 0; b < v->nr_blocks; b++)
+			v->nr_covered_expanded += hit[b];
+		free(hit);
+		v->expand_done = 1;
+	}
+	if (o->keep_tree)
+		fprintf(stderr, "vampyr: kept the tree in %s\n", tree);
+	else
+		remove_tree(tree);
+	free(tree);
+	free(default_cmd);
+	return ret;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Configuration fragments in the format KCONFIG_ALLCONFIG and merge_config.sh
+ * read. A fragment holds the solver's values of the symbols the claimed
+ * blocks depend on, closed over the Kconfig dependencies (the cone of
+ * influence), not the whole assignment: the rest is left to the tree's own
+ * defaults, so the fragment reads as what the blocks need. When expansion
+ * loses a block, the pin level rises (selectors too, then everything).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vampyr.h"
+
+int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym)
+{
+	int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+
+	if (!y)
+		return 0;
+	if (values[y] > 0)
+		return 'y';
+	if (m && values[m] > 0)
+		return 'm';
+	return 'n';
+}
+
+struct cone {
+	struct vampyr *v;
+	const int8_t *values;
+	unsigned char *in;	/* by symbol index */
+	struct kconfig_symbol **queue;
+	size_t nr, alloc;
+	int level;
+};
+
+static void cone_add(struct cone *c, struct kconfig_symbol *sym)
+{
+	if (!sym || (sym->flags & KSYM_CONST) || !sym->nr_defs || c->in[sym->index])
+		return;
+	c->in[sym->index] = 1;
+	ALLOC_GROW(c->queue, c->nr + 1, c->alloc);
+	c->queue[c->nr++] = sym;
+}
+
+static void cone_add_expr(struct cone *c, const struct kconfig_expr *e)
+{
+	if (!e)
+		return;
+	switch (e->type) {
+	case KEXPR_SYMBOL:
+		cone_add(c, e->sym);
+		break;
+	case KEXPR_CONST:
+		break;
+	case KEXPR_NOT:
+		cone_add_expr(c, e->left);
+		break;
+	default:
+		cone_add_expr(c, e->left);
+		cone_add_expr(c, e->right);
+		break;
+	}
+}
+
+static int symbol_on(struct cone *c, const struct kconfig_symbol *sym)
+{
+	int val = symbol_value(c->v, c->values, sym);
+
+	return val == 'y' || val == 'm';
+}
+
+/* What decides the value of sym: its dependencies, prompts, defaults, choice, selectors. */
+static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
+{
+	int on = symbol_on(c, sym), has_prompt = 0;
+
+	for (size_t d = 0; d < sym->nr_defs; d++) {
+		const struct kconfig_definition *def = sym->defs[d];
+
+		has_prompt |= def->nr_prompts > 0;
+		cone_add_expr(c, def->dep);
+		for (size_t i = 0; i < def->nr_prompts; i++)
+			cone_add_expr(c, def->prompts[i].cond);
+		for (size_t i = 0; i < def->nr_defaults; i++) {
+			cone_add_expr(c, def->defaults[i].value);
+			cone_add_expr(c, def->defaults[i].cond);
+		}
+		if (def->choice) {
+			const struct kconfig_choice *ch = def->choice;
+
+			/* The chosen member is what counts: pin every member. */
+			for (size_t i = 0; i < ch->nr_members; i++)
+				cone_add(c, ch->members[i]);
+			for (size_t i = 0; i < ch->nr_defs; i++)
+				cone_add_expr(c, ch->defs[i]->dep);
+		}
+	}
+	if (symbol_value(c->v, c->values, sym) == 'm')
+		cone_add(c, c->v->kconfig->modules);
+	/*
+	 * A symbol the user cannot set is on because something selects it:
+	 * the active selectors belong to the cone; at PIN_REVERSE all of them.
+	 */
+	for (size_t i = 0; i < sym->nr_selected_by; i++) {
+		struct kconfig_symbol *from = sym->selected_by[i].from->symbol;
+
+		if (c->level >= PIN_REVERSE || (on && !has_prompt && from && symbol_on(c, from)))
+			cone_add(c, from);
+	}
+	for (size_t i = 0; i < sym->nr_implied_by; i++) {
+		struct kconfig_symbol *from = sym->implied_by[i].from->symbol;
+
+		if (c->level >= PIN_REVERSE || (on && from && symbol_on(c, from)))
+			cone_add(c, from);
+	}
+}
+
+/* The Kconfig symbol behind a model variable name: CONFIG_FOO or CONFIG_FOO_MODULE. */
+static struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
+{
+	struct kconfig_symbol *sym;
+	size_t len;
+
+	if (!name || !starts_with(name, "CONFIG_"))
+		return NULL;
+	name += 7;
+	sym = kconfig_lookup(v->kconfig, name);
+	if (sym && sym->nr_defs)
+		return sym;
+	len = strlen(name);
+	if (len > 7 && !strcmp(name + len - 7, "_MODULE")) {
+		char *base = xstrndup(name, len - 7);
+
+		sym = kconfig_lookup(v->kconfig, base);
+		free(base);
+		if (sym && sym->nr_defs)
+			return sym;
+	}
+	return NULL;
+}
+
+static int user_settable(const struct kconfig_symbol *sym)
+{
+	if (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE)
+		return 0;
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		if (sym->defs[d]->nr_prompts)
+			return 1;
+	return 0;
+}
+
+void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
+{
+	struct kconfig *kc = v->kconfig;
+	struct cone c = { .v = v, .values = cfg->values, .level = cfg->pin_level };
+	int *vars = NULL;
+	size_t nr_vars = 0, alloc_vars = 0;
+
+	strvec_clear(&cfg->assignments);
+	c.in = xcalloc(kc->nr_symbols + 1, 1);
+	if (cfg->pin_level >= PIN_ALL) {
+		for (size_t i = 0; i < kc->nr_defined; i++)
+			c.in[kc->symbols[i]->index] = 1;
+	} else {
+		for (size_t i = 0; i < cfg->nr_claims; i++)
+			logic_vars_of(v->logic, v->blocks[cfg->claims[i]].pc, &vars, &nr_vars, &alloc_vars);
+		for (size_t i = 0; i < nr_vars; i++)
+			cone_add(&c, symbol_of_var(v, logic_var_name(v->logic, vars[i])));
+		for (size_t i = 0; i < c.nr; i++)
+			cone_follow(&c, c.queue[i]);
+	}
+	for (size_t i = 0; i < kc->nr_defined; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		int val;
+
+		if (!c.in[sym->index] || !user_settable(sym))
+			continue;
+		val = symbol_value(v, cfg->values, sym);
+		if (val == 'y' || val == 'm')
+			strvec_pushf(&cfg->assignments, "CONFIG_%s=%c", sym->name, val);
+		else if (val == 'n')
+			strvec_pushf(&cfg->assignments, "# CONFIG_%s is not set", sym->name);
+	}
+	free(vars);
+	free(c.in);
+	free(c.queue);
+}
+
+int fragment_write(const struct vconfig *c)
+{
+	FILE *f = fopen(c->path, "w");
+
+	if (!f)
+		return error("cannot write %s: %m", c->path);
+	for (size_t i = 0; i < c->assignments.nr; i++)
+		fprintf(f, "%s\n", c->assignments.v[i]);
+	if (fclose(f))
+		return error("cannot write %s: %m", c->path);
+	return 0;
+}

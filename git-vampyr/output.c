@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The table, the summary line, the JSON object and the note. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "vampyr.h"
+
+static int is_lost(const struct vconfig *c, size_t block)
+{
+	for (size_t i = 0; i < c->nr_lost; i++)
+		if (c->lost[i] == block)
+			return 1;
+	return 0;
+}
+
+static void summary(struct vampyr *v, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%zu configuration%s compile%s %zu of %zu blocks (%zu dead, %zu lower bound)",
+		    v->nr_configs, v->nr_configs == 1 ? "" : "s", v->nr_configs == 1 ? "s" : "",
+		    v->nr_covered, v->nr_targets, v->nr_dead, v->lower_bound);
+}
+
+void vampyr_print_text(struct vampyr *v, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->nr_configs; i++) {
+		const struct vconfig *c = &v->configs[i];
+
+		fprintf(out, "%s%s%s  %s  (%zu block%s, %zu assignment%s)\n", color(COLOR_BOLD),
+			c->name, color(COLOR_RESET), c->path, c->nr_claims,
+			c->nr_claims == 1 ? "" : "s", c->assignments.nr,
+			c->assignments.nr == 1 ? "" : "s");
+		for (size_t k = 0; k < c->nr_claims; k++) {
+			const struct vblock *b = &v->blocks[c->claims[k]];
+
+			fprintf(out, "\t%s:%d B%d%s\n", b->path, b->line, b->number,
+				is_lost(c, c->claims[k]) ? "  (lost by expansion)" : "");
+		}
+	}
+	for (size_t i = 0; i < v->nr_blocks; i++) {
+		const struct vblock *b = &v->blocks[i];
+
+		if (b->target && b->dead)
+			fprintf(out, "%sdead%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
+				b->path, b->line, b->number);
+	}
+	summary(v, &sb);
+	fprintf(out, "%s\n", sb.buf);
+	if (v->expand_done)
+		fprintf(out, "after expansion: %zu of %zu blocks compiled\n",
+			v->nr_covered_expanded, v->nr_targets);
+	if (v->build_done) {
+		fprintf(out, "the commit adds %zu diagnostic%s\n", v->nr_warnings,
+			v->nr_warnings == 1 ? "" : "s");
+		for (size_t i = 0; i < v->nr_warnings; i++) {
+			fprintf(out, "%s\n\tin", v->warnings[i].text);
+			for (size_t k = 0; k < v->warnings[i].configs.nr; k++)
+				fprintf(out, " %s", v->warnings[i].configs.v[k]);
+			fputc('\n', out);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+static void json_block(struct json_writer *w, const struct vblock *b)
+{
+	json_object_begin(w, NULL);
+	json_add_str(w, "path", b->path);
+	json_add_int(w, "line", b->line);
+	json_add_int(w, "block", b->number);
+	json_object_end(w);
+}
+
+void vampyr_print_json(struct vampyr *v, struct strbuf *out)
+{
+	struct json_writer w;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_init(&w, out);
+	json_object_begin(&w, NULL);
+	json_add_str(&w, "commit", oid_hex(&v->commit, hex));
+	json_add_str(&w, "arch", v->arch);
+	json_array_begin(&w, "configs");
+	for (size_t i = 0; i < v->nr_configs; i++) {
+		const struct vconfig *c = &v->configs[i];
+
+		json_object_begin(&w, NULL);
+		json_add_str(&w, "name", c->name);
+		json_add_str(&w, "path", c->path);
+		json_array_begin(&w, "assignments");
+		for (size_t k = 0; k < c->assignments.nr; k++)
+			json_add_str(&w, NULL, c->assignments.v[k]);
+		json_array_end(&w);
+		json_array_begin(&w, "covers");
+		for (size_t k = 0; k < c->nr_claims; k++)
+			json_block(&w, &v->blocks[c->claims[k]]);
+		json_array_end(&w);
+		if (c->expanded) {
+			static const char *const level[] = { "cone", "reverse", "all" };
+
+			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
+			json_add_str(&w, "pinned", level[c->pin_level]);
+			json_array_begin(&w, "lost");
+			for (size_t k = 0; k < c->nr_lost; k++)
+				json_block(&w, &v->blocks[c->lost[k]]);
+			json_array_end(&w);
+		}
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	json_add_int(&w, "blocks_total", (long long)v->nr_targets);
+	json_add_int(&w, "blocks_covered", (long long)v->nr_covered);
+	json_add_int(&w, "blocks_dead", (long long)v->nr_dead);
+	json_array_begin(&w, "dead");
+	for (size_t i = 0; i < v->nr_blocks; i++)
+		if (v->blocks[i].target && v->blocks[i].dead)
+			json_block(&w, &v->blocks[i]);
+	json_array_end(&w);
+	json_add_int(&w, "lower_bound", (long long)v->lower_bound);
+	if (v->expand_done)
+		json_add_int(&w, "blocks_covered_expanded", (long long)v->nr_covered_expanded);
+	if (v->build_done) {
+		json_array_begin(&w, "warnings");
+		for (size_t i = 0; i < v->nr_warnings; i++) {
+			json_object_begin(&w, NULL);
+			json_add_str(&w, "text", v->warnings[i].text);
+			json_array_begin(&w, "configs");
+			for (size_t k = 0; k < v->warnings[i].configs.nr; k++)
+				json_add_str(&w, NULL, v->warnings[i].configs.v[k]);
+			json_array_end(&w);
+			json_object_end(&w);
+		}
+		json_array_end(&w);
+	}
+	json_object_end(&w);
+}
+
+void vampyr_note(struct vampyr *v, struct strbuf *out)
+{
+	strbuf_addf(out, "vampyr: arch %s: ", v->arch ? v->arch : "-");
+	summary(v, out);
+	strbuf_addch(out, '\n');
+	if (v->expand_done)
+		strbuf_addf(out, "after expansion: %zu of %zu blocks compiled\n",
+			    v->nr_covered_expanded, v->nr_targets);
+	for (size_t i = 0; i < v->nr_configs; i++) {
+		const struct vconfig *c = &v->configs[i];
+
+		strbuf_addf(out, "%s:", c->name);
+		for (size_t k = 0; k < c->assignments.nr; k++)
+			strbuf_addf(out, " %s", c->assignments.v[k]);
+		strbuf_addch(out, '\n');
+		for (size_t k = 0; k < c->nr_claims; k++) {
+			const struct vblock *b = &v->blocks[c->claims[k]];
+
+			strbuf_addf(out, "  covers %s:%d B%d%s\n", b->path, b->line, b->number,
+				    is_lost(c, c->claims[k]) ? " (lost by expansion)" : "");
+		}
+	}
+	for (size_t i = 0; i < v->nr_blocks; i++) {
+		const struct vblock *b = &v->blocks[i];
+
+		if (b->target && b->dead)
+			strbuf_addf(out, "dead %s:%d B%d\n", b->path, b->line, b->number);
+	}
+	for (size_t i = 0; i < v->nr_warnings; i++)
+		strbuf_addf(out, "adds %s\n", v->warnings[i].text);
+}

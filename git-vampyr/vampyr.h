@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * git vampyr: the fewest valid configurations that compile every block a
+ * commit touches. The pieces: the blocks to cover (main.c), the greedy cover
+ * and the lower bound (cover.c), the fragments (fragment.c), the expansion
+ * with the tree's own kconfig (expand.c), the builds (build.c), the output
+ * (output.c).
+ */
+#ifndef VAMPYR_H
+#define VAMPYR_H
+
+#include "kconfig.h"
+#include "logic.h"
+#include "model.h"
+#include "pc.h"
+#include "repo.h"
+#include "sat.h"
+
+/* One conditional block to cover. */
+struct vblock {
+	char *path;
+	int line, end_line;	/* opening and closing directive */
+	int number;		/* B<n> in its file */
+	long parent;		/* index in vampyr.blocks of the enclosing block, -1 */
+	long chain;		/* index of the #if that opens its chain */
+	formula pc;
+	int lit;		/* solver literal equivalent to pc */
+	unsigned target : 1;	/* to be covered (all blocks, or those the hunks touch) */
+	unsigned dead : 1;	/* pc unsatisfiable with the model */
+	long config;		/* the configuration that claims it, -1 */
+};
+
+/* A compiler diagnostic that X adds, with the configurations that show it. */
+struct vwarning {
+	char *text;		/* as the compiler printed it at X */
+	struct strvec configs;
+};
+
+/* One configuration: a solver model and the blocks it claims. */
+struct vconfig {
+	char *name;		/* config-1, ... */
+	char *path;		/* its fragment */
+	int8_t *values;		/* solver assignment, [1..nr_values]: 1 true, -1 false */
+	int nr_values;
+	size_t *claims;		/* block indices */
+	size_t nr_claims, alloc_claims;
+	struct strvec assignments;	/* the fragment's lines */
+	int pin_level;		/* how much of the model the fragment pins (fragment.c) */
+	/* --expand */
+	int expanded;		/* 1 expanded, -1 the kconfig command failed */
+	char *expanded_path;	/* the expanded .config */
+	size_t *lost;		/* claimed blocks the expanded .config does not compile */
+	size_t nr_lost, alloc_lost;
+};
+
+struct vampyr {
+	struct repo *repo;
+	git_oid commit;
+	const char *arch;	/* NULL for a tree without architectures */
+	struct kconfig *kconfig;
+	struct model *model;
+	struct logic *logic;
+	struct sat *sat;
+	struct pc_context pcx;
+	struct strmap defined;	/* symbol names this tree's Kconfig defines */
+	struct vblock *blocks;
+	size_t nr_blocks, alloc_blocks;
+	struct vconfig *configs;
+	size_t nr_configs, alloc_configs;
+	size_t nr_targets, nr_dead, nr_covered;
+	size_t lower_bound;
+	/* after --expand: targets compiled by some expanded configuration */
+	size_t nr_covered_expanded;
+	int expand_done;
+	/* --build */
+	int build_done;
+	struct vwarning *warnings;
+	size_t nr_warnings, alloc_warnings;
+};
+
+/* cover.c */
+/* Marks dead targets, then builds configurations greedily until every live target is claimed. */
+void vampyr_cover(struct vampyr *v);
+/* A clique of pairwise exclusive live targets: no fewer configurations can cover them. */
+size_t vampyr_lower_bound(struct vampyr *v, size_t max_pairwise);
+void vconfig_release(struct vconfig *c);
+
+/* fragment.c */
+enum pin_level {
+	PIN_CONE,	/* the claimed blocks' symbols and what they depend on */
+	PIN_REVERSE,	/* and the symbols that select or imply those */
+	PIN_ALL,	/* the whole assignment */
+	PIN_MAX = PIN_ALL
+};
+/* Fills c->assignments from c->values at c->pin_level. */
+void fragment_assignments(struct vampyr *v, struct vconfig *c);
+/* Writes c->assignments to c->path. */
+int fragment_write(const struct vconfig *c);
+/* The value of a Kconfig symbol in an assignment: 'y', 'm', 'n', or 0 without a variable. */
+int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym);
+
+/* expand.c */
+struct expand_options {
+	const char *kconfig_cmd;	/* NULL: the tree's `make alldefconfig` */
+	int keep_tree;			/* debugging: leave the temporary tree */
+};
+/*
+ * Writes the tree of `commit` into a new temporary directory (returned, to be
+ * removed with remove_tree). With config_arch (the architecture, "" for
+ * none), only what configuring needs (expand.c); NULL writes every file.
+ */
+char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
+int remove_tree(const char *dir);
+/* Expands every configuration; returns 0, or -1 when the kconfig command could not run. */
+int vampyr_expand(struct vampyr *v, const struct expand_options *o);
+/* The values of a .config read over `base` (solver values for what Kconfig does not set). */
+int8_t *config_values(struct vampyr *v, const char *config_text, const int8_t *base, int nr);
+/* Does `values` compile block b? */
+int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b);
+/* Runs `sh -c cmd` in dir with extra "NAME=value" environment, output to log; exit status. */
+int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log);
+
+/* build.c */
+/*
+ * Builds every expanded configuration at X and at X's first parent and keeps
+ * in v->warnings the diagnostics X adds. Returns 0, or -1 when no tree could be written.
+ */
+int vampyr_build(struct vampyr *v, const char *cmd);
+
+/* output.c */
+void vampyr_print_text(struct vampyr *v, FILE *out);
+void vampyr_print_json(struct vampyr *v, struct strbuf *out);
+/* The note: configurations and coverage. */
+void vampyr_note(struct vampyr *v, struct strbuf *out);
+
+#endif

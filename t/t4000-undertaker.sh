@@ -1,0 +1,170 @@
+#!/bin/sh
+test_description='git undertaker: dead, undead and undefined blocks, commit by commit'
+. ./test-lib.sh
+
+test_expect_success 'setup: a Kconfig tree' '
+	write_file Kconfig <<-\EOF &&
+	mainmenu "Demo"
+	config MODULES
+		bool "modules"
+		modules
+	config FOO
+		bool "foo"
+	config BAR
+		bool "bar"
+		depends on FOO
+	config SEL
+		bool "sel"
+		select FOO
+	config TRI
+		tristate "tri"
+	config PLAIN
+		bool "plain"
+	choice
+		prompt "pick"
+	config CHOICE_A
+		bool "a"
+	config CHOICE_B
+		bool "b"
+	endchoice
+	config ALWAYS
+		def_bool y
+	EOF
+	write_file src/clean.c <<-\EOF &&
+	#ifdef CONFIG_FOO
+	int foo;
+	#else
+	int nofoo;
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "base" && git tag base
+'
+
+check_new () {
+	git undertaker --no-notes "$@" >actual
+	echo $? >rc
+}
+
+test_expect_success 'a clean commit: exit 0, nothing printed' '
+	test_expect_code 0 git undertaker --no-notes base >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'nested #ifndef FOO inside #ifdef BAR (BAR depends on FOO) is dead by Kconfig' '
+	write_file src/nested.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	int bar;
+	#ifndef CONFIG_FOO
+	int never;
+	#endif
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "nested" && git tag nested &&
+	test_expect_code 1 git undertaker --no-notes nested >out &&
+	grep "^src/nested.c:3: dead block B1 (kconfig, global): #ifndef CONFIG_FOO$" out &&
+	test_line_count = 2 out
+'
+
+test_expect_success 'a misspelled symbol: undefined, and its block dead (missing)' '
+	write_file src/typo.c <<-\EOF &&
+	#if defined(CONFIG_FOOO) || defined(CONFIG_BAR)
+	int either;
+	#endif
+	#ifdef CONFIG_PLAN
+	int typo;
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "typo" && git tag typo &&
+	test_expect_code 1 git undertaker --no-notes typo >out &&
+	grep "^src/typo.c:1: undefined block B0 (missing, global): #if defined(CONFIG_FOOO) || defined(CONFIG_BAR)$" out &&
+	grep "^src/typo.c:4: undefined block B1 (missing, global): #ifdef CONFIG_PLAN$" out &&
+	grep "^src/typo.c:4: dead block B1 (missing, global): #ifdef CONFIG_PLAN$" out &&
+	! grep "dead block B0" out
+'
+
+test_expect_success '--explain names the closest existing symbol' '
+	test_expect_code 1 git undertaker --no-notes --explain typo >out &&
+	grep "CONFIG_PLAN is defined nowhere; did you mean CONFIG_PLAIN" out
+'
+
+test_expect_success 'two members of one choice: dead; a select: undead' '
+	write_file src/choice.c <<-\EOF &&
+	#if defined(CONFIG_CHOICE_A) && defined(CONFIG_CHOICE_B)
+	int both;
+	#endif
+	#ifdef CONFIG_SEL
+	# ifdef CONFIG_FOO
+	int selected;
+	# endif
+	#endif
+	#if defined(CONFIG_CHOICE_A) || defined(CONFIG_CHOICE_B)
+	int one;
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "choice" && git tag choice &&
+	test_expect_code 1 git undertaker --no-notes choice >out &&
+	grep "^src/choice.c:1: dead block B0 (kconfig, global)" out &&
+	grep "^src/choice.c:5: undead block B2 (kconfig, global): # ifdef CONFIG_FOO$" out &&
+	grep "^src/choice.c:9: undead block B3 (kconfig, global)" out
+'
+
+test_expect_success 'IS_MODULE of a bool is dead, of a tristate is not; #else of a code contradiction' '
+	write_file src/tri.c <<-\EOF &&
+	#if IS_MODULE(CONFIG_PLAIN)
+	int never;
+	#endif
+	#if IS_MODULE(CONFIG_TRI)
+	int module;
+	#elif IS_BUILTIN(CONFIG_TRI)
+	int builtin;
+	#endif
+	#ifdef CONFIG_PLAIN
+	#ifndef CONFIG_PLAIN
+	int code;
+	#endif
+	#endif
+	#if 0
+	int intentional;
+	#endif
+	#if 1
+	int intentional;
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "tri" && git tag tri &&
+	test_expect_code 1 git undertaker --no-notes tri >out &&
+	grep "^src/tri.c:1: dead block B0 (kconfig, global): #if IS_MODULE(CONFIG_PLAIN)$" out &&
+	grep "^src/tri.c:10: dead block B4 (code, global): #ifndef CONFIG_PLAIN$" out &&
+	! grep "B1\|B2\|B5\|B6" out
+'
+
+test_expect_success 'JSON Lines output' '
+	test_expect_code 1 git undertaker --no-notes --format=json tri >out &&
+	test_line_count = 1 out &&
+	grep "^{\"commit\":\"$(git rev-parse tri)\",\"defects\":\[{\"path\":\"src/tri.c\",\"line\":1,\"end_line\":3,\"block\":0,\"kind\":\"dead\",\"cause\":\"kconfig\",\"scope\":\"global\",\"arches\":\[\],\"directive\":\"#if IS_MODULE(CONFIG_PLAIN)\",\"symbols\":\[\"CONFIG_PLAIN\"\],\"status\":\"new\"}" out
+'
+
+test_expect_success 'a Kconfig change kills a block of a file it does not touch' '
+	sed -i "s/^bool \"plain\"/bool \"plain\"\ndepends on CHOICE_A \&\& CHOICE_B/" Kconfig &&
+	grep -A1 "bool \"plain\"" Kconfig | grep "depends on CHOICE_A && CHOICE_B" &&
+	git add Kconfig && test_tick && git commit -q -m "plain needs both" && git tag kchange &&
+	test_expect_code 1 git undertaker --no-notes kchange >out &&
+	echo "src/tri.c:9: dead block B3 (kconfig, global): #ifdef CONFIG_PLAIN" >expect &&
+	tail -n +2 out >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'fixing a defect: --show=all lists it as fixed; exit 0' '
+	git rm -q src/nested.c && test_tick && git commit -q -m "drop nested" && git tag fix &&
+	test_expect_code 0 git undertaker --no-notes fix >out &&
+	test_must_be_empty out &&
+	git undertaker --no-notes --show=all fix >out &&
+	grep "^src/nested.c:3: dead block B1 (kconfig, global): #ifndef CONFIG_FOO \[fixed\]$" out
+'
+
+test_expect_success 'a range checks each commit against its parent' '
+	test_expect_code 1 git undertaker --no-notes base..fix >out &&
+	grep "^src/nested.c:3: dead" out &&
+	test $(grep -c "^src/nested.c:3: dead" out) = 1
+'
+
+test_done

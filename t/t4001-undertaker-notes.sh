@@ -1,0 +1,105 @@
+#!/bin/sh
+test_description='git undertaker: notes, re-runs, bare repositories and rebase --exec'
+. ./test-lib.sh
+
+test_expect_success 'setup' '
+	write_file Kconfig <<-\EOF &&
+	config FOO
+		bool "foo"
+	config BAR
+		bool "bar"
+		depends on FOO
+	EOF
+	write_file a.c <<-\EOF &&
+	#ifdef CONFIG_FOO
+	int foo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m base && git tag base &&
+	write_file b.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	#ifndef CONFIG_FOO
+	int never;
+	#endif
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m "add b" && git tag bad &&
+	write_file c.c <<-\EOF &&
+	int c;
+	EOF
+	git add . && test_tick && git commit -q -m "add c" && git tag good
+'
+
+test_expect_success 'a run writes one note per commit, in one notes commit' '
+	test_expect_code 1 git undertaker base..good >out &&
+	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO$" out &&
+	test $(git rev-list refs/notes/undertaker | wc -l) = 1 &&
+	git notes --ref=undertaker list >notes &&
+	test_line_count = 2 notes
+'
+
+test_expect_success 'git notes and git log read the notes back' '
+	git notes --ref=undertaker show bad >note &&
+	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO$" note &&
+	tail -n 1 note >last &&
+	echo "Undertaker: 1 new, 0 fixed" >expect &&
+	test_cmp expect last &&
+	git notes --ref=undertaker show good >note &&
+	tail -n 1 note >last &&
+	echo "Undertaker: 0 new, 0 fixed" >expect &&
+	test_cmp expect last &&
+	git log --notes=undertaker -1 bad >log &&
+	grep "Undertaker: 1 new, 0 fixed" log
+'
+
+test_expect_success 'a second run reuses current notes: same output, no new notes commit' '
+	test_expect_code 1 git undertaker base..good >out2 &&
+	test_cmp out out2 &&
+	test $(git rev-list refs/notes/undertaker | wc -l) = 1
+'
+
+test_expect_success '--force checks again' '
+	test_expect_code 1 git undertaker --force base..good >out3 &&
+	test_cmp out out3
+'
+
+test_expect_success '--no-notes writes nothing; --notes-ref writes elsewhere' '
+	test_expect_code 1 git undertaker --no-notes --notes-ref=other bad &&
+	test_must_fail git rev-parse --verify -q refs/notes/other &&
+	test_expect_code 1 git undertaker --notes-ref=other bad >/dev/null &&
+	git notes --ref=other show bad >note &&
+	grep "Undertaker: 1 new" note
+'
+
+test_expect_success 'a note git wrote is replaced, not appended to' '
+	git notes --ref=third add -m "old text" good &&
+	git undertaker --notes-ref=third good &&
+	git notes --ref=third show good >note &&
+	! grep "old text" note &&
+	grep "Undertaker: 0 new, 0 fixed" note
+'
+
+test_expect_success 'a bare repository works the same' '
+	git clone -q --bare . bare.git &&
+	test_expect_code 1 git -C bare.git undertaker base..good >bare-out &&
+	test_cmp out bare-out &&
+	git -C bare.git notes --ref=undertaker show bad >note &&
+	grep "Undertaker: 1 new" note
+'
+
+test_expect_success 'git rebase -i --exec stops at the commit that adds a defect' '
+	git checkout -q -b topic good &&
+	test_must_fail env GIT_SEQUENCE_EDITOR=: git rebase -q -i --force-rebase \
+		--exec "git undertaker --no-notes HEAD^!" base >rebase-out 2>&1 &&
+	test "$(git log -1 --format=%s HEAD)" = "add b" &&
+	git rebase --abort &&
+	test "$(git rev-parse HEAD)" = "$(git rev-parse good)"
+'
+
+test_expect_success 'the work tree and index are untouched' '
+	git status --porcelain >status &&
+	grep -v "^??" status >tracked || true &&
+	test_must_be_empty tracked
+'
+
+test_done

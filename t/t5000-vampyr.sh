@@ -1,0 +1,221 @@
+#!/bin/sh
+test_description='git vampyr: the fewest configurations that compile every block a commit touches'
+. ./test-lib.sh
+
+CHECK="$UT_SRC_DIR/t/lib-vampyr/check-claims.py"
+
+# Body lines are unique in each file: the oracle finds a block by its first one.
+test_expect_success 'setup: a Kconfig tree and a file with blocks' '
+	write_file Kconfig <<-\EOF &&
+	mainmenu "vampyr test"
+	config MODULES
+		bool "modules"
+		modules
+	config A
+		bool "a"
+	config B
+		tristate "b"
+		depends on A
+	config C
+		bool "c"
+		depends on !A
+	config D
+		bool
+		default y if B
+	config SEL
+		bool "sel"
+		select NET
+	config NET
+		bool "net"
+		default n
+	choice
+		prompt "mode"
+	config MODE_FAST
+		bool "fast"
+	config MODE_SMALL
+		bool "small"
+	config MODE_DEBUG
+		bool "debug"
+		depends on A
+	endchoice
+	EOF
+	write_file foo.c <<-\EOF &&
+	int x;
+	#ifdef CONFIG_A
+	int b_a;
+	#if defined(CONFIG_B_MODULE)
+	int b_bm;
+	#elif defined(CONFIG_B)
+	int b_by;
+	#else
+	int b_bn;
+	#endif
+	#endif
+	#if defined(CONFIG_A) && defined(CONFIG_C)
+	int b_dead;
+	#endif
+	#ifdef CONFIG_D
+	int b_d;
+	#endif
+	#if defined(CONFIG_SEL) && !defined(CONFIG_A)
+	int b_sel;
+	#ifdef CONFIG_NET
+	int b_net;
+	#endif
+	#endif
+	#ifdef CONFIG_MODE_DEBUG
+	int b_debug;
+	#elif defined(CONFIG_MODE_SMALL)
+	int b_small;
+	#endif
+	EOF
+	git add . &&
+	test_tick &&
+	git commit -q -m "foo" &&
+	git tag foo
+'
+
+test_expect_success 'text output: a table and the summary line' '
+	git vampyr -o out >actual &&
+	grep "^config-1  out/config-1.config" actual &&
+	grep "^	foo.c:2 B0\$" actual &&
+	grep "^dead	foo.c:12 B4\$" actual &&
+	tail -n 1 actual >summary &&
+	grep -E "^[0-9]+ configurations compile 9 of 10 blocks \(1 dead, [0-9]+ lower bound\)\$" summary
+'
+
+test_expect_success 'the default output directory is vampyr-<abbrev>' '
+	git vampyr --no-notes >/dev/null &&
+	test -f "vampyr-$(git rev-parse --short HEAD)/config-1.config"
+'
+
+test_expect_success 'fragments are in KCONFIG_ALLCONFIG format and not the whole assignment' '
+	cat out/*.config >all &&
+	! grep -v -E "^(CONFIG_[A-Z0-9_]+=[ym]|# CONFIG_[A-Z0-9_]+ is not set)\$" all &&
+	for f in out/*.config
+	do
+		test $(wc -l <$f) -lt 11 || return 1
+	done
+'
+
+test_expect_success 'an =m brings CONFIG_MODULES=y with it' '
+	f=$(grep -l "^CONFIG_B=m" out/*.config) &&
+	grep "^CONFIG_MODULES=y\$" $f &&
+	grep "^CONFIG_A=y\$" $f
+'
+
+test_expect_success KCONF,UNIFDEF 'every fragment, expanded by alldefconfig, compiles the blocks it claims' '
+	git vampyr --format=json -o out >report.json &&
+	"$CHECK" report.json "$PWD" "$KCONF" >oracle &&
+	cat oracle &&
+	test $(grep -c "^ok " oracle) = 9
+'
+
+test_expect_success 'JSON: the fields of the issue' '
+	python3 - <<-\PY
+	import json
+	r = json.load(open("report.json"))
+	assert set(r) >= {"commit", "arch", "configs", "blocks_total", "blocks_covered",
+	                  "blocks_dead", "dead", "lower_bound"}, r.keys()
+	assert r["arch"] is None
+	assert r["blocks_total"] == 10 and r["blocks_covered"] == 9 and r["blocks_dead"] == 1
+	assert r["dead"] == [{"path": "foo.c", "line": 12, "block": 4}], r["dead"]
+	for c in r["configs"]:
+	    assert set(c) >= {"name", "path", "assignments", "covers"}
+	    for b in c["covers"]:
+	        assert set(b) == {"path", "line", "block"}
+	claimed = sorted(b["block"] for c in r["configs"] for b in c["covers"])
+	assert claimed == [0, 1, 2, 3, 5, 6, 7, 8, 9], claimed
+	# B1, B2, B3 (three arms of one chain, under A) and B6 (needs !A) exclude each other.
+	assert r["lower_bound"] == 4 and len(r["configs"]) >= r["lower_bound"]
+	PY
+'
+
+test_expect_success 'the note in refs/notes/vampyr records configurations and coverage' '
+	git notes --ref=vampyr show HEAD >note &&
+	grep "configurations compile 9 of 10 blocks" note &&
+	grep "^config-1:" note &&
+	grep "^dead foo.c:12 B4\$" note
+'
+
+test_expect_success '--no-notes writes no note' '
+	git notes --ref=vampyr remove HEAD &&
+	git vampyr --no-notes -o out >/dev/null &&
+	test_must_fail git notes --ref=vampyr show HEAD
+'
+
+for k in 2 3 4 5
+do
+	test_expect_success KCONF,UNIFDEF "a chain of $k arms needs exactly $k configurations" '
+		{
+			i=1 &&
+			while test $i -lt $k
+			do
+				if test $i = 1
+				then
+					echo "#if defined(CONFIG_X$i)"
+				else
+					echo "#elif defined(CONFIG_X$i)"
+				fi &&
+				echo "int arm_$i;" &&
+				i=$((i + 1)) || return 1
+			done &&
+			echo "#else" &&
+			echo "int arm_else;" &&
+			echo "#endif"
+		} >chain.c &&
+		{
+			echo "mainmenu \"chain\"" &&
+			i=1 &&
+			while test $i -lt $k
+			do
+				printf "config X%s\n\tbool \"x%s\"\n" $i $i &&
+				i=$((i + 1)) || return 1
+			done
+		} >Kconfig.chain &&
+		mkdir -p chain$k &&
+		cp chain.c chain$k/ &&
+		cp Kconfig.chain chain$k/Kconfig &&
+		(
+			cd chain$k &&
+			git init -q &&
+			git add . &&
+			git commit -q -m chain &&
+			git vampyr --format=json -o out >report.json &&
+			python3 -c "import json; r = json.load(open(\"report.json\")); assert len(r[\"configs\"]) == $k and r[\"lower_bound\"] == $k and r[\"blocks_covered\"] == $k, r" &&
+			"$CHECK" report.json "$PWD" "$KCONF"
+		)
+	'
+done
+
+test_expect_success 'pathspec: every block of the chosen files at the commit' '
+	write_file bar.c <<-\EOF &&
+	#ifdef CONFIG_A
+	int bar_a;
+	#endif
+	EOF
+	git add bar.c &&
+	test_tick &&
+	git commit -q -m bar &&
+	git vampyr --no-notes -o out2 >actual &&
+	tail -n 1 actual | grep "compiles 1 of 1 blocks" &&
+	git vampyr --no-notes -o out2 -- foo.c >actual &&
+	tail -n 1 actual | grep "compile 9 of 10 blocks"
+'
+
+test_expect_success '--scope=hunks: only the blocks the hunks touch' '
+	sed -e "s/^int b_by;/int b_by2;/" foo.c >tmp && mv tmp foo.c &&
+	git commit -q -a -m "touch one arm" &&
+	git vampyr --no-notes --scope=hunks --format=json -o out3 >report.json &&
+	python3 -c "import json; r = json.load(open(\"report.json\")); blocks = sorted(b[\"block\"] for c in r[\"configs\"] for b in c[\"covers\"]); assert r[\"blocks_total\"] == 2 and blocks == [0, 2], r" &&
+	git vampyr --no-notes --format=json -o out3 >report.json &&
+	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r"
+'
+
+test_expect_success 'usage errors exit 129, a bad commit 128' '
+	test_expect_code 129 git vampyr --scope=lines &&
+	test_expect_code 129 git vampyr --no-such-option &&
+	test_expect_code 128 git vampyr --commit=no-such-commit
+'
+
+test_done

@@ -1,0 +1,179 @@
+#!/bin/sh
+test_description='git vampyr --expand and --build: the tree'"'"'s own kconfig and compiler'
+. ./test-lib.sh
+
+CHECK="$UT_SRC_DIR/t/lib-vampyr/check-claims.py"
+
+# H has a prompt and is off by default, but S (on by default) selects it: a
+# fragment that only pins H loses "#ifndef CONFIG_H" once alldefconfig runs,
+# and pinning S as well keeps it.
+test_expect_success 'setup' '
+	write_file Kconfig <<-\EOF &&
+	mainmenu "expand test"
+	config MODULES
+		bool "modules"
+		modules
+	config A
+		bool "a"
+	config H
+		bool "h"
+	config S
+		bool "s"
+		default y
+		select H
+	config T
+		tristate "t"
+		depends on A
+	EOF
+	write_file foo.c <<-\EOF &&
+	void f(void)
+	{
+	#ifndef CONFIG_H
+		int b_noh;
+	#endif
+	#if defined(CONFIG_A) && defined(CONFIG_T_MODULE)
+		int b_tm;
+	#endif
+	#ifdef CONFIG_T
+		int b_ty;
+	#endif
+	}
+	EOF
+	git add . &&
+	test_tick &&
+	git commit -q -m base &&
+	git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig"
+'
+
+test_expect_success KCONF,UNIFDEF '--expand: a lost block is kept by pinning more, and the claims hold' '
+	git vampyr --expand --format=json -o out >report.json &&
+	python3 - <<-\PY &&
+	import json
+	r = json.load(open("report.json"))
+	assert r["blocks_covered_expanded"] == 3, r
+	for c in r["configs"]:
+	    assert c["lost"] == [], c
+	noh = [c for c in r["configs"] if any(b["line"] == 3 for b in c["covers"])][0]
+	assert "# CONFIG_S is not set" in noh["assignments"], noh
+	assert "# CONFIG_H is not set" in noh["assignments"], noh
+	PY
+	"$CHECK" report.json "$PWD" "$KCONF" expanded &&
+	"$CHECK" report.json "$PWD" "$KCONF" &&
+	git vampyr --no-notes --expand -o out >actual &&
+	grep "^after expansion: 3 of 3 blocks compiled\$" actual
+'
+
+test_expect_success KCONF '--kconfig on the command line wins over vampyr.kconfig' '
+	git vampyr --no-notes --expand --kconfig="\"$KCONF\" --alldefconfig Kconfig" -o out2 >actual &&
+	grep "^after expansion: 3 of 3" actual &&
+	test -f out2/config-1.expanded
+'
+
+test_expect_success 'what expansion cannot keep is reported' '
+	git vampyr --no-notes --expand --format=json -o out3 \
+		--kconfig="echo \"# nothing\" >\"\$KCONFIG_CONFIG\"" >report.json &&
+	python3 - <<-\PY
+	import json
+	r = json.load(open("report.json"))
+	lost = [b for c in r["configs"] for b in c["lost"]]
+	assert len(lost) >= 2 and r["blocks_covered_expanded"] < 3, r
+	assert all(b["line"] != 3 for b in lost)
+	PY
+	git vampyr --no-notes --expand -o out3 \
+		--kconfig="echo \"# nothing\" >\"\$KCONFIG_CONFIG\"" >actual &&
+	grep "(lost by expansion)" actual
+'
+
+test_expect_success 'a failing kconfig command is fatal' '
+	test_expect_code 128 git vampyr --no-notes --expand -o out4 --kconfig="exit 3" 2>err &&
+	grep "kconfig command failed" err
+'
+
+test_expect_success 'the temporary tree is made from the object store, not the work tree' '
+	echo "garbage that is not Kconfig" >>Kconfig &&
+	git vampyr --no-notes --expand -o out5 --kconfig="cp Kconfig \"\$KCONFIG_CONFIG\"" >actual 2>&1 &&
+	! grep garbage out5/config-1.expanded &&
+	git checkout Kconfig
+'
+
+test_expect_success KCONF '--build: the warnings the commit adds, with the configurations that show them' '
+	write_file foo.c <<-\EOF &&
+	void f(void)
+	{
+	#ifndef CONFIG_H
+		int b_noh;
+	#endif
+	#if defined(CONFIG_A) && defined(CONFIG_T_MODULE)
+		int b_tm;
+		int new_unused;
+	#endif
+	#ifdef CONFIG_T
+		int b_ty;
+	#endif
+	}
+	EOF
+	git commit -q -a -m "add a warning" &&
+	cat >build.sh <<-\EOF &&
+	flags=$(sed -n -e "s/^\(CONFIG_[A-Za-z0-9_]*\)=y\$/-D\1/p" -e "s/^\(CONFIG_[A-Za-z0-9_]*\)=m\$/-D\1_MODULE/p" .config)
+	gcc -fsyntax-only -Wall $flags foo.c
+	EOF
+	git vampyr --no-notes --expand --build="sh \"$PWD/build.sh\"" --format=json -o out6 >report.json &&
+	python3 - <<-\PY &&
+	import json
+	r = json.load(open("report.json"))
+	w = r["warnings"]
+	assert len(w) == 1 and "new_unused" in w[0]["text"], w
+	assert w[0]["text"].startswith("foo.c:8:"), w
+	tm = [c["name"] for c in r["configs"] if any(b["line"] == 6 for b in c["covers"])]
+	assert w[0]["configs"] == tm, (w, tm)
+	PY
+	git vampyr --no-notes --expand --build="sh \"$PWD/build.sh\"" -o out6 >actual &&
+	grep "^the commit adds 1 diagnostic\$" actual &&
+	grep "^foo.c:8:[0-9]*: warning: unused variable .new_unused." actual
+'
+
+test_expect_success 'architectures: --arch picks one, the default is the host'"'"'s' '
+	mkdir arches &&
+	(
+		cd arches &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "arches"
+		source "arch/$(SRCARCH)/Kconfig"
+		EOF
+		for a in x86 arm64 riscv
+		do
+			write_file arch/$a/Kconfig <<-EOF || return 1
+			config ARCH_$a
+				def_bool y
+			config ONLY_$a
+				bool "only $a"
+			EOF
+		done &&
+		write_file a.c <<-\EOF &&
+		#ifdef CONFIG_ONLY_arm64
+		int on_arm64;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m arches &&
+		git vampyr --no-notes --arch=arm64 --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"arch\"] == \"arm64\" and r[\"blocks_covered\"] == 1, r" &&
+		git vampyr --no-notes --arch=riscv --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"arch\"] == \"riscv\" and r[\"blocks_dead\"] == 1, r" &&
+		test_expect_code 128 git vampyr --no-notes --arch=sparc -o out &&
+		case $(uname -m) in
+		x86_64|i?86) host=x86 ;;
+		aarch64*) host=arm64 ;;
+		riscv*) host=riscv ;;
+		*) host= ;;
+		esac &&
+		if test -n "$host"
+		then
+			git vampyr --no-notes --format=json -o out >report.json &&
+			python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"arch\"] == \"$host\", r"
+		fi
+	)
+'
+
+test_done
