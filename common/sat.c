@@ -51,6 +51,7 @@ static void load_solver(struct sat *s)
 	s->ps = picosat_init();
 	if (!s->ps)
 		die("cannot initialise picosat");
+	picosat_set_global_default_phase(s->ps, 0);
 	for (size_t i = 0; i < s->nr_log; i++)
 		picosat_add(s->ps, s->log[i]);
 }
