@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "cpp.h"
+#include "kbuild.h"
 #include "kconfig_git.h"
 #include "notes.h"
 #include "options.h"
@@ -82,8 +83,11 @@ static int hunks_touch(const struct file_change *fc, int first, int last)
 }
 
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
-			    const struct file_change *fc)
+			    const struct file_change *fc, struct kbuild_map *kb)
 {
+	const struct kbuild_file *kf = kb ? kbuild_map_lookup(kb, path) : NULL;
+	/* Unlisted files may be #included by a listed one: no condition of their own. */
+	formula file_pc = kf && kf->kind == KBUILD_OBJECT ? kbuild_formula(v, kf->cond) : LOGIC_TRUE;
 	struct blob *blob;
 	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
 	struct cpp_file *f;
@@ -108,7 +112,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b->number = cb->number;
 		b->parent = cb->parent < 0 ? -1 : (long)(base + (size_t)cb->parent);
 		b->chain = (long)(base + (size_t)cb->first);
-		b->pc = pc_formula(&v->pcx, cb->pc);
+		b->pc = logic_and(v->logic, file_pc, pc_formula(&v->pcx, cb->pc));
 		b->target = !fc || hunks_touch(fc, cb->line, cb->end_line);
 		b->config = -1;
 	}
@@ -205,7 +209,7 @@ int main(int argc, const char **argv)
 	struct parsed_args pa;
 	const char *commit = NULL, *scope = NULL, *arch = NULL, *outdir = NULL;
 	const char *build = NULL, *kconfig_cmd = NULL;
-	int expand = 0, keep_tree = 0, max_pairwise = 400;
+	int expand = 0, keep_tree = 0, max_pairwise = 400, use_kbuild = 1;
 	struct option opts[] = {
 		OPT_STRING(0, "commit", &commit, "commit", "the commit to cover (default HEAD)"),
 		OPT_STRING(0, "scope", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
@@ -214,6 +218,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "expand", &expand, "expand each fragment with the tree's kconfig and check it"),
 		OPT_STRING(0, "kconfig", &kconfig_cmd, "command", "the kconfig command for --expand (default: make alldefconfig)"),
 		OPT_STRING(0, "build", &build, "command", "build each expanded configuration at the commit and its parent"),
+		OPT_BOOL(0, "kbuild", &use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
 		OPT_BOOL(0, "keep-tree", &keep_tree, "keep the temporary tree of --expand (debugging)"),
 		OPT_INT(0, "max-pairwise", &max_pairwise, "n", "blocks up to which the lower bound asks the solver about every pair"),
 		OPT_COMMON(&common),
@@ -223,6 +228,7 @@ int main(int argc, const char **argv)
 	struct file_list fl = { STRVEC_INIT };
 	struct strvec arches = STRVEC_INIT, macro_defs = STRVEC_INIT;
 	struct cpp_macros *macros;
+	struct kbuild_map *kb = NULL;
 	struct strbuf json = STRBUF_INIT;
 	char *default_outdir = NULL, *config_kconfig = NULL;
 	int hunks = 0, ret = EXIT_CLEAN;
@@ -263,15 +269,19 @@ int main(int argc, const char **argv)
 	repo_config_get_all(v.repo, "undertaker.macro", &macro_defs);
 	for (size_t i = 0; i < macro_defs.nr; i++)
 		cpp_macros_add(macros, macro_defs.v[i]);
+	if (use_kbuild && (fl.paths.nr || fl.changes.nr))
+		kb = kbuild_map_for_commit(v.repo, &v.commit, v.arch, NULL);
 	for (size_t i = 0; i < fl.paths.nr; i++)
-		add_file_blocks(&v, fl.paths.v[i], macros, NULL);
+		add_file_blocks(&v, fl.paths.v[i], macros, NULL, kb);
 	for (size_t i = 0; i < fl.changes.nr; i++) {
 		const struct file_change *fc = &fl.changes.files[i];
 
 		if (fc->status != 'D' && is_source_file(fc->new_path))
-			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL);
+			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL, kb);
 	}
 	cpp_macros_free(macros);
+	if (kb)
+		kbuild_map_free(kb);
 	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
 	{
 		struct strmap_entry *e;

@@ -212,6 +212,49 @@ test_expect_success '--scope=hunks: only the blocks the hunks touch' '
 	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r"
 '
 
+test_expect_success 'kbuild: the file condition is ANDed into its blocks' '
+	mkdir kb &&
+	(
+		cd kb &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "kbuild"
+		config MODULES
+			bool "modules"
+			modules
+		config DRV
+			bool "drv"
+		config FEAT
+			bool "feat"
+		config GONE
+			bool "gone"
+			depends on !DRV
+		EOF
+		write_file Kbuild <<-\EOF &&
+		obj-y += drivers/
+		EOF
+		write_file drivers/Makefile <<-\EOF &&
+		obj-$(CONFIG_DRV) += drv.o
+		EOF
+		write_file drivers/drv.c <<-\EOF &&
+		#ifdef CONFIG_FEAT
+		int feat;
+		#endif
+		#ifdef CONFIG_GONE
+		int gone;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m kb &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 1 and r[\"blocks_dead\"] == 1 and r[\"dead\"][0][\"line\"] == 4, r" &&
+		grep "^CONFIG_DRV=y\$" out/config-1.config &&
+		git vampyr --no-notes --no-kbuild --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 2, r" &&
+		! grep "^CONFIG_DRV=" out/config-1.config
+	)
+'
+
 test_expect_success 'usage errors exit 129, a bad commit 128' '
 	test_expect_code 129 git vampyr --scope=lines &&
 	test_expect_code 129 git vampyr --no-such-option &&
