@@ -209,7 +209,7 @@ int main(int argc, const char **argv)
 	struct parsed_args pa;
 	const char *commit = NULL, *scope = NULL, *arch = NULL, *outdir = NULL;
 	const char *build = NULL, *kconfig_cmd = NULL;
-	int expand = 0, keep_tree = 0, max_pairwise = 400, use_kbuild = 1;
+	int expand = 0, keep_tree = 0, bound_queries = 2000, use_kbuild = 1;
 	struct option opts[] = {
 		OPT_STRING(0, "commit", &commit, "commit", "the commit to cover (default HEAD)"),
 		OPT_STRING(0, "scope", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
@@ -220,7 +220,7 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "build", &build, "command", "build each expanded configuration at the commit and its parent"),
 		OPT_BOOL(0, "kbuild", &use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
 		OPT_BOOL(0, "keep-tree", &keep_tree, "keep the temporary tree of --expand (debugging)"),
-		OPT_INT(0, "max-pairwise", &max_pairwise, "n", "blocks up to which the lower bound asks the solver about every pair"),
+		OPT_INT(0, "bound-queries", &bound_queries, "n", "solver queries the lower bound may ask (default 2000)"),
 		OPT_COMMON(&common),
 		OPT_END(),
 	};
@@ -294,7 +294,7 @@ int main(int argc, const char **argv)
 	}
 
 	vampyr_cover(&v);
-	vampyr_lower_bound(&v, max_pairwise > 0 ? (size_t)max_pairwise : 0);
+	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
 	if (!outdir)
 		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
 	write_fragments(&v, outdir);
