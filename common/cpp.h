@@ -16,7 +16,8 @@
  *		const struct cpp_block *b = &f->blocks[i];
  *		dead:   PC(b) = b->pc unsatisfiable
  *		undead: PC(parent) && !b->local unsatisfiable (parent alive)
- *		skip when b->constant (#if 0, #if 1, #else of #if 0...)
+ *		skip when b->constant (#if 0, #if 1, #else of #if 0...) or when
+ *		b->pc->kind == CPP_EXPR_CONST (inside an #if 0: folded to 0)
  *	}
  *	cpp_file_free(f);
  *	cpp_macros_free(macros);
@@ -155,7 +156,10 @@ struct cpp_file {
 	struct cpp_define *defines;
 	size_t nr_defines, alloc_defines;
 	int nr_lines;
-	/* "path:line: message" for each unbalanced or malformed directive. */
+	/*
+	 * "path:line: message" for each unbalanced or malformed directive and
+	 * unterminated comment: errors.nr != 0 is the "had errors" flag.
+	 */
 	struct strvec errors;
 	struct arena *arena;	/* owns every string and expression above */
 };
@@ -197,6 +201,13 @@ struct cpp_options {
  */
 struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options *opt);
 void cpp_file_free(struct cpp_file *f);
+
+/*
+ * The innermost block that holds `line`: its opening directive, its lines,
+ * and for the last block of a chain its #endif; -1 for none (B00). Use it
+ * to map the lines a diff touches to blocks.
+ */
+int cpp_block_at(const struct cpp_file *f, int line);
 
 /* Appends a readable infix form: CONFIG_A && !(defined(B) || {X > 2}). */
 void cpp_expr_format(struct strbuf *sb, const struct cpp_expr *e);

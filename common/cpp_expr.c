@@ -12,17 +12,17 @@
 
 /* ---- tokens ---- */
 
-static int is_ident_start(int c)
+int cpp_is_ident_start(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
 }
 
-static int is_ident_char(int c)
+int cpp_is_ident_char(int c)
 {
-	return is_ident_start(c) || (c >= '0' && c <= '9');
+	return cpp_is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-static void push_token(struct cpp_tokens *out, enum cpp_token_type type,
+void cpp_push_token(struct cpp_tokens *out, enum cpp_token_type type,
 		       const char *s, size_t len, int from_macro)
 {
 	struct cpp_token *t;
@@ -48,14 +48,14 @@ void cpp_tokenize(struct cpp_tokens *out, const char *s, size_t len)
 			p++;
 			continue;
 		}
-		if (is_ident_start(c)) {
-			while (p < end && is_ident_char((unsigned char)*p))
+		if (cpp_is_ident_start(c)) {
+			while (p < end && cpp_is_ident_char((unsigned char)*p))
 				p++;
 			/* L'x', u8"..": an encoding prefix belongs to its literal. */
 			if (p < end && (*p == '\'' || *p == '"') && p - b <= 2 &&
 			    (*b == 'L' || *b == 'u' || *b == 'U'))
 				goto literal;
-			push_token(out, T_IDENT, b, p - b, 0);
+			cpp_push_token(out, T_IDENT, b, p - b, 0);
 			continue;
 		}
 		if ((c >= '0' && c <= '9') || (c == '.' && p + 1 < end && p[1] >= '0' && p[1] <= '9')) {
@@ -63,12 +63,12 @@ void cpp_tokenize(struct cpp_tokens *out, const char *s, size_t len)
 			while (p < end) {
 				if ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]))
 					p++;
-				else if (is_ident_char((unsigned char)*p) || *p == '.')
+				else if (cpp_is_ident_char((unsigned char)*p) || *p == '.')
 					p++;
 				else
 					break;
 			}
-			push_token(out, T_NUM, b, p - b, 0);
+			cpp_push_token(out, T_NUM, b, p - b, 0);
 			continue;
 		}
 		if (c == '\'' || c == '"') {
@@ -82,7 +82,7 @@ literal:
 			}
 			if (p < end)
 				p++;
-			push_token(out, q == '"' ? T_STRING : T_CHAR, b, p - b, 0);
+			cpp_push_token(out, q == '"' ? T_STRING : T_CHAR, b, p - b, 0);
 			continue;
 		}
 		p++;
@@ -117,303 +117,13 @@ literal:
 		case '#': type = TWO('#', T_HASHHASH, T_HASH); break;
 		}
 #undef TWO
-		push_token(out, type, b, p - b, 0);
+		cpp_push_token(out, type, b, p - b, 0);
 	}
 }
 
-static int tok_is(const struct cpp_token *t, const char *s)
+int cpp_tok_is(const struct cpp_token *t, const char *s)
 {
 	return t->type == T_IDENT && strlen(s) == t->len && !memcmp(t->s, s, t->len);
-}
-
-/* ---- project macros ---- */
-
-struct cpp_macro {
-	char *text;		/* owns the spellings of params and body */
-	int nr_params;		/* -1: object-like */
-	const char *params[16];
-	size_t param_len[16];
-	struct cpp_tokens body;
-};
-
-struct cpp_macros {
-	struct strmap map;	/* name -> struct cpp_macro * */
-};
-
-struct cpp_macros *cpp_macros_new(void)
-{
-	return xcalloc(1, sizeof(struct cpp_macros));
-}
-
-static void macro_free(void *p)
-{
-	struct cpp_macro *m = p;
-
-	free(m->body.v);
-	free(m->text);
-	free(m);
-}
-
-void cpp_macros_free(struct cpp_macros *m)
-{
-	if (!m)
-		return;
-	strmap_clear(&m->map, macro_free);
-	free(m);
-}
-
-int cpp_macros_add(struct cpp_macros *macros, const char *def)
-{
-	struct cpp_macro *m = xcalloc(1, sizeof(*m));
-	char *p, *name;
-	size_t name_len;
-	void *old;
-
-	m->text = xstrdup(def);
-	m->nr_params = -1;
-	p = m->text;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	name = p;
-	while (is_ident_char((unsigned char)*p))
-		p++;
-	name_len = p - name;
-	if (!name_len || !is_ident_start((unsigned char)*name))
-		goto bad;
-	if (*p == '(') {
-		m->nr_params = 0;
-		*p++ = '\0';
-		for (;;) {
-			char *b;
-
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == ')' && !m->nr_params) {
-				p++;
-				break;
-			}
-			b = p;
-			while (is_ident_char((unsigned char)*p))
-				p++;
-			if (p == b || m->nr_params == (int)ARRAY_SIZE(m->params))
-				goto bad;
-			m->params[m->nr_params] = b;
-			m->param_len[m->nr_params++] = p - b;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == ')') {
-				p++;
-				break;
-			}
-			if (*p != ',')
-				goto bad;
-			p++;
-		}
-	}
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '=') {
-		name[name_len] = '\0';
-		p++;
-		cpp_tokenize(&m->body, p, strlen(p));
-	} else if (!*p) {
-		name[name_len] = '\0';
-		push_token(&m->body, T_NUM, "1", 1, 0);
-	} else {
-		goto bad;
-	}
-	old = strmap_put(&macros->map, name, m);
-	if (old)
-		macro_free(old);
-	return 0;
-bad:
-	error("bad macro definition '%s': want NAME(args)=body or NAME=body", def);
-	macro_free(m);
-	return -1;
-}
-
-struct hide {
-	const char *name;
-	const struct hide *up;
-};
-
-static int param_index(const struct cpp_macro *m, const char *s, size_t len)
-{
-	for (int k = 0; k < m->nr_params; k++)
-		if (m->param_len[k] == len && !memcmp(m->params[k], s, len))
-			return k;
-	return -1;
-}
-
-/* The spelling of tokens [b, e) without spaces, for pasting. */
-static void add_spelling(struct strbuf *sb, const struct cpp_token *b, const struct cpp_token *e)
-{
-	for (; b < e; b++)
-		strbuf_add(sb, b->s, b->len);
-}
-
-/*
- * An identifier of the body in which a parameter occurs between `_`
- * boundaries (CONFIG_SPL_x): the argument is pasted in. A leading CONFIG_ of
- * the argument goes when something precedes it, so that U-Boot's
- * CONFIG_IS_ENABLED(CONFIG_FOO) and CONFIG_IS_ENABLED(FOO) agree.
- */
-static int paste_params(struct strbuf *sb, const struct cpp_macro *m, const struct cpp_token *t,
-			const struct cpp_token **args, const size_t *nargs)
-{
-	int pasted = 0;
-	size_t i = 0;
-
-	while (i < t->len) {
-		size_t seg = i;
-		int k;
-
-		while (seg < t->len && t->s[seg] != '_')
-			seg++;
-		k = param_index(m, t->s + i, seg - i);
-		if (k < 0) {
-			strbuf_add(sb, t->s + i, seg - i);
-		} else {
-			struct strbuf arg = STRBUF_INIT;
-			const char *a;
-
-			add_spelling(&arg, args[k], args[k] + nargs[k]);
-			a = strbuf_str(&arg);
-			if (i > 0 && starts_with(a, "CONFIG_"))
-				a += 7;
-			strbuf_addstr(sb, a);
-			strbuf_release(&arg);
-			pasted = 1;
-		}
-		if (seg < t->len)
-			strbuf_addch(sb, '_');
-		i = seg + 1;
-	}
-	return pasted;
-}
-
-static void expand(struct cpp_expr_ctx *ctx, const struct cpp_token *in, size_t n,
-		   struct cpp_tokens *out, const struct hide *hide, int depth);
-
-static void substitute(struct cpp_expr_ctx *ctx, const struct cpp_macro *m, const char *name,
-		       const struct cpp_token **args, const size_t *nargs,
-		       struct cpp_tokens *out, const struct hide *hide, int depth)
-{
-	struct cpp_tokens tmp = { NULL, 0, 0 };
-	struct hide h = { name, hide };
-	struct strbuf sb = STRBUF_INIT;
-	/*
-	 * Project macros stand for truth values: `!CONFIG_IS_ENABLED(X)` must
-	 * negate the whole disjunction, so a body of several tokens is
-	 * parenthesised (a real macro would be written to act as one value).
-	 */
-	int wrap = m->body.nr > 1;
-
-	if (wrap)
-		push_token(&tmp, T_LPAREN, "(", 1, 1);
-	for (size_t i = 0; i < m->body.nr; i++) {
-		const struct cpp_token *t = &m->body.v[i];
-		int k = t->type == T_IDENT ? param_index(m, t->s, t->len) : -1;
-
-		if (k >= 0) {
-			for (size_t j = 0; j < nargs[k]; j++)
-				push_token(&tmp, args[k][j].type, args[k][j].s, args[k][j].len, 1);
-			continue;
-		}
-		strbuf_reset(&sb);
-		if (t->type == T_HASHHASH && tmp.nr && i + 1 < m->body.nr) {
-			struct cpp_token *prev = &tmp.v[tmp.nr - 1];
-			const struct cpp_token *next = &m->body.v[++i];
-
-			strbuf_add(&sb, prev->s, prev->len);
-			k = next->type == T_IDENT ? param_index(m, next->s, next->len) : -1;
-			if (k >= 0)
-				add_spelling(&sb, args[k], args[k] + nargs[k]);
-			else
-				strbuf_add(&sb, next->s, next->len);
-			prev->s = arena_strndup(&ctx->scratch, sb.buf, sb.len);
-			prev->len = (uint32_t)sb.len;
-			prev->type = is_ident_start((unsigned char)*sb.buf) ? T_IDENT : T_NUM;
-			continue;
-		}
-		if (t->type == T_IDENT && m->nr_params > 0 && paste_params(&sb, m, t, args, nargs)) {
-			push_token(&tmp, T_IDENT, arena_strndup(&ctx->scratch, sb.buf, sb.len), sb.len, 1);
-			continue;
-		}
-		push_token(&tmp, t->type, t->s, t->len, 1);
-	}
-	strbuf_release(&sb);
-	if (wrap)
-		push_token(&tmp, T_RPAREN, ")", 1, 1);
-	expand(ctx, tmp.v, tmp.nr, out, &h, depth + 1);
-	free(tmp.v);
-}
-
-static void expand(struct cpp_expr_ctx *ctx, const struct cpp_token *in, size_t n,
-		   struct cpp_tokens *out, const struct hide *hide, int depth)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct cpp_token *t = &in[i];
-		const struct cpp_token *args[16];
-		size_t nargs[16];
-		const struct cpp_macro *m = NULL;
-		const struct hide *h;
-		char name[128];
-
-		if (tok_is(t, "defined")) {
-			/* The operand of defined is never expanded. */
-			size_t k = i + 1 < n && in[i + 1].type == T_LPAREN ? 3 : 1;
-
-			for (size_t j = i; j <= i + k && j < n; j++)
-				push_token(out, in[j].type, in[j].s, in[j].len, in[j].from_macro);
-			i += k;
-			continue;
-		}
-		if (t->type == T_IDENT && ctx->macros && ctx->macros->map.nr &&
-		    t->len < sizeof(name) && depth < 32) {
-			memcpy(name, t->s, t->len);
-			name[t->len] = '\0';
-			m = strmap_get(&ctx->macros->map, name);
-			for (h = hide; m && h; h = h->up)
-				if (!strcmp(h->name, name))
-					m = NULL;
-		}
-		if (m && m->nr_params >= 0) {
-			size_t j = i + 2, level = 0;
-			int k = 0;
-
-			if (i + 1 >= n || in[i + 1].type != T_LPAREN)
-				m = NULL;
-			else {
-				args[0] = &in[j];
-				nargs[0] = 0;
-				for (; j < n; j++) {
-					if (in[j].type == T_LPAREN)
-						level++;
-					else if (in[j].type == T_RPAREN && !level--)
-						break;
-					else if (in[j].type == T_COMMA && !level && k + 1 < 16) {
-						args[++k] = &in[j + 1];
-						nargs[k] = 0;
-						continue;
-					}
-					nargs[k]++;
-				}
-				if (j >= n || k + 1 != (m->nr_params ? m->nr_params : 1))
-					m = NULL;	/* unbalanced, or the wrong number of arguments */
-				else {
-					substitute(ctx, m, name, args, nargs, out, hide, depth);
-					i = j;
-					continue;
-				}
-			}
-		}
-		if (m) {
-			substitute(ctx, m, name, NULL, NULL, out, hide, depth);
-			continue;
-		}
-		push_token(out, t->type, t->s, t->len, t->from_macro);
-	}
 }
 
 /* ---- parser ---- */
@@ -476,17 +186,30 @@ static int parse_number(const struct cpp_token *t, struct cpp_node *n)
 	return 0;
 }
 
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
+
+/* The value of a character constant: 'a', '\n', '\x41', '\101', 'ab'. */
 static int64_t char_value(const struct cpp_token *t)
 {
-	const char *s = memchr(t->s, '\'', t->len);
-	int64_t v = 0;
+	const char *s = memchr(t->s, '\'', t->len), *end = t->s + t->len;
+	uint64_t v = 0;
+	int nr = 0;
 
 	if (!s)
 		return 0;
-	for (s++; s < t->s + t->len - 1 && *s != '\''; s++) {
-		int c = (unsigned char)*s;
+	if (end > s + 1 && end[-1] == '\'')
+		end--;
+	for (s++; s < end; s++, nr++) {
+		unsigned c = (unsigned char)*s;
 
-		if (c == '\\' && s + 1 < t->s + t->len - 1) {
+		if (c == '\\' && s + 1 < end) {
 			c = (unsigned char)*++s;
 			switch (c) {
 			case 'n': c = '\n'; break;
@@ -497,22 +220,21 @@ static int64_t char_value(const struct cpp_token *t)
 			case 'f': c = '\f'; break;
 			case 'v': c = '\v'; break;
 			case 'x':
-				c = (int)strtol(s + 1, NULL, 16);
-				while (strchr("0123456789abcdefABCDEF", s[1]) && s[1])
-					s++;
+				for (c = 0; s + 1 < end && hex_digit((unsigned char)s[1]) >= 0; s++)
+					c = (c << 4 | (unsigned)hex_digit((unsigned char)s[1])) & 0xff;
 				break;
 			default:
 				if (c >= '0' && c <= '7') {
 					c -= '0';
-					for (int k = 0; k < 2 && s[1] >= '0' && s[1] <= '7'; k++)
-						c = c * 8 + (*++s - '0');
+					for (int k = 0; k < 2 && s + 1 < end && s[1] >= '0' && s[1] <= '7'; k++)
+						c = c * 8 + (unsigned)(*++s - '0');
 				}
 			}
 		}
-		v = (v << 8) | (c & 0xff);
+		v = v << 8 | (c & 0xff);
 	}
-	/* A plain char is signed on the machines the kernel mostly targets. */
-	return t->len == 3 || (t->s[1] == '\\' && v < 256) ? (int64_t)(signed char)v : v;
+	/* One plain char is signed on the machines the kernel mostly targets. */
+	return nr == 1 ? (int64_t)(signed char)(unsigned char)v : (int64_t)v;
 }
 
 static struct cpp_node *parse_primary(struct parser *p)
@@ -543,7 +265,7 @@ static struct cpp_node *parse_primary(struct parser *p)
 		return n;
 	case T_IDENT:
 		p->i++;
-		if (tok_is(t, "defined")) {
+		if (cpp_tok_is(t, "defined")) {
 			int paren = peek(p)->type == T_LPAREN;
 			const struct cpp_token *op;
 
@@ -721,7 +443,7 @@ struct cpp_expr *cpp_parse_condition(struct cpp_expr_ctx *ctx, const char *s, si
 	ctx->nr_symbols = 0;
 	ctx->error = NULL;
 	cpp_tokenize(&ctx->raw, s, len);
-	expand(ctx, ctx->raw.v, ctx->raw.nr, &ctx->expanded, NULL, 0);
+	cpp_expand(ctx, ctx->raw.v, ctx->raw.nr, &ctx->expanded);
 	cpp_collect_symbols(ctx, ctx->expanded.v, ctx->expanded.nr);
 	p.t = ctx->expanded.v;
 	p.n = ctx->expanded.nr;

@@ -34,6 +34,16 @@ struct cpp_tokens {
 
 /* Splits `s` (comments already removed) into tokens appended to `out`. */
 void cpp_tokenize(struct cpp_tokens *out, const char *s, size_t len);
+void cpp_push_token(struct cpp_tokens *out, enum cpp_token_type type,
+		    const char *s, size_t len, int from_macro);
+int cpp_tok_is(const struct cpp_token *t, const char *s);
+int cpp_is_ident_start(int c);
+int cpp_is_ident_char(int c);
+
+struct cpp_expr_ctx;
+/* Expands the project macros in `in` into `out` (defined's operand stays). */
+void cpp_expand(struct cpp_expr_ctx *ctx, const struct cpp_token *in, size_t n,
+		struct cpp_tokens *out);
 
 /* The integer expression of an #if, as a preprocessor evaluates it. */
 enum cpp_node_kind { N_NUM, N_IDENT, N_DEFINED, N_CALL, N_UNARY, N_BINARY, N_COND };

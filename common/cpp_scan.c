@@ -43,7 +43,7 @@ struct scanner {
 };
 
 /* Bytes that can change the lexical state of ordinary code. */
-static unsigned char special[256] = {
+static const unsigned char special[256] = {
 	['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1,
 };
 
@@ -560,6 +560,9 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	f->arena = xcalloc(1, sizeof(*f->arena));
 	s.p = buf;
 	s.end = buf + len;
+	/* A UTF-8 byte order mark is no code: an #ifndef may follow it. */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		s.p += 3;
 	s.line = 1;
 	s.opt = opt ? opt : &defaults;
 	s.f = f;
@@ -571,6 +574,15 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	f->nr_lines = len && buf[len - 1] == '\n' ? s.line - 1 : s.line;
 	if (!len)
 		f->nr_lines = 0;
+	/* A comment left open at EOF swallows the last newline: stay in the file. */
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		struct cpp_block *b = &f->blocks[i];
+
+		if (b->line_last > f->nr_lines)
+			b->line_last = f->nr_lines;
+		if (b->end_line_last > f->nr_lines && b->end_line <= f->nr_lines)
+			b->end_line_last = f->nr_lines;
+	}
 	for (size_t i = 0; i < s.nr_chains; i++) {
 		struct cpp_block *b = &f->blocks[s.chains[i].cur];
 
@@ -588,6 +600,23 @@ struct cpp_file *cpp_scan(const char *buf, size_t len, const struct cpp_options 
 	free(s.ctx.expanded.v);
 	free(s.ctx.symbols);
 	return f;
+}
+
+int cpp_block_at(const struct cpp_file *f, int line)
+{
+	/*
+	 * Children follow their parents and a chain's next block follows the
+	 * one before: the last block that holds the line is the innermost, and
+	 * an #else line goes to the #else, not to the block it closes.
+	 */
+	for (size_t i = f->nr_blocks; i-- > 0;) {
+		const struct cpp_block *b = &f->blocks[i];
+		int last = b->unterminated ? f->nr_lines : b->end_line_last;
+
+		if (b->line <= line && line <= last)
+			return (int)i;
+	}
+	return -1;
 }
 
 void cpp_file_free(struct cpp_file *f)

@@ -58,6 +58,11 @@ struct kconfig_reader {
 	int (*list_dir)(void *data, const char *dir, struct strvec *names);
 };
 
+/*
+ * A reader serves one parse at a time: parses in several threads take one
+ * reader each (they may share a kconfig_cache, which locks).
+ */
+
 /* A reader over a plain directory (ids are the path: contents must not change). */
 void kconfig_fs_reader_init(struct kconfig_reader *r, const char *root);
 void kconfig_fs_reader_release(struct kconfig_reader *r);

@@ -11,6 +11,8 @@
 
 struct fs_reader {
 	char *root;
+	/* path -> "1" (a file) or "" (none): architectures stat the same paths again and again. */
+	struct strmap exists;
 };
 
 static char *full_path(struct fs_reader *fr, const char *path)
@@ -33,11 +35,20 @@ static void path_id(const char *path, char id[KCONFIG_ID_MAX])
 
 static int fs_file_id(void *data, const char *path, char id[KCONFIG_ID_MAX])
 {
-	char *full = full_path(data, path);
-	struct stat st;
-	int ret = stat(full, &st) ? 1 : S_ISREG(st.st_mode) ? 0 : 1;
+	struct fs_reader *fr = data;
+	const char *known = strmap_get(&fr->exists, path);
+	int ret;
 
-	free(full);
+	if (known) {
+		ret = *known ? 0 : 1;
+	} else {
+		char *full = full_path(fr, path);
+		struct stat st;
+
+		ret = stat(full, &st) ? 1 : S_ISREG(st.st_mode) ? 0 : 1;
+		free(full);
+		strmap_put(&fr->exists, path, ret ? "" : "1");
+	}
 	if (!ret)
 		path_id(path, id);
 	return ret;
@@ -115,6 +126,7 @@ void kconfig_fs_reader_release(struct kconfig_reader *r)
 	struct fs_reader *fr = r->data;
 
 	if (fr) {
+		strmap_clear(&fr->exists, NULL);
 		free(fr->root);
 		free(fr);
 	}

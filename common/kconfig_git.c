@@ -42,17 +42,20 @@ static int git_file_id(void *data, const char *path, char id[KCONFIG_ID_MAX])
 static int git_read_file(void *data, const char *path, struct kconfig_file *out)
 {
 	struct git_reader *gr = data;
+	char id[KCONFIG_ID_MAX];
 	struct blob *b;
-	int ret = repo_read_path(gr->repo, &gr->commit, path, &b);
+	git_oid oid;
+	int ret = git_file_id(data, path, id);
 
-	if (ret == GIT_ENOTFOUND)
-		return 1;
+	/* By id: the path was walked once already (file_id), and the blob cache is by id. */
 	if (ret)
+		return ret;
+	if (git_oid_fromstr(&oid, id) || repo_read_blob(gr->repo, &oid, &b))
 		return -1;
 	out->data = b->data;
 	out->size = b->size;
 	out->handle = b;
-	oid_hex(&b->oid, out->id);
+	memcpy(out->id, id, sizeof(out->id));
 	return 0;
 }
 

@@ -5,6 +5,8 @@
 
 #include "kconfig.h"
 
+#include <pthread.h>
+
 /* ---- arena: expressions, definitions and strings die with the kconfig ---- */
 
 #include "arena.h"
@@ -69,7 +71,8 @@ static inline const char *tok_text(const struct kconfig_lexed *lf, const struct 
 const char *ktok_name(int kind);
 
 struct kconfig_cache {
-	struct strmap lexed;	/* id -> struct kconfig_lexed */
+	pthread_mutex_t lock;	/* parses may run in several threads */
+	struct strmap lexed;	/* id -> struct kconfig_lexed (never changed once in) */
 	struct strmap printed;	/* messages already printed once */
 	size_t nr_lexed, nr_reused;
 };
@@ -159,6 +162,12 @@ struct xtok {
 	struct kconfig_symbol *probe;	/* T_PROBE */
 };
 
+enum { TMP_PROMPTS, TMP_DEFAULTS, TMP_SELECTS, TMP_IMPLIES, TMP_RANGES, NR_TMP };
+struct scratch_array {
+	void *buf;
+	size_t alloc;	/* bytes */
+};
+
 struct source_frame {
 	const char *path;
 	int line;		/* of the `source` that led further */
@@ -180,7 +189,24 @@ struct parse_state {
 	struct xtok *xt;
 	size_t nr_xt, alloc_xt, pos;
 	struct strvec scratch;	/* expanded texts of the current line */
+	struct scratch_array tmp[NR_TMP];	/* properties of the current entry */
 };
+
+/* The current line's tokens and expressions over them (kconfig_expr.c). */
+void expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l);
+const struct xtok *peek(struct parse_state *ps);
+int peek_kind(struct parse_state *ps);
+int accept(struct parse_state *ps, int kind);
+/* "syntax error: <what>, found <next token>"; returns -1. */
+int syntax_error(struct parse_state *ps, const char *what);
+int expect_end(struct parse_state *ps);
+/* y, m, n as constant symbols; NULL for other names. */
+struct kconfig_symbol *constant_symbol(struct kconfig *kc, const char *s);
+/* One operand: a symbol, a quoted constant, a number, a probe. NULL after an error. */
+struct kconfig_expr *parse_term(struct parse_state *ps);
+struct kconfig_expr *parse_or(struct parse_state *ps);
+/* An optional trailing `if <expr>`, then the end of the line: 0, or -1 after an error. */
+int parse_if(struct parse_state *ps, struct kconfig_expr **cond);
 
 /* Parses one lexed file's lines (kconfig_parse.c). */
 void parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf);

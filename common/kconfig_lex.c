@@ -435,7 +435,10 @@ void kconfig_lexed_free(struct kconfig_lexed *lf)
 
 struct kconfig_cache *kconfig_cache_new(void)
 {
-	return xcalloc(1, sizeof(struct kconfig_cache));
+	struct kconfig_cache *c = xcalloc(1, sizeof(*c));
+
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
 }
 
 static void free_lexed(void *p)
@@ -449,11 +452,13 @@ void kconfig_cache_free(struct kconfig_cache *c)
 		return;
 	strmap_clear(&c->lexed, free_lexed);
 	strmap_clear(&c->printed, NULL);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 
 void kconfig_cache_stats(const struct kconfig_cache *c, size_t *lexed, size_t *reused)
 {
+	/* Called between parses: no lock (the mutex is not const). */
 	*lexed = c ? c->nr_lexed : 0;
 	*reused = c ? c->nr_reused : 0;
 }

@@ -28,6 +28,7 @@ struct preproc {
 	struct strvec probes;	/* texts, by index */
 	struct strmap probe_index;	/* text -> index + 1 */
 	int depth;
+	int overflow;	/* set when too deep: the rest of that expansion gives up */
 };
 
 struct preproc *preproc_new(struct parse_state *ps)
@@ -211,7 +212,9 @@ static char *eval(struct preproc *pp, const char *s, size_t len, int argc, char 
 	parts[nr++] = expand(pp, start, s + len - start, argc, argv);
 	name = parts[0];
 
-	if (nr == 1 && all_digits(name)) {
+	if (pp->overflow) {
+		res = xstrdup("");
+	} else if (nr == 1 && all_digits(name)) {
 		/* $(1), $(2): the arguments of the user function being called. */
 		long n = atol(name);
 
@@ -237,9 +240,13 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 	const char *end = s + len;
 
 	strbuf_addstr(&sb, "");
+	/* Give up on the whole expansion at once: `F = $(F,x)$(F,x)` would take forever. */
+	if (pp->overflow)
+		return strbuf_detach(&sb, NULL);
 	if (++pp->depth > MAX_DEPTH) {
 		ps_error(pp->ps, ps_current_path(pp->ps), ps_current_line(pp->ps),
 			 "macro expansion nested too deeply");
+		pp->overflow = 1;
 		pp->depth--;
 		return strbuf_detach(&sb, NULL);
 	}
@@ -274,7 +281,14 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 
 char *preproc_expand(struct preproc *pp, const char *s, size_t len)
 {
-	return expand(pp, s, len, 0, NULL);
+	char *r;
+
+	if (!pp->depth)
+		pp->overflow = 0;
+	r = expand(pp, s, len, 0, NULL);
+	if (!pp->depth)
+		pp->overflow = 0;
+	return r;
 }
 
 void preproc_assign(struct preproc *pp, const char *name, int kind, const char *value)

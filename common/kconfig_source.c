@@ -15,6 +15,7 @@ static void report(struct parse_state *ps, int is_error, const char *path, int l
 		   const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int seen;
 
 	if (is_error)
 		ps->kc->nr_errors++;
@@ -24,8 +25,12 @@ static void report(struct parse_state *ps, int is_error, const char *path, int l
 	strbuf_addf(&sb, "%s:%d: ", path, line);
 	strbuf_vaddf(&sb, fmt, ap);
 	/* Architectures share files: say each thing once per cache. */
-	if (!strmap_contains(&ps->cache->printed, sb.buf)) {
+	pthread_mutex_lock(&ps->cache->lock);
+	seen = strmap_contains(&ps->cache->printed, sb.buf);
+	if (!seen)
 		strmap_put(&ps->cache->printed, sb.buf, NULL);
+	pthread_mutex_unlock(&ps->cache->lock);
+	if (!seen) {
 		if (is_error)
 			error("%s", sb.buf);
 		else
@@ -62,6 +67,40 @@ struct kconfig *ps_kconfig(struct parse_state *ps) { return ps->kc; }
  * The lexed contents of `path`: 0 with *out set (*owned when the caller must
  * free it), 1 when there is no such file, -1 on error.
  */
+static struct kconfig_lexed *cache_find(struct kconfig_cache *cache, const char *id)
+{
+	struct kconfig_lexed *lf;
+
+	pthread_mutex_lock(&cache->lock);
+	lf = strmap_get(&cache->lexed, id);
+	if (lf)
+		cache->nr_reused++;
+	pthread_mutex_unlock(&cache->lock);
+	return lf;
+}
+
+/* Adds lf; when another thread was first, frees lf and returns theirs. */
+static struct kconfig_lexed *cache_add(struct kconfig_cache *cache, const char *id,
+				       struct kconfig_lexed *lf)
+{
+	struct kconfig_lexed *had;
+
+	pthread_mutex_lock(&cache->lock);
+	had = strmap_get(&cache->lexed, id);
+	if (!had) {
+		strmap_put(&cache->lexed, id, lf);
+		cache->nr_lexed++;
+	}
+	pthread_mutex_unlock(&cache->lock);
+	if (had)
+		kconfig_lexed_free(lf);
+	return had ? had : lf;
+}
+
+/*
+ * The lexed contents of `path`: 0 with *out set (*owned when the caller must
+ * free it), 1 when there is no such file, -1 on error.
+ */
 static int get_lexed(const struct kconfig_reader *r, struct kconfig_cache *cache, const char *path,
 		     struct kconfig_lexed **out, int *owned)
 {
@@ -70,28 +109,21 @@ static int get_lexed(const struct kconfig_reader *r, struct kconfig_cache *cache
 	int ret;
 
 	*owned = 0;
-	if (r->file_id && cache) {
+	if (r->file_id) {
 		ret = r->file_id(r->data, path, id);
 		if (ret)
 			return ret;
-		if ((*out = strmap_get(&cache->lexed, id))) {
-			cache->nr_reused++;
+		if ((*out = cache_find(cache, id)))
 			return 0;
-		}
 	}
 	ret = r->read_file(r->data, path, &f);
 	if (ret)
 		return ret;
-	if (f.id[0] && cache && (*out = strmap_get(&cache->lexed, f.id))) {
-		cache->nr_reused++;
-	} else {
+	if (!f.id[0]) {
 		*out = kconfig_lex(f.data, f.size);
-		if (f.id[0] && cache) {
-			strmap_put(&cache->lexed, f.id, *out);
-			cache->nr_lexed++;
-		} else {
-			*owned = 1;
-		}
+		*owned = 1;
+	} else if (r->file_id || !(*out = cache_find(cache, f.id))) {
+		*out = cache_add(cache, f.id, kconfig_lex(f.data, f.size));
 	}
 	if (r->release_file)
 		r->release_file(r->data, &f);
@@ -299,7 +331,7 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 
 	if (strchr(pattern, PROBE_MARK)) {
 		char *text = preproc_unmark(ps->pp, pattern);
-		ps_error(ps, here, line, "cannot source \"%s\": its path depends on the toolchain", text);
+		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
 		free(text);
 		return;
 	}
@@ -501,6 +533,8 @@ struct kconfig *kconfig_parse(const struct kconfig_reader *r, const char *arch,
 
 	while (ps.nr_blocks)
 		free(ps.blocks[--ps.nr_blocks].chain);
+	for (size_t i = 0; i < NR_TMP; i++)
+		free(ps.tmp[i].buf);
 	free(ps.blocks);
 	free(ps.files);
 	free(ps.xt);

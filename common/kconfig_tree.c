@@ -212,14 +212,51 @@ static void definition_numbers_to_constants(struct kconfig_definition *def)
 	}
 }
 
-static void add_reverse(struct kconfig_reverse **list, size_t *nr, struct kconfig_definition *from,
-			struct kconfig_expr *cond)
+/* Counts first, then arrays of the exact size from the arena: no allocation per symbol. */
+static void link_definitions(struct kconfig *kc)
 {
-	/* Exact sizes: these lists are short and many. */
-	*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
-	(*list)[*nr].from = from;
-	(*list)[*nr].cond = cond;
-	(*nr)++;
+	struct kconfig_private *p = kc->priv;
+	struct arena *a = &p->arena;
+	size_t i, j;
+
+	for (i = 0; i < p->nr_defs; i++) {
+		struct kconfig_definition *def = p->defs[i];
+
+		if (def->symbol)
+			def->symbol->nr_defs++;
+		for (j = 0; j < def->nr_selects; j++)
+			def->selects[j].target->nr_selected_by++;
+		for (j = 0; j < def->nr_implies; j++)
+			def->implies[j].target->nr_implied_by++;
+	}
+	for (i = 0; i < p->nr_created; i++) {
+		struct kconfig_symbol *sym = p->created[i];
+
+		if (sym->nr_defs)
+			sym->defs = arena_alloc(a, sym->nr_defs * sizeof(*sym->defs));
+		if (sym->nr_selected_by)
+			sym->selected_by = arena_alloc(a, sym->nr_selected_by * sizeof(*sym->selected_by));
+		if (sym->nr_implied_by)
+			sym->implied_by = arena_alloc(a, sym->nr_implied_by * sizeof(*sym->implied_by));
+		sym->nr_defs = sym->nr_selected_by = sym->nr_implied_by = 0;
+	}
+	for (i = 0; i < p->nr_defs; i++) {
+		struct kconfig_definition *def = p->defs[i];
+		struct kconfig_symbol *t;
+
+		if (def->symbol)
+			def->symbol->defs[def->symbol->nr_defs++] = def;
+		for (j = 0; j < def->nr_selects; j++) {
+			t = def->selects[j].target;
+			t->selected_by[t->nr_selected_by].from = def;
+			t->selected_by[t->nr_selected_by++].cond = def->selects[j].cond;
+		}
+		for (j = 0; j < def->nr_implies; j++) {
+			t = def->implies[j].target;
+			t->implied_by[t->nr_implied_by].from = def;
+			t->implied_by[t->nr_implied_by++].cond = def->implies[j].cond;
+		}
+	}
 }
 
 void kc_finish(struct kconfig *kc)
@@ -227,6 +264,7 @@ void kc_finish(struct kconfig *kc)
 	struct kconfig_private *p = kc->priv;
 	size_t i, j, n = 0;
 
+	link_definitions(kc);
 	for (i = 0; i < p->nr_defs; i++)
 		definition_numbers_to_constants(p->defs[i]);
 	kc->symbols = xmalloc((p->nr_created + 1) * sizeof(*kc->symbols));
@@ -250,19 +288,6 @@ void kc_finish(struct kconfig *kc)
 		kc->symbols[i]->index = i;
 	kc->nr_definitions = p->nr_defs;
 
-	for (i = 0; i < p->nr_defs; i++) {
-		struct kconfig_definition *def = p->defs[i];
-
-		for (j = 0; j < def->nr_selects; j++) {
-			struct kconfig_symbol *t = def->selects[j].target;
-			add_reverse(&t->selected_by, &t->nr_selected_by, def, def->selects[j].cond);
-		}
-		for (j = 0; j < def->nr_implies; j++) {
-			struct kconfig_symbol *t = def->implies[j].target;
-			add_reverse(&t->implied_by, &t->nr_implied_by, def, def->implies[j].cond);
-		}
-	}
-
 	/* A choice takes the type of its first typed member, and gives it to untyped ones. */
 	for (i = 0; i < kc->nr_choices; i++) {
 		struct kconfig_choice *c = kc->choices[i];
@@ -275,15 +300,6 @@ void kc_finish(struct kconfig *kc)
 	}
 }
 
-static void free_definition(struct kconfig_definition *def)
-{
-	free(def->prompts);
-	free(def->defaults);
-	free(def->selects);
-	free(def->implies);
-	free(def->ranges);
-}
-
 void kconfig_free(struct kconfig *kc)
 {
 	struct kconfig_private *p;
@@ -292,13 +308,6 @@ void kconfig_free(struct kconfig *kc)
 	if (!kc)
 		return;
 	p = kc->priv;
-	for (i = 0; i < p->nr_defs; i++)
-		free_definition(p->defs[i]);
-	for (i = 0; i < p->nr_created; i++) {
-		free(p->created[i]->defs);
-		free(p->created[i]->selected_by);
-		free(p->created[i]->implied_by);
-	}
 	for (i = 0; i < kc->nr_choices; i++) {
 		free(kc->choices[i]->defs);
 		free(kc->choices[i]->members);

@@ -221,7 +221,18 @@ formula logic_and_n(struct logic *l, const formula *in, size_t n)
 			l->scratch[nr++] = f;
 		}
 	}
-	qsort(l->scratch, nr, sizeof(formula), cmp_formula);
+	if (nr > 16) {
+		qsort(l->scratch, nr, sizeof(formula), cmp_formula);
+	} else {
+		/* Most conjunctions are short: insertion sort beats qsort's overhead. */
+		for (size_t i = 1; i < nr; i++) {
+			formula x = l->scratch[i];
+			size_t j = i;
+			for (; j && l->scratch[j - 1] > x; j--)
+				l->scratch[j] = l->scratch[j - 1];
+			l->scratch[j] = x;
+		}
+	}
 	base = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (base && l->scratch[base - 1] == l->scratch[i])
@@ -749,4 +760,38 @@ void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
 void cnf_assert(struct cnf_encoder *enc, formula f)
 {
 	cnf_assert_guarded(enc, f, 0);
+}
+
+/*
+ * Two-valued evaluation of a small formula with values from a callback, no
+ * memo: for presence conditions (trees of a few nodes) checked against many
+ * assignments, where a memo over the whole store would cost more than it saves.
+ */
+int logic_eval_with(const struct logic *l, formula f, int (*value)(void *data, int var), void *data)
+{
+	const struct node *nd = &l->nodes[NODE(f)];
+	const formula *a = l->args + nd->arg;
+	int r = 0;
+
+	switch (nd->op) {
+	case OP_CONST:
+		r = 0;
+		break;
+	case OP_VAR:
+		r = value(data, (int)nd->arg) > 0;
+		break;
+	case OP_AND:
+		r = 1;
+		for (uint32_t i = 0; i < nd->nargs && r; i++)
+			r = logic_eval_with(l, a[i], value, data);
+		break;
+	case OP_XOR:
+		r = logic_eval_with(l, a[0], value, data) ^ logic_eval_with(l, a[1], value, data);
+		break;
+	case OP_ITE:
+		r = logic_eval_with(l, a[0], value, data) ? logic_eval_with(l, a[1], value, data)
+							   : logic_eval_with(l, a[2], value, data);
+		break;
+	}
+	return NEG(f) ? !r : r;
 }

@@ -79,6 +79,12 @@ int logic_eval(struct logic_eval *ev, formula f);
 void logic_eval_free(struct logic_eval *ev);
 
 /*
+ * Two-valued evaluation without memo, values from a callback (> 0 true):
+ * for small formulas checked against many assignments.
+ */
+int logic_eval_with(const struct logic *l, formula f, int (*value)(void *data, int var), void *data);
+
+/*
  * Tseitin transformation into CNF, in the polarity each subformula is needed
  * (Plaisted-Greenbaum): a node asserted true only gets the clauses saying
  * "helper -> node"; the other half is added when a later formula needs it.

@@ -18,6 +18,8 @@ struct msym {
 	const char *name;	/* interned, without CONFIG_ */
 	enum msym_kind kind;
 	int y, m;		/* variables; m only for a tristate */
+	formula ge1;		/* y || m, made once */
+	const char *display;	/* interned "CONFIG_FOO" */
 };
 
 struct model_group {
@@ -36,6 +38,7 @@ struct model {
 	struct model_group *groups;
 	size_t nr_groups, alloc_groups;
 	struct strmap strings;	/* interned paths and names */
+	const char *last_path, *last_interned;	/* the path of the previous constraint */
 	/* Built on the first explanation: each group guarded by its own variable. */
 	struct sat *explain;
 	int first_guard;

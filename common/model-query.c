@@ -29,6 +29,9 @@ struct model *model_new(const struct kconfig *kc)
 		struct msym *ms = &m->syms[s->index];
 		char *name;
 		ms->name = model_intern_path(m, s->name);
+		name = xstrfmt("CONFIG_%s", s->name);
+		ms->display = model_intern_path(m, name);
+		free(name);
 		strmap_put(&m->by_name, s->name, (void *)(uintptr_t)(s->index + 1));
 		if (s->flags & KSYM_PROBE)
 			ms->kind = MSYM_FREE;
@@ -55,6 +58,9 @@ struct model *model_new(const struct kconfig *kc)
 			name = xstrfmt("CONFIG_%s_MODULE", s->name);
 			ms->m = logic_var_new(m->l, name);
 			free(name);
+			ms->ge1 = logic_or(m->l, logic_atom(m->l, ms->y), logic_atom(m->l, ms->m));
+		} else {
+			ms->ge1 = logic_atom(m->l, ms->y);
 		}
 	}
 	if (kc->modules && m->syms[kc->modules->index].y)
@@ -243,12 +249,17 @@ int model_check_config(struct model *m, const char *config, struct strbuf *why)
 	int bad = read_config(m, config, values, why);
 	/* First the constraints the configuration violates by itself (cheap, precise). */
 	struct logic_eval *ev = logic_eval_new(m->l, values, nr_vars);
+	size_t nr_violated = 0;
 	for (size_t i = 0; i < m->nr_groups; i++) {
-		if (logic_eval(ev, m->groups[i].f) < 0) {
+		if (logic_eval(ev, m->groups[i].f) >= 0)
+			continue;
+		/* A few lines tell what is wrong; thousands would bury it. */
+		if (nr_violated++ < 50)
 			describe(&m->groups[i].reason, why);
-			bad = 1;
-		}
+		bad = 1;
 	}
+	if (nr_violated > 50)
+		strbuf_addf(why, "... and %zu more\n", nr_violated - 50);
 	logic_eval_free(ev);
 	if (!bad) {
 		/* Then those that only fail together (choices, free atoms): ask the solver. */

@@ -62,10 +62,8 @@ static struct tv tv_symbol(struct builder *b, const struct kconfig_symbol *s, in
 	const struct msym *ms = msym_of(b, s);
 	if (ms->kind == MSYM_BOOL || ms->kind == MSYM_FREE)
 		return tv_const(logic_atom(l, ms->y), logic_atom(l, ms->y));
-	if (ms->kind == MSYM_TRISTATE) {
-		formula y = logic_atom(l, ms->y);
-		return tv_const(logic_or(l, y, logic_atom(l, ms->m)), y);
-	}
+	if (ms->kind == MSYM_TRISTATE)
+		return tv_const(ms->ge1, logic_atom(l, ms->y));
 	/* int/hex/string, untyped and undefined symbols are n in a tristate context. */
 	return tv_const(LOGIC_FALSE, LOGIC_FALSE);
 }
@@ -279,6 +277,7 @@ static struct tv def_dep(struct builder *b, const struct kconfig_definition *d)
 	return dep;
 }
 
+/* Adds a constraint; `symbol` is an interned name ("CONFIG_FOO", "<choice>"). */
 void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
 	       const char *symbol, const char *what)
 {
@@ -288,15 +287,14 @@ void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
 	ALLOC_GROW(m->groups, m->nr_groups + 1, m->alloc_groups);
 	struct model_group *g = &m->groups[m->nr_groups++];
 	g->f = f;
-	g->reason.path = model_intern_path(m, loc ? loc->path : "");
-	g->reason.line = loc ? loc->line : 0;
-	if (symbol[0] == '<') {
-		g->reason.symbol = model_intern_path(m, symbol);
-	} else {
-		char *name = xstrfmt("CONFIG_%s", symbol);
-		g->reason.symbol = model_intern_path(m, name);
-		free(name);
+	const char *path = loc ? loc->path : "";
+	if (path != m->last_path) {
+		m->last_path = path;
+		m->last_interned = model_intern_path(m, path);
 	}
+	g->reason.path = m->last_interned;
+	g->reason.line = loc ? loc->line : 0;
+	g->reason.symbol = symbol;	/* interned by the caller */
 	g->reason.what = what;
 	sat_assert(m->sat, f);
 }
@@ -399,7 +397,7 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 		if (is_bool)
 			t = tv_promote(t);
 		formula f = logic_and(l, logic_implies(l, t.ge1, ge1), logic_implies(l, t.ge2, Y));
-		model_add(b, f, &r->from->loc, s->name, "select");
+		model_add(b, f, &r->from->loc, ms->display, "select");
 	}
 	struct tv R = reverse(b, s->selected_by, s->nr_selected_by);
 	if (is_bool)
@@ -410,16 +408,16 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 	if (!is_bool)
 		up = logic_and(l, up, logic_implies(l, Y,
 			logic_or_n(l, (formula[]){ V.ge2, P.ge2, R.ge2, nomod }, 4)));
-	model_add(b, up, loc, s->name, "depends on");
+	model_add(b, up, loc, ms->display, "depends on");
 
 	/* Without a visible prompt the value is exactly max(default, reverse dependency). */
 	formula low1 = logic_or(l, P.ge1, R.ge1);
 	formula low2 = is_bool ? low1 : logic_or(l, logic_or(l, P.ge2, R.ge2), logic_and(l, low1, nomod));
 	formula exact = logic_and(l, logic_iff(l, ge1, low1), logic_iff(l, Y, low2));
-	model_add(b, logic_implies(l, logic_not(V.ge1), exact), loc, s->name, "default");
+	model_add(b, logic_implies(l, logic_not(V.ge1), exact), loc, ms->display, "default");
 	if (!is_bool)
 		model_add(b, logic_and(l, logic_not(logic_and(l, Y, M)),
-				       logic_implies(l, M, b->m->modules)), loc, s->name, "tristate");
+				       logic_implies(l, M, b->m->modules)), loc, ms->display, "tristate");
 }
 
 /* int/hex/string: "has a value" is exactly "visible, or some default active". */
@@ -435,7 +433,7 @@ static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, 
 		for (size_t j = 0; j < d->nr_defaults; j++)
 			any = logic_or(l, any, logic_and(l, dep.ge1, tv_expr(b, d->defaults[j].cond, 1).ge1));
 	}
-	model_add(b, logic_iff(l, logic_atom(l, ms->y), any), first_loc(s), s->name, "default");
+	model_add(b, logic_iff(l, logic_atom(l, ms->y), any), first_loc(s), ms->display, "default");
 }
 
 /*
@@ -492,7 +490,7 @@ static void encode_choice(struct builder *b, const struct kconfig_choice *c)
 		if (!is_bool)
 			f = logic_and(l, f, logic_and(l, logic_not(logic_and(l, Y, M)),
 						     logic_implies(l, M, b->m->modules)));
-		model_add(b, f, first_loc(s), s->name, "choice member");
+		model_add(b, f, first_loc(s), ms->display, "choice member");
 		chosen[i] = logic_and(l, V.ge2, Y);
 		any_visible = logic_or(l, any_visible, V.ge2);
 	}

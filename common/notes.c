@@ -5,6 +5,9 @@
  */
 #include "notes.h"
 
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +77,7 @@ struct tree_item {
 	char *path;
 	git_oid oid;
 	git_filemode_t mode;
+	int is_note;
 };
 
 struct tree_items {
@@ -87,6 +91,7 @@ static void items_add(struct tree_items *t, char *path, const git_oid *oid, git_
 	t->v[t->nr].path = path;
 	git_oid_cpy(&t->v[t->nr].oid, oid);
 	t->v[t->nr].mode = mode;
+	t->v[t->nr].is_note = 0;
 	t->nr++;
 }
 
@@ -98,13 +103,26 @@ static int is_hex(const char *s)
 	return 1;
 }
 
+/* What a batch knows while it builds the new tree. */
+struct build {
+	git_repository *g;
+	struct strmap notes;	/* hex -> git_oid * of the note blob (NULL: removed) */
+	struct tree_items items;
+	struct strmap old_dirs;	/* "ab/" or "ab/cd/" -> git_oid * of the old fan-out tree */
+	struct strmap dirty;	/* hex prefixes of the fan-out dirs that the batch changes */
+	unsigned old_depth;	/* deepest fan-out level of the old tree */
+};
+
 /*
  * Reads an existing notes tree: 2-hex-digit directories are fan-out, a blob
  * completing 40 hex digits is a note, anything else is kept where it is.
  */
-static int load_notes(git_repository *g, git_tree *tree, struct strbuf *hex,
-		      struct strbuf *path, struct strmap *notes, struct tree_items *other)
+static int load_notes(struct build *bd, git_tree *tree, struct strbuf *hex, struct strbuf *path)
 {
+	git_repository *g = bd->g;
+	struct strmap *notes = &bd->notes;
+	struct tree_items *other = &bd->items;
+
 	for (size_t i = 0; i < git_tree_entrycount(tree); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
@@ -116,11 +134,17 @@ static int load_notes(git_repository *g, git_tree *tree, struct strbuf *hex,
 		    hlen + 2 < GIT_OID_HEXSZ) {
 			git_tree *sub;
 
+			git_oid *id = xmalloc(sizeof(*id));
+
 			strbuf_addstr(hex, name);
 			strbuf_addch(path, '/');
+			git_oid_cpy(id, git_tree_entry_id(e));
+			free(strmap_put(&bd->old_dirs, path->buf, id));
+			if (hex->len / 2 > bd->old_depth)
+				bd->old_depth = (unsigned)(hex->len / 2);
 			if (git_tree_lookup(&sub, g, git_tree_entry_id(e)) < 0)
 				return -1;
-			ret = load_notes(g, sub, hex, path, notes, other);
+			ret = load_notes(bd, sub, hex, path);
 			git_tree_free(sub);
 		} else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && is_hex(name) &&
 			   hlen + nlen == GIT_OID_HEXSZ) {
@@ -184,6 +208,7 @@ static void place_notes(const struct note *notes, size_t nr, unsigned d, struct 
 				strbuf_addf(&path, "%.2s/", notes[i].hex + j);
 			strbuf_addstr(&path, notes[i].hex + d);
 			items_add(out, strbuf_detach(&path, NULL), notes[i].blob, GIT_FILEMODE_BLOB);
+			out->v[out->nr - 1].is_note = 1;
 		}
 		return;
 	}
@@ -202,14 +227,34 @@ static int cmp_item(const void *a, const void *b)
 	return strcmp(((const struct tree_item *)a)->path, ((const struct tree_item *)b)->path);
 }
 
-/* Writes items [lo, hi), whose paths share `plen` leading bytes, as one tree. */
-static int write_tree(git_repository *g, const struct tree_items *t, size_t lo, size_t hi,
-		      size_t plen, git_oid *out)
+/* An old fan-out tree at `dir` ("ab/cd/") that the batch leaves alone, or NULL. */
+static const git_oid *reusable_dir(struct build *bd, const char *dir, size_t len)
 {
+	char hex[GIT_OID_HEXSZ + 1];
+	const git_oid *old = strmap_getn(&bd->old_dirs, dir, len);
+	size_t n = 0;
+
+	if (!old)
+		return NULL;
+	for (size_t i = 0; i < len && n < GIT_OID_HEXSZ; i++)
+		if (dir[i] != '/')
+			hex[n++] = dir[i];
+	hex[n] = '\0';
+	return strmap_contains(&bd->dirty, hex) ? NULL : old;
+}
+
+/*
+ * Writes items [lo, hi), whose paths share `plen` leading bytes, as one tree.
+ * A fan-out directory holding the same notes as before is not written again:
+ * its old tree is reused (with many notes most are untouched).
+ */
+static int write_tree(struct build *bd, size_t lo, size_t hi, size_t plen, git_oid *out)
+{
+	const struct tree_items *t = &bd->items;
 	git_treebuilder *tb;
 	int ret = 0;
 
-	if (git_treebuilder_new(&tb, g, NULL) < 0)
+	if (git_treebuilder_new(&tb, bd->g, NULL) < 0)
 		return -1;
 	for (size_t i = lo; i < hi && !ret;) {
 		const char *rest = t->v[i].path + plen;
@@ -221,12 +266,20 @@ static int write_tree(git_repository *g, const struct tree_items *t, size_t lo, 
 			i++;
 		} else {
 			size_t n = (size_t)(slash - rest) + 1, j = i + 1;
+			const git_oid *old = reusable_dir(bd, t->v[i].path, plen + n);
 			git_oid sub;
 
+			int notes_here = 0;
+
 			while (j < hi && !strncmp(t->v[j].path + plen, rest, n))
-				j++;
+				notes_here |= t->v[j++].is_note;
+			notes_here |= t->v[i].is_note;
 			name = xstrndup(rest, n - 1);
-			ret = write_tree(g, t, i, j, plen + n, &sub);
+			/* Only where notes still fan out: a stray file alone must not bring them back. */
+			if (old && notes_here)
+				git_oid_cpy(&sub, old);
+			else
+				ret = write_tree(bd, i, j, plen + n, &sub);
 			if (!ret)
 				ret = git_treebuilder_insert(NULL, tb, name, &sub, GIT_FILEMODE_TREE);
 			free(name);
@@ -274,16 +327,9 @@ static int committer(git_repository *g, git_signature **out)
 	return ret;
 }
 
-static void free_notes_map(struct strmap *m)
+static int build_notes_tree(struct notes_batch *b, git_repository *g, git_oid *tree_out)
 {
-	strmap_clear(m, free);
-}
-
-static int build_notes_tree(struct notes_batch *b, git_oid *tree_out)
-{
-	git_repository *g = repo_git(b->repo);
-	struct strmap notes = STRMAP_INIT;	/* hex -> git_oid * of the note blob */
-	struct tree_items items = { 0 };
+	struct build bd = { .g = g };
 	struct note *sorted = NULL;
 	struct strmap_entry *e;
 	size_t nr = 0;
@@ -299,7 +345,7 @@ static int build_notes_tree(struct notes_batch *b, git_oid *tree_out)
 		ret = git_commit_tree(&tree, c);
 		git_commit_free(c);
 		if (!ret) {
-			ret = load_notes(g, tree, &hex, &path, &notes, &items);
+			ret = load_notes(&bd, tree, &hex, &path);
 			git_tree_free(tree);
 		}
 		strbuf_release(&hex);
@@ -328,31 +374,97 @@ static int build_notes_tree(struct notes_batch *b, git_oid *tree_out)
 			}
 			strbuf_release(&sb);
 		}
-		free(strmap_put(&notes, e->key, blob));
+		free(strmap_put(&bd.notes, e->key, blob));
+		for (unsigned d = 1; d <= bd.old_depth; d++) {
+			char prefix[GIT_OID_HEXSZ + 1];
+
+			memcpy(prefix, e->key, 2 * d);
+			prefix[2 * d] = '\0';
+			strmap_put(&bd.dirty, prefix, NULL);
+		}
 	}
-	sorted = xcalloc(notes.nr ? notes.nr : 1, sizeof(*sorted));
-	strmap_for_each(&notes, e) {
+	sorted = xcalloc(bd.notes.nr ? bd.notes.nr : 1, sizeof(*sorted));
+	strmap_for_each(&bd.notes, e) {
 		if (!e->value)
 			continue;
 		memcpy(sorted[nr].hex, e->key, GIT_OID_HEXSZ + 1);
 		sorted[nr++].blob = e->value;
 	}
 	qsort(sorted, nr, sizeof(*sorted), cmp_note);
-	place_notes(sorted, nr, 0, &items);
-	qsort(items.v, items.nr, sizeof(*items.v), cmp_item);
-	ret = write_tree(g, &items, 0, items.nr, 0, tree_out);
+	place_notes(sorted, nr, 0, &bd.items);
+	qsort(bd.items.v, bd.items.nr, sizeof(*bd.items.v), cmp_item);
+	ret = write_tree(&bd, 0, bd.items.nr, 0, tree_out);
 out:
-	for (size_t i = 0; i < items.nr; i++)
-		free(items.v[i].path);
-	free(items.v);
+	for (size_t i = 0; i < bd.items.nr; i++)
+		free(bd.items.v[i].path);
+	free(bd.items.v);
 	free(sorted);
-	free_notes_map(&notes);
+	strmap_clear(&bd.notes, free);
+	strmap_clear(&bd.old_dirs, free);
+	strmap_clear(&bd.dirty, NULL);
 	return ret;
+}
+
+/*
+ * A batch writes through a handle of its own whose object database sends new
+ * objects to memory first: they then go in as one pack, where thousands of
+ * notes would otherwise make thousands of loose files. Nothing reaches the
+ * repository before the batch is complete.
+ */
+static int open_writer(git_repository **g, git_odb_backend **mempack)
+{
+	git_odb *odb;
+	int err;
+
+	*mempack = NULL;
+	if (git_repository_open_ext(g, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0)
+		return -1;
+	if (git_repository_odb(&odb, *g) < 0)
+		return -1;
+	err = git_mempack_new(mempack);
+	if (!err) {
+		err = git_odb_add_backend(odb, *mempack, 1000);
+		if (err < 0)
+			(*mempack)->free(*mempack);
+	}
+	git_odb_free(odb);
+	if (err < 0)
+		*mempack = NULL;
+	return err;
+}
+
+static int write_pack(git_repository *g, git_odb_backend *mempack)
+{
+	git_buf pack = { 0 };
+	git_odb *odb = NULL;
+	git_odb_writepack *wp = NULL;
+	git_indexer_progress stats = { 0 };
+	int err;
+
+	err = git_mempack_dump(&pack, g, mempack);
+	/* The header's object count: an empty pack is not worth a file. */
+	if (!err && pack.size > 12 &&
+	    (pack.ptr[8] | pack.ptr[9] | pack.ptr[10] | pack.ptr[11])) {
+		err = git_repository_odb(&odb, g);
+		if (!err)
+			err = git_odb_write_pack(&wp, odb, NULL, NULL);
+		if (!err)
+			err = wp->append(wp, pack.ptr, pack.size, &stats);
+		if (!err)
+			err = wp->commit(wp, &stats);
+		if (wp)
+			wp->free(wp);
+		git_odb_free(odb);
+	}
+	git_buf_dispose(&pack);
+	git_mempack_reset(mempack);
+	return err;
 }
 
 int notes_batch_commit(struct notes_batch *b, const char *message)
 {
-	git_repository *g = repo_git(b->repo);
+	git_repository *g = NULL;
+	git_odb_backend *mempack = NULL;
 	git_signature *sig = NULL;
 	git_commit *parent = NULL;
 	git_reference *ref = NULL;
@@ -366,7 +478,8 @@ int notes_batch_commit(struct notes_batch *b, const char *message)
 		notes_batch_abort(b);
 		return 0;
 	}
-	if (build_notes_tree(b, &tree_id) < 0 ||
+	if (open_writer(&g, &mempack) < 0 ||
+	    build_notes_tree(b, g, &tree_id) < 0 ||
 	    git_tree_lookup(&tree, g, &tree_id) < 0 ||
 	    (b->has_old && git_commit_lookup(&parent, g, &b->old) < 0) ||
 	    committer(g, &sig) < 0) {
@@ -378,8 +491,10 @@ int notes_batch_commit(struct notes_batch *b, const char *message)
 	if (!msg.len || msg.buf[msg.len - 1] != '\n')
 		strbuf_addch(&msg, '\n');
 	if (git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg.buf, tree,
-			      parent ? 1 : 0, (const git_commit **)&parent) < 0) {
-		error("%s: cannot commit notes: %s", b->ref, git_error_last()->message);
+			      parent ? 1 : 0, (const git_commit **)&parent) < 0 ||
+	    write_pack(g, mempack) < 0) {
+		error("%s: cannot commit notes: %s", b->ref,
+		      git_error_last() ? git_error_last()->message : "unknown error");
 		goto out;
 	}
 	/* Compare and swap: a concurrent writer makes us fail, never lose its notes. */
@@ -401,6 +516,7 @@ out:
 	git_tree_free(tree);
 	git_commit_free(parent);
 	git_signature_free(sig);
+	git_repository_free(g);	/* frees the memory store with its odb */
 	strbuf_release(&msg);
 	notes_batch_abort(b);
 	return ret;

@@ -577,22 +577,11 @@ static int item_matches(const struct pathspec_item *it, const char *path)
 	}
 	if (it->literal || !has_wildcard(pat))
 		return 0;
-	/* Git's globs let '*' cross '/', and a match on a leading directory covers all below. */
-	if (!fnmatch(pat, path, flags))
-		return 1;
-	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-		char *dir = xstrndup(path, (size_t)(s - path) + 1);
-		int hit = !fnmatch(pat, dir, flags);
-
-		if (!hit) {
-			dir[s - path] = '\0';
-			hit = !fnmatch(pat, dir, flags);
-		}
-		free(dir);
-		if (hit)
-			return 1;
-	}
-	return 0;
+	/*
+	 * Git's globs match the whole path, '*' crossing '/' (so "*.c" finds
+	 * files in subdirectories), but never a leading directory alone.
+	 */
+	return !fnmatch(pat, path, flags);
 }
 
 int pathspec_match(const struct strvec *pathspec, const char *path)

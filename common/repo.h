@@ -45,9 +45,11 @@ void commit_list_clear(struct commit_list *l);
 /*
  * Resolves revision arguments as `git rev-list` does: A..B, ^A B, A...B, X^!,
  * X^@ and several at once; a single positive revision X alone means that one
- * commit (as `git show X`); no argument means HEAD. The result is oldest first
- * (`git rev-list --reverse --topo-order` order). A bad revision is an error
- * (message like git's, returns -1).
+ * commit (as `git show X`); no argument means HEAD. The result is oldest first,
+ * in exactly the order of `git rev-list --reverse --topo-order` (merges
+ * included: git's date walk and graph-order sort are reproduced). A bad
+ * revision is an error ("git <cmd>: bad revision 'X'"), returns -1; the
+ * caller exits 128.
  */
 int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commit_list *out);
 /* Resolves one revision to a commit id; -1 with an error message when it is none. */
@@ -84,15 +86,26 @@ struct tree_file {
 	unsigned mode;
 };
 /*
- * Calls fn for every file (blob, recursively) under `dir` ("" for the root) at
- * commit `oid`; stops and returns fn's value when it is non-zero.
+ * Calls fn for every file (blob, recursively; symlinks included, submodules
+ * not) under `dir` ("" for the root) at commit `oid`; stops and returns fn's
+ * value when it is non-zero. GIT_ENOTFOUND (no message) when `dir` is not a
+ * directory at that commit, -1 with a message on other errors. f->path is
+ * valid during the call only.
  */
 int repo_for_each_file(struct repo *r, const git_oid *commit, const char *dir,
 		       int (*fn)(const struct tree_file *f, void *data), void *data);
-/* Lists the names (not full paths) of entries directly in `dir`; sorted. */
+/*
+ * Lists the names (not full paths) of entries directly in `dir`, sorted by
+ * strcmp; GIT_ENOTFOUND (no message) when `dir` is not a directory there.
+ */
 int repo_list_dir(struct repo *r, const git_oid *commit, const char *dir, struct strvec *names);
 
-/* Matches git pathspecs (prefix, glob as `git log -- <pathspec>`); empty list matches all. */
+/*
+ * Matches git pathspecs as `git log -- <pathspec>` does: an exact path, a
+ * leading directory, or a glob over the whole path ('*' crosses '/'); magic
+ * ":!x" ":^x" ":(exclude)x" excludes, ":(icase)", ":(literal)", ":/" (every
+ * pathspec is taken from the top anyway). An empty list matches all.
+ */
 int pathspec_match(const struct strvec *pathspec, const char *path);
 
 struct hunk {

@@ -155,32 +155,216 @@ static int parse_one(git_repository *g, const char *arg, struct rev_sets *s, int
 	return 0;
 }
 
+/* One commit of the range, for ordering it as git does. */
+struct node {
+	git_oid oid;
+	git_time_t date;	/* committer date: what git's walk orders by */
+	size_t *parents;	/* indices of the parents in the range, in parent order */
+	size_t nr_parents;
+	unsigned seq;		/* insertion order in the date queue: ties go first in, first out */
+	int seen, indegree;
+};
+
+struct range {
+	struct node *v;
+	size_t nr, alloc;
+	struct strmap index;	/* hex id -> index + 1 */
+};
+
+static size_t range_find(const struct range *rg, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return (size_t)(uintptr_t)strmap_get(&rg->index, oid_hex(oid, hex));
+}
+
+/* Date queue: newest first; equal dates in insertion order (git's commit_list_insert_by_date). */
+static int queue_before(const struct node *a, const struct node *b)
+{
+	return a->date != b->date ? a->date > b->date : a->seq < b->seq;
+}
+
+static void heap_push(struct range *rg, size_t *heap, size_t *nr, size_t i)
+{
+	size_t k = (*nr)++;
+
+	heap[k] = i;
+	while (k && queue_before(&rg->v[heap[k]], &rg->v[heap[(k - 1) / 2]])) {
+		size_t t = heap[k];
+
+		heap[k] = heap[(k - 1) / 2];
+		heap[(k - 1) / 2] = t;
+		k = (k - 1) / 2;
+	}
+}
+
+static size_t heap_pop(struct range *rg, size_t *heap, size_t *nr)
+{
+	size_t top = heap[0], k = 0;
+
+	heap[0] = heap[--(*nr)];
+	for (;;) {
+		size_t l = 2 * k + 1, m = k;
+
+		if (l < *nr && queue_before(&rg->v[heap[l]], &rg->v[heap[m]]))
+			m = l;
+		if (l + 1 < *nr && queue_before(&rg->v[heap[l + 1]], &rg->v[heap[m]]))
+			m = l + 1;
+		if (m == k)
+			break;
+		heap[m] ^= heap[k];
+		heap[k] ^= heap[m];
+		heap[m] ^= heap[k];
+		k = m;
+	}
+	return top;
+}
+
+/*
+ * Orders the range as `git rev-list --topo-order` does (limit_list, then
+ * sort_in_topological_order in graph order), and appends it reversed:
+ * 1. a walk from the positive tips (sorted by date, stably) that always
+ *    takes the newest commit next, a parent joining the queue when first seen;
+ * 2. from the commits in that order, emit tips first; a LIFO stack takes a
+ *    parent once all of its children in the range are out.
+ */
+static void order_like_git(struct range *rg, const struct commit_list *pos, struct commit_list *out)
+{
+	size_t *heap = xmalloc((rg->nr + 1) * sizeof(*heap));
+	size_t *walked = xmalloc((rg->nr + 1) * sizeof(*walked));
+	size_t *stack = xmalloc((rg->nr + 1) * sizeof(*stack));
+	size_t *emitted = xmalloc((rg->nr + 1) * sizeof(*emitted));
+	size_t nheap = 0, nwalked = 0, nstack = 0, nemitted = 0;
+	size_t *tips = xmalloc((pos->nr + 1) * sizeof(*tips));
+	size_t ntips = 0;
+	unsigned seq = 0;
+
+	for (size_t i = 0; i < pos->nr; i++) {
+		size_t k = range_find(rg, &pos->oid[i]);
+
+		if (k && !rg->v[k - 1].seen) {
+			rg->v[k - 1].seen = 1;
+			tips[ntips++] = k - 1;
+		}
+	}
+	/* Insertion sort keeps equal dates in command-line order, as git's stable sort. */
+	for (size_t i = 1; i < ntips; i++)
+		for (size_t j = i; j && rg->v[tips[j]].date > rg->v[tips[j - 1]].date; j--) {
+			size_t t = tips[j];
+
+			tips[j] = tips[j - 1];
+			tips[j - 1] = t;
+		}
+	for (size_t i = 0; i < ntips; i++) {
+		rg->v[tips[i]].seq = seq++;
+		heap_push(rg, heap, &nheap, tips[i]);
+	}
+	while (nheap) {
+		size_t c = heap_pop(rg, heap, &nheap);
+
+		walked[nwalked++] = c;
+		for (size_t j = 0; j < rg->v[c].nr_parents; j++) {
+			struct node *p = &rg->v[rg->v[c].parents[j]];
+
+			if (!p->seen) {
+				p->seen = 1;
+				p->seq = seq++;
+				heap_push(rg, heap, &nheap, rg->v[c].parents[j]);
+			}
+		}
+	}
+
+	for (size_t i = 0; i < nwalked; i++)
+		rg->v[walked[i]].indegree = 1;
+	for (size_t i = 0; i < nwalked; i++)
+		for (size_t j = 0; j < rg->v[walked[i]].nr_parents; j++)
+			rg->v[rg->v[walked[i]].parents[j]].indegree++;
+	/* Tips pushed in reverse, so that the first one is on top. */
+	for (size_t i = nwalked; i--;)
+		if (rg->v[walked[i]].indegree == 1)
+			stack[nstack++] = walked[i];
+	while (nstack) {
+		size_t c = stack[--nstack];
+
+		for (size_t j = 0; j < rg->v[c].nr_parents; j++) {
+			struct node *p = &rg->v[rg->v[c].parents[j]];
+
+			if (p->indegree && --p->indegree == 1)
+				stack[nstack++] = rg->v[c].parents[j];
+		}
+		rg->v[c].indegree = 0;
+		emitted[nemitted++] = c;
+	}
+	for (size_t i = nemitted; i--;)
+		list_add(out, &rg->v[emitted[i]].oid);
+	free(heap);
+	free(walked);
+	free(stack);
+	free(emitted);
+	free(tips);
+}
+
+static int load_range(git_repository *g, struct range *rg)
+{
+	for (size_t i = 0; i < rg->nr; i++) {
+		struct node *n = &rg->v[i];
+		git_commit *c;
+		unsigned np;
+
+		if (git_commit_lookup(&c, g, &n->oid) < 0)
+			return -1;
+		n->date = git_commit_time(c);
+		np = git_commit_parentcount(c);
+		n->parents = xmalloc((np + 1) * sizeof(*n->parents));
+		for (unsigned j = 0; j < np; j++) {
+			size_t k = range_find(rg, git_commit_parent_id(c, j));
+
+			if (k)
+				n->parents[n->nr_parents++] = k - 1;
+		}
+		git_commit_free(c);
+	}
+	return 0;
+}
+
 static int walk(git_repository *g, struct rev_sets *s, struct commit_list *out)
 {
+	struct range rg = { 0 };
 	git_revwalk *w;
 	git_oid oid;
-	int err;
+	int err = 0;
 
 	if (!s->pos.nr)
 		return 0;
 	if (git_revwalk_new(&w, g) < 0)
 		return error("cannot walk revisions: %s", git_error_last()->message);
-	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	for (size_t i = 0; i < s->pos.nr; i++)
-		if (git_revwalk_push(w, &s->pos.oid[i]) < 0)
-			goto fail;
-	for (size_t i = 0; i < s->neg.nr; i++)
-		if (git_revwalk_hide(w, &s->neg.oid[i]) < 0)
-			goto fail;
-	while (!(err = git_revwalk_next(&oid, w)))
-		list_add(out, &oid);
+	/* libgit2 finds the set; the order is git's, computed below. */
+	for (size_t i = 0; i < s->pos.nr && !err; i++)
+		err = git_revwalk_push(w, &s->pos.oid[i]);
+	for (size_t i = 0; i < s->neg.nr && !err; i++)
+		err = git_revwalk_hide(w, &s->neg.oid[i]);
+	while (!err && !(err = git_revwalk_next(&oid, w))) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		ALLOC_GROW(rg.v, rg.nr + 1, rg.alloc);
+		memset(&rg.v[rg.nr], 0, sizeof(rg.v[rg.nr]));
+		git_oid_cpy(&rg.v[rg.nr].oid, &oid);
+		rg.nr++;
+		strmap_put(&rg.index, oid_hex(&oid, hex), (void *)(uintptr_t)rg.nr);
+	}
 	git_revwalk_free(w);
-	if (err != GIT_ITEROVER)
-		return error("cannot walk revisions: %s", git_error_last()->message);
-	return 0;
-fail:
-	git_revwalk_free(w);
-	return error("cannot walk revisions: %s", git_error_last()->message);
+	if (err == GIT_ITEROVER)
+		err = load_range(g, &rg);
+	if (!err)
+		order_like_git(&rg, &s->pos, out);
+	else
+		err = error("cannot walk revisions: %s",
+			    git_error_last() ? git_error_last()->message : "unknown error");
+	for (size_t i = 0; i < rg.nr; i++)
+		free(rg.v[i].parents);
+	free(rg.v);
+	strmap_clear(&rg.index, NULL);
+	return err ? -1 : 0;
 }
 
 int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commit_list *out)

@@ -9,16 +9,161 @@
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
+#define MAX_SAMPLES 64
+
+/* Answers by formula: an open-addressing table of (formula + 1, answer). */
+struct answer_cache {
+	uint32_t *keys;
+	int8_t *values;
+	size_t nr, cap;
+};
+
+static int answer_get(struct answer_cache *c, formula f)
+{
+	if (!c->cap)
+		return -1;
+	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->keys[i])
+			return -1;
+		if (c->keys[i] == f + 1)
+			return c->values[i];
+	}
+}
+
+static void answer_put(struct answer_cache *c, formula f, int v)
+{
+	if ((c->nr + 1) * 2 > c->cap) {
+		struct answer_cache old = *c;
+
+		c->cap = c->cap ? c->cap * 2 : 1024;
+		c->keys = xcalloc(c->cap, sizeof(*c->keys));
+		c->values = xcalloc(c->cap, 1);
+		c->nr = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.keys[i])
+				answer_put(c, old.keys[i] - 1, old.values[i]);
+		free(old.keys);
+		free(old.values);
+	}
+	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->keys[i]) {
+			c->keys[i] = f + 1;
+			c->values[i] = (int8_t)v;
+			c->nr++;
+			return;
+		}
+		if (c->keys[i] == f + 1)
+			return;
+	}
+}
+
+void arch_model_init_samples(struct arch_model *am)
+{
+	am->base_vars = logic_nr_vars(am->logic);
+	am->samples = xcalloc(MAX_SAMPLES, sizeof(*am->samples));
+	am->answers = xcalloc(1, sizeof(*am->answers));
+}
+
+void arch_model_release_samples(struct arch_model *am)
+{
+	for (size_t i = 0; i < MAX_SAMPLES && am->samples; i++)
+		free(am->samples[i]);
+	free(am->samples);
+	if (am->answers) {
+		free(am->answers->keys);
+		free(am->answers->values);
+		free(am->answers);
+	}
+}
+
+static void keep_sample(struct arch_model *am)
+{
+	int8_t *v = am->samples[am->next_sample];
+
+	if (!v)
+		v = am->samples[am->next_sample] = xmalloc((size_t)am->base_vars + 1);
+	for (int var = 1; var <= am->base_vars; var++)
+		v[var] = (int8_t)sat_value(am->sat, var);
+	am->next_sample = (am->next_sample + 1) % MAX_SAMPLES;
+	if (am->nr_samples < MAX_SAMPLES)
+		am->nr_samples++;
+}
+
+struct sample_values {
+	const struct arch_model *am;
+	const int8_t *v;
+	int free_value;
+};
+
+static int sample_value(void *data, int var)
+{
+	struct sample_values *sv = data;
+	const char *name;
+
+	if (var <= sv->am->base_vars)
+		return sv->v[var];
+	/* Made after the model: a fact pinned false (a bool's m), or a free macro. */
+	name = logic_var_name(sv->am->logic, var);
+	if (name && starts_with(name, "CONFIG_"))
+		return -1;
+	return sv->free_value;
+}
+
+/*
+ * Does a known model of the Kconfig formula satisfy f, with the variables
+ * the model does not constrain (free macros, opaque atoms, missing symbols)
+ * all false or all true? A cheap sufficient test; the solver decides the rest.
+ */
+static int sample_satisfies(struct arch_model *am, formula f)
+{
+	struct sample_values sv = { .am = am };
+
+	for (size_t s = 0; s < am->nr_samples; s++) {
+		sv.v = am->samples[s];
+		for (sv.free_value = -1; sv.free_value <= 1; sv.free_value += 2)
+			if (logic_eval_with(am->logic, f, sample_value, &sv))
+				return 1;
+	}
+	return 0;
+}
+
+int arch_model_satisfiable(struct arch_model *am, formula f)
+{
+	int r;
+
+	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
+		return f == LOGIC_TRUE;
+	r = answer_get(am->answers, f);
+	if (r >= 0)
+		return r;
+	if (sample_satisfies(am, f)) {
+		am->sample_hits++;
+		r = 1;
+	} else {
+		int lit = sat_query_literal(am->sat, f);
+
+		am->solver_calls++;
+		r = sat_solve(am->sat, &lit, 1) == SAT_SAT;
+		if (r)
+			keep_sample(am);
+	}
+	answer_put(am->answers, f, r);
+	return r;
+}
+
 /* A file's formulas on one architecture, built as blocks need them. */
 struct file_arch {
 	struct arch_model *am;
 	struct pc_context pcx;
 	formula *pc, *local;
+	formula file;		/* kbuild's condition for the file, true when unknown */
 	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
+	int file_alive;		/* -1 unknown */
 	int ready;
 };
 
 struct file_state {
+	const char *path;
 	const struct cpp_file *f;
 	struct tree_models *tm;
 	struct file_arch *arches;	/* nr_models entries */
@@ -38,6 +183,14 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	pc_context_init(&fa->pcx, fa->am->logic, fa->am->kconfig, fs->tm->kconfig_defined,
 			fs->tm->cmdline_defined);
 	fa->pcx.facts = fa->am->sat;
+	fa->file = LOGIC_TRUE;
+	fa->file_alive = -1;
+	if (fs->tm->file_condition) {
+		const struct kbuild_file *kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
+
+		if (kf && kf->kind == KBUILD_OBJECT)
+			fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
+	}
 	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->local = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->alive = xmalloc(fs->f->nr_blocks + 1);
@@ -52,8 +205,17 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 static int block_alive(struct file_arch *fa, size_t i)
 {
 	if (fa->alive[i] < 0)
-		fa->alive[i] = (signed char)sat_satisfiable(fa->am->sat, fa->pc[i]);
+		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am,
+					logic_and(fa->am->logic, fa->pc[i], fa->file));
 	return fa->alive[i];
+}
+
+/* Can kbuild compile the file at all on this architecture? */
+static int file_alive(struct file_arch *fa)
+{
+	if (fa->file_alive < 0)
+		fa->file_alive = arch_model_satisfiable(fa->am, fa->file);
+	return fa->file_alive;
 }
 
 static formula parent_pc(struct file_arch *fa, const struct cpp_block *b)
@@ -88,10 +250,13 @@ static int unsat_cause(struct file_arch *fa, formula f)
 {
 	int any;
 
-	if (!sat_satisfiable(fa->am->sat, f))
+	if (!arch_model_satisfiable(fa->am, f))
 		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
+	f = logic_and(fa->am->logic, f, fa->file);
+	if (!arch_model_satisfiable(fa->am, f))
+		return CAUSE_KBUILD;
 	f = without_missing(fa, f, &any);
-	if (any && !sat_satisfiable(fa->am->sat, f))
+	if (any && !arch_model_satisfiable(fa->am, f))
 		return CAUSE_MISSING;
 	return -1;
 }
@@ -103,6 +268,8 @@ static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, s
 	int c;
 
 	/* A block inside a dead one is dead because of it: not a defect of its own. */
+	if (!file_alive(fa))
+		return PARENT_DEAD;
 	if (b->parent >= 0 && !block_alive(fa, (size_t)b->parent))
 		return PARENT_DEAD;
 	c = unsat_cause(fa, fa->pc[i]);
@@ -316,12 +483,51 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 			(*idx)[(*nr)++] = i;
 }
 
+/*
+ * A file that kbuild can compile on no architecture in scope: one defect for
+ * the file (B00), instead of one per block. Returns 1 when it is one.
+ */
+static int check_file(struct file_state *fs, const char *path, const size_t *scope,
+		      size_t nr_scope, struct defect_list *out)
+{
+	struct defect *d;
+	size_t known = 0;
+
+	if (!fs->tm->file_condition)
+		return 0;
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct file_arch *fa = file_arch(fs, scope[k]);
+
+		if (!fa)
+			continue;
+		if (fa->file == LOGIC_TRUE || file_alive(fa))
+			return 0;
+		known++;
+	}
+	if (!known)
+		return 0;
+	d = defect_list_add(out);
+	d->path = xstrdup(path);
+	d->line = 1;
+	d->end_line = fs->f->nr_lines;
+	d->block = -1;
+	d->kind = DEFECT_DEAD;
+	d->cause = CAUSE_KBUILD;
+	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
+	d->context = xstrdup("dead: B00");
+	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
+	if (!d->global)
+		for (size_t k = 0; k < nr_scope; k++)
+			strvec_push(&d->arches, fs->tm->arch_names[scope[k]]);
+	return 1;
+}
+
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors)
 {
 	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
 	struct cpp_file *f = cpp_scan(data, size, &copt);
-	struct file_state fs = { .f = f, .tm = tm };
+	struct file_state fs = { .path = path, .f = f, .tm = tm };
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -331,6 +537,8 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
 	scope_of(&fs, path, &scope, &nr_scope);
 
+	if (check_file(&fs, path, scope, nr_scope, out))
+		goto done;
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
 		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
@@ -378,6 +586,7 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 			explain_code(d, path, f, i);
 	}
 
+done:
 	for (size_t k = 0; k < fs.nr_models; k++) {
 		if (!fs.arches[k].am)
 			continue;

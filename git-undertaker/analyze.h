@@ -8,6 +8,7 @@
 
 #include "cpp.h"
 #include "defect.h"
+#include "kbuild.h"
 #include "kconfig.h"
 #include "logic.h"
 #include "sat.h"
@@ -22,7 +23,23 @@ struct arch_model {
 	struct logic *logic;
 	struct sat *sat;	/* the model's solver */
 	struct sat *code_sat;	/* the same store, no Kconfig: the `code` cause */
+	/*
+	 * Satisfying assignments the model's solver found (values of variables
+	 * 1..base_vars: the model's own), tried before the solver: a full solve
+	 * of the Linux model costs tens of milliseconds, trying a sample costs
+	 * a tiny solve over the query's free variables.
+	 */
+	int base_vars;
+	int8_t **samples;
+	size_t nr_samples, next_sample;
+	struct answer_cache *answers;
+	size_t solver_calls, sample_hits;
 };
+
+/* Is f satisfiable with the model? Samples first, then the solver. */
+int arch_model_satisfiable(struct arch_model *am, formula f);
+void arch_model_init_samples(struct arch_model *am);
+void arch_model_release_samples(struct arch_model *am);
 
 /* What the analysis needs of a tree: its models, built on demand. */
 struct tree_models {
@@ -33,6 +50,11 @@ struct tree_models {
 	struct arch_model *(*get)(void *data, size_t i);
 	const struct strmap *kconfig_defined;	/* buildfiles_info */
 	const struct strmap *cmdline_defined;
+	/*
+	 * Kbuild's condition for a .c/.S file on architecture i (NULL when kbuild
+	 * says nothing of it: headers, trees without Kbuild, unlisted files).
+	 */
+	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 };

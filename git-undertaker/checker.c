@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "buildfiles.h"
+#include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
 #include "report.h"
@@ -28,6 +29,8 @@ struct model_set {
 	struct strvec arches;		/* empty: a single model */
 	struct arch_model *models;	/* arches.nr entries, or 1 */
 	char *built;			/* 1: tried to build models[i] */
+	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
+	char *kbuild_built;
 	struct tree_models tm;
 	unsigned long last_use;
 };
@@ -39,6 +42,7 @@ struct checker {
 	const struct undertaker_options *opts;
 	struct buildfiles *buildfiles;
 	struct kconfig_cache *kconfig_cache;
+	struct kbuild_cache *kbuild_cache;
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
 	struct model_set *sets[MAX_MODEL_SETS];
@@ -86,6 +90,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->opts = o;
 	c->buildfiles = buildfiles_new(r);
 	c->kconfig_cache = kconfig_cache_new();
+	c->kbuild_cache = kbuild_cache_new();
 	c->macros = cpp_macros_new();
 	repo_config_get_all(r, "undertaker.macro", &c->macro_defs);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
@@ -97,6 +102,10 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 
 static void arch_model_release(struct arch_model *am)
 {
+	if (am->sat && getenv("UNDERTAKER_STATS"))
+		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
+			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+	arch_model_release_samples(am);
 	if (am->code_sat)
 		sat_free(am->code_sat);
 	if (am->model)
@@ -109,8 +118,13 @@ static void model_set_free(struct model_set *ms)
 {
 	if (!ms)
 		return;
-	for (size_t i = 0; i < (ms->arches.nr ? ms->arches.nr : 1); i++)
+	for (size_t i = 0; i < (ms->arches.nr ? ms->arches.nr : 1); i++) {
 		arch_model_release(&ms->models[i]);
+		if (ms->kbuild[i])
+			kbuild_map_free(ms->kbuild[i]);
+	}
+	free(ms->kbuild);
+	free(ms->kbuild_built);
 	free(ms->models);
 	free(ms->built);
 	strvec_clear(&ms->arches);
@@ -132,6 +146,7 @@ void checker_free(struct checker *c)
 	strmap_clear(&c->results, free_defect_list);
 	buildfiles_free(c->buildfiles);
 	kconfig_cache_free(c->kconfig_cache);
+	kbuild_cache_free(c->kbuild_cache);
 	cpp_macros_free(c->macros);
 	strvec_clear(&c->macro_defs);
 	free(c->host_arch);
@@ -166,7 +181,30 @@ static struct arch_model *get_model(void *data, size_t i)
 	am->logic = model_logic(am->model);
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
+	arch_model_init_samples(am);
 	return am;
+}
+
+static struct kbuild_map *get_kbuild(struct model_set *ms, size_t i)
+{
+	if (!ms->kbuild_built[i]) {
+		ms->kbuild_built[i] = 1;
+		ms->kbuild[i] = kbuild_map_for_commit(ms->checker->repo, &ms->commit,
+						      ms->arches.nr ? ms->arches.v[i] : NULL,
+						      ms->checker->kbuild_cache);
+	}
+	return ms->kbuild[i];
+}
+
+static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
+{
+	struct model_set *ms = data;
+	struct kbuild_map *map;
+
+	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
+		return NULL;
+	map = get_kbuild(ms, i);
+	return map ? kbuild_map_lookup(map, path) : NULL;
 }
 
 static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
@@ -202,6 +240,10 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 		warning("no top Kconfig file: every CONFIG_ symbol is free");
 	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
 	ms->built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
+	ms->kbuild = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->kbuild));
+	ms->kbuild_built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
+	if (!c->opts->no_kbuild)
+		ms->tm.file_condition = file_condition;
 	ms->tm.data = ms;
 	ms->tm.get = get_model;
 	ms->tm.nr_arches = ms->arches.nr;
@@ -566,8 +608,6 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 
 	if (!ms)
 		return -1;
-	if (!strcmp(what, "files"))
-		return error("--dump-model=files needs the Kbuild reader, which this build lacks");
 	if (ms->arches.nr) {
 		const char *arch = c->opts->arch ? c->opts->arch : c->host_arch;
 		int found = 0;
@@ -579,6 +619,17 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 			}
 		if (!found)
 			return error("no architecture '%s' in this tree", arch);
+	}
+	if (!strcmp(what, "files")) {
+		struct kbuild_map *map = get_kbuild(ms, want);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!map)
+			return error("cannot read the Makefiles");
+		kbuild_map_dump(map, &sb);
+		fputs(strbuf_str(&sb), stdout);
+		strbuf_release(&sb);
+		return 0;
 	}
 	am = get_model(ms, want);
 	if (!am)

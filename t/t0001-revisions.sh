@@ -31,30 +31,13 @@ check_topo () {
 	     END { exit bad }' "$1" parents >&2
 }
 
-# Same commits as git rev-list --reverse --topo-order; same order where the
-# commits form one chain, a valid topological order where they branch.
+# Exactly git rev-list --reverse --topo-order: same commits, same order (and
+# so, a topological one: checked on its own to make a failure readable).
 check_revs () {
 	test-revisions "$@" >actual &&
 	git rev-list --reverse --topo-order "$@" >expect &&
-	sort expect >expect.sorted &&
-	sort actual >actual.sorted &&
-	test_cmp expect.sorted actual.sorted &&
 	check_topo actual &&
-	if is_chain expect; then
-		test_cmp expect actual
-	fi
-}
-
-# Whether each commit of the list is the only parent of the next one.
-is_chain () {
-	prev=
-	while read c; do
-		if test -n "$prev" && test "$(git rev-list --parents -n 1 "$c" | cut -d" " -f2-)" != "$prev"; then
-			return 1
-		fi
-		prev=$c
-	done <"$1"
-	return 0
+	test_cmp expect actual
 }
 
 run_checks () {
@@ -118,6 +101,59 @@ test_expect_success 'setup a bare clone' '
 '
 dir=bare.git
 run_checks 'bare repository'
+
+test_expect_success 'setup a branchy history with merges and clock skew' '
+	cat >gen.pl <<-\EOF &&
+	srand(7); my $t = 1112911993; my %head = (main => 0); my @names = ("main");
+	for my $i (1..600) {
+		my $br = $names[int(rand(@names))];
+		$t += int(rand(120)) - 30;
+		print "commit refs/heads/$br\nmark :$i\ncommitter C <c\@x> $t +0000\ndata <<END\nc$i\nEND\n";
+		print "from :$head{$br}\n" if $head{$br};
+		my @o = grep { $_ ne $br && $head{$_} } @names;
+		print "merge :$head{$o[int(rand(@o))]}\n" if @o && rand() < 0.2;
+		print "M 644 inline f\ndata <<END\n$i\nEND\n\n";
+		$head{$br} = $i;
+		if (rand() < 0.05 && @names < 8) {
+			push @names, "b$i";
+			$head{"b$i"} = $i;
+			print "reset refs/heads/b$i\nfrom :$i\n\n";
+		}
+	}
+	EOF
+	git init -q dag &&
+	perl gen.pl >stream &&
+	(cd dag && git fast-import --quiet <../stream &&
+	 test $(git rev-list --merges --all | wc -l) -gt 50)
+'
+
+test_expect_success 'the order is exactly git'"'"'s on a branchy history' '
+	(cd dag &&
+	 git rev-list --all >all &&
+	 for i in $(seq 1 20); do
+		a=$(sed -n "$((i * 13 % 600 + 1))p" all) &&
+		b=$(sed -n "$((i * 29 % 600 + 1))p" all) &&
+		c=$(sed -n "$((i * 47 % 600 + 1))p" all) &&
+		check_revs $a..$b && check_revs $a...$b && check_revs $a $b ^$c &&
+		check_revs "$a^@" $b && check_revs $a $b $c || return 1
+	 done &&
+	 check_revs $(git for-each-ref --format="%(refname)" refs/heads))
+'
+
+test_expect_success 'the same with a commit-graph file (git walks differently then)' '
+	(cd dag && git commit-graph write --reachable &&
+	 for i in $(seq 1 20); do
+		a=$(sed -n "$((i * 31 % 600 + 1))p" all) &&
+		b=$(sed -n "$((i * 17 % 600 + 1))p" all) &&
+		check_revs $a $b && check_revs $a..$b || return 1
+	 done)
+'
+
+test_expect_success 'a linked worktree has its own HEAD' '
+	git worktree add -q --detach linked E &&
+	(cd linked && test-revisions >../actual && check_revs C..M) &&
+	git rev-parse E >expect && test_cmp expect actual
+'
 
 test_expect_success 'GIT_DIR names the repository from anywhere' '
 	mkdir -p elsewhere &&

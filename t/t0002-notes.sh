@@ -83,6 +83,18 @@ test_expect_success 'an aborted batch writes nothing, an empty batch no commit' 
 	test_cmp before after
 '
 
+test_expect_success 'a writer that moved the ref meanwhile wins; our batch fails whole' '
+	echo "A ours" | test_expect_code 128 \
+		test-notes write refs/notes/ut --race="git notes --ref=ut add -f -m theirs B" 2>err &&
+	grep "refs/notes/ut: changed while this run wrote its notes" err &&
+	git notes --ref=ut show B >actual && echo theirs >expect && test_cmp expect actual &&
+	git notes --ref=ut show A >actual && echo replaced >expect && test_cmp expect actual &&
+	echo "A ours" | test_expect_code 128 \
+		test-notes write refs/notes/racy --race="git notes --ref=racy add -m theirs B" 2>err &&
+	grep "refs/notes/racy: changed" err &&
+	test $(git rev-list refs/notes/racy | wc -l) = 1
+'
+
 test_expect_success 'a bad commit aborts the batch' '
 	old=$(git rev-parse refs/notes/ut) &&
 	printf "A would replace\nnosuch x\n" >in &&
@@ -131,14 +143,33 @@ test_expect_success 'fan-out as git writes it, down to 2/2/36 (20000 notes)' '
 	git ls-tree -r --name-only refs/notes/ours >actual &&
 	test_cmp expect actual &&
 	grep -q "^../../" actual &&
-	test "$(git rev-parse refs/notes/gitfan^{tree})" = "$(git rev-parse refs/notes/ours^{tree})"
+	test "$(git rev-parse refs/notes/gitfan^{tree})" = "$(git rev-parse refs/notes/ours^{tree})" &&
+	deep=$(grep "^../../" actual | head -1 | tr -d /) &&
+	flat=$(grep -v "^../../" actual | head -1 | tr -d /) &&
+	test-notes read refs/notes/ours $deep $flat A >actual &&
+	printf "note\nnote\nx\n" >expect && test_cmp expect actual
 '
 
 test_expect_success 'replacing a note in a fanned-out tree, as git reads it' '
 	printf "%s changed\n" $(sed -n 7p keys) | test-notes write refs/notes/ours &&
 	git notes --ref=ours list | wc -l >n && echo 20001 >expect && test_cmp expect n &&
 	git cat-file -p "$(git notes --ref=ours list | grep " $(sed -n 7p keys)\$" | cut -d" " -f1)" >actual &&
-	echo changed >expect && test_cmp expect actual
+	echo changed >expect && test_cmp expect actual &&
+	# Unchanged fan-out subtrees were reused: the tree is the one a fresh batch makes.
+	k7=$(sed -n 7p keys) &&
+	sed "s/^$k7 note\$/$k7 changed/" in | test-notes write refs/notes/fresh &&
+	test "$(git rev-parse refs/notes/fresh^{tree})" = "$(git rev-parse refs/notes/ours^{tree})"
+'
+
+test_expect_success 'entries that are not notes are kept' '
+	blob=$(echo readme | git hash-object -w --stdin) &&
+	note=$(echo "old" | git hash-object -w --stdin) &&
+	printf "100644 blob %s\tREADME\n100644 blob %s\t%s\n" $blob $note $(git rev-parse A) |
+		git mktree >tree &&
+	git update-ref refs/notes/mixed $(git commit-tree -m mixed $(cat tree)) &&
+	echo "B new" | test-notes write refs/notes/mixed &&
+	git cat-file -p refs/notes/mixed:README >actual && echo readme >expect && test_cmp expect actual &&
+	test-notes read refs/notes/mixed A B >actual && printf "old\nnew\n" >expect && test_cmp expect actual
 '
 
 test_expect_success 'notes in a bare repository' '

@@ -57,6 +57,35 @@ test_expect_success 'listing a directory' '
 	test_expect_code 1 test-read ls HEAD nosuch
 '
 
+test_expect_success 'pathspecs select the files git ls-files selects' '
+	for spec in a a/ a/b "a/f1.c" "*.c" "a/*" "a/*.c" "f?.c" "a/b/f[12].c" "[ac]" \
+		    "a*" . "./a" ":!a" ":(exclude)a/b" ":^*.c" ":/c" ":(icase)A/F1.C" \
+		    "nosuch" "a/f1" "a/f1.c/"; do
+		git ls-files -- "$spec" | sort >expect &&
+		test-read match HEAD "$spec" | sort >actual &&
+		test_cmp expect actual || { echo "pathspec $spec"; return 1; }
+	done &&
+	git ls-files -- a ":!a/b" "c/f1.c" | sort >expect &&
+	test-read match HEAD a ":!a/b" "c/f1.c" | sort >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'commit titles, abbreviations and config values' '
+	git config --add undertaker.macro "A(x)=x" &&
+	git config --add undertaker.macro "B(x)=!x" &&
+	test-read title HEAD undertaker.macro >actual &&
+	git log -1 --format="%h %s" >expect &&
+	git rev-parse --short HEAD >>expect &&
+	printf "%s\n" "B(x)=!x" "A(x)=x" "B(x)=!x" >>expect &&
+	test_cmp expect actual &&
+	git -c core.abbrev=12 log -1 --format="%h" >expect &&
+	test-read title HEAD undertaker.macro >actual &&
+	git config core.abbrev 12 && test-read title HEAD nosuch.key >actual &&
+	sed -n 2p actual >short && test_cmp expect short &&
+	sed -n 3p actual >unset && echo "(unset)" >expect && test_cmp expect unset &&
+	git config --unset core.abbrev
+'
+
 test_expect_success 'the same from a bare repository' '
 	git clone -q --bare . bare.git &&
 	git_sizes HEAD >expect &&

@@ -291,12 +291,14 @@ config MODULES
 	---help---
 	  Old help.
 source "arch/$SRCARCH/Kconfig"
+source arch/foo/Kconfig.unquoted
 EOT
 	cat >old/arch/foo/Kconfig <<\EOT &&
 config FOO
 	tristate "foo"
 	depends on MODULES
 EOT
+	printf "config UNQUOTED\n\tbool\n" >old/arch/foo/Kconfig.unquoted &&
 	test-kconfig --arches old >arches &&
 	echo foo >expect &&
 	test_cmp expect arches &&
@@ -305,6 +307,7 @@ EOT
 	grep "^symbol SRCARCH string env env=SRCARCH" actual &&
 	grep -A2 "^config SRCARCH" actual | grep "default \"foo\"" &&
 	grep "^config FOO tristate arch/foo/Kconfig:1" actual &&
+	grep "^config UNQUOTED bool arch/foo/Kconfig.unquoted:1" actual &&
 	grep "help \"Old help.\\\\n\"" actual
 '
 

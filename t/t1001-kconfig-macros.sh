@@ -79,6 +79,15 @@ test_expect_success 'a self-referencing variable is an error, and parsing goes o
 	grep "^1 errors" err
 '
 
+test_expect_success 'a function calling itself without end is an error, not a hang' '
+	mkdir -p rec &&
+	printf "F = \$(F,\$(1))\$(F,\$(1))\nconfig A\n\tbool \"\$(F,x)\"\nconfig B\n\tbool\n" >rec/Kconfig &&
+	test_expect_code 1 test-kconfig --details rec >rec.out 2>rec.err &&
+	grep "error: Kconfig:3: macro expansion nested too deeply" rec.err &&
+	grep -A1 "^config A" rec.out | grep "prompt \"\"" &&
+	grep "^config B" rec.out
+'
+
 test_expect_success 'error-if on a probe is not an error: probes are never run' '
 	! grep "no compiler" err
 '

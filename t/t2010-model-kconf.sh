@@ -3,7 +3,7 @@ test_description='the model accepts every configuration the kernel'\''s own conf
 
 On small Kconfig trees (t2010/*: tristates, select, imply, defaults, menus,
 visible if, if blocks, choices of every kind, comparisons, a tree without
-MODULES, several definitions of one symbol), conf'\''s allnoconfig, allyesconfig,
+MODULES, several definitions of one symbol, select of a choice member,\nimply, defaults above the visibility), conf'\''s allnoconfig, allyesconfig,
 allmodconfig, alldefconfig and 60 randconfigs with fixed seeds must all
 satisfy the model.'
 . ./test-lib.sh
@@ -24,7 +24,7 @@ make_configs () {
 	done
 }
 
-for tree in mixed nomod; do
+for tree in mixed nomod tricky; do
 	test_expect_success KCONF "conf's configurations of '$tree' satisfy the model" "
 		make_configs $tree &&
 		test-model \"\$UT_SRC_DIR/t/t2010/$tree\" check configs/$tree/* >out &&
@@ -39,6 +39,16 @@ test_expect_success KCONF 'a tristate default m with MODULES off is y in conf an
 	grep "^CONFIG_SUB2=y" configs/nomod/alldefconfig &&
 	test-model "$UT_SRC_DIR/t/t2010/nomod" sat SUB1=y SUB2=m >out;
 	grep "^unsat" out
+'
+
+test_expect_success KCONF 'select from an m symbol makes a bool y; imply is capped by the dependency' '
+	tree="$UT_SRC_DIR/t/t2010/tricky" &&
+	test_expect_code 1 test-model "$tree" sat P7=m P8=n >out &&
+	grep "^Kconfig:64: CONFIG_P8: select" out &&
+	test_expect_code 1 test-model "$tree" sat P9=y P11=n T1=y >out &&
+	grep "^Kconfig:77: CONFIG_P11: default" out &&
+	test-model "$tree" sat P9=y P11=n T1=n &&
+	test-model "$tree" sat P1=y T1=m
 '
 
 test_done

@@ -110,6 +110,26 @@ test_expect_success 'nesting and #elif chains: parents and presence conditions' 
 	test_cmp expect out
 '
 
+test_expect_success 'each line maps to its innermost block' '
+	test-cpp at nest.c >out &&
+	cat >expect <<-\EOF &&
+	1 B0
+	2 B1
+	3 B2
+	4 B3
+	5 B4
+	6 B5
+	7 B5
+	8 B4
+	9 B1
+	10 B6
+	11 B7
+	12 B7
+	13 B6
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'other directives and non-directive # lines are no blocks' '
 	write_file other.c <<-\EOF &&
 	#include <linux/if.h>
@@ -193,6 +213,21 @@ test_expect_success 'CRLF line endings and a last line without newline' '
 	B1 3-5 parent=B0 kind=if pc=defined(CONFIG_A) && CONFIG_B && CONFIG_C directive=#if CONFIG_B  && CONFIG_C
 	EOF
 	test_cmp expect out
+'
+
+test_expect_success 'a UTF-8 byte order mark before the first directive' '
+	printf "\357\273\277#ifndef FOO_H\n#define FOO_H\n#endif\n" >bom.h &&
+	test-cpp blocks bom.h >out &&
+	echo "B0 1-3 parent=B00 kind=ifndef pc=!defined(FOO_H) directive=#ifndef FOO_H" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'random token soups: no crash, a consistent block tree' '
+	for seed in 1 2 3 4 5; do
+		test-cpp fuzz $seed 3000 >out 2>err &&
+		echo "scanned 3000" >expect &&
+		test_cmp expect out || { cat err; return 1; }
+	done
 '
 
 test_done

@@ -5,11 +5,13 @@
  *   test-cpp blocks [--macro=DEF]... [--asm] <file>
  *   test-cpp symbols [--macro=DEF]... <file>
  *   test-cpp defines <file>
+ *   test-cpp at <file>                   the innermost block of each line
  *   test-cpp keep [--macro=DEF]... <file> [-DNAME[=VALUE] | -UNAME]...
  *        the lines a preprocessor keeps, removed lines blank (unifdef -k -b)
  *   test-cpp gen <seed>                  a random file of nested conditionals
  *   test-cpp assign <seed> <n> NAME...   n random lines of -D/-U options
  *   test-cpp time [-n <rounds>] <list>   scan the files named in <list>
+ *   test-cpp fuzz <seed> <n>             scan n random token soups, check invariants
  */
 #include "cpp.h"
 
@@ -19,8 +21,9 @@
 #include <time.h>
 
 static const char usage_text[] =
-	"usage: test-cpp (blocks|symbols|defines|keep) [--macro=DEF]... [--asm] <file> [-D.. -U..]\n"
-	"       test-cpp gen <seed> | assign <seed> <n> <name>... | time [-n N] <list>";
+	"usage: test-cpp (blocks|symbols|defines|at|keep) [--macro=DEF]... [--asm] <file> [-D.. -U..]\n"
+	"       test-cpp gen <seed> | assign <seed> <n> <name>... | time [-n N] <list>\n"
+	"       test-cpp fuzz <seed> <n>";
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -122,6 +125,12 @@ static int cmd_scan(const char *cmd, int argc, const char **argv)
 	} else if (!strcmp(cmd, "symbols")) {
 		for (size_t i = 0; i < f->nr_blocks; i++)
 			print_symbols(&f->blocks[i]);
+	} else if (!strcmp(cmd, "at")) {
+		for (int line = 1; line <= f->nr_lines; line++) {
+			int b = cpp_block_at(f, line);
+
+			printf("%d B%s%d\n", line, b < 0 ? "0" : "", b < 0 ? 0 : b);
+		}
 	} else if (!strcmp(cmd, "defines")) {
 		for (size_t i = 0; i < f->nr_defines; i++)
 			printf("%d %s %s\n", f->defines[i].line,
@@ -289,13 +298,102 @@ static int cmd_assign(int argc, const char **argv)
 	return 0;
 }
 
+/* ---- robustness ---- */
+
+static int check_tree(const struct cpp_file *f, const char *what)
+{
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		const struct cpp_block *b = &f->blocks[i];
+		const struct cpp_block *p = b->parent >= 0 ? &f->blocks[b->parent] : NULL;
+		const char *bad = NULL;
+
+		if (b->number != (int)i || b->parent >= b->number || b->prev_sibling >= b->number ||
+		    b->first > b->number)
+			bad = "numbering";
+		else if (b->line > b->line_last || b->line_last >= b->end_line ||
+			 b->end_line > b->end_line_last)
+			bad = "line order";
+		else if (p && (p->line_last >= b->line ||
+			       (!b->unterminated && b->end_line_last >= p->end_line)))
+			bad = "not inside its parent";
+		else if (b->prev_sibling >= 0 &&
+			 f->blocks[b->prev_sibling].end_line != b->line)
+			bad = "sibling does not end where it starts";
+		if (bad) {
+			error("%s: B%zu: %s", what, i, bad);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmd_fuzz(int argc, const char **argv)
+{
+	static const char *const pieces[] = {
+		"#", "#", "if ", "ifdef ", "ifndef ", "elif ", "elifdef ", "else", "endif",
+		"define ", "undef ", " ", "\t", "\n", "\n", "\n#", "\\\n", "/*", "*/", "//",
+		"\"", "'", "(", ")", "CONFIG_A", "CONFIG_B", "X", "defined", "&&", "||", "!",
+		"?", ":", "1", "0", "IS_ENABLED(", "CONFIG_IS_ENABLED(", ",", "##", "0x1u", "<<",
+		"/", "%", "-", "~", "\r", "'a'", "'\\''", "9999999999999999999999",
+	};
+	struct cpp_macros *macros = cpp_macros_new();
+	struct cpp_assignment assign = CPP_ASSIGNMENT_INIT;
+	struct strbuf buf = STRBUF_INIT, text = STRBUF_INIT;
+	int n, ret = 0;
+
+	if (argc != 2)
+		die("%s", usage_text);
+	seed(argv[0]);
+	n = atoi(argv[1]);
+	cpp_macros_add(macros, "CONFIG_IS_ENABLED(x)=CONFIG_x || CONFIG_SPL_x");
+	cpp_macros_add(macros, "X=X + CONFIG_IS_ENABLED(B)");
+	cpp_assignment_define(&assign, "CONFIG_A", "1");
+	cpp_assignment_undefine(&assign, "CONFIG_B");
+	for (int i = 0; i < n && !ret; i++) {
+		struct cpp_options opt = { .path = "fuzz", .macros = macros, .asm_file = i & 1 };
+		struct cpp_file *f;
+		unsigned char *keep;
+		int len = rnd(120);
+
+		strbuf_reset(&buf);
+		for (int k = 0; k < len; k++)
+			strbuf_addstr(&buf, pieces[rnd(ARRAY_SIZE(pieces))]);
+		/* Scan a copy without a NUL after it: the scanner must not read past. */
+		{
+			char *copy = xmalloc(buf.len ? buf.len : 1);
+
+			memcpy(copy, strbuf_str(&buf), buf.len);
+			f = cpp_scan(copy, buf.len, &opt);
+			for (size_t b = 0; b < f->nr_blocks; b++) {
+				strbuf_reset(&text);
+				cpp_expr_format(&text, f->blocks[b].pc);
+			}
+			keep = xmalloc(f->nr_lines + 2);
+			cpp_keep_lines(f, &assign, keep);
+			free(keep);
+			if (check_tree(f, "fuzz") < 0) {
+				fprintf(stderr, "input %d:\n%s\n", i, strbuf_str(&buf));
+				ret = 1;
+			}
+			cpp_file_free(f);
+			free(copy);
+		}
+	}
+	printf("scanned %d\n", n);
+	strbuf_release(&buf);
+	strbuf_release(&text);
+	cpp_macros_free(macros);
+	cpp_assignment_clear(&assign);
+	return ret;
+}
+
 /* ---- speed ---- */
 
-static double now(void)
+static double now(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -305,10 +403,11 @@ static int cmd_time(int argc, const char **argv)
 	struct cpp_macros *macros = cpp_macros_new();
 	char **bufs;
 	size_t *lens, bytes = 0, blocks = 0, errors = 0, lines = 0;
+	size_t kinds[CPP_UNDEF + 1] = { 0 }, with_config = 0, constant = 0, defines = 0;
 	int rounds = 1;
 	char *list, *p, *nl;
 	size_t list_len;
-	double t0, t;
+	double t0, c0, t, c;
 
 	if (argc >= 2 && !strcmp(argv[0], "-n")) {
 		rounds = atoi(argv[1]);
@@ -334,7 +433,9 @@ static int cmd_time(int argc, const char **argv)
 		bufs[i] = read_file(paths.v[i], &lens[i]);
 		bytes += lens[i];
 	}
-	t0 = now();
+	t0 = now(CLOCK_MONOTONIC);
+	/* CPU time too: on a loaded machine wall time says little. */
+	c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	for (int r = 0; r < rounds; r++) {
 		for (size_t i = 0; i < paths.nr; i++) {
 			struct cpp_options opt = { .path = paths.v[i], .macros = macros,
@@ -345,16 +446,29 @@ static int cmd_time(int argc, const char **argv)
 				blocks += f->nr_blocks;
 				errors += f->errors.nr;
 				lines += f->nr_lines;
+				defines += f->nr_defines;
+				for (size_t k = 0; k < f->nr_blocks; k++) {
+					kinds[f->blocks[k].kind]++;
+					with_config += f->blocks[k].nr_symbols > 0;
+					constant += f->blocks[k].constant;
+				}
 				for (size_t k = 0; k < f->errors.nr; k++)
 					fprintf(stderr, "%s\n", f->errors.v[k]);
 			}
 			cpp_file_free(f);
 		}
 	}
-	t = (now() - t0) / rounds;
+	t = (now(CLOCK_MONOTONIC) - t0) / rounds;
+	c = (now(CLOCK_PROCESS_CPUTIME_ID) - c0) / rounds;
 	printf("files %zu bytes %zu lines %zu blocks %zu errors %zu\n", paths.nr, bytes, lines,
 	       blocks, errors);
-	printf("seconds %.3f MB/s %.0f\n", t, bytes / 1e6 / t);
+	printf("blocks naming CONFIG_ %zu constant %zu; #define/#undef %zu\n",
+	       with_config, constant, defines);
+	for (int k = CPP_IF; k <= CPP_ELSE; k++)
+		printf("%s%s %zu", k ? " " : "", cpp_directive_name(k), kinds[k]);
+	putchar('\n');
+	printf("seconds %.3f cpu %.3f MB/s %.0f (cpu %.0f)\n", t, c, bytes / 1e6 / t,
+	       bytes / 1e6 / c);
 	for (size_t i = 0; i < paths.nr; i++)
 		free(bufs[i]);
 	free(bufs);
@@ -370,12 +484,15 @@ int main(int argc, const char **argv)
 	if (argc < 2)
 		die("%s", usage_text);
 	if (!strcmp(argv[1], "blocks") || !strcmp(argv[1], "symbols") ||
-	    !strcmp(argv[1], "defines") || !strcmp(argv[1], "keep"))
+	    !strcmp(argv[1], "defines") || !strcmp(argv[1], "keep") ||
+	    !strcmp(argv[1], "at"))
 		return cmd_scan(argv[1], argc - 2, argv + 2);
 	if (!strcmp(argv[1], "gen"))
 		return cmd_gen(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "assign"))
 		return cmd_assign(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "time"))
 		return cmd_time(argc - 2, argv + 2);
 	die("%s", usage_text);

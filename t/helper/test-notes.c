@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-notes write <ref> [--abort] [<message>]: one batch from stdin lines
+ * test-notes write <ref> [--abort | --race=<cmd>] [<message>]: one batch from stdin lines
  *	"<commit> <text>" ("\n" in text is a newline; 40 hex digits name any
- *	object, even a missing one); commits it (or aborts).
+ *	object, even a missing one); commits it (or aborts). --race runs <cmd>
+ *	just before the commit, as another writer would.
  * test-notes read <ref> <commit>...: each note, or "(none)".
  */
 #include "notes.h"
@@ -26,7 +27,8 @@ static char *unescape(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
-static int write_notes(struct repo *r, const char *ref, int abort_batch, const char *message)
+static int write_notes(struct repo *r, const char *ref, int abort_batch, const char *race,
+		       const char *message)
 {
 	struct notes_batch *b = notes_batch_begin(r, ref);
 	char line[4096];
@@ -57,6 +59,8 @@ static int write_notes(struct repo *r, const char *ref, int abort_batch, const c
 		notes_batch_abort(b);
 		return 0;
 	}
+	if (race && system(race))
+		warning("'%s' failed", race);
 	return notes_batch_commit(b, message);
 }
 
@@ -71,15 +75,18 @@ int main(int argc, const char **argv)
 	r = repo_open();
 	if (!strcmp(argv[1], "write")) {
 		int abort_batch = argc > 3 && !strcmp(argv[3], "--abort");
-		const char *msg = argc > 3 + abort_batch ? argv[3 + abort_batch] : "Notes added by test-notes";
+		const char *race = argc > 3 && starts_with(argv[3], "--race=") ? argv[3] + 7 : NULL;
+		int skip = abort_batch || race;
+		const char *msg = argc > 3 + skip ? argv[3 + skip] : "Notes added by test-notes";
 
-		ret = write_notes(r, argv[2], abort_batch, msg);
+		ret = write_notes(r, argv[2], abort_batch, race, msg);
 	} else if (!strcmp(argv[1], "read")) {
 		for (int i = 3; i < argc && !ret; i++) {
 			git_oid commit;
 			char *text;
 
-			ret = repo_resolve_commit(r, argv[i], &commit);
+			if (strlen(argv[i]) != GIT_OID_HEXSZ || git_oid_fromstr(&commit, argv[i]) < 0)
+				ret = repo_resolve_commit(r, argv[i], &commit);
 			if (ret)
 				break;
 			text = notes_read(r, argv[2], &commit);

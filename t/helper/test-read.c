@@ -5,6 +5,9 @@
  *	prints "<size> <path>" once all threads agree.
  * test-read ls <commit> <dir>: repo_list_dir.
  * test-read cat <commit> <path>: repo_read_path.
+ * test-read match <commit> <pathspec>...: the files that pathspec_match keeps.
+ * test-read title <commit> <key>: commit_title, oid_short, then every value
+ *	of config <key> (repo_config_get first, then repo_config_get_all).
  */
 #include "repo.h"
 
@@ -118,6 +121,29 @@ int main(int argc, const char **argv)
 			fwrite(b->data, 1, b->size, stdout);
 			blob_release(r, b);
 		}
+	} else if (!strcmp(argv[1], "title")) {
+		struct strvec all = STRVEC_INIT;
+		char *title = commit_title(r, &commit);
+		char *one = repo_config_get(r, argv[3]);
+
+		printf("%s\n%s\n%s\n", title, oid_short(r, &commit), one ? one : "(unset)");
+		repo_config_get_all(r, argv[3], &all);
+		for (size_t i = 0; i < all.nr; i++)
+			puts(all.v[i]);
+		strvec_clear(&all);
+		free(one);
+		free(title);
+	} else if (!strcmp(argv[1], "match")) {
+		struct strvec paths = STRVEC_INIT, pathspec = STRVEC_INIT;
+
+		for (int i = 3; i < argc; i++)
+			strvec_push(&pathspec, argv[i]);
+		ret = repo_for_each_file(r, &commit, "", collect, &paths);
+		for (size_t i = 0; !ret && i < paths.nr; i++)
+			if (pathspec_match(&pathspec, paths.v[i]))
+				puts(paths.v[i]);
+		strvec_clear(&paths);
+		strvec_clear(&pathspec);
 	} else {
 		die("unknown subcommand '%s'", argv[1]);
 	}

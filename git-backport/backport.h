@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * git backport: runs Coccinelle rules (spatch) over the files a range touches,
+ * from the object store, and previews the result as one diff.
+ */
+#ifndef BACKPORT_H
+#define BACKPORT_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include "repo.h"
+
+struct bp_options {
+	const char *rules;		/* --rules: a directory or <rev>:<path> */
+	const char *target;		/* --target=<version> */
+	const char *at;			/* --at=<commit> */
+	const char *commit_to;		/* --commit-to=<branch> */
+	int stat;
+	int exit_code;
+	int timeout;			/* seconds per spatch run, 0: none */
+	int jobs;
+	int json;
+	struct strvec defines;		/* -D names, passed on to spatch */
+};
+
+/* What spatch is: found once per run. */
+struct spatch_info {
+	char *path;			/* absolute path of the executable */
+	char *version;			/* first line of `spatch --version` */
+};
+
+struct rule {
+	char *name;			/* path inside the rules directory, e.g. 0001-irq.cocci */
+	char *file;			/* the file spatch reads (absolute) */
+	git_oid blob;			/* id of its contents, as git would hash them */
+	char *version;			/* from "// Backport: <version>", NULL when none */
+	int selected;			/* runs with this --target */
+	char *failure;			/* the rule itself failed: spatch's message */
+	int no_filter;			/* spatch gave no grep query: every file is tried */
+	pcre2_code *filter;		/* the rule's tokens; a file with none is skipped */
+
+	/* Statistics of this run. */
+	int files_changed, hunks, failures;
+	int considered, runs, cached, filtered;
+	double seconds;
+};
+
+struct rule_set {
+	struct rule *v;
+	size_t nr, alloc;
+};
+
+struct file_failure {
+	size_t rule;
+	char *message;
+};
+
+/* One local header spatch would read beside the file (its #include "..."). */
+struct header_dep {
+	char *path;
+	git_oid blob;
+};
+
+/* A file the rules run over, as it goes through them one after the other. */
+struct subject {
+	char *path;
+	git_oid tip;			/* blob at the tip */
+	unsigned mode;
+	char *tip_data;
+	size_t tip_size;
+	char *data;			/* after the rules so far */
+	size_t size;
+	git_oid cur;			/* id of data */
+	size_t next_rule;
+	unsigned char *changed_by;	/* per rule: 1 when it changed this file */
+	struct file_failure *fails;
+	size_t nr_fails, alloc_fails;
+	int touched;			/* scratch flag for notes */
+};
+
+struct subject_set {
+	struct subject *v;
+	size_t nr, alloc;
+};
+
+/* version.c */
+/* Kernel version order: 4.9 < 4.10 < 5.0 < 6.1 < 6.12; "v" prefix and -rcN allowed. */
+int kernel_version_parse(const char *s, long *parts, int max_parts, long *rc);
+int kernel_version_compare(const char *a, const char *b);
+
+/* rules.c */
+/* Loads every *.cocci under `spec` (a work-tree directory or <rev>:<path>) in name order. */
+void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out);
+/* Marks the rules that run for `target` (NULL: all). */
+void rules_select(struct rule_set *rs, const char *target);
+void rules_clear(struct rule_set *rs);
+/* Does `data` contain one of the rule's tokens (or has it no filter)? */
+int rule_may_apply(const struct rule *rule, const char *data, size_t size);
+/* Turns a "Grep query" line into the rule's filter; 0 or -1 (bad pattern). */
+int rule_set_tokens(struct rule *rule, const char *query_line);
+
+/* cache.c: results under $GIT_DIR/backport/, keyed by what spatch saw. */
+struct cache;
+struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct strvec *defines);
+void cache_close(struct cache *c);
+/* The key of a rule run on one input (with the headers spatch reads beside it). */
+void cache_key_result(struct cache *c, const struct rule *rule, const git_oid *input,
+		      const struct header_dep *deps, size_t nr_deps, git_oid *key);
+void cache_key_query(struct cache *c, const struct rule *rule, git_oid *key);
+/* Reads an entry; NULL when absent. */
+char *cache_get(struct cache *c, const git_oid *key);
+void cache_put(struct cache *c, const git_oid *key, const char *value);
+
+/* spatch.c */
+/* Finds spatch on PATH and its version; dies (128) naming the Debian package when absent. */
+void spatch_find(struct repo *r, struct spatch_info *out);
+void spatch_info_clear(struct spatch_info *sp);
+
+/* run.c */
+struct run_context {
+	struct repo *repo;
+	struct bp_options *opts;
+	struct spatch_info *spatch;
+	struct cache *cache;
+	struct rule_set *rules;
+	struct subject_set *subjects;
+	const git_oid *tip;
+	char *tmpdir;
+	int spatch_runs;		/* processes started */
+};
+/* Asks spatch for each selected rule's tokens (or its parse error). */
+void run_queries(struct run_context *ctx);
+/* Runs the rules over every subject, in order, in parallel across files. */
+void run_rules(struct run_context *ctx);
+void subject_add_failure(struct subject *s, size_t rule, const char *message);
+
+/* output.c */
+int count_hunks(const char *a, size_t alen, const char *b, size_t blen);
+void print_diff(struct run_context *ctx, struct strbuf *out);
+void print_stat(struct run_context *ctx, struct strbuf *out);
+void print_json(struct run_context *ctx, const char *diff, struct strbuf *out);
+int commit_to_branch(struct run_context *ctx, const char *branch);
+void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
+
+/* Helpers shared by the files above. */
+int write_file_at(const char *root, const char *path, const void *data, size_t size);
+int read_whole_file(const char *path, char **data, size_t *size);
+void remove_tree(const char *dir);
+double now_seconds(void);
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The result cache, under $GIT_DIR/backport/cache/: one small file per key,
+ * fanned out like loose objects. A key hashes everything spatch's answer
+ * depends on: its version, the -D names, the rule's blob id, the input's blob
+ * id and the blob ids of the local headers it reads beside the input. Outputs
+ * themselves are blobs in the object store, so an entry is a line or two.
+ */
+#include "backport.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct cache {
+	char *dir;
+	struct strbuf prefix;	/* the part of every key that is the same in a run */
+};
+
+struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct strvec *defines)
+{
+	struct cache *c = xcalloc(1, sizeof(*c));
+	struct strvec sorted = STRVEC_INIT;
+
+	c->dir = xstrfmt("%sbackport/cache", repo_gitdir(r));
+	strbuf_addf(&c->prefix, "git-backport cache 1\nspatch %s\n", sp->version);
+	for (size_t i = 0; i < defines->nr; i++)
+		strvec_push(&sorted, defines->v[i]);
+	strvec_sort(&sorted);
+	for (size_t i = 0; i < sorted.nr; i++)
+		strbuf_addf(&c->prefix, "define %s\n", sorted.v[i]);
+	strvec_clear(&sorted);
+	return c;
+}
+
+void cache_close(struct cache *c)
+{
+	if (!c)
+		return;
+	free(c->dir);
+	strbuf_release(&c->prefix);
+	free(c);
+}
+
+static void hash_key(struct strbuf *sb, git_oid *key)
+{
+	if (git_odb_hash(key, sb->buf, sb->len, GIT_OBJECT_BLOB) < 0)
+		die_git("hashing a cache key");
+}
+
+void cache_key_query(struct cache *c, const struct rule *rule, git_oid *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	strbuf_add(&sb, c->prefix.buf, c->prefix.len);
+	strbuf_addf(&sb, "query %s\n", oid_hex(&rule->blob, hex));
+	hash_key(&sb, key);
+	strbuf_release(&sb);
+}
+
+void cache_key_result(struct cache *c, const struct rule *rule, const git_oid *input,
+		      const struct header_dep *deps, size_t nr_deps, git_oid *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	strbuf_add(&sb, c->prefix.buf, c->prefix.len);
+	strbuf_addf(&sb, "rule %s\n", oid_hex(&rule->blob, hex));
+	strbuf_addf(&sb, "input %s\n", oid_hex(input, hex));
+	/* Paths matter too: spatch finds a header by its name. */
+	for (size_t i = 0; i < nr_deps; i++)
+		strbuf_addf(&sb, "header %s %s\n", oid_hex(&deps[i].blob, hex), deps[i].path);
+	hash_key(&sb, key);
+	strbuf_release(&sb);
+}
+
+static char *entry_path(struct cache *c, const git_oid *key)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	oid_hex(key, hex);
+	return xstrfmt("%s/%.2s/%s", c->dir, hex, hex + 2);
+}
+
+char *cache_get(struct cache *c, const git_oid *key)
+{
+	char *path = entry_path(c, key), *data = NULL;
+	size_t size;
+
+	if (read_whole_file(path, &data, &size) < 0)
+		data = NULL;
+	free(path);
+	return data;
+}
+
+void cache_put(struct cache *c, const git_oid *key, const char *value)
+{
+	char *path = entry_path(c, key);
+	char *slash = strrchr(path, '/');
+	char *tmp;
+	FILE *f;
+	int ok;
+
+	*slash = '\0';
+	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
+		char *parent = xstrndup(c->dir, strrchr(c->dir, '/') - c->dir);
+
+		mkdir(parent, 0777);
+		free(parent);
+		mkdir(c->dir, 0777);
+	}
+	mkdir(path, 0777);
+	*slash = '/';
+	/* Written aside and renamed: a reader never sees half an entry. */
+	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	ok = f != NULL;
+	if (f) {
+		if (fputs(value, f) < 0)
+			ok = 0;
+		if (fclose(f) != 0)
+			ok = 0;
+	}
+	if (!ok) {
+		/* A cache that cannot be written only costs time. */
+		warning("cannot write the cache entry %s: %s", path, strerror(errno));
+		unlink(tmp);
+	} else if (rename(tmp, path) < 0) {
+		unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+}

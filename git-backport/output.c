@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a run gives back: the diff, --stat, JSON, notes and --commit-to. */
+#include "backport.h"
+#include "notes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int make_patch(git_patch **patch, const char *path, const char *a, size_t alen,
+		      const char *b, size_t blen)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+
+	/* Never "Binary files differ": spatch only reads text. */
+	opts.flags |= GIT_DIFF_FORCE_TEXT;
+	return git_patch_from_buffers(patch, a, alen, path, b, blen, path, &opts);
+}
+
+int count_hunks(const char *a, size_t alen, const char *b, size_t blen)
+{
+	git_patch *patch;
+	int n;
+
+	if (make_patch(&patch, "file", a, alen, b, blen) < 0)
+		die_git("diffing spatch's output");
+	n = (int)git_patch_num_hunks(patch);
+	git_patch_free(patch);
+	return n;
+}
+
+static int subject_changed(const struct subject *s)
+{
+	return s->size != s->tip_size || memcmp(s->data, s->tip_data, s->size);
+}
+
+/*
+ * git_patch_to_buf gives git's own format ("diff --git a/x b/x", "--- a/x",
+ * "+++ b/x"), which `git apply` takes from the top of a checkout. Its index
+ * line carries the real blob ids, as `git diff` would print.
+ */
+void print_diff(struct run_context *ctx, struct strbuf *out)
+{
+	for (size_t i = 0; i < ctx->subjects->nr; i++) {
+		struct subject *s = &ctx->subjects->v[i];
+		git_patch *patch;
+		git_buf buf = { 0 };
+
+		if (!subject_changed(s))
+			continue;
+		if (make_patch(&patch, s->path, s->tip_data, s->tip_size, s->data, s->size) < 0 ||
+		    git_patch_to_buf(&buf, patch) < 0)
+			die_git("making the diff");
+		strbuf_add(out, buf.ptr, buf.size);
+		git_buf_dispose(&buf);
+		git_patch_free(patch);
+	}
+}
+
+static size_t changed_files(struct run_context *ctx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ctx->subjects->nr; i++)
+		n += subject_changed(&ctx->subjects->v[i]);
+	return n;
+}
+
+void print_stat(struct run_context *ctx, struct strbuf *out)
+{
+	int considered = 0, filtered = 0, cached = 0, runs = 0, used = 0;
+
+	strbuf_addf(out, "%-40s %6s %6s %7s %6s %6s %8s %8s\n", "rule", "files", "hunks",
+		    "failed", "runs", "cached", "skipped", "seconds");
+	for (size_t i = 0; i < ctx->rules->nr; i++) {
+		struct rule *rule = &ctx->rules->v[i];
+
+		if (!rule->selected) {
+			strbuf_addf(out, "%-40s  (not for target: backports %s)\n", rule->name, rule->version);
+			continue;
+		}
+		strbuf_addf(out, "%-40s %6d %6d %7d %6d %6d %8d %8.2f\n", rule->name,
+			    rule->files_changed, rule->hunks, rule->failures + !!rule->failure,
+			    rule->runs, rule->cached, rule->filtered, rule->seconds);
+		considered += rule->considered;
+		filtered += rule->filtered;
+		cached += rule->cached;
+		runs += rule->runs;
+		used += rule->files_changed > 0;
+	}
+	strbuf_addf(out, "%zu of %zu files changed by %d rules; spatch ran on %d files in %d processes, "
+		    "%d results from the cache; token filter skipped %d of %d (%.1f%%)\n",
+		    changed_files(ctx), ctx->subjects->nr, used, runs, ctx->spatch_runs, cached,
+		    filtered, considered,
+		    considered ? 100.0 * filtered / considered : 0.0);
+}
+
+void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	int first = 1;
+
+	strbuf_addf(out, "{\"tip\":\"%s\",\"target\":", oid_hex(ctx->tip, hex));
+	if (ctx->opts->target)
+		strbuf_add_json_str(out, ctx->opts->target);
+	else
+		strbuf_addstr(out, "null");
+	strbuf_addstr(out, ",\"spatch\":");
+	strbuf_add_json_str(out, ctx->spatch->version);
+	strbuf_addstr(out, ",\"rules\":[");
+	for (size_t i = 0; i < ctx->rules->nr; i++) {
+		struct rule *rule = &ctx->rules->v[i];
+		int firstf = 1;
+
+		strbuf_addstr(out, i ? ",{\"name\":" : "{\"name\":");
+		strbuf_add_json_str(out, rule->name);
+		strbuf_addstr(out, ",\"version\":");
+		if (rule->version)
+			strbuf_add_json_str(out, rule->version);
+		else
+			strbuf_addstr(out, "null");
+		strbuf_addf(out, ",\"selected\":%s,\"files_changed\":%d,\"hunks\":%d,"
+			    "\"spatch_runs\":%d,\"cached\":%d,\"filtered\":%d,\"seconds\":%.3f,\"failures\":[",
+			    rule->selected ? "true" : "false", rule->files_changed, rule->hunks,
+			    rule->runs, rule->cached, rule->filtered, rule->seconds);
+		if (rule->failure) {
+			strbuf_addstr(out, "{\"file\":null,\"message\":");
+			strbuf_add_json_str(out, rule->failure);
+			strbuf_addstr(out, "}");
+			firstf = 0;
+		}
+		for (size_t j = 0; j < ctx->subjects->nr; j++) {
+			struct subject *s = &ctx->subjects->v[j];
+
+			for (size_t k = 0; k < s->nr_fails; k++) {
+				if (s->fails[k].rule != i)
+					continue;
+				strbuf_addstr(out, firstf ? "{\"file\":" : ",{\"file\":");
+				strbuf_add_json_str(out, s->path);
+				strbuf_addstr(out, ",\"message\":");
+				strbuf_add_json_str(out, s->fails[k].message);
+				strbuf_addstr(out, "}");
+				firstf = 0;
+			}
+		}
+		strbuf_addstr(out, "]}");
+	}
+	strbuf_addstr(out, "],\"files\":[");
+	for (size_t j = 0; j < ctx->subjects->nr; j++) {
+		struct subject *s = &ctx->subjects->v[j];
+		int firstr = 1;
+
+		if (!subject_changed(s))
+			continue;
+		strbuf_addstr(out, first ? "{\"path\":" : ",{\"path\":");
+		first = 0;
+		strbuf_add_json_str(out, s->path);
+		strbuf_addstr(out, ",\"rules\":[");
+		for (size_t i = 0; i < ctx->rules->nr; i++) {
+			if (!s->changed_by[i])
+				continue;
+			if (!firstr)
+				strbuf_addch(out, ',');
+			firstr = 0;
+			strbuf_add_json_str(out, ctx->rules->v[i].name);
+		}
+		strbuf_addstr(out, "]}");
+	}
+	strbuf_addf(out, "],\"files_considered\":%zu,\"diff\":", ctx->subjects->nr);
+	strbuf_add_json_str(out, diff);
+	strbuf_addstr(out, "}\n");
+}
+
+/*
+ * The transformed tree, built in the object store from the tip's tree with
+ * the changed blobs in place, committed on top of the tip; the work tree and
+ * the index are never read or written.
+ */
+int commit_to_branch(struct run_context *ctx, const char *branch)
+{
+	git_repository *g = repo_git(ctx->repo);
+	char *refname = xstrfmt("refs/heads/%s", branch);
+	git_tree_update *ups = xcalloc(ctx->subjects->nr + 1, sizeof(*ups));
+	size_t nr = 0;
+	git_commit *tip = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_signature *sig = NULL;
+	git_reference *head = NULL, *ref = NULL;
+	git_oid tree_id, commit_id;
+	struct strbuf msg = STRBUF_INIT;
+	int valid = 0, ret = -1;
+	char *title = NULL;
+
+	if (git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
+		error("--commit-to: '%s' is not a valid branch name", branch);
+		goto out;
+	}
+	if (!git_repository_is_bare(g) && git_repository_head(&head, g) == 0 &&
+	    !strcmp(git_reference_name(head), refname)) {
+		error("--commit-to: refusing to move the checked-out branch '%s'", branch);
+		goto out;
+	}
+	for (size_t i = 0; i < ctx->subjects->nr; i++) {
+		struct subject *s = &ctx->subjects->v[i];
+
+		if (!subject_changed(s))
+			continue;
+		ups[nr].action = GIT_TREE_UPDATE_UPSERT;
+		ups[nr].id = s->cur;
+		ups[nr].filemode = s->mode ? (git_filemode_t)s->mode : GIT_FILEMODE_BLOB;
+		ups[nr].path = s->path;
+		nr++;
+	}
+	if (git_commit_lookup(&tip, g, ctx->tip) < 0 || git_commit_tree(&base, tip) < 0 ||
+	    git_tree_create_updated(&tree_id, g, base, nr, ups) < 0 ||
+	    git_tree_lookup(&tree, g, &tree_id) < 0) {
+		error("--commit-to: cannot build the tree: %s", git_error_last() ? git_error_last()->message : "?");
+		goto out;
+	}
+	if (git_signature_default(&sig, g) < 0 &&
+	    git_signature_now(&sig, "git backport", "git-backport@localhost") < 0)
+		die_git("making a signature");
+	title = commit_title(ctx->repo, ctx->tip);
+	strbuf_addf(&msg, "backport preview of %s\n\n", title);
+	if (ctx->opts->target)
+		strbuf_addf(&msg, "Target: %s\n", ctx->opts->target);
+	strbuf_addf(&msg, "Rules: %s\n", ctx->opts->rules);
+	for (size_t i = 0; i < ctx->rules->nr; i++) {
+		struct rule *rule = &ctx->rules->v[i];
+
+		if (rule->selected && rule->files_changed)
+			strbuf_addf(&msg, "  %s: %d files, %d hunks\n", rule->name,
+				    rule->files_changed, rule->hunks);
+	}
+	if (git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg.buf, tree, 1,
+			      (const git_commit **)&tip) < 0 ||
+	    git_reference_create(&ref, g, refname, &commit_id, 1, "backport: preview") < 0) {
+		error("--commit-to: %s", git_error_last() ? git_error_last()->message : "cannot commit");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(title);
+	strbuf_release(&msg);
+	git_reference_free(ref);
+	git_reference_free(head);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_tree_free(base);
+	git_commit_free(tip);
+	free(ups);
+	free(refname);
+	return ret;
+}
+
+static char *one_line(const char *s)
+{
+	char *r = xstrdup(s);
+
+	for (char *p = r; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return r;
+}
+
+/*
+ * One note per commit of the range: the target, which rules change which of
+ * the files that commit touches (as they are at the tip), and what failed.
+ */
+void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
+{
+	struct notes_batch *batch = notes_batch_begin(ctx->repo, ref);
+	struct strmap index = STRMAP_INIT;
+
+	char *spatch_short;
+
+	if (!batch)
+		die("cannot write notes to %s", ref);
+	/* "spatch version 1.1.1 compiled with ..." → "spatch 1.1.1" */
+	if (starts_with(ctx->spatch->version, "spatch version "))
+		spatch_short = xstrfmt("spatch %.*s", (int)strcspn(ctx->spatch->version + 15, " "),
+				       ctx->spatch->version + 15);
+	else
+		spatch_short = xstrdup(ctx->spatch->version);
+	for (size_t i = 0; i < ctx->subjects->nr; i++)
+		strmap_put(&index, ctx->subjects->v[i].path, &ctx->subjects->v[i]);
+	for (size_t c = 0; c < commits->nr; c++) {
+		struct change_list changes = { 0 };
+		struct strbuf note = STRBUF_INIT;
+		size_t lines;
+
+		if (repo_diff_first_parent(ctx->repo, &commits->oid[c], NULL, 0, &changes) < 0)
+			die("cannot diff %s", oid_short(ctx->repo, &commits->oid[c]));
+		strbuf_addf(&note, "backport: target %s, rules %s, %s\n",
+			    ctx->opts->target ? ctx->opts->target : "none", ctx->opts->rules,
+			    spatch_short);
+		lines = note.len;
+		for (size_t i = 0; i < ctx->rules->nr; i++) {
+			if (ctx->rules->v[i].failure) {
+				char *m = one_line(ctx->rules->v[i].failure);
+
+				strbuf_addf(&note, "failed %s: %s\n", ctx->rules->v[i].name, m);
+				free(m);
+			}
+		}
+		for (size_t k = 0; k < changes.nr; k++) {
+			struct subject *s;
+			int any = 0;
+
+			if (!changes.files[k].new_path || changes.files[k].status == 'D')
+				continue;
+			s = strmap_get(&index, changes.files[k].new_path);
+			if (!s || s->touched)
+				continue;
+			s->touched = 1;
+			for (size_t i = 0; i < ctx->rules->nr; i++) {
+				if (!s->changed_by[i])
+					continue;
+				strbuf_addstr(&note, any ? ", " : "changed ");
+				if (!any)
+					strbuf_addf(&note, "%s: ", s->path);
+				strbuf_addstr(&note, ctx->rules->v[i].name);
+				any = 1;
+			}
+			if (any)
+				strbuf_addch(&note, '\n');
+			for (size_t f = 0; f < s->nr_fails; f++) {
+				char *m = one_line(s->fails[f].message);
+
+				strbuf_addf(&note, "failed %s: %s: %s\n", s->path,
+					    ctx->rules->v[s->fails[f].rule].name, m);
+				free(m);
+			}
+		}
+		for (size_t k = 0; k < changes.nr; k++) {
+			struct subject *s = changes.files[k].new_path ?
+				strmap_get(&index, changes.files[k].new_path) : NULL;
+
+			if (s)
+				s->touched = 0;
+		}
+		if (note.len == lines)
+			strbuf_addstr(&note, "no changes\n");
+		notes_batch_add(batch, &commits->oid[c], note.buf);
+		strbuf_release(&note);
+		change_list_clear(&changes);
+	}
+	strmap_clear(&index, NULL);
+	free(spatch_short);
+	if (notes_batch_commit(batch, "git backport: notes") < 0)
+		die("cannot write notes to %s", ref);
+}

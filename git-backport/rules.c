@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rules: *.cocci files from a work-tree directory or a tree of the
+ * repository, in file-name order, each with the kernel version it backports
+ * (if it says) and the tokens a file must contain for it to apply.
+ */
+#include "backport.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int rule_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rule *)a)->name, ((const struct rule *)b)->name);
+}
+
+/* "// Backport: 4.10" (or the same in a C comment) on the first line. */
+static char *parse_backport_header(const char *data, size_t size)
+{
+	const char *end = memchr(data, '\n', size);
+	const char *p = data, *q;
+	size_t len = end ? (size_t)(end - data) : size;
+	const char *stop = data + len;
+
+	while (p < stop && isspace((unsigned char)*p))
+		p++;
+	if (stop - p < 2 || p[0] != '/' || (p[1] != '/' && p[1] != '*'))
+		return NULL;
+	p += 2;
+	while (p < stop && isspace((unsigned char)*p))
+		p++;
+	if (stop - p < 9 || strncasecmp(p, "Backport:", 9))
+		return NULL;
+	p += 9;
+	while (p < stop && isspace((unsigned char)*p))
+		p++;
+	q = p;
+	while (q < stop && !isspace((unsigned char)*q) && !(q + 1 < stop && q[0] == '*' && q[1] == '/'))
+		q++;
+	return q > p ? xstrndup(p, q - p) : NULL;
+}
+
+static void add_rule(struct rule_set *rs, const char *name, const char *file,
+		     const char *data, size_t size)
+{
+	struct rule *rule;
+
+	ALLOC_GROW(rs->v, rs->nr + 1, rs->alloc);
+	rule = &rs->v[rs->nr++];
+	memset(rule, 0, sizeof(*rule));
+	rule->name = xstrdup(name);
+	rule->file = xstrdup(file);
+	if (git_odb_hash(&rule->blob, data, size, GIT_OBJECT_BLOB) < 0)
+		die_git("hashing a rule");
+	rule->version = parse_backport_header(data, size);
+	if (rule->version) {
+		long parts[4], rc;
+
+		if (kernel_version_parse(rule->version, parts, 4, &rc) < 0) {
+			warning("%s:1: not a kernel version: '%s' (the rule always runs)",
+				name, rule->version);
+			free(rule->version);
+			rule->version = NULL;
+		}
+	}
+}
+
+struct tree_walk {
+	struct repo *repo;
+	const char *root;
+	struct rule_set *rs;
+};
+
+static int tree_cb(const char *dir, const git_tree_entry *entry, void *data)
+{
+	struct tree_walk *w = data;
+	git_blob *blob;
+	char *name, *file;
+
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
+		return 0;
+	if (git_blob_lookup(&blob, repo_git(w->repo), git_tree_entry_id(entry)) < 0)
+		die_git("reading a rule");
+	name = xstrfmt("%s%s", dir, git_tree_entry_name(entry));
+	/* Every file is written, so that a rule's #include and `using` find theirs. */
+	if (write_file_at(w->root, name, git_blob_rawcontent(blob), git_blob_rawsize(blob)) < 0)
+		die("cannot write rule %s under %s: %s", name, w->root, strerror(errno));
+	if (ends_with(name, ".cocci")) {
+		file = xstrfmt("%s/%s", w->root, name);
+		add_rule(w->rs, name, file, git_blob_rawcontent(blob), git_blob_rawsize(blob));
+		free(file);
+	}
+	free(name);
+	git_blob_free(blob);
+	return 0;
+}
+
+static void load_dir(const char *root, const char *rel, struct rule_set *rs)
+{
+	char *path = *rel ? xstrfmt("%s/%s", root, rel) : xstrdup(root);
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	if (!d)
+		die("cannot read rules directory '%s': %s", path, strerror(errno));
+	while ((de = readdir(d))) {
+		char *sub, *full;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		sub = *rel ? xstrfmt("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
+		full = xstrfmt("%s/%s", root, sub);
+		if (stat(full, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				load_dir(root, sub, rs);
+			} else if (S_ISREG(st.st_mode) && ends_with(de->d_name, ".cocci")) {
+				char *data;
+				size_t size;
+
+				if (read_whole_file(full, &data, &size) < 0)
+					die("cannot read rule '%s': %s", full, strerror(errno));
+				add_rule(rs, sub, full, data, size);
+				free(data);
+			}
+		}
+		free(sub);
+		free(full);
+	}
+	closedir(d);
+	free(path);
+}
+
+void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out)
+{
+	struct stat st;
+
+	memset(out, 0, sizeof(*out));
+	if (strchr(spec, ':') && stat(spec, &st) < 0) {
+		git_object *obj;
+		git_tree *tree;
+		struct tree_walk w;
+		char *root = xstrfmt("%s/rules", tmpdir);
+
+		if (git_revparse_single(&obj, repo_git(r), spec) < 0)
+			die("--rules: '%s' is neither a directory nor a tree in the repository", spec);
+		if (git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
+			die("--rules: '%s' is not a tree", spec);
+		w.repo = r;
+		w.root = root;
+		w.rs = out;
+		if (git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, &w) < 0)
+			die_git("reading the rules tree");
+		git_tree_free(tree);
+		git_object_free(obj);
+		free(root);
+	} else {
+		char abs[PATH_MAX];
+
+		if (!realpath(spec, abs) || stat(abs, &st) < 0 || !S_ISDIR(st.st_mode))
+			die("--rules: '%s' is not a directory", spec);
+		load_dir(abs, "", out);
+	}
+	if (!out->nr)
+		warning("no *.cocci rules in '%s'", spec);
+	qsort(out->v, out->nr, sizeof(*out->v), rule_cmp);
+}
+
+void rules_select(struct rule_set *rs, const char *target)
+{
+	for (size_t i = 0; i < rs->nr; i++) {
+		struct rule *rule = &rs->v[i];
+
+		/* A rule undoes an API of its version: needed only on older kernels. */
+		rule->selected = !target || !rule->version ||
+			kernel_version_compare(rule->version, target) > 0;
+	}
+}
+
+void rules_clear(struct rule_set *rs)
+{
+	for (size_t i = 0; i < rs->nr; i++) {
+		struct rule *rule = &rs->v[i];
+
+		free(rule->name);
+		free(rule->file);
+		free(rule->version);
+		free(rule->failure);
+		pcre2_code_free(rule->filter);
+	}
+	free(rs->v);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static int is_word(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/*
+ * spatch prints its grep tokens joined by " || ": a file may match only if it
+ * contains one of them. spatch itself tests them with egrep, bounded by \b
+ * where a token starts with [A-Za-z_] or ends with [A-Za-z_] (both for a plain
+ * identifier); we build the same test, so we skip exactly the files spatch
+ * would skip, never one it would change.
+ */
+int rule_set_tokens(struct rule *rule, const char *line)
+{
+	struct strbuf re = STRBUF_INIT;
+	const char *p = line;
+	int n = 0, errcode;
+	PCRE2_SIZE erroff;
+
+	while (*p) {
+		const char *end = strstr(p, " || ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		int ident = len > 0 && (isalpha((unsigned char)p[0]) || p[0] == '_');
+
+		for (size_t i = 1; ident && i < len; i++)
+			if (!is_word((unsigned char)p[i]))
+				ident = 0;
+		while (len && isspace((unsigned char)p[len - 1]))
+			len--;
+		if (len) {
+			int lead = isalpha((unsigned char)p[0]) || p[0] == '_';
+			/* Exactly spatch's cases: never a \b where it has none. */
+			int trail = ident || (!lead && (isalpha((unsigned char)p[len - 1]) || p[len - 1] == '_'));
+
+			/* Markers of an unsimplified query: no filter rather than a wrong one. */
+			if ((len == 4 && !strncmp(p, "True", 4)) || (len == 5 && !strncmp(p, "False", 5))) {
+				strbuf_release(&re);
+				rule->no_filter = 1;
+				return 0;
+			}
+			strbuf_addstr(&re, n++ ? "|" : "(?:");
+			if (lead)
+				strbuf_addstr(&re, "\\b");
+			for (size_t i = 0; i < len; i++) {
+				if (!is_word((unsigned char)p[i]))
+					strbuf_addch(&re, '\\');
+				strbuf_addch(&re, p[i]);
+			}
+			if (trail)
+				strbuf_addstr(&re, "\\b");
+		}
+		if (!end)
+			break;
+		p = end + 4;
+	}
+	if (!n) {
+		strbuf_release(&re);
+		rule->no_filter = 1;
+		return 0;
+	}
+	strbuf_addch(&re, ')');
+	rule->filter = pcre2_compile((PCRE2_SPTR)re.buf, re.len, 0, &errcode, &erroff, NULL);
+	strbuf_release(&re);
+	if (!rule->filter) {
+		rule->no_filter = 1;
+		return -1;
+	}
+	pcre2_jit_compile(rule->filter, PCRE2_JIT_COMPLETE);
+	return 0;
+}
+
+int rule_may_apply(const struct rule *rule, const char *data, size_t size)
+{
+	pcre2_match_data *md;
+	int rc;
+
+	if (!rule->filter)
+		return 1;
+	md = pcre2_match_data_create_from_pattern(rule->filter, NULL);
+	rc = pcre2_match(rule->filter, (PCRE2_SPTR)data, size, 0, 0, md, NULL);
+	pcre2_match_data_free(md);
+	/* Only a clean "no match" skips the file: an error keeps it. */
+	return rc != PCRE2_ERROR_NOMATCH;
+}

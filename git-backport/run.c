@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spatch processes: started in a private directory each, watched with poll(),
+ * killed past their time limit; and the first use of them, each rule's tokens
+ * from `spatch --parse-cocci`.
+ */
+#include "jobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void queue_push(struct queue *q, size_t x)
+{
+	ALLOC_GROW(q->v, q->head + q->nr + 1, q->alloc);
+	q->v[q->head + q->nr++] = x;
+}
+
+int queue_pop(struct queue *q, size_t *x)
+{
+	if (!q->nr)
+		return 0;
+	*x = q->v[q->head++];
+	q->nr--;
+	return 1;
+}
+
+void subject_add_failure(struct subject *s, size_t rule, const char *message)
+{
+	ALLOC_GROW(s->fails, s->nr_fails + 1, s->alloc_fails);
+	s->fails[s->nr_fails].rule = rule;
+	s->fails[s->nr_fails].message = xstrdup(message);
+	s->nr_fails++;
+}
+
+/* spatch's chatter that says nothing about what went wrong. */
+static int noise_line(const char *line, size_t len)
+{
+	return !len || starts_with(line, "init_defs_builtins:") ||
+		starts_with(line, "Warning: PARSING: type defaults") ||
+		starts_with(line, "HANDLING:");
+}
+
+/* A message on one line from spatch's output: its meaningful lines joined. */
+char *spatch_message(const char *text, size_t max_lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t lines = 0;
+
+	for (const char *p = text; *p && lines < max_lines;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *q = p;
+
+		while (len && (*q == ' ' || *q == '\t')) {
+			q++;
+			len--;
+		}
+		while (len && (q[len - 1] == ' ' || q[len - 1] == '\t' || q[len - 1] == '\r'))
+			len--;
+		if (!noise_line(q, len)) {
+			if (sb.len)
+				strbuf_addstr(&sb, " ");
+			strbuf_add(&sb, q, len);
+			lines++;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (!sb.len)
+		strbuf_addstr(&sb, "(no message)");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * With --verbose-parsing spatch tells when it could not parse part of a C
+ * file ("parse error" and the place); otherwise it skips that part silently.
+ */
+void parse_errors(const char *err, struct strvec *out)
+{
+	const char *p = err;
+
+	while ((p = strstr(p, "parse error"))) {
+		struct strbuf sb = STRBUF_INIT;
+		const char *q = p;
+		int lines = 0;
+
+		if (p != err && p[-1] != '\n') {
+			p++;
+			continue;
+		}
+		/* "parse error", then " = File ..., line L, column C", "around = ...". */
+		while (*q && lines < 3) {
+			const char *nl = strchr(q, '\n');
+			size_t len = nl ? (size_t)(nl - q) : strlen(q);
+			const char *s = q;
+
+			while (len && (*s == ' ' || *s == '=' || *s == '\t')) {
+				s++;
+				len--;
+			}
+			while (len && (s[len - 1] == ' ' || s[len - 1] == ',' || s[len - 1] == '\r'))
+				len--;
+			if (len) {
+				if (sb.len)
+					strbuf_addstr(&sb, lines == 1 ? ": " : ", ");
+				strbuf_add(&sb, s, len);
+			}
+			lines++;
+			if (!nl)
+				break;
+			q = nl + 1;
+		}
+		strvec_push(out, sb.buf);
+		strbuf_release(&sb);
+		p = q;
+	}
+}
+
+void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)
+{
+	int out[2] = { -1, -1 }, err[2];
+	int null = open("/dev/null", O_RDWR);
+
+	if (null < 0 || pipe(err) < 0 || (job->kind == JOB_QUERY && pipe(out) < 0))
+		die("cannot run spatch: %s", strerror(errno));
+	job->pid = fork();
+	if (job->pid < 0)
+		die("cannot run spatch: %s", strerror(errno));
+	if (!job->pid) {
+		/* Its own process group: a timeout kills spatch and its helpers. */
+		setpgid(0, 0);
+		if (chdir(job->dir) < 0)
+			_exit(126);
+		dup2(null, 0);
+		dup2(out[1] >= 0 ? out[1] : null, 1);
+		dup2(err[1], 2);
+		execv(ctx->spatch->path, args->v);
+		_exit(127);
+	}
+	setpgid(job->pid, job->pid);
+	close(null);
+	close(err[1]);
+	if (out[1] >= 0)
+		close(out[1]);
+	job->fd[0] = out[0];
+	job->fd[1] = err[0];
+	for (int i = 0; i < 2; i++)
+		if (job->fd[i] >= 0)
+			fcntl(job->fd[i], F_SETFD, FD_CLOEXEC);
+	job->start = now_seconds();
+	job->timed_out = 0;
+	job->busy = 1;
+	ctx->spatch_runs++;
+}
+
+void push_defines(struct run_context *ctx, struct strvec *args)
+{
+	for (size_t i = 0; i < ctx->opts->defines.nr; i++) {
+		strvec_push(args, "-D");
+		strvec_push(args, ctx->opts->defines.v[i]);
+	}
+}
+
+static void start_query(struct run_context *ctx, struct job *job, size_t rule)
+{
+	struct strvec args = STRVEC_INIT;
+
+	job->kind = JOB_QUERY;
+	job->limit = ctx->opts->timeout;
+	job->rule = rule;
+	strvec_push(&args, "spatch");
+	strvec_push(&args, "--parse-cocci");
+	strvec_push(&args, ctx->rules->v[rule].file);
+	push_defines(ctx, &args);
+	job_spawn(ctx, job, &args);
+	strvec_clear(&args);
+}
+
+static void query_done(struct run_context *ctx, struct rule *rule, const char *out,
+		       const char *err, int ok, const git_oid *key)
+{
+	const char *q = NULL;
+	struct strbuf entry = STRBUF_INIT;
+
+	if (ok) {
+		for (const char *p = out; (p = strstr(p, "Grep query\n")); p++)
+			if (p == out || p[-1] == '\n')
+				q = p + strlen("Grep query\n");
+	}
+	if (q) {
+		char *line = xstrndup(q, strcspn(q, "\n"));
+
+		if (rule_set_tokens(rule, line) < 0)
+			warning("%s: cannot build a filter from spatch's tokens: every file is tried",
+				rule->name);
+		strbuf_addf(&entry, "tokens %s\n", line);
+		free(line);
+	} else if (ok && strstr(out, "No grep query")) {
+		rule->no_filter = 1;
+		strbuf_addstr(&entry, "tokens\n");
+	} else {
+		struct strbuf all = STRBUF_INIT;
+
+		strbuf_addstr(&all, err);
+		strbuf_addstr(&all, out);
+		rule->failure = spatch_message(all.buf, 8);
+		strbuf_release(&all);
+		strbuf_addf(&entry, "error %s\n", rule->failure);
+	}
+	cache_put(ctx->cache, key, entry.buf);
+	strbuf_release(&entry);
+}
+
+static void apply_query_entry(struct rule *rule, const char *entry)
+{
+	char *nl = strchr(entry, '\n');
+	char *line = xstrndup(entry, nl ? (size_t)(nl - entry) : strlen(entry));
+
+	if (starts_with(line, "error "))
+		rule->failure = xstrdup(line + 6);
+	else if (!strcmp(line, "tokens"))
+		rule->no_filter = 1;
+	else if (starts_with(line, "tokens ") && rule_set_tokens(rule, line + 7) < 0)
+		warning("%s: cannot build a filter from spatch's tokens: every file is tried", rule->name);
+	free(line);
+}
+
+void job_dir(struct run_context *ctx, struct job *job, size_t slot)
+{
+	if (!job->dir)
+		job->dir = xstrfmt("%s/job%zu", ctx->tmpdir, slot);
+	remove_tree(job->dir);
+	if (mkdir(job->dir, 0700) < 0)
+		die("cannot create %s: %s", job->dir, strerror(errno));
+}
+
+/*
+ * Waits for output or exits of the running jobs; returns the index of one that
+ * finished (its status in *status), or -1 when none did yet.
+ */
+int job_wait_any(struct job *jobs, size_t nr, int *status)
+{
+	struct pollfd pfd[64];
+	size_t map[64], n = 0;
+	int timeout = 1000;
+	double now = now_seconds();
+
+	for (size_t i = 0; i < nr; i++) {
+		struct job *job = &jobs[i];
+
+		if (!job->busy)
+			continue;
+		if (job->fd[0] < 0 && job->fd[1] < 0) {
+			/* Its output is closed: it has exited, or is about to. */
+			if (waitpid(job->pid, status, 0) == job->pid)
+				return (int)i;
+		}
+		if (job->limit > 0 && !job->timed_out) {
+			double left = job->start + job->limit - now;
+
+			if (left <= 0) {
+				kill(-job->pid, SIGKILL);
+				kill(job->pid, SIGKILL);
+				job->timed_out = 1;
+			} else if (left * 1000 < timeout) {
+				timeout = (int)(left * 1000) + 1;
+			}
+		}
+		for (int k = 0; k < 2; k++)
+			if (job->fd[k] >= 0 && n < ARRAY_SIZE(pfd)) {
+				pfd[n].fd = job->fd[k];
+				pfd[n].events = POLLIN;
+				map[n++] = i * 2 + k;
+			}
+	}
+	if (!n)
+		return -1;
+	if (poll(pfd, n, timeout) < 0) {
+		if (errno == EINTR)
+			return -1;
+		die("poll: %s", strerror(errno));
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct job *job = &jobs[map[j] / 2];
+		int k = map[j] % 2;
+		char buf[65536];
+		ssize_t got;
+
+		if (!(pfd[j].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		got = read(pfd[j].fd, buf, sizeof(buf));
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0) {
+			close(job->fd[k]);
+			job->fd[k] = -1;
+			continue;
+		}
+		/* Enough to find spatch's message; the rest of its chatter is dropped. */
+		if (k == 0 || job->err.len < (1 << 20))
+			strbuf_add(k ? &job->err : &job->out, buf, got);
+	}
+	return -1;
+}
+
+void job_reset(struct job *job)
+{
+	job->busy = 0;
+	strbuf_reset(&job->out);
+	strbuf_reset(&job->err);
+	job->nr_subjects = 0;
+	job->single = 0;
+	job->limit = 0;
+}
+
+void job_release(struct job *job)
+{
+	if (job->dir)
+		remove_tree(job->dir);
+	free(job->dir);
+	strbuf_release(&job->out);
+	strbuf_release(&job->err);
+	free(job->subjects);
+}
+
+int exit_ok(int status)
+{
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+char *exit_message(const struct job *job, int status)
+{
+	char *msg, *what;
+
+	if (job->timed_out)
+		return xstrfmt("timeout: spatch killed after %.0f s", job->limit);
+	msg = spatch_message(job->err.len ? job->err.buf : "", 6);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		what = xstrfmt("cannot run spatch: %s", msg);
+	else if (WIFEXITED(status))
+		what = xstrfmt("spatch exited with status %d: %s", WEXITSTATUS(status), msg);
+	else
+		what = xstrfmt("spatch killed by signal %d: %s", WTERMSIG(status), msg);
+	free(msg);
+	return what;
+}
+
+void run_queries(struct run_context *ctx)
+{
+	size_t nr_jobs = ctx->opts->jobs > 0 ? (size_t)ctx->opts->jobs : 1;
+	struct job *jobs;
+	struct queue todo = { 0 };
+	size_t running = 0, r;
+	git_oid *keys = xcalloc(ctx->rules->nr ? ctx->rules->nr : 1, sizeof(*keys));
+
+	if (nr_jobs > 32)
+		nr_jobs = 32;
+	jobs = xcalloc(nr_jobs, sizeof(*jobs));
+	for (size_t i = 0; i < ctx->rules->nr; i++) {
+		struct rule *rule = &ctx->rules->v[i];
+		char *entry;
+
+		if (!rule->selected)
+			continue;
+		cache_key_query(ctx->cache, rule, &keys[i]);
+		entry = cache_get(ctx->cache, &keys[i]);
+		if (entry) {
+			apply_query_entry(rule, entry);
+			free(entry);
+		} else {
+			queue_push(&todo, i);
+		}
+	}
+	while (todo.nr || running) {
+		int status, done;
+
+		for (size_t slot = 0; slot < nr_jobs && todo.nr; slot++) {
+			if (jobs[slot].busy)
+				continue;
+			queue_pop(&todo, &r);
+			job_dir(ctx, &jobs[slot], slot);
+			start_query(ctx, &jobs[slot], r);
+			running++;
+		}
+		done = job_wait_any(jobs, nr_jobs, &status);
+		if (done < 0)
+			continue;
+		query_done(ctx, &ctx->rules->v[jobs[done].rule], strbuf_str(&jobs[done].out),
+			   strbuf_str(&jobs[done].err), exit_ok(status) && !jobs[done].timed_out,
+			   &keys[jobs[done].rule]);
+		job_reset(&jobs[done]);
+		running--;
+	}
+	for (size_t slot = 0; slot < nr_jobs; slot++)
+		job_release(&jobs[slot]);
+	free(jobs);
+	free(todo.v);
+	free(keys);
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Finding spatch, and the small file helpers the driver needs. */
+#define _GNU_SOURCE
+#include "backport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int mkdir_parents(char *path)
+{
+	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+int write_file_at(const char *root, const char *path, const void *data, size_t size)
+{
+	char *full = xstrfmt("%s/%s", root, path);
+	int fd, ret = -1;
+
+	if (mkdir_parents(full) < 0)
+		goto out;
+	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		goto out;
+	ret = 0;
+	for (const char *p = data; size;) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = -1;
+			break;
+		}
+		p += n;
+		size -= n;
+	}
+	if (close(fd) < 0)
+		ret = -1;
+out:
+	free(full);
+	return ret;
+}
+
+int read_whole_file(const char *path, char **data, size_t *size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(&sb, 65536);
+		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			strbuf_release(&sb);
+			return -1;
+		}
+		if (!n)
+			break;
+		sb.len += n;
+		sb.buf[sb.len] = '\0';
+	}
+	close(fd);
+	*data = strbuf_detach(&sb, size);
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void remove_tree(const char *dir)
+{
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *find_on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		char *cand = len ? xstrfmt("%.*s/%s", (int)len, path, name) : xstrfmt("./%s", name);
+		struct stat st;
+
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+		if (!colon)
+			break;
+		path = colon + 1;
+	}
+	return NULL;
+}
+
+/* Runs argv and returns the first line of its standard output (NULL on failure). */
+static char *first_line_of(const char *const *argv)
+{
+	int fds[2];
+	pid_t pid;
+	char *data = NULL, *nl;
+	struct strbuf sb = STRBUF_INIT;
+	int status;
+
+	if (pipe(fds) < 0)
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(null, 2);
+		close(fds[0]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		char buf[4096];
+		ssize_t n = read(fds[0], buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&sb, buf, n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	data = strbuf_detach(&sb, NULL);
+	nl = strchr(data, '\n');
+	if (nl)
+		*nl = '\0';
+	return data;
+}
+
+/*
+ * The version is part of every cache key, but asking spatch costs a process:
+ * it is remembered beside the cache with the executable's size and mtime, so
+ * that a warm run starts no spatch at all.
+ */
+void spatch_find(struct repo *r, struct spatch_info *out)
+{
+	char *memo = xstrfmt("%sbackport/spatch-version", repo_gitdir(r));
+	struct stat st;
+	char *stamp, *data = NULL;
+	size_t size;
+
+	memset(out, 0, sizeof(*out));
+	out->path = find_on_path("spatch");
+	if (!out->path)
+		die("spatch not found on PATH: install Coccinelle (Debian package 'coccinelle')");
+	if (stat(out->path, &st) < 0)
+		die("cannot stat %s: %s", out->path, strerror(errno));
+	stamp = xstrfmt("%s\n%lld %lld.%09ld\n", out->path, (long long)st.st_size,
+			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	if (read_whole_file(memo, &data, &size) == 0 && starts_with(data, stamp)) {
+		char *v = data + strlen(stamp), *nl = strchr(v, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (*v)
+			out->version = xstrdup(v);
+	}
+	free(data);
+	if (!out->version) {
+		const char *argv[] = { out->path, "--version", NULL };
+		char *value;
+
+		out->version = first_line_of(argv);
+		if (!out->version)
+			die("%s --version failed: is Coccinelle (Debian package 'coccinelle') installed correctly?",
+			    out->path);
+		value = xstrfmt("%s%s\n", stamp, out->version);
+		/* Only a cost when it cannot be remembered. */
+		if (write_file_at(repo_gitdir(r), "backport/spatch-version", value, strlen(value)) < 0)
+			warning("cannot write %s: %s", memo, strerror(errno));
+		free(value);
+	}
+	free(stamp);
+	free(memo);
+}
+
+void spatch_info_clear(struct spatch_info *sp)
+{
+	free(sp->path);
+	free(sp->version);
+	memset(sp, 0, sizeof(*sp));
+}

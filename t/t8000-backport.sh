@@ -1,0 +1,315 @@
+#!/bin/sh
+test_description='git backport: previews Coccinelle rules on the files a range touches'
+. ./test-lib.sh
+
+if ! test_have_prereq SPATCH; then
+	skip_all='spatch (Debian package coccinelle) is not installed'
+	test_done
+fi
+
+# The threaded-interrupt evolution, as the backports project carried it for
+# kernels before 2.6.31: calls go through a compat wrapper that needs a private
+# member in the structure the driver uses for its device.
+# Code indentation in here-documents: leading @ become tabs.
+at_to_tab () {
+	sed -e ':a' -e 's/^\(\t*\)@/\1\t/' -e 'ta'
+}
+
+write_rules () {
+	mkdir -p "$1" &&
+	write_file "$1/0001-threaded-irq.cocci" <<-\EOF &&
+	// Backport: 2.6.31
+	@ threaded @
+	identifier s;
+	struct s *priv;
+	expression irq, handler, thread_fn, flags, name;
+	@@
+	-request_threaded_irq(irq, handler, thread_fn, flags, name, priv)
+	+compat_request_threaded_irq(&priv->irq_compat, irq, handler, thread_fn, flags, name, priv)
+
+	@ depends on threaded @
+	identifier threaded.s;
+	struct s *priv;
+	expression irq;
+	@@
+	-free_irq(irq, priv)
+	+compat_free_threaded_irq(&priv->irq_compat)
+
+	@ depends on threaded @
+	identifier threaded.s;
+	@@
+	struct s {
+		...
+	+	struct compat_threaded_irq irq_compat;
+	};
+	EOF
+	write_file "$1/0002-new-api.cocci" <<-\EOF
+	// Backport: 5.10
+	@@
+	expression E;
+	@@
+	-foo_new_api(E)
+	+foo_old_api(E, 0)
+	EOF
+}
+
+test_expect_success 'setup: drivers and rules' '
+	at_to_tab <<-\EOF | write_file drivers/net/foo/foo.c &&
+	#include <linux/interrupt.h>
+	#include "foo.h"
+
+	struct foo_priv {
+	@int irq;
+	@void __iomem *regs;
+	};
+
+	static irqreturn_t foo_thread(int irq, void *data)
+	{
+	@return IRQ_HANDLED;
+	}
+
+	static int foo_probe(struct foo_priv *priv)
+	{
+	@return request_threaded_irq(priv->irq, NULL, foo_thread,
+	@@@@    IRQF_ONESHOT, "foo", priv);
+	}
+
+	static void foo_remove(struct foo_priv *priv)
+	{
+	@free_irq(priv->irq, priv);
+	}
+	EOF
+	at_to_tab <<-\EOF | write_file drivers/net/foo/foo.h &&
+	#define FOO_REGS 16
+	EOF
+	at_to_tab <<-\EOF | write_file drivers/net/bar/bar.c &&
+	int bar_init(void)
+	{
+	@return 0;
+	}
+	EOF
+	git add drivers &&
+	test_tick &&
+	git commit -q -m "base" &&
+	git tag base &&
+	at_to_tab <<-\EOF | write_file drivers/net/bar/bar.c &&
+	int bar_init(void)
+	{
+	@return foo_new_api(3);
+	}
+	EOF
+	git commit -q -a -m "bar: new api" &&
+	echo "/* x */" >>drivers/net/foo/foo.c &&
+	git commit -q -a -m "foo: touch" &&
+	write_rules rules
+'
+
+test_expect_success 'the threaded-interrupt rule rewrites the call and adds the member' '
+	git backport --rules=rules base..HEAD >out 2>err &&
+	! grep "error" err &&
+	grep "^+	struct compat_threaded_irq irq_compat;" out &&
+	grep "^+	return compat_request_threaded_irq(&priv->irq_compat, priv->irq, NULL," out &&
+	grep "^+	compat_free_threaded_irq(&priv->irq_compat);" out &&
+	grep "^-	free_irq(priv->irq, priv);" out &&
+	grep "^+	return foo_old_api(3, 0);" out &&
+	grep "^diff --git a/drivers/net/bar/bar.c b/drivers/net/bar/bar.c" out &&
+	grep "^--- a/drivers/net/foo/foo.c" out &&
+	grep "^+++ b/drivers/net/foo/foo.c" out
+'
+
+test_expect_success 'nothing of the work tree, index or HEAD changes' '
+	git rev-parse HEAD >head.before &&
+	git status --porcelain -uno >status.before &&
+	git ls-files -s >index.before &&
+	git backport --rules=rules base..HEAD >/dev/null &&
+	git rev-parse HEAD >head.after &&
+	git status --porcelain -uno >status.after &&
+	git ls-files -s >index.after &&
+	test_cmp index.before index.after &&
+	test_cmp head.before head.after &&
+	test_cmp status.before status.after
+'
+
+test_expect_success 'the diff applies to a checkout of the tip and equals spatch in place, rule after rule' '
+	git backport --rules=rules base..HEAD >preview.diff &&
+	rm -rf co spatched &&
+	git worktree add -q --detach co HEAD &&
+	(cd co && git apply ../preview.diff) &&
+	git worktree add -q --detach spatched HEAD &&
+	(
+		cd spatched &&
+		for r in ../rules/0001-threaded-irq.cocci ../rules/0002-new-api.cocci; do
+			for f in drivers/net/bar/bar.c drivers/net/foo/foo.c drivers/net/foo/foo.h; do
+				spatch --very-quiet --in-place --sp-file $r $f >/dev/null 2>&1 || exit 1
+			done
+		done
+	) &&
+	for f in drivers/net/bar/bar.c drivers/net/foo/foo.c drivers/net/foo/foo.h; do
+		test_cmp spatched/$f co/$f || return 1
+	done &&
+	git worktree remove --force co &&
+	git worktree remove --force spatched
+'
+
+test_expect_success 'the range decides the files: only those its commits touch' '
+	git backport --rules=rules HEAD >out &&
+	grep "^diff --git a/drivers/net/foo/foo.c" out &&
+	! grep "bar.c" out &&
+	git backport --rules=rules HEAD~1 >out &&
+	grep "^diff --git a/drivers/net/bar/bar.c" out &&
+	! grep "foo.c" out
+'
+
+test_expect_success '--target runs only the rules for newer kernels (4.9 < 4.10 < 5.0)' '
+	git backport --rules=rules --target=2.6.30 base..HEAD >out &&
+	grep foo_old_api out &&
+	grep compat_request_threaded_irq out &&
+	git backport --rules=rules --target=5.4 base..HEAD >out &&
+	grep foo_old_api out &&
+	! grep compat_request_threaded_irq out &&
+	git backport --rules=rules --target=5.10 base..HEAD >out &&
+	test_must_be_empty out &&
+	mkdir -p rules410 &&
+	sed "1s/.*/\/\/ Backport: 4.10/" rules/0002-new-api.cocci >rules410/0002-new-api.cocci &&
+	git backport --rules=rules410 --target=4.9 base..HEAD >out &&
+	grep foo_old_api out &&
+	git backport --rules=rules410 --target=4.10 base..HEAD >out &&
+	test_must_be_empty out &&
+	git backport --rules=rules410 --target=v4.10-rc3 base..HEAD >out &&
+	grep foo_old_api out
+'
+
+test_expect_success 'a bad --target is a usage error' '
+	test_expect_code 129 git backport --rules=rules --target=banana 2>err &&
+	grep "not a kernel version" err
+'
+
+test_expect_success 'rules run in file-name order: the later rule sees the earlier output' '
+	mkdir -p ordered &&
+	write_file ordered/0010-second.cocci <<-\EOF &&
+	@@
+	@@
+	-step_two()
+	+step_three()
+	EOF
+	write_file ordered/0001-first.cocci <<-\EOF &&
+	@@
+	@@
+	-step_one()
+	+step_two()
+	EOF
+	at_to_tab <<-\EOF | write_file steps/steps.c &&
+	void f(void)
+	{
+	@step_one();
+	}
+	EOF
+	git add steps &&
+	git commit -q -m steps &&
+	git backport --rules=ordered HEAD >out &&
+	grep "^+	step_three();" out &&
+	git reset -q --hard HEAD~1
+'
+
+test_expect_success 'a rule that does not parse fails alone, with spatch'\''s message' '
+	rm -rf mixed &&
+	write_rules mixed &&
+	write_file mixed/0000-broken.cocci <<-\EOF &&
+	@@
+	expression E
+	@@
+	-foo(E)
+	+bar(E)
+	EOF
+	git backport --rules=mixed base..HEAD >out 2>err &&
+	grep "0000-broken.cocci: .*parse error" err &&
+	grep compat_request_threaded_irq out &&
+	grep foo_old_api out
+'
+
+test_expect_success 'a C file that spatch cannot parse is reported per file and rule' '
+	at_to_tab <<-\EOF | write_file drivers/net/baz/baz.c &&
+	int baz(void)
+	{
+	@int ret = request_threaded_irq(1, 2 3, 4 ;;; }} {
+	@return ret
+	EOF
+	git add drivers/net/baz &&
+	git commit -q -m "baz: broken" &&
+	git backport --rules=rules base..HEAD >out 2>err &&
+	grep "drivers/net/baz/baz.c: 0001-threaded-irq.cocci: parse error" err &&
+	grep compat_request_threaded_irq out &&
+	! grep "baz.c" out &&
+	git reset -q --hard HEAD~1
+'
+
+test_expect_success 'rules from a tree of the repository (another branch)' '
+	git backport --rules=rules base..HEAD >expect &&
+	GIT_INDEX_FILE=$PWD/.git/rules-index git add rules &&
+	tree=$(GIT_INDEX_FILE=$PWD/.git/rules-index git write-tree) &&
+	git branch rules-branch $(echo rules | git commit-tree $tree) &&
+	mv rules rules.away &&
+	git backport --rules=rules-branch:rules base..HEAD >actual &&
+	mv rules.away rules &&
+	test_cmp expect actual &&
+	test_expect_code 128 git backport --rules=rules-branch:nowhere base..HEAD 2>err &&
+	grep "nowhere" err
+'
+
+test_expect_success '--exit-code: 1 with changes, 0 without' '
+	test_expect_code 1 git backport --exit-code --rules=rules base..HEAD >/dev/null &&
+	git backport --exit-code --rules=rules --target=5.10 base..HEAD >out &&
+	test_must_be_empty out
+'
+
+test_expect_success '--stat and --format=json give per-rule figures' '
+	git backport --stat --rules=rules base..HEAD >out &&
+	grep "^0001-threaded-irq.cocci  *1  *2  *0 " out &&
+	grep "^0002-new-api.cocci  *1  *1  *0 " out &&
+	grep "2 of 2 files changed by 2 rules" out &&
+	git backport --format=json --rules=rules base..HEAD >out.json &&
+	python3 -c "
+import json, sys
+d = json.load(open(\"out.json\"))
+r = {x[\"name\"]: x for x in d[\"rules\"]}
+assert r[\"0001-threaded-irq.cocci\"][\"files_changed\"] == 1, r
+assert r[\"0001-threaded-irq.cocci\"][\"hunks\"] == 2, r
+assert r[\"0002-new-api.cocci\"][\"version\"] == \"5.10\", r
+assert \"seconds\" in r[\"0002-new-api.cocci\"]
+assert d[\"diff\"].startswith(\"diff --git a/drivers/net/bar/bar.c\"), d[\"diff\"][:80]
+assert [f[\"path\"] for f in d[\"files\"]] == [\"drivers/net/bar/bar.c\", \"drivers/net/foo/foo.c\"]
+"
+'
+
+test_expect_success '-j 1 and -j 2 give the same diff' '
+	git backport -j 1 --rules=rules base..HEAD >one &&
+	git backport -j 2 --rules=rules base..HEAD >two &&
+	test_cmp one two
+'
+
+test_expect_success '-D is passed on for rules with virtual names' '
+	mkdir -p virt &&
+	write_file virt/0001-virt.cocci <<-\EOF &&
+	virtual patch
+	@depends on patch@
+	expression E;
+	@@
+	-foo_new_api(E)
+	+foo_older_api(E)
+	EOF
+	git backport --rules=virt base..HEAD >out &&
+	test_must_be_empty out &&
+	git backport -D patch --rules=virt base..HEAD >out &&
+	grep "^+	return foo_older_api(3);" out
+'
+
+test_expect_success '--at previews whole paths at one commit' '
+	git backport --rules=rules --at=base -- drivers/net/foo >out &&
+	grep "^diff --git a/drivers/net/foo/foo.c" out &&
+	! grep bar.c out &&
+	git backport --rules=rules --at=HEAD -- drivers >out &&
+	grep "^diff --git a/drivers/net/bar/bar.c" out &&
+	test_expect_code 129 git backport --rules=rules --at=HEAD HEAD~1 2>err
+'
+
+test_done

@@ -1,0 +1,193 @@
+#!/bin/sh
+test_description='git backport: cache, token filter, timeouts, notes, --commit-to, bare repositories'
+. ./test-lib.sh
+
+if ! test_have_prereq SPATCH; then
+	skip_all='spatch (Debian package coccinelle) is not installed'
+	test_done
+fi
+
+REAL_SPATCH=$(command -v spatch)
+export REAL_SPATCH
+
+# A spatch first on PATH that logs each run (its arguments) and can be slow.
+test_expect_success 'setup: a logging spatch, drivers and a rule' '
+	mkdir -p wrap &&
+	cat >wrap/spatch <<-\EOF &&
+	#!/bin/sh
+	# Logs the files a run is given: named, or the C files of --dir.
+	dir= slow=
+	for a in "$@"; do
+		if test -e "$a" && grep -rq SLOW_MARKER "$a"; then
+			slow=yes
+		fi
+		if test "$dir" = next; then
+			dir=$a
+		elif test "$a" = --dir; then
+			dir=next
+		elif test -f "$a" && test "${a%.cocci}" = "$a"; then
+			echo "$a" >>"$SPATCH_LOG"
+		elif test "$a" = --parse-cocci; then
+			echo "--parse-cocci" >>"$SPATCH_LOG"
+		fi
+	done
+	if test -n "$dir"; then
+		(cd "$dir" && find . -name "*.c" | sed "s|^\./||") >>"$SPATCH_LOG"
+	fi
+	if test -n "$slow"; then
+		sleep 30
+	fi
+	exec "$REAL_SPATCH" "$@"
+	EOF
+	chmod +x wrap/spatch &&
+	SPATCH_LOG=$PWD/spatch.log &&
+	export SPATCH_LOG &&
+	PATH=$PWD/wrap:$PATH &&
+	export PATH &&
+	mkdir -p rules drivers &&
+	cat >rules/0001-threaded-irq.cocci <<-\EOF &&
+	// Backport: 2.6.31
+	@@
+	expression irq, handler, thread_fn, flags, name, dev;
+	@@
+	-request_threaded_irq(irq, handler, thread_fn, flags, name, dev)
+	+compat_request_threaded_irq(irq, handler, thread_fn, flags, name, dev)
+	EOF
+	printf "int a(void)\n{\n\treturn request_threaded_irq(1, 0, 0, 0, \"a\", 0);\n}\n" >drivers/a.c &&
+	printf "int b(void)\n{\n\treturn 0;\n}\n" >drivers/b.c &&
+	printf "/* request_threaded_irq is only named here */\nint c;\n" >drivers/c.h &&
+	git add drivers &&
+	test_tick &&
+	git commit -q -m base &&
+	git tag base &&
+	printf "int a2(void)\n{\n\treturn request_threaded_irq(2, 0, 0, 0, \"a\", 0);\n}\n" >>drivers/a.c &&
+	echo "/* b */" >>drivers/b.c &&
+	git commit -q -a -m "a and b"
+'
+
+test_expect_success 'the token filter never gives spatch a file without the rule'\''s tokens' '
+	rm -f spatch.log &&
+	git backport --rules=rules base >out &&
+	grep "^+	return compat_request_threaded_irq(1, 0, 0, 0, \"a\", 0);" out &&
+	grep -e "--parse-cocci" spatch.log &&
+	grep "drivers/a.c" spatch.log &&
+	grep "drivers/c.h" spatch.log &&
+	! grep "drivers/b.c" spatch.log &&
+	git backport --stat --rules=rules base >stat &&
+	grep "token filter skipped 1 of 3 (33.3%)" stat
+'
+
+test_expect_success 'a second run starts no spatch at all: every answer is cached' '
+	rm -f spatch.log &&
+	git backport --rules=rules base >again &&
+	test_cmp out again &&
+	! test -e spatch.log &&
+	git backport --stat --rules=rules base >stat &&
+	grep "spatch ran on 0 files in 0 processes, 2 results from the cache" stat
+'
+
+test_expect_success 'a later commit runs spatch only on the files that differ' '
+	rm -f spatch.log &&
+	git backport --rules=rules base..HEAD >out &&
+	grep "compat_request_threaded_irq(2" out &&
+	grep "drivers/a.c" spatch.log &&
+	test $(wc -l <spatch.log) = 1
+'
+
+test_expect_success 'the cache lives under $GIT_DIR/backport' '
+	test -d .git/backport/cache &&
+	test -f .git/backport/spatch-version
+'
+
+test_expect_success 'notes on each commit of the range, in refs/notes/backport' '
+	git backport --rules=rules --target=2.6.20 base~0..HEAD >/dev/null &&
+	git notes --ref=backport show HEAD >note &&
+	grep "^backport: target 2.6.20, rules rules, spatch " note &&
+	grep "^changed drivers/a.c: 0001-threaded-irq.cocci$" note &&
+	! grep -F "drivers/b.c" note &&
+	git backport --rules=rules base >/dev/null &&
+	git notes --ref=backport show base >note &&
+	grep "^changed drivers/a.c: 0001-threaded-irq.cocci$" note &&
+	! grep "drivers/c.h" note &&
+	git backport --no-notes --rules=rules --target=9.0 HEAD >/dev/null &&
+	git notes --ref=backport show HEAD >note &&
+	grep "target 2.6.20" note
+'
+
+test_expect_success 'a note says what failed' '
+	printf "int slow(void)\n{\n\treturn request_threaded_irq(1 2;\n}\n" >drivers/d.c &&
+	git add drivers/d.c &&
+	git commit -q -m "d: broken" &&
+	git backport --rules=rules HEAD >/dev/null 2>err &&
+	grep "drivers/d.c: 0001-threaded-irq.cocci: parse error" err &&
+	git notes --ref=backport show HEAD >note &&
+	grep "^failed drivers/d.c: 0001-threaded-irq.cocci: parse error" note &&
+	git backport --rules=rules HEAD >/dev/null 2>err &&
+	grep "drivers/d.c: 0001-threaded-irq.cocci: parse error" err &&
+	git reset -q --hard HEAD~1
+'
+
+test_expect_success '--timeout kills a slow spatch and reports it; the other files go on' '
+	printf "/* SLOW_MARKER */\nint s(void)\n{\n\treturn request_threaded_irq(3, 0, 0, 0, \"s\", 0);\n}\n" >drivers/slow.c &&
+	git add drivers/slow.c &&
+	git commit -q -m "slow" &&
+	start=$(date +%s) &&
+	git backport --timeout=1 --rules=rules base..HEAD >out 2>err &&
+	end=$(date +%s) &&
+	test $((end - start)) -lt 25 &&
+	grep "drivers/slow.c: 0001-threaded-irq.cocci: timeout" err &&
+	grep "compat_request_threaded_irq(2" out &&
+	! grep slow.c out &&
+	git reset -q --hard HEAD~1
+'
+
+test_expect_success '--commit-to builds a commit in the object store only' '
+	git backport --rules=rules base..HEAD >preview &&
+	git rev-parse HEAD >head.before &&
+	git ls-files -s >index.before &&
+	git backport --rules=rules --commit-to=backported base..HEAD >out &&
+	test_cmp preview out &&
+	git rev-parse HEAD >head.after &&
+	git ls-files -s >index.after &&
+	test_cmp head.before head.after &&
+	test_cmp index.before index.after &&
+	git diff --quiet &&
+	test "$(git rev-parse backported^)" = "$(git rev-parse HEAD)" &&
+	git show backported:drivers/a.c >a.c &&
+	grep "compat_request_threaded_irq(1" a.c &&
+	grep "compat_request_threaded_irq(2" a.c &&
+	git diff --stat HEAD backported >stat &&
+	grep "1 file changed" stat &&
+	test_expect_code 128 git backport --rules=rules --commit-to=main base..HEAD >/dev/null 2>err &&
+	grep "checked-out branch" err
+'
+
+test_expect_success 'a bare repository: rules from a tree, cache in the bare directory' '
+	GIT_INDEX_FILE=$PWD/.git/rules-index git add rules &&
+	tree=$(GIT_INDEX_FILE=$PWD/.git/rules-index git write-tree) &&
+	git branch with-rules $(echo rules | git commit-tree $tree) &&
+	git clone -q --bare . bare.git &&
+	git backport --rules=rules base..HEAD >expect &&
+	(
+		cd bare.git &&
+		git backport --rules=with-rules:rules base..main >../actual &&
+		test -d backport/cache &&
+		git notes --ref=backport show main >../note
+	) &&
+	test_cmp expect actual &&
+	grep "changed drivers/a.c" note
+'
+
+test_expect_success 'no spatch: exit 128 naming the Debian package' '
+	mkdir -p nospatch &&
+	ln -s "$(command -v git)" nospatch/git &&
+	(
+		PATH=$PWD/nospatch &&
+		export PATH &&
+		test_expect_code 128 "$UT_BUILD_DIR/bin/git-backport" --rules=rules HEAD 2>err
+	) &&
+	grep "spatch not found" err &&
+	grep "coccinelle" err
+'
+
+test_done
