@@ -87,7 +87,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 {
 	const struct kbuild_file *kf = kb ? kbuild_map_lookup(kb, path) : NULL;
 	/* Unlisted files may be #included by a listed one: no condition of their own. */
-	formula file_pc = kf && kf->kind == KBUILD_OBJECT ? kbuild_formula(v, kf->cond) : LOGIC_TRUE;
+	formula file_pc = kf && kf->kind == KBUILD_OBJECT ? pc_kbuild_formula(&v->pcx, kf->cond) : LOGIC_TRUE;
 	struct blob *blob;
 	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
 	struct cpp_file *f;

@@ -78,11 +78,6 @@ struct vampyr {
 	size_t nr_warnings, alloc_warnings;
 };
 
-/* filepc.c */
-struct kbuild_expr;
-/* A kbuild file condition over the model's variables (ANDed into its blocks' conditions). */
-formula kbuild_formula(struct vampyr *v, const struct kbuild_expr *e);
-
 /* cover.c */
 /* Marks dead targets, then builds configurations greedily until every live target is claimed. */
 void vampyr_cover(struct vampyr *v);

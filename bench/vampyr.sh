@@ -6,7 +6,7 @@
 #   2. with --expand (the kernel's own `make alldefconfig` on each fragment): the
 #      coverage after expansion, how much each fragment had to pin, time.
 #
-#   bench/vampyr-cover.sh [--no-expand] [file...]
+#   bench/vampyr.sh [--no-expand] [file...]
 #
 # The repository: $LINUX_REPO, else the one bench/linux-repo.sh makes (tag v6.1).
 # Results: a table on stdout, appended to $BENCH_WORK/vampyr/results.txt, with
@@ -50,7 +50,7 @@ say () { printf '%s\n' "$*" | tee -a "$results"; }
 # seconds since the epoch, with fractions
 now () { date +%s.%N; }
 
-say "== bench/vampyr-cover.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
+say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
 
 # Phase 1, every file: the cover alone.
 say "$(printf '%-26s %6s %5s %7s %7s %5s %7s' file blocks dead covered configs bound time_s)"
