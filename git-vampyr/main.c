@@ -82,6 +82,35 @@ static int hunks_touch(const struct file_change *fc, int first, int last)
 	return 0;
 }
 
+/*
+ * kbuild defines MODULE for the objects of a module: when the file's blocks
+ * test it, MODULE is tied to the file's module condition, and !MODULE to its
+ * built-in one (one MODULE variable serves all files of a run, which can only
+ * make configurations fewer blocks wide, never wrong).
+ */
+static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t first_block)
+{
+	int var = logic_var_find(v->logic, "cpp:MODULE"), *vars = NULL, used = 0;
+	size_t nr = 0, alloc = 0;
+	formula mod;
+
+	if (!var)
+		return LOGIC_TRUE;
+	for (size_t i = first_block; i < v->nr_blocks && !used; i++) {
+		nr = 0;
+		logic_vars_of(v->logic, v->blocks[i].pc, &vars, &nr, &alloc);
+		for (size_t k = 0; k < nr && !used; k++)
+			used = vars[k] == var;
+	}
+	free(vars);
+	if (!used)
+		return LOGIC_TRUE;
+	mod = logic_atom(v->logic, var);
+	return logic_and(v->logic,
+			 logic_implies(v->logic, mod, pc_kbuild_formula(&v->pcx, kf->module)),
+			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
+}
+
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
 			    const struct file_change *fc, struct kbuild_map *kb)
 {
@@ -112,10 +141,14 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b->number = cb->number;
 		b->parent = cb->parent < 0 ? -1 : (long)(base + (size_t)cb->parent);
 		b->chain = (long)(base + (size_t)cb->first);
-		b->pc = logic_and(v->logic, file_pc, pc_formula(&v->pcx, cb->pc));
+		b->pc = pc_formula(&v->pcx, cb->pc);
 		b->target = !fc || hunks_touch(fc, cb->line, cb->end_line);
 		b->config = -1;
 	}
+	if (kf && kf->kind == KBUILD_OBJECT)
+		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
+	for (size_t i = base; i < v->nr_blocks; i++)
+		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
 	cpp_file_free(f);
 	blob_release(v->repo, blob);
 }

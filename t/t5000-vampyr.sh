@@ -255,6 +255,46 @@ test_expect_success 'kbuild: the file condition is ANDed into its blocks' '
 	)
 '
 
+test_expect_success 'kbuild: MODULE is defined for the objects of a module only' '
+	mkdir kbm &&
+	(
+		cd kbm &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "kbuild modules"
+		config MODULES
+			bool "modules"
+			modules
+		config DRV
+			tristate "drv"
+		EOF
+		write_file Kbuild <<-\EOF &&
+		obj-$(CONFIG_DRV) += drv.o
+		obj-y += core.o
+		EOF
+		write_file drv.c <<-\EOF &&
+		#ifdef MODULE
+		int drv_module;
+		#else
+		int drv_builtin;
+		#endif
+		EOF
+		write_file core.c <<-\EOF &&
+		#ifdef MODULE
+		int core_module;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m kbm &&
+		git vampyr --no-notes --format=json -o out -- drv.c >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert len(r[\"configs\"]) == 2 and r[\"blocks_covered\"] == 2, r" &&
+		grep -l "^CONFIG_DRV=m\$" out/*.config &&
+		grep -l "^CONFIG_DRV=y\$" out/*.config &&
+		git vampyr --no-notes --format=json -o out -- core.c >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_dead\"] == 1, r"
+	)
+'
+
 test_expect_success KCONF,UNIFDEF 'a richer tree: menus, if, select, imply, choice, defaults; many blocks' '
 	mkdir rich &&
 	(
