@@ -49,16 +49,26 @@ say () { printf '%s\n' "$*" | tee -a "$results"; }
 
 # seconds since the epoch, with fractions
 now () { date +%s.%N; }
+# cpu <command...>: runs it; $cpu_s is its user + system CPU time (the machine is
+# shared: wall time grows with the load, CPU time much less).
+cpu () {
+	local tf rc=0
+	tf=$(mktemp)
+	/usr/bin/time -f '%U %S' -o "$tf" "$@" || rc=$?
+	cpu_s=$(tail -n 1 "$tf" | awk '{ printf "%.1f", $1 + $2 }')
+	rm -f "$tf"
+	return $rc
+}
 
 say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
 
 # Phase 1, every file: the cover alone.
-say "$(printf '%-26s %6s %5s %7s %7s %5s %7s' file blocks dead covered configs bound time_s)"
+say "$(printf '%-26s %6s %5s %7s %7s %5s %7s %6s' file blocks dead covered configs bound time_s cpu_s)"
 tot_blocks=0 tot_dead=0 tot_cov=0 tot_cfg=0 tot_bound=0 tot_time=0 n=0 opt=0
 for f in "${files[@]}"; do
 	name=$(echo "$f" | tr / _)
 	t0=$(now)
-	git vampyr --commit v6.1 --arch=x86 --no-notes --format=json -o "$out/$name" -- "$f" \
+	cpu git vampyr --commit v6.1 --arch=x86 --no-notes --format=json -o "$out/$name" -- "$f" \
 		>"$out/$name.json" 2>"$out/$name.err"
 	t1=$(now)
 	time_s=$(echo "$t1 - $t0" | bc)
@@ -67,7 +77,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 print(r["blocks_total"], r["blocks_dead"], r["blocks_covered"], len(r["configs"]), r["lower_bound"])
 ' "$out/$name.json")
-	say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f' "$f" "$blocks" "$dead" "$covered" "$configs" "$bound" "$time_s")"
+	say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f %6s' "$f" "$blocks" "$dead" "$covered" "$configs" "$bound" "$time_s" "$cpu_s")"
 	tot_blocks=$((tot_blocks + blocks)) tot_dead=$((tot_dead + dead)) tot_cov=$((tot_cov + covered))
 	tot_cfg=$((tot_cfg + configs)) tot_bound=$((tot_bound + bound)) n=$((n + 1))
 	test "$configs" != "$bound" || opt=$((opt + 1))
@@ -79,12 +89,12 @@ say "configurations equal to the lower bound (provably fewest) for $opt of $n fi
 test -n "$expand" || exit 0
 
 # Phase 2, every file: --expand with the kernel's make alldefconfig.
-say "$(printf '%-26s %7s %8s %-22s %7s' file covered expanded pinned time_s)"
+say "$(printf '%-26s %7s %8s %-22s %7s %6s' file covered expanded pinned time_s cpu_s)"
 tot_cov=0 tot_exp=0 tot_time=0 n=0
 for f in "${files[@]}"; do
 	name=$(echo "$f" | tr / _)
 	t0=$(now)
-	git vampyr --commit v6.1 --arch=x86 --no-notes --expand --format=json \
+	cpu git vampyr --commit v6.1 --arch=x86 --no-notes --expand --format=json \
 		-o "$out/$name.x" -- "$f" >"$out/$name.x.json" 2>"$out/$name.x.err" || true
 	t1=$(now)
 	time_s=$(echo "$t1 - $t0" | bc)
@@ -100,7 +110,7 @@ for c in r["configs"]:
 print(r["blocks_covered"], r.get("blocks_covered_expanded", "-"),
       ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
 ' "$out/$name.x.json")
-	say "$(printf '%-26s %7s %8s %-22s %7.1f' "$f" "$covered" "$expanded" "$pinned" "$time_s")"
+	say "$(printf '%-26s %7s %8s %-22s %7.1f %6s' "$f" "$covered" "$expanded" "$pinned" "$time_s" "$cpu_s")"
 	if test "$expanded" != failed; then
 		tot_cov=$((tot_cov + covered)) tot_exp=$((tot_exp + expanded)) n=$((n + 1))
 		tot_time=$(echo "$tot_time + $time_s" | bc)
