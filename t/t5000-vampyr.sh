@@ -209,7 +209,11 @@ test_expect_success '--scope=hunks: only the blocks the hunks touch' '
 	git vampyr --no-notes --scope=hunks --format=json -o out3 >report.json &&
 	python3 -c "import json; r = json.load(open(\"report.json\")); blocks = sorted(b[\"block\"] for c in r[\"configs\"] for b in c[\"covers\"]); assert r[\"blocks_total\"] == 2 and blocks == [0, 2], r" &&
 	git vampyr --no-notes --format=json -o out3 >report.json &&
-	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r"
+	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r" &&
+	sed -e "/^int b_d;/d" foo.c >tmp && mv tmp foo.c &&
+	git commit -q -a -m "remove a line of B5" &&
+	git vampyr --no-notes --scope=hunks --format=json -o out3 >report.json &&
+	python3 -c "import json; r = json.load(open(\"report.json\")); blocks = [b[\"block\"] for c in r[\"configs\"] for b in c[\"covers\"]]; assert r[\"blocks_total\"] == 1 and blocks == [5], r"
 '
 
 test_expect_success 'kbuild: the file condition is ANDed into its blocks' '
