@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What kind of Kconfig tree a commit holds, and what follows for reading it:
+ * where the Kconfig tree starts (the srctree: the root for Linux, U-Boot,
+ * Zephyr and coreboot, xen/ for Xen), the variables its `source` lines need
+ * ($(ZEPHYR_BASE)), and the macros its C code spells "enabled" with
+ * (U-Boot's CONFIG_IS_ENABLED(X), coreboot's CONFIG(X)).
+ *
+ * Git config, read once by project_config_init():
+ *   undertaker.srctree <dir>   the Kconfig tree starts there (overrides the guess)
+ *   undertaker.env NAME=value  a variable for $(NAME) in Kconfig (multi-valued)
+ *   undertaker.macro DEF       a project macro; replaces a preset of the same name
+ *   undertaker.presets false   no macro presets: only undertaker.macro
+ */
+#ifndef UT_PROJECT_H
+#define UT_PROJECT_H
+
+#include "cpp.h"
+#include "kconfig.h"
+#include "repo.h"
+
+enum project_kind {
+	PROJECT_KCONFIG,	/* a top-level Kconfig and nothing more we know of */
+	PROJECT_LINUX,
+	PROJECT_UBOOT,
+	PROJECT_XEN,
+	PROJECT_ZEPHYR,
+	PROJECT_COREBOOT,
+	PROJECT_NONE,		/* no Kconfig tree found */
+};
+/* "kconfig", "linux", "u-boot", "xen", "zephyr", "coreboot", "none". */
+const char *project_kind_name(enum project_kind k);
+
+/* What the user's git config says; the same for every commit of a run. */
+struct project_config {
+	char *srctree;			/* undertaker.srctree, or NULL */
+	struct strvec env;		/* undertaker.env */
+	struct strvec macros;		/* undertaker.macro */
+	int no_presets;			/* undertaker.presets false */
+};
+void project_config_init(struct project_config *pc, struct repo *r);
+void project_config_release(struct project_config *pc);
+
+/* One commit's tree. */
+struct project {
+	enum project_kind kind;
+	/* "" for the repository root, else a directory without trailing slash. */
+	char *srctree;
+	/* NAME=value for $(NAME): presets, then undertaker.env (the later wins). */
+	struct strvec env;
+};
+
+/*
+ * Looks at a few paths of `commit`: the top Kconfig, a <dir>/Kconfig with a
+ * `mainmenu` one level down, the headers that define each project's macros.
+ * Never fails: a tree it cannot place is PROJECT_NONE with srctree "".
+ */
+void project_detect(struct project *p, const struct project_config *pc, struct repo *r,
+		    const git_oid *commit);
+void project_release(struct project *p);
+
+/*
+ * The macro definitions for this kind of tree (presets unless disabled),
+ * then undertaker.macro: appended to `defs` as cpp_macros_add() takes them.
+ */
+void project_macros(enum project_kind kind, const struct project_config *pc,
+		    struct strvec *defs);
+
+/*
+ * project_macros() for the kind of tree at HEAD (none when HEAD is unborn):
+ * a run has one set of macros, and the kind of a tree seldom changes.
+ */
+void project_head_macros(const struct project_config *pc, struct repo *r, struct strvec *defs);
+
+/* kconfig_architectures() over the commit's Kconfig tree. */
+int project_architectures(const struct project *p, struct repo *r, const git_oid *commit,
+			  struct strvec *out);
+
+/*
+ * kconfig_parse() over the commit's Kconfig tree, with the project's
+ * variables added to `opts` (which may be NULL); definition locations are
+ * made relative to the repository root ("xen/common/Kconfig").
+ */
+struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
+				      const git_oid *commit, const char *arch,
+				      const struct kconfig_options *opts);
+
+#endif
