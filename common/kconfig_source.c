@@ -330,7 +330,15 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 	int line = ps->line;
 
 	if (strchr(pattern, PROBE_MARK)) {
-		char *text = preproc_unmark(ps->pp, pattern);
+		char *text;
+
+		/*
+		 * Zephyr's osource "$(KCONFIG_BINARY_DIR)/...": a generated file
+		 * that may not exist; Kconfiglib skips it quietly, so do we.
+		 */
+		if (optional)
+			return;
+		text = preproc_unmark(ps->pp, pattern);
 		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
 		free(text);
 		return;

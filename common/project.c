@@ -88,7 +88,7 @@ static int path_exists(struct repo *r, const git_oid *commit, const char *path)
  * No top-level Kconfig: the one directory whose Kconfig opens with a
  * `mainmenu` (Xen's xen/). Two such directories are ambiguous: none then.
  */
-static char *find_srctree(struct repo *r, const git_oid *commit)
+static char *find_srctree(struct repo *r, const git_oid *commit, char **top)
 {
 	struct strvec names = STRVEC_INIT;
 	char *found = NULL;
@@ -113,6 +113,20 @@ static char *find_srctree(struct repo *r, const git_oid *commit)
 		free(found);
 		return xstrdup("");
 	}
+	{
+		/* coreboot's src/Kconfig says `source "src/mainboard/Kconfig"`. */
+		char *path = xstrfmt("%s/Kconfig", found);
+		char *needle = xstrfmt("source \"%s/", found);
+		int from_root = file_says(r, commit, path, needle);
+
+		free(needle);
+		if (from_root) {
+			*top = path;
+			free(found);
+			return xstrdup("");
+		}
+		free(path);
+	}
 	return found;
 }
 
@@ -125,13 +139,14 @@ static const char *const coreboot_headers[] = {
 	"src/include/rules.h",
 };
 
-static enum project_kind detect_kind(struct repo *r, const git_oid *commit, const char *srctree)
+static enum project_kind detect_kind(struct repo *r, const git_oid *commit, const char *srctree,
+				     const char *top)
 {
 	struct strbuf path = STRBUF_INIT;
 	const char *pre = *srctree ? "/" : "";
 	enum project_kind kind = PROJECT_KCONFIG;
 
-	strbuf_addf(&path, "%s%sKconfig", srctree, pre);
+	strbuf_addf(&path, "%s%s%s", srctree, pre, top);
 	if (!path_exists(r, commit, path.buf)) {
 		strbuf_release(&path);
 		return PROJECT_NONE;
@@ -167,8 +182,10 @@ void project_detect(struct project *p, const struct project_config *pc, struct r
 		    const git_oid *commit)
 {
 	memset(p, 0, sizeof(*p));
-	p->srctree = pc->srctree ? xstrdup(pc->srctree) : find_srctree(r, commit);
-	p->kind = detect_kind(r, commit, p->srctree);
+	p->srctree = pc->srctree ? xstrdup(pc->srctree) : find_srctree(r, commit, &p->top);
+	if (!p->top)
+		p->top = xstrdup("Kconfig");
+	p->kind = detect_kind(r, commit, p->srctree, p->top);
 	/* Zephyr sources "$(ZEPHYR_BASE)/..." : the tree itself. */
 	if (p->kind == PROJECT_ZEPHYR)
 		strvec_push(&p->env, "ZEPHYR_BASE=.");
@@ -179,6 +196,7 @@ void project_detect(struct project *p, const struct project_config *pc, struct r
 void project_release(struct project *p)
 {
 	free(p->srctree);
+	free(p->top);
 	strvec_clear(&p->env);
 	memset(p, 0, sizeof(*p));
 }
@@ -246,7 +264,7 @@ int project_architectures(const struct project *p, struct repo *r, const git_oid
 	int n;
 
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
-	n = kconfig_architectures(&reader, NULL, out);
+	n = kconfig_architectures(&reader, p->top, out);
 	kconfig_git_reader_release(&reader);
 	return n;
 }
@@ -278,6 +296,7 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 	for (i = 0; opts && opts->env && i < opts->env->nr; i++)
 		strvec_push(&env, opts->env->v[i]);
 	o.env = &env;
+	o.top = p->top;
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
 	kc = kconfig_parse(&reader, arch, &o);
 	kconfig_git_reader_release(&reader);

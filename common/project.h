@@ -46,6 +46,12 @@ struct project {
 	enum project_kind kind;
 	/* "" for the repository root, else a directory without trailing slash. */
 	char *srctree;
+	/*
+	 * The top Kconfig file from the srctree: "Kconfig", or coreboot's
+	 * "src/Kconfig" (a mainmenu one level down whose `source` paths start
+	 * from the repository root).
+	 */
+	char *top;
 	/* NAME=value for $(NAME): presets, then undertaker.env (the later wins). */
 	struct strvec env;
 };
