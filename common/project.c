@@ -257,15 +257,49 @@ void project_head_macros(const struct project_config *pc, struct repo *r, struct
 	project_release(&p);
 }
 
+/*
+ * Xen builds for XEN_TARGET_ARCH (its $(ARCH)), which names more than the
+ * directory arch/$(SRCARCH): xen/arch/arm/Kconfig tests "$(ARCH)" = "arm32".
+ */
+static const struct {
+	const char *srcarch, *arch;
+} xen_arches[] = {
+	{ "arm", "arm32" }, { "arm", "arm64" }, { "ppc", "ppc64" },
+	{ "riscv", "riscv64" }, { "x86", "x86_64" },
+};
+
+static const char *xen_srcarch(const char *arch)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(xen_arches); i++)
+		if (!strcmp(xen_arches[i].arch, arch))
+			return xen_arches[i].srcarch;
+	return arch;
+}
+
 int project_architectures(const struct project *p, struct repo *r, const git_oid *commit,
 			  struct strvec *out)
 {
 	struct kconfig_reader reader;
+	struct strvec dirs = STRVEC_INIT;
 	int n;
 
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
-	n = kconfig_architectures(&reader, p->top, out);
+	n = kconfig_architectures(&reader, p->top, &dirs);
 	kconfig_git_reader_release(&reader);
+	for (size_t i = 0; i < dirs.nr; i++) {
+		int known = 0;
+
+		for (size_t k = 0; p->kind == PROJECT_XEN && k < ARRAY_SIZE(xen_arches); k++)
+			if (!strcmp(xen_arches[k].srcarch, dirs.v[i])) {
+				strvec_push(out, xen_arches[k].arch);
+				known++;
+			}
+		if (!known)
+			strvec_push(out, dirs.v[i]);
+		if (n > 0)
+			n += known ? known - 1 : 0;
+	}
+	strvec_clear(&dirs);
 	return n;
 }
 
@@ -297,6 +331,8 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 		strvec_push(&env, opts->env->v[i]);
 	o.env = &env;
 	o.top = p->top;
+	if (arch && p->kind == PROJECT_XEN && !o.srcarch)
+		o.srcarch = xen_srcarch(arch);
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
 	kc = kconfig_parse(&reader, arch, &o);
 	kconfig_git_reader_release(&reader);

@@ -78,7 +78,11 @@ void project_macros(enum project_kind kind, const struct project_config *pc,
  */
 void project_head_macros(const struct project_config *pc, struct repo *r, struct strvec *defs);
 
-/* kconfig_architectures() over the commit's Kconfig tree. */
+/*
+ * kconfig_architectures() over the commit's Kconfig tree; for Xen the
+ * names are its $(ARCH) values (arm32, arm64, x86_64), each parsed with
+ * the $(SRCARCH) it belongs to.
+ */
 int project_architectures(const struct project *p, struct repo *r, const git_oid *commit,
 			  struct strvec *out);
 

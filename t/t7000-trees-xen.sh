@@ -16,6 +16,12 @@ test_expect_success 'setup: xen/Kconfig with a mainmenu, no top-level Kconfig' '
 		bool "HVM support"
 	EOF
 	write_file xen/arch/arm/Kconfig <<-\EOF &&
+	config ARM_32
+		def_bool y
+		depends on "$(ARCH)" = "arm32"
+	config ARM_64
+		def_bool y
+		depends on !ARM_32
 	config ARM
 		def_bool y
 	config GICV3
@@ -39,11 +45,11 @@ test_expect_success 'setup: xen/Kconfig with a mainmenu, no top-level Kconfig' '
 	git add . && test_tick && git commit -q -m base && git tag base
 '
 
-test_expect_success 'the architectures come from xen/arch/*/Kconfig' '
-	git undertaker --dump-model=symbols --arch=arm base >arm &&
-	grep "^CONFIG_GICV3 bool xen/arch/arm/Kconfig:3" arm &&
+test_expect_success 'the architectures come from xen/arch/*/Kconfig, named as $(ARCH)' '
+	git undertaker --dump-model=symbols --arch=arm64 base >arm &&
+	grep "^CONFIG_GICV3 bool xen/arch/arm/Kconfig:9" arm &&
 	! grep CONFIG_HVM arm &&
-	git undertaker --dump-model=symbols --arch=x86 base >x86 &&
+	git undertaker --dump-model=symbols --arch=x86_64 base >x86 &&
 	grep "^CONFIG_SCHED bool xen/common/Kconfig:3" x86
 '
 
@@ -89,6 +95,20 @@ test_expect_success 'a block inside an x86-only symbol' '
 	git add . && test_tick && git commit -q -m local &&
 	test_expect_code 1 git undertaker --no-notes HEAD >out &&
 	grep "^xen/common/hvm.c:2: undead block B1 (kconfig, global): #ifdef CONFIG_X86$" out
+'
+
+test_expect_success 'arm32 and arm64 are both architectures: neither ARM_32 nor ARM_64 is dead' '
+	write_file xen/arch/arm/arm.c <<-\EOF &&
+	#ifdef CONFIG_ARM_32
+	int arm32;
+	#endif
+	#ifdef CONFIG_ARM_64
+	int arm64;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m arm &&
+	test_expect_code 0 git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out
 '
 
 test_expect_success 'undertaker.srctree overrides the guess' '
