@@ -2,6 +2,7 @@
 /* Which Kconfig tree a commit holds: its srctree, its variables, its macros. */
 #include "project.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,4 +348,75 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 			relocate(kc, kc->choices[i]->defs[j], p->srctree, &sb);
 	strbuf_release(&sb);
 	return kc;
+}
+
+/* Adds the names of `#define CONFIG_X` lines of a header to `out`. */
+static void header_defines(struct repo *r, const git_oid *commit, const char *path,
+			   struct strmap *out)
+{
+	struct blob *b;
+	const char *p, *end;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return;
+	for (p = b->data, end = b->data + b->size; p < end; ) {
+		const char *eol = memchr(p, '\n', end - p), *q;
+
+		if (!eol)
+			eol = end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < eol && *p == '#') {
+			for (p++; p < eol && (*p == ' ' || *p == '\t'); p++)
+				;
+			if (eol - p > 14 && !memcmp(p, "define", 6) && (p[6] == ' ' || p[6] == '\t')) {
+				for (p += 6; p < eol && (*p == ' ' || *p == '\t'); p++)
+					;
+				if (eol - p > 7 && !memcmp(p, "CONFIG_", 7)) {
+					char *name;
+
+					for (q = p += 7; q < eol && (isalnum((unsigned char)*q) || *q == '_'); q++)
+						;
+					name = xstrndup(p, q - p);
+					/* A function-like macro is no configuration symbol. */
+					if (q > p && (q == eol || *q != '(') && !strmap_get(out, name))
+						strmap_put(out, name, xstrdup(path));
+					free(name);
+				}
+			}
+		}
+		p = eol + 1;
+	}
+	blob_release(r, b);
+}
+
+void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
+			   const struct strmap *cmdline, struct strmap *out)
+{
+	const struct strmap_entry *e;
+	struct strvec arches = STRVEC_INIT;
+	const char *pre = *p->srctree ? "/" : "";
+	char *path;
+
+	if (cmdline)
+		strmap_for_each(cmdline, e)
+			strmap_put(out, e->key, xstrdup(e->value ? (const char *)e->value : ""));
+	if (p->kind != PROJECT_XEN)
+		return;
+	path = xstrfmt("%s%sinclude/xen/config.h", p->srctree, pre);
+	header_defines(r, commit, path, out);
+	free(path);
+	path = xstrfmt("%s%sarch", p->srctree, pre);
+	repo_list_dir(r, commit, path, &arches);
+	free(path);
+	for (size_t i = 0; i < arches.nr; i++) {
+		path = xstrfmt("%s%sarch/%s/include/asm/config.h", p->srctree, pre, arches.v[i]);
+		header_defines(r, commit, path, out);
+		free(path);
+		/* Xen before 4.17 kept them in include/asm-<arch>/. */
+		path = xstrfmt("%s%sinclude/asm-%s/config.h", p->srctree, pre, arches.v[i]);
+		header_defines(r, commit, path, out);
+		free(path);
+	}
+	strvec_clear(&arches);
 }

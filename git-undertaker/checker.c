@@ -35,6 +35,7 @@ struct model_set {
 	struct tree_models tm;
 	unsigned long last_use;
 	struct project project;		/* where its Kconfig tree starts, its variables */
+	struct strmap build_defined;	/* -D names and those of forced headers */
 };
 
 #define MAX_MODEL_SETS 3
@@ -133,6 +134,7 @@ static void model_set_free(struct model_set *ms)
 	free(ms->built);
 	strvec_clear(&ms->arches);
 	project_release(&ms->project);
+	strmap_clear(&ms->build_defined, free);
 	free(ms);
 }
 
@@ -265,7 +267,8 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 		ms->tm.only_arch = c->opts->arch;
 	}
 	ms->tm.kconfig_defined = bf->kconfig_defined;
-	ms->tm.cmdline_defined = bf->cmdline_defined;
+	project_build_defined(&ms->project, c->repo, commit, bf->cmdline_defined, &ms->build_defined);
+	ms->tm.cmdline_defined = &ms->build_defined;
 	c->sets[slot] = ms;
 	return ms;
 }

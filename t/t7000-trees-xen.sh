@@ -111,6 +111,34 @@ test_expect_success 'arm32 and arm64 are both architectures: neither ARM_32 nor 
 	test_must_be_empty out
 '
 
+test_expect_success 'CONFIG_ macros of the force-included config.h headers are not missing' '
+	write_file xen/include/xen/config.h <<-\EOF &&
+	#include <asm/config.h>
+	#define CONFIG_MULTIBOOT 1
+	EOF
+	write_file xen/arch/arm/include/asm/config.h <<-\EOF &&
+	#  define CONFIG_SEPARATE_XENHEAP 1
+	#define CONFIG_MAX_ORDER(x) (x)
+	EOF
+	write_file xen/common/heap.c <<-\EOF &&
+	#ifdef CONFIG_SEPARATE_XENHEAP
+	int separate;
+	#endif
+	#ifdef CONFIG_MULTIBOOT
+	int mb;
+	#endif
+	#ifdef CONFIG_MAX_ORDER
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m headers &&
+	# --all: a model set is keyed by Kconfig and Makefile blobs, not headers.
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- xen/common >out &&
+	! grep "heap.c:1:" out &&
+	! grep "heap.c:4:" out &&
+	grep "^xen/common/heap.c:7: undefined block B2 (missing, global): #ifdef CONFIG_MAX_ORDER$" out
+'
+
 test_expect_success 'undertaker.srctree overrides the guess' '
 	git init -q other &&
 	(
