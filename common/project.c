@@ -390,6 +390,37 @@ static void header_defines(struct repo *r, const git_oid *commit, const char *pa
 	blob_release(r, b);
 }
 
+/*
+ * U-Boot's scripts/config_whitelist.txt: the CONFIG_ options that boards
+ * still define in their headers (include/configs/<board>.h), one a line.
+ */
+static void whitelist(struct repo *r, const git_oid *commit, const char *path, struct strmap *out)
+{
+	struct blob *b;
+	const char *p, *end;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return;
+	for (p = b->data, end = b->data + b->size; p < end; ) {
+		const char *eol = memchr(p, '\n', end - p), *q;
+
+		if (!eol)
+			eol = end;
+		if (eol - p > 7 && !memcmp(p, "CONFIG_", 7)) {
+			char *name;
+
+			for (q = p += 7; q < eol && (isalnum((unsigned char)*q) || *q == '_'); q++)
+				;
+			name = xstrndup(p, q - p);
+			if (q > p && !strmap_get(out, name))
+				strmap_put(out, name, xstrdup(path));
+			free(name);
+		}
+		p = eol + 1;
+	}
+	blob_release(r, b);
+}
+
 void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
 			   const struct strmap *cmdline, struct strmap *out)
 {
@@ -401,6 +432,11 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 	if (cmdline)
 		strmap_for_each(cmdline, e)
 			strmap_put(out, e->key, xstrdup(e->value ? (const char *)e->value : ""));
+	if (p->kind == PROJECT_UBOOT) {
+		path = xstrfmt("%s%sscripts/config_whitelist.txt", p->srctree, pre);
+		whitelist(r, commit, path, out);
+		free(path);
+	}
 	if (p->kind != PROJECT_XEN)
 		return;
 	path = xstrfmt("%s%sinclude/xen/config.h", p->srctree, pre);

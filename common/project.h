@@ -99,7 +99,8 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
  * The names (without CONFIG_) that the build defines for every file:
  * `cmdline` (-D in the Makefiles), plus the CONFIG_ macros of the headers
  * the build force-includes (Xen's `-include include/xen/config.h` and the
- * asm/config.h it pulls in). Added to `out` with values of its own: free
+ * asm/config.h it pulls in), and U-Boot's legacy board-header options
+ * (scripts/config_whitelist.txt). Added to `out` with values of its own: free
  * them with strmap_clear(out, free).
  */
 void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,

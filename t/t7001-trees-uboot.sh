@@ -97,6 +97,25 @@ test_expect_success 'TPL: a variant the Kconfig lacks drops out instead of being
 	! grep undefined out
 '
 
+test_expect_success 'options of scripts/config_whitelist.txt (board headers) are not missing' '
+	write_file scripts/config_whitelist.txt <<-\EOF &&
+	CONFIG_SYS_NS16550_MEM32
+	EOF
+	write_file drivers/serial.c <<-\EOF &&
+	#ifdef CONFIG_SYS_NS16550_MEM32
+	int mem32;
+	#endif
+	#ifdef CONFIG_SYS_NS16550_MEM64
+	int mem64;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m whitelist &&
+	# --all: a model set is keyed by Kconfig and Makefile blobs, not this list.
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- drivers/serial.c >out &&
+	! grep "serial.c:1:" out &&
+	grep "^drivers/serial.c:4: undefined block B1 (missing, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
+'
+
 test_expect_success 'undertaker.presets=false: CONFIG_IS_ENABLED is an unknown macro again' '
 	git config undertaker.presets false &&
 	test_when_finished "git config --unset undertaker.presets" &&
