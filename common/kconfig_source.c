@@ -355,12 +355,20 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 		struct strvec matches = STRVEC_INIT;
 		size_t i;
 
+		size_t read = 0;
+
 		glob_paths(ps, "", path, &matches);
-		if (!matches.nr && !optional)
-			ps_error(ps, here, line, "no file matches \"%s\"", raw);
+		/*
+		 * glob_paths() expands a wildcard to every entry, files too:
+		 * src/mainboard/<star>/Kconfig.name also gives src/mainboard/
+		 * Kconfig/Kconfig.name (coreboot). A glob matches only what
+		 * exists, so a path that is not there is no match.
+		 */
 		for (i = 0; i < matches.nr; i++)
-			if (parse_file(ps, matches.v[i]) > 0 && !optional)
-				ps_error(ps, here, line, "can't open file \"%s\"", matches.v[i]);
+			if (parse_file(ps, matches.v[i]) <= 0)
+				read++;
+		if (!read && !optional)
+			ps_error(ps, here, line, "no file matches \"%s\"", raw);
 		strvec_clear(&matches);
 	} else if (parse_file(ps, path) > 0 && !optional) {
 		ps_error(ps, here, line, "can't open file \"%s\"", raw);

@@ -15,6 +15,11 @@ test_expect_success 'setup: src/Kconfig with a mainmenu, sources from the root; 
 	write_file src/mainboard/Kconfig <<-\EOF &&
 	config BOARD_EMULATION
 		bool "emulation"
+	source "src/mainboard/*/Kconfig.name"
+	EOF
+	write_file src/mainboard/emulation/Kconfig.name <<-\EOF &&
+	config BOARD_EMULATION_QEMU
+		bool "QEMU"
 	EOF
 	write_file src/soc/intel/Kconfig <<-\EOF &&
 	config SOC_INTEL_COMMON
@@ -38,11 +43,12 @@ test_expect_success 'setup: src/Kconfig with a mainmenu, sources from the root; 
 	git add . && test_tick && git commit -q -m base && git tag base
 '
 
-test_expect_success 'the tree is read from src/Kconfig, paths from the root' '
+test_expect_success 'the tree is read from src/Kconfig, paths from the root; a glob skips files where it wants directories' '
 	git undertaker --dump-model=symbols base >symbols 2>err &&
 	test_must_be_empty err &&
 	grep "^CONFIG_SOC_INTEL_COMMON bool src/soc/intel/Kconfig:1" symbols &&
-	grep "^CONFIG_BOARD_EMULATION bool src/mainboard/Kconfig:1" symbols
+	grep "^CONFIG_BOARD_EMULATION bool src/mainboard/Kconfig:1" symbols &&
+	grep "^CONFIG_BOARD_EMULATION_QEMU bool src/mainboard/emulation/Kconfig.name:1" symbols
 '
 
 test_expect_success 'a clean tree: exit 0' '
