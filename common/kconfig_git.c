@@ -114,6 +114,7 @@ void kconfig_git_reader_init(struct kconfig_reader *r, struct repo *repo, const 
 	r->release_file = git_release_file;
 	r->file_id = git_file_id;
 	r->list_dir = git_list_dir;
+	oid_hex(commit, r->scope);
 }
 
 void kconfig_git_reader_init_prefix(struct kconfig_reader *r, struct repo *repo,

@@ -454,6 +454,7 @@ void kconfig_cache_free(struct kconfig_cache *c)
 		return;
 	strmap_clear(&c->lexed, free_lexed);
 	strmap_clear(&c->printed, NULL);
+	strmap_clear(&c->ids, free);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }

@@ -456,7 +456,18 @@ struct logic_eval {
 	size_t nr_memo;
 	uint32_t *stack;
 	size_t alloc_stack;
+	uint32_t *touched;	/* nodes with a memo entry, to forget them cheaply */
+	size_t nr_touched, alloc_touched;
 };
+
+void logic_eval_set_values(struct logic_eval *ev, const int8_t *values, int nr_values)
+{
+	for (size_t i = 0; i < ev->nr_touched; i++)
+		ev->memo[ev->touched[i]] = 0;
+	ev->nr_touched = 0;
+	ev->values = values;
+	ev->nr_values = nr_values;
+}
 
 struct logic_eval *logic_eval_new(struct logic *l, const int8_t *values, int nr_values)
 {
@@ -473,6 +484,7 @@ void logic_eval_free(struct logic_eval *ev)
 		return;
 	free(ev->memo);
 	free(ev->stack);
+	free(ev->touched);
 	free(ev);
 }
 
@@ -543,6 +555,8 @@ int logic_eval(struct logic_eval *ev, formula f)
 		if (pending)
 			continue;
 		ev->memo[n] = eval_node(ev, nd) + 2;
+		ALLOC_GROW(ev->touched, ev->nr_touched + 1, ev->alloc_touched);
+		ev->touched[ev->nr_touched++] = n;
 		nr--;
 	}
 	return (ev->memo[NODE(f)] - 2) * (NEG(f) ? -1 : 1);
