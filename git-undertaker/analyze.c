@@ -496,7 +496,9 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 		for (size_t i = 0; slash && i < tm->nr_arches; i++)
 			if (strlen(tm->arch_names[i]) == (size_t)(slash - a) &&
 			    !strncmp(tm->arch_names[i], a, (size_t)(slash - a))) {
-				(*idx)[(*nr)++] = i;
+				/* Another architecture's file says nothing about --arch's. */
+				if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
+					(*idx)[(*nr)++] = i;
 				return;
 			}
 	}
