@@ -16,13 +16,14 @@
 #                 (default: every rule with "virtual patch", in path order)
 #   JOBS          -j for both spatch and git backport (default 2)
 #   BENCH_WORK    cache directory of bench/linux-repo.sh (default bench/work)
+#   BACKPORT_BENCH_WORK  this script's scratch directory (default bench/work/backport)
 #   BACKPORT_BIN  the git-backport to measure (default build/bin/git-backport)
 #   SKIP_PER_RULE=1  skip the per-rule correctness pass (the slowest part)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-work=${BENCH_WORK:-$here/work}/backport
+work=${BACKPORT_BENCH_WORK:-$here/work/backport}
 bin=${BACKPORT_BIN:-$top/build/bin/git-backport}
 jobs=${JOBS:-2}
 path=${BENCH_PATH:-drivers/net/wireless/ath}
@@ -31,6 +32,14 @@ test -x "$bin" || { echo "bench/backport.sh: build git-backport first (make)" >&
 
 now () { date +%s.%N; }
 secs () { echo "$2 - $1" | bc; }
+# CPU seconds (user + system) of this shell's finished children so far: on a
+# shared machine the wall time says as much about the neighbours as about us.
+# (times runs in this shell: in a pipe or $(...) it would count a subshell's.)
+cpu () {
+	times >"$work/.times"
+	awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' \
+		"$work/.times" >"$work/.cpu"
+}
 say () { echo "backport-bench: $*" >&2; }
 
 src=$("$here/linux-repo.sh")
@@ -82,30 +91,40 @@ backport () {
 
 # 1. Cold and warm, whole set.
 repo=$(fresh_repo cold)
+cpu; c0=$(cat "$work/.cpu")
 t0=$(now)
 backport "$repo" v6.12 "$work/all" --stat >"$work/cold.stat" 2>"$work/cold.err" || true
 t1=$(now)
+cpu; c1=$(cat "$work/.cpu")
 backport "$repo" v6.12 "$work/all" >"$work/cold.diff" 2>/dev/null
+cpu; c2=$(cat "$work/.cpu")
 t2=$(now)
 backport "$repo" v6.12 "$work/all" --stat >"$work/warm.stat" 2>/dev/null
 t3=$(now)
+cpu; c3=$(cat "$work/.cpu")
 cold=$(secs "$t0" "$t1")
 warm=$(secs "$t2" "$t3")
-say "git backport cold: $cold s; warm: $warm s"
+cold_cpu=$(secs "$c0" "$c1")
+warm_cpu=$(secs "$c2" "$c3")
+say "git backport cold: $cold s (cpu $cold_cpu s); warm: $warm s (cpu $warm_cpu s)"
 filter=$(tail -n 1 "$work/cold.stat")
 
 # 2. Plain spatch, rule after rule, in place: the reference for the whole set.
 checkout v6.12 "$work/plain"
+cpu; c0=$(cat "$work/.cpu")
 t0=$(now)
 for r in $rules; do
 	(cd "$work/plain" && "$spatch" -D patch --sp-file "$work/all/$r" --in-place --dir "$path" \
 		-j "$jobs" >/dev/null 2>&1) || say "plain spatch failed on $r"
 done
 t1=$(now)
+cpu; c1=$(cat "$work/.cpu")
 plain=$(secs "$t0" "$t1")
-say "plain spatch rule after rule: $plain s"
+plain_cpu=$(secs "$c0" "$c1")
+say "plain spatch rule after rule: $plain s (cpu $plain_cpu s)"
 checkout v6.12 "$work/ours"
-(cd "$work/ours" && git apply "$work/cold.diff")
+(cd "$work/ours" && git apply --allow-empty "$work/cold.diff")
+changed=$(grep -c '^diff --git' "$work/cold.diff" || true)
 if diff -r "$work/plain/$path" "$work/ours/$path" >"$work/whole.cmp"; then
 	whole=identical
 else
@@ -163,11 +182,12 @@ say "v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s, $runs_after spatch runs (cold
 
 cat <<EOF
 git backport bench: $n rules of scripts/coccinelle (-D patch), $path at v6.12 ($nfiles C files), -j $jobs
-correctness, whole set in order: $whole
+correctness, whole set in order: $whole ($changed files changed)
 correctness, each rule alone: ${SKIP_PER_RULE:+skipped}${SKIP_PER_RULE:-$same of $n identical${differ:+ (different:$differ)}}
 plain spatch rule after rule: $plain s
-git backport cold: $cold s ($(echo "scale=2; $cold / $plain" | bc)x plain spatch)
-git backport warm: $warm s ($(echo "scale=1; 100 * $warm / $cold" | bc)% of cold)
+plain spatch CPU (user+sys): $plain_cpu s
+git backport cold: $cold s ($(echo "scale=2; $cold / $plain" | bc)x plain spatch), CPU $cold_cpu s ($(echo "scale=2; $cold_cpu / $plain_cpu" | bc)x)
+git backport warm: $warm s ($(echo "scale=1; 100 * $warm / $cold" | bc)% of cold), CPU $warm_cpu s
 token filter (cold): ${filter#*; }
 v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s ($(echo "scale=1; 100 * $v612 / $cold" | bc)% of v6.12 cold), $runs_after spatch runs vs $runs_cold cold
   C files differing v6.1..v6.12 in $path: $ndiffer of $nfiles; files spatch ran on whose blob did not change: $outside

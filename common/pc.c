@@ -148,6 +148,10 @@ static formula config_formula(struct pc_context *ctx, const struct cpp_expr *e)
 
 	if (sym) {
 		symbol_vars(ctx, sym, &y, &m);
+		/* `#if CONFIG_NR_CPUS`: the value of an int or hex, not whether it is set. */
+		if (e->bare && (sym->type == KCONFIG_INT || sym->type == KCONFIG_HEX ||
+				sym->type == KCONFIG_STRING))
+			return logic_and(ctx->logic, y, named_var(ctx->logic, "value:", e->name));
 		return variant_of(ctx, e->variant, y, m);
 	}
 	if (len > 7 && !strcmp(s + len - 7, "_MODULE")) {
@@ -195,6 +199,9 @@ formula pc_formula(struct pc_context *ctx, const struct cpp_expr *e)
 	case CPP_EXPR_CONFIG:
 		return config_formula(ctx, e);
 	case CPP_EXPR_FREE:
+		/* `#if X` needs X defined and non-zero: `defined(X) && !X` is satisfiable. */
+		if (e->bare)
+			return logic_and(l, named_var(l, "cpp:", e->name), named_var(l, "value:", e->name));
 		return named_var(l, "cpp:", e->name);
 	case CPP_EXPR_OPAQUE:
 		return named_var(l, "opaque:", e->text);

@@ -159,6 +159,7 @@ struct file_arch {
 	formula file;		/* kbuild's condition for the file, true when unknown */
 	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
 	int file_alive;		/* -1 unknown */
+	int kbuild_done;	/* file holds kbuild's condition (or there is none) */
 	int ready;
 };
 
@@ -185,12 +186,6 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	fa->pcx.facts = fa->am->sat;
 	fa->file = LOGIC_TRUE;
 	fa->file_alive = -1;
-	if (fs->tm->file_condition) {
-		const struct kbuild_file *kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
-
-		if (kf && kf->kind == KBUILD_OBJECT)
-			fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
-	}
 	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->local = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->alive = xmalloc(fs->f->nr_blocks + 1);
@@ -200,6 +195,28 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 		fa->local[i2] = pc_formula(&fa->pcx, fs->f->blocks[i2].local);
 	}
 	return fa;
+}
+
+/*
+ * Adds kbuild's condition for the file on architecture i. Built for the
+ * first architecture tried; for the others only when a defect's cause is
+ * kbuild, since a Kbuild map per architecture costs as much as its model.
+ */
+static void ensure_kbuild(struct file_state *fs, struct file_arch *fa, size_t i)
+{
+	const struct kbuild_file *kf;
+
+	if (fa->kbuild_done)
+		return;
+	fa->kbuild_done = 1;
+	if (!fs->tm->file_condition)
+		return;
+	kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
+	if (!kf || kf->kind != KBUILD_OBJECT)
+		return;
+	fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
+	fa->file_alive = -1;
+	memset(fa->alive, -1, fs->f->nr_blocks + 1);
 }
 
 static int block_alive(struct file_arch *fa, size_t i)
@@ -500,6 +517,7 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 
 		if (!fa)
 			continue;
+		ensure_kbuild(fs, fa, scope[k]);
 		if (fa->file == LOGIC_TRUE || file_alive(fa))
 			return 0;
 		known++;
@@ -520,6 +538,45 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 		for (size_t k = 0; k < nr_scope; k++)
 			strvec_push(&d->arches, fs->tm->arch_names[scope[k]]);
 	return 1;
+}
+
+/*
+ * After the first architecture (the primary), try first those whose own
+ * Kconfig files name a symbol of the block: where an arch-specific block is
+ * alive, found without building every other model.
+ */
+static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t nr_scope)
+{
+	const struct strmap *mentions = fs->tm->arch_mentions;
+	size_t next = 1;
+
+	if (!mentions || nr_scope < 3)
+		return;
+	for (int j = (int)i; j >= 0; j = fs->f->blocks[j].prev_sibling)
+		for (size_t k = 0; k < fs->f->blocks[j].nr_symbols; k++) {
+			const char *name = fs->f->blocks[j].symbols[k].name;
+			const char *list = strmap_get(mentions, starts_with(name, "CONFIG_") ? name + 7 : name);
+
+			if (!list)
+				continue;
+			for (size_t a = next; a < nr_scope; a++) {
+				const char *arch = fs->tm->arch_names[scope[a]];
+				size_t len = strlen(arch);
+				const char *p = list;
+
+				while ((p = strstr(p, arch)) != NULL) {
+					if (p[-1] == ',' && p[len] == ',')
+						break;
+					p++;
+				}
+				if (p) {
+					size_t t = scope[a];
+
+					scope[a] = scope[next];
+					scope[next++] = t;
+				}
+			}
+		}
 }
 
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
@@ -550,12 +607,15 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 		if (b->constant || !chain_names_config(f, i))
 			continue;
 		/* A defect must hold on every architecture in scope: stop at the first where not. */
+		order_scope(&fs, i, scope, nr_scope);
 		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
 			enum verdict vk;
 
 			fa = file_arch(&fs, scope[k]);
 			if (!fa)
 				continue;
+			if (k == 0 || cause == CAUSE_KBUILD)
+				ensure_kbuild(&fs, fa, scope[k]);
 			vk = block_verdict(&fs, fa, i, &ck);
 			if (vk == PARENT_DEAD)
 				continue;
@@ -564,6 +624,13 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 			} else if (v == NONE) {
 				v = vk;
 				cause = ck;
+				/*
+				 * Impossible in C whatever Kconfig says, or only possible
+				 * with a symbol that no Kconfig of any architecture
+				 * defines: so on every architecture, no model needed.
+				 */
+				if (ck == CAUSE_CODE || ck == CAUSE_MISSING)
+					break;
 			}
 		}
 		if (v != DEAD && v != UNDEAD)

@@ -50,6 +50,7 @@ struct tree_models {
 	struct arch_model *(*get)(void *data, size_t i);
 	const struct strmap *kconfig_defined;	/* buildfiles_info */
 	const struct strmap *cmdline_defined;
+	const struct strmap *arch_mentions;	/* buildfiles_info */
 	/*
 	 * Kbuild's condition for a .c/.S file on architecture i (NULL when kbuild
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).

@@ -8,6 +8,7 @@
 #include "checker.h"
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ struct checker {
 	struct strmap results;
 	size_t input_errors;
 	char *host_arch;
+	/* A census worker: buildfiles and macros are its parent's, read only. */
+	struct checker *parent;
 };
 
 static const char *host_srcarch(void)
@@ -144,11 +147,13 @@ void checker_free(struct checker *c)
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
 		model_set_free(c->sets[i]);
 	strmap_clear(&c->results, free_defect_list);
-	buildfiles_free(c->buildfiles);
 	kconfig_cache_free(c->kconfig_cache);
 	kbuild_cache_free(c->kbuild_cache);
-	cpp_macros_free(c->macros);
-	strvec_clear(&c->macro_defs);
+	if (!c->parent) {
+		buildfiles_free(c->buildfiles);
+		cpp_macros_free(c->macros);
+		strvec_clear(&c->macro_defs);
+	}
 	free(c->host_arch);
 	free(c);
 }
@@ -264,6 +269,7 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	}
 	ms->tm.kconfig_defined = bf->kconfig_defined;
 	ms->tm.cmdline_defined = bf->cmdline_defined;
+	ms->tm.arch_mentions = bf->arch_mentions;
 	c->sets[slot] = ms;
 	return ms;
 }
@@ -564,40 +570,120 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	return 0;
 }
 
+/* A worker of the census: its own models and solvers, the parent's tree data. */
+static struct checker *checker_worker(struct checker *parent)
+{
+	struct checker *c = xcalloc(1, sizeof(*c));
+
+	c->parent = parent;
+	c->repo = parent->repo;
+	c->opts = parent->opts;
+	c->buildfiles = parent->buildfiles;
+	c->macros = parent->macros;
+	c->macro_defs = parent->macro_defs;
+	c->kconfig_cache = kconfig_cache_new();
+	c->kbuild_cache = kbuild_cache_new();
+	c->host_arch = xstrdup(parent->host_arch);
+	return c;
+}
+
 struct census {
 	struct checker *checker;
-	struct model_set *ms;
-	struct defect_list *out;
+	git_oid commit;
+	struct strvec paths;
+	git_oid *blobs;
+	size_t nr, alloc;
+	size_t next;		/* the next file to take, under lock */
+	pthread_mutex_t lock;
 	struct progress *progress;
 	size_t done;
 };
 
-static int census_file(const struct tree_file *f, void *data)
+struct census_worker {
+	struct census *cs;
+	struct checker *c;
+	struct defect_list out;
+	pthread_t thread;
+};
+
+static int census_list(const struct tree_file *f, void *data)
 {
 	struct census *cs = data;
 
 	if (!is_c_file(f->path) || !pathspec_match(&cs->checker->opts->pathspec, f->path))
 		return 0;
-	copy_list(cs->out, blob_defects(cs->checker, cs->ms, f->path, f->blob), NULL);
-	/* The census sees each blob once: keep memory flat. */
-	strmap_clear(&cs->checker->results, free_defect_list);
-	progress_update(cs->progress, ++cs->done);
+	strvec_push(&cs->paths, f->path);
+	ALLOC_GROW(cs->blobs, cs->nr + 1, cs->alloc);
+	cs->blobs[cs->nr++] = *f->blob;
 	return 0;
+}
+
+static void *census_run(void *arg)
+{
+	struct census_worker *w = arg;
+	struct census *cs = w->cs;
+	struct model_set *ms = model_set_for(w->c, &cs->commit);
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&cs->lock);
+		i = cs->next++;
+		pthread_mutex_unlock(&cs->lock);
+		if (i >= cs->nr || !ms)
+			break;
+		copy_list(&w->out, blob_defects(w->c, ms, cs->paths.v[i], &cs->blobs[i]), NULL);
+		/* The census sees each blob once: keep memory flat. */
+		strmap_clear(&w->c->results, free_defect_list);
+		pthread_mutex_lock(&cs->lock);
+		progress_update(cs->progress, ++cs->done);
+		pthread_mutex_unlock(&cs->lock);
+	}
+	return NULL;
 }
 
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
-	struct census cs = { .checker = c, .out = out };
+	struct census cs = { .checker = c, .commit = *commit };
+	struct census_worker *workers;
+	int jobs = c->opts->common.jobs > 0 ? c->opts->common.jobs : 1;
+	int ret = 0;
 
-	cs.ms = model_set_for(c, commit);
-	if (!cs.ms)
+	/* The tree's build files once, before the workers share them. */
+	if (!model_set_for(c, commit))
 		return -1;
+	repo_for_each_file(c->repo, commit, "", census_list, &cs);
+	if ((size_t)jobs > cs.nr)
+		jobs = cs.nr ? (int)cs.nr : 1;
+	pthread_mutex_init(&cs.lock, NULL);
 	if (!c->opts->common.quiet)
-		cs.progress = progress_start("Checking files", 0);
-	repo_for_each_file(c->repo, commit, "", census_file, &cs);
+		cs.progress = progress_start("Checking files", cs.nr);
+	workers = xcalloc((size_t)jobs, sizeof(*workers));
+	for (int j = 0; j < jobs; j++) {
+		workers[j].cs = &cs;
+		/* The first worker is this checker: its models are built already. */
+		workers[j].c = j ? checker_worker(c) : c;
+		if (j && pthread_create(&workers[j].thread, NULL, census_run, &workers[j])) {
+			checker_free(workers[j].c);
+			workers[j].c = NULL;
+		}
+	}
+	census_run(&workers[0]);
+	for (int j = 0; j < jobs; j++) {
+		if (j && workers[j].c) {
+			pthread_join(workers[j].thread, NULL);
+			c->input_errors += workers[j].c->input_errors;
+			checker_free(workers[j].c);
+		}
+		defect_list_take(out, &workers[j].out);
+	}
 	progress_stop(&cs.progress);
+	pthread_mutex_destroy(&cs.lock);
+	free(workers);
+	strvec_clear(&cs.paths);
+	free(cs.blobs);
 	defect_list_sort(out);
-	return 0;
+	return ret;
 }
 
 int checker_dump_model(struct checker *c, const git_oid *commit, const char *what)

@@ -167,4 +167,26 @@ test_expect_success 'a range checks each commit against its parent' '
 	test $(grep -c "^src/nested.c:3: dead" out) = 1
 '
 
+test_expect_success 'an int used as a value is not undead; defined(X) && !X is alive' '
+	cat >>Kconfig <<-\EOF &&
+	config BASE_SMALL
+		int
+		default 0 if PLAIN
+		default 1
+	EOF
+	write_file src/value.c <<-\EOF &&
+	#if CONFIG_BASE_SMALL
+	int small;
+	#else
+	int big;
+	#endif
+	#if defined(SOME_MACRO) && !SOME_MACRO
+	int zero;
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "value" && git tag value &&
+	test_expect_code 0 git undertaker --no-notes value >out &&
+	test_must_be_empty out
+'
+
 test_done
