@@ -359,7 +359,15 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 	int line = ps->line;
 
 	if (strchr(pattern, PROBE_MARK)) {
-		char *text = preproc_unmark(ps->pp, pattern);
+		char *text;
+
+		/*
+		 * Zephyr's osource "$(KCONFIG_BINARY_DIR)/...": a generated file
+		 * that may not exist; Kconfiglib skips it quietly, so do we.
+		 */
+		if (optional)
+			return;
+		text = preproc_unmark(ps->pp, pattern);
 		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
 		free(text);
 		return;
@@ -376,12 +384,20 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 		struct strvec matches = STRVEC_INIT;
 		size_t i;
 
+		size_t read = 0;
+
 		glob_paths(ps, "", path, &matches);
-		if (!matches.nr && !optional)
-			ps_error(ps, here, line, "no file matches \"%s\"", raw);
+		/*
+		 * glob_paths() expands a wildcard to every entry, files too:
+		 * src/mainboard/<star>/Kconfig.name also gives src/mainboard/
+		 * Kconfig/Kconfig.name (coreboot). A glob matches only what
+		 * exists, so a path that is not there is no match.
+		 */
 		for (i = 0; i < matches.nr; i++)
-			if (parse_file(ps, matches.v[i]) > 0 && !optional)
-				ps_error(ps, here, line, "can't open file \"%s\"", matches.v[i]);
+			if (parse_file(ps, matches.v[i]) <= 0)
+				read++;
+		if (!read && !optional)
+			ps_error(ps, here, line, "no file matches \"%s\"", raw);
 		strvec_clear(&matches);
 	} else if (parse_file(ps, path) > 0 && !optional) {
 		ps_error(ps, here, line, "can't open file \"%s\"", raw);

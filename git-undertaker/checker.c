@@ -19,6 +19,7 @@
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
+#include "project.h"
 #include "report.h"
 
 /* All models of one tree, keyed by its build-file digest. */
@@ -34,6 +35,8 @@ struct model_set {
 	char *kbuild_built;
 	struct tree_models tm;
 	unsigned long last_use;
+	struct project project;		/* where its Kconfig tree starts, its variables */
+	struct strmap build_defined;	/* -D names and those of forced headers */
 };
 
 #define MAX_MODEL_SETS 3
@@ -46,6 +49,7 @@ struct checker {
 	struct kbuild_cache *kbuild_cache;
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
+	struct project_config project_config;
 	struct model_set *sets[MAX_MODEL_SETS];
 	unsigned long clock;
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
@@ -95,7 +99,8 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->kconfig_cache = kconfig_cache_new();
 	c->kbuild_cache = kbuild_cache_new();
 	c->macros = cpp_macros_new();
-	repo_config_get_all(r, "undertaker.macro", &c->macro_defs);
+	project_config_init(&c->project_config, r);
+	project_head_macros(&c->project_config, r, &c->macro_defs);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
@@ -131,6 +136,8 @@ static void model_set_free(struct model_set *ms)
 	free(ms->models);
 	free(ms->built);
 	strvec_clear(&ms->arches);
+	project_release(&ms->project);
+	strmap_clear(&ms->build_defined, free);
 	free(ms);
 }
 
@@ -153,6 +160,7 @@ void checker_free(struct checker *c)
 		buildfiles_free(c->buildfiles);
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
+		project_config_release(&c->project_config);
 	}
 	free(c->host_arch);
 	free(c);
@@ -167,16 +175,14 @@ static struct arch_model *get_model(void *data, size_t i)
 {
 	struct model_set *ms = data;
 	struct arch_model *am = &ms->models[i];
-	struct kconfig_reader reader;
 	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
 
 	if (ms->built[i])
 		return am->model ? am : NULL;
 	ms->built[i] = 1;
 	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
-	kconfig_git_reader_init(&reader, ms->checker->repo, &ms->commit);
-	am->kconfig = kconfig_parse(&reader, am->arch, &kopts);
-	kconfig_git_reader_release(&reader);
+	am->kconfig = project_kconfig_parse(&ms->project, ms->checker->repo, &ms->commit,
+					    am->arch, &kopts);
 	if (!am->kconfig) {
 		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
 		      am->arch ? am->arch : "");
@@ -216,7 +222,6 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 {
 	const struct buildfiles_info *bf;
 	struct model_set *ms = NULL;
-	struct kconfig_reader reader;
 	size_t slot = 0;
 	int n;
 
@@ -238,9 +243,8 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	ms->digest = bf->digest;
 	ms->bf = bf;
 	ms->last_use = c->clock;
-	kconfig_git_reader_init(&reader, c->repo, commit);
-	n = kconfig_architectures(&reader, NULL, &ms->arches);
-	kconfig_git_reader_release(&reader);
+	project_detect(&ms->project, &c->project_config, c->repo, commit);
+	n = project_architectures(&ms->project, c->repo, commit, &ms->arches);
 	if (n < 0)
 		warning("no top Kconfig file: every CONFIG_ symbol is free");
 	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
@@ -268,7 +272,8 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 		ms->tm.only_arch = c->opts->arch;
 	}
 	ms->tm.kconfig_defined = bf->kconfig_defined;
-	ms->tm.cmdline_defined = bf->cmdline_defined;
+	project_build_defined(&ms->project, c->repo, commit, bf->cmdline_defined, &ms->build_defined);
+	ms->tm.cmdline_defined = &ms->build_defined;
 	ms->tm.arch_mentions = bf->arch_mentions;
 	c->sets[slot] = ms;
 	return ms;
@@ -581,6 +586,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->buildfiles = parent->buildfiles;
 	c->macros = parent->macros;
 	c->macro_defs = parent->macro_defs;
+	c->project_config = parent->project_config;
 	c->kconfig_cache = kconfig_cache_new();
 	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
