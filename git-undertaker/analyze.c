@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "pc.h"
 
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
@@ -373,6 +374,17 @@ static void explain_code(struct defect *d, const char *path, const struct cpp_fi
 			     f->blocks[j].directive);
 }
 
+/* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
+static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
+{
+	const struct model_reason **reasons;
+	size_t n = model_explain(fa->am->model, f, &reasons);
+
+	for (size_t k = 0; k < n; k++)
+		strvec_pushf(&d->explanation, "%s:%d: %s: %s", reasons[k]->path,
+			     reasons[k]->line, reasons[k]->symbol, reasons[k]->what);
+}
+
 /* Edit distance, for "did you mean" on missing symbols. */
 static size_t distance(const char *a, const char *b)
 {
@@ -484,7 +496,9 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 		for (size_t i = 0; slash && i < tm->nr_arches; i++)
 			if (strlen(tm->arch_names[i]) == (size_t)(slash - a) &&
 			    !strncmp(tm->arch_names[i], a, (size_t)(slash - a))) {
-				(*idx)[(*nr)++] = i;
+				/* Another architecture's file says nothing about --arch's. */
+				if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
+					(*idx)[(*nr)++] = i;
 				return;
 			}
 	}
@@ -649,8 +663,14 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 				if (!pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
 							      d->symbols.v[k]))
 					explain_missing(d, tm, d->symbols.v[k]);
-		if (opt->explain && cause == CAUSE_KCONFIG)
+		if (opt->explain && cause == CAUSE_KCONFIG) {
+			fa = file_arch(&fs, scope[0]);
+			if (fa)
+				explain_kconfig(d, fa, v == DEAD ? fa->pc[i] :
+						logic_and(fa->am->logic, parent_pc(fa, b),
+							  logic_not(fa->local[i])));
 			explain_code(d, path, f, i);
+		}
 	}
 
 done:

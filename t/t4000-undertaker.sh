@@ -87,6 +87,11 @@ test_expect_success '--explain names the closest existing symbol' '
 	grep "CONFIG_PLAN is defined nowhere; did you mean CONFIG_PLAIN" out
 '
 
+test_expect_success '--explain names the Kconfig line of a kconfig cause' '
+	test_expect_code 1 git undertaker --no-notes --explain nested >out &&
+	grep "^    Kconfig:[0-9]*: CONFIG_BAR: " out
+'
+
 test_expect_success 'two members of one choice: dead; a select: undead' '
 	write_file src/choice.c <<-\EOF &&
 	#if defined(CONFIG_CHOICE_A) && defined(CONFIG_CHOICE_B)
