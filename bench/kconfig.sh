@@ -94,7 +94,9 @@ check_configs () {
 	res=$kwork/$v/$a/check.txt
 	"$bench_dir/check-config.py" -q "$m" "$kwork/$v/$a/configs/"*.config >"$res" || true
 	{ grep '^REJECTED' "$res" || true; } | head -n 5 | sed 's/^/    /' | tee -a "$bench_log"
-	say "$v $a: $(tail -n 1 "$res") (DIMACS + picosat; randconfig seeds 1..$nrand; details in $res)"
+	local nr
+	nr=$(find "$kwork/$v/$a/configs" -name 'rand-*.config' | wc -l)
+	say "$v $a: $(tail -n 1 "$res") (DIMACS + picosat; the all*/defconfig targets and $nr randconfigs; details in $res)"
 	# A second opinion with Kconfig-level reasons: the model's own check (a test helper),
 	# on the extracted tree rather than the object store.
 	if test -x "$build_dir/t/helper/test-model"; then

@@ -133,7 +133,11 @@ struct parser {
 	const struct cpp_token *t;
 	size_t n, i;
 	const char *err;
+	int depth;	/* of parentheses, unary operators and ?: */
 };
+
+/* Far beyond any real #if, well within the C stack of every thread. */
+#define MAX_DEPTH 256
 
 static const struct cpp_token eof_token = { T_EOF, "", 0, 0 };
 
@@ -258,6 +262,8 @@ static struct cpp_node *parse_primary(struct parser *p)
 	case T_LPAREN:
 		p->i++;
 		n = parse_cond(p);
+		if (p->err)
+			return n;
 		if (peek(p)->type != T_RPAREN)
 			p->err = "missing ')' in #if";
 		else
@@ -332,7 +338,12 @@ static struct cpp_node *parse_unary(struct parser *p)
 	if (op != T_NOT && op != T_TILDE && op != T_MINUS && op != T_PLUS)
 		return parse_primary(p);
 	p->i++;
+	if (++p->depth > MAX_DEPTH) {
+		p->err = "#if nested too deeply";
+		return new_node(p, N_NUM, begin);
+	}
 	n = parse_unary(p);
+	p->depth--;
 	if (p->err)
 		return n;
 	{
@@ -387,8 +398,14 @@ static struct cpp_node *parse_binary(struct parser *p, int min_prec)
 static struct cpp_node *parse_cond(struct parser *p)
 {
 	size_t begin = p->i;
-	struct cpp_node *c = parse_binary(p, 1), *n;
+	struct cpp_node *c, *n;
 
+	if (++p->depth > MAX_DEPTH) {
+		p->err = "#if nested too deeply";
+		return new_node(p, N_NUM, begin);
+	}
+	c = parse_binary(p, 1);
+	p->depth--;
 	if (p->err || peek(p)->type != T_QUEST)
 		return c;
 	p->i++;
@@ -436,8 +453,8 @@ void cpp_collect_symbols(struct cpp_expr_ctx *ctx, const struct cpp_token *t, si
 
 struct cpp_expr *cpp_parse_condition(struct cpp_expr_ctx *ctx, const char *s, size_t len)
 {
-	struct parser p = { ctx, NULL, 0, 0, NULL };
-	struct cpp_node *n;
+	struct parser p = { ctx, NULL, 0, 0, NULL, 0 };
+	struct cpp_node *n = NULL;
 
 	ctx->raw.nr = ctx->expanded.nr = 0;
 	ctx->nr_symbols = 0;
@@ -447,7 +464,11 @@ struct cpp_expr *cpp_parse_condition(struct cpp_expr_ctx *ctx, const char *s, si
 	cpp_collect_symbols(ctx, ctx->expanded.v, ctx->expanded.nr);
 	p.t = ctx->expanded.v;
 	p.n = ctx->expanded.nr;
-	n = parse_cond(&p);
+	/* A formula is walked recursively: keep left-deep chains within reason. */
+	if (p.n > 20000)
+		p.err = "#if expression too long";
+	else
+		n = parse_cond(&p);
 	if (!p.err && p.i < p.n)
 		p.err = "unexpected token in #if";
 	if (p.err) {

@@ -250,8 +250,9 @@ static void expand(struct cpp_expr_ctx *ctx, const struct cpp_token *in, size_t 
 			i += k;
 			continue;
 		}
+		/* Definitions that double at each level stop growing here. */
 		if (t->type == T_IDENT && ctx->macros && ctx->macros->map.nr &&
-		    t->len < sizeof(name) && depth < 32) {
+		    t->len < sizeof(name) && depth < 32 && out->nr < 20000) {
 			memcpy(name, t->s, t->len);
 			name[t->len] = '\0';
 			m = strmap_get(&ctx->macros->map, name);

@@ -206,11 +206,30 @@ static int cond_directive(struct kmake *mk, const char *s, size_t n, const struc
 	return 0;
 }
 
+static int has_config(const struct kbuild_expr *e)
+{
+	if (e->op >= KB_ENABLED && e->op <= KB_MODULE)
+		return 1;
+	for (unsigned i = 0; i < e->nr; i++)
+		if (has_config(e->sub[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The top Makefile's other conditionals are about how make was invoked (O=,
+ * M=, its own sub-make, config targets): for the lists, both branches.
+ */
+static int top_both_branches(struct kmake *mk, const struct kbuild_expr *c)
+{
+	return mk->top && (kbuild_expr_has_free(c) || !has_config(c));
+}
+
 static void push_frame(struct kmake *mk, struct parse_state *st, const struct kbuild_expr *c)
 {
 	struct cond_frame f = { current(mk, st), c, c, 0, mk->line };
 
-	if (mk->top && kbuild_expr_has_free(c)) {
+	if (top_both_branches(mk, c)) {
 		f.unknown = 1;
 		f.cur = kb_true(mk->ex);
 	}
@@ -230,7 +249,7 @@ static void else_directive(struct kmake *mk, struct parse_state *st, const char 
 	f = &st->v[st->nr - 1];
 	if (n && !cond_directive(mk, s, n, &c))
 		error("%s:%d: extraneous text after else", mk->file, mk->line);
-	if (f->unknown || (mk->top && kbuild_expr_has_free(c))) {
+	if (f->unknown || (n && top_both_branches(mk, c))) {
 		f->unknown = 1;
 		f->cur = kb_true(mk->ex);
 		return;
@@ -494,6 +513,11 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 			st->nr--;
 		return;
 	}
+	/*
+	 * Like make, only a rule makes the following tab-indented lines a
+	 * recipe; any other statement but a conditional ends it.
+	 */
+	st->in_rule = 0;
 	c = current(mk, st);
 	if (word_is(s, n, "define", &rest)) {
 		st->define_depth = 1;

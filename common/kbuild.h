@@ -15,7 +15,13 @@
 
 #include "util.h"
 
-/* ---- conditions ---- */
+/* ---- conditions ----
+ *
+ * In the tristate encoding of the Kconfig model (X for y, X_MODULE for m):
+ * ENABLED(X) is X || X_MODULE, BUILTIN(X) is X, MODULE(X) is X_MODULE, and
+ * each distinct FREE text is one fresh variable (never tied to Kconfig).
+ * A symbol no Kconfig defines is simply never y or m, as kbuild sees it.
+ */
 
 enum kbuild_op {
 	KB_FALSE,
@@ -119,6 +125,12 @@ void kbuild_repo_reader(struct kbuild_reader *rd, struct kbuild_repo_ctx *ctx);
 
 /* ---- the file -> condition map ---- */
 
+/*
+ * A file's kind says why its condition may be false: KBUILD_UNLISTED files
+ * (headers-like .c files #included by others, sources of other
+ * architectures, tools/) are not compiled by kbuild for this architecture,
+ * but may still be compiled as part of another file.
+ */
 enum kbuild_file_kind {
 	KBUILD_OBJECT,		/* listed as a kernel object (condition may still be false) */
 	KBUILD_HOST,		/* only a source of host or user-space programs (hostprogs, userprogs) */

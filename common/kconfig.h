@@ -56,6 +56,12 @@ struct kconfig_reader {
 	 * Used for glob patterns in `source` and for listing architectures.
 	 */
 	int (*list_dir)(void *data, const char *dir, struct strvec *names);
+	/*
+	 * Optional: names the tree this reader reads (a commit id, say). A
+	 * kconfig_cache then remembers file_id's answers for that tree, so
+	 * that a new reader per architecture does not look every path up again.
+	 */
+	char scope[KCONFIG_ID_MAX];
 };
 
 /*

@@ -13,12 +13,25 @@ struct git_reader {
 	 * the same ~1,500 paths, and a tree walk costs more than a lookup here.
 	 */
 	struct strmap ids;
+	/* "xen/": where the Kconfig tree starts (Xen); "" for the repository root. */
+	char *prefix;
 };
+
+/* The repository path of a tree path: the prefix, then the path. */
+static const char *full_path(struct git_reader *gr, const char *path, struct strbuf *sb)
+{
+	if (!gr->prefix)
+		return path;
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s%s", gr->prefix, path);
+	return sb->buf;
+}
 
 static int git_file_id(void *data, const char *path, char id[KCONFIG_ID_MAX])
 {
 	struct git_reader *gr = data;
 	char *known = strmap_get(&gr->ids, path);
+	struct strbuf sb = STRBUF_INIT;
 	git_oid oid;
 	int ret;
 
@@ -28,7 +41,8 @@ static int git_file_id(void *data, const char *path, char id[KCONFIG_ID_MAX])
 		strcpy(id, known);
 		return 0;
 	}
-	ret = repo_path_oid(gr->repo, &gr->commit, path, &oid);
+	ret = repo_path_oid(gr->repo, &gr->commit, full_path(gr, path, &sb), &oid);
+	strbuf_release(&sb);
 	if (ret && ret != GIT_ENOTFOUND)
 		return -1;
 	if (ret)
@@ -71,7 +85,17 @@ static void git_release_file(void *data, struct kconfig_file *f)
 static int git_list_dir(void *data, const char *dir, struct strvec *names)
 {
 	struct git_reader *gr = data;
-	int ret = repo_list_dir(gr->repo, &gr->commit, dir, names);
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	/* The root of a prefixed tree is the prefix without its slash. */
+	if (gr->prefix && !*dir) {
+		strbuf_add(&sb, gr->prefix, strlen(gr->prefix) - 1);
+		ret = repo_list_dir(gr->repo, &gr->commit, sb.buf, names);
+	} else {
+		ret = repo_list_dir(gr->repo, &gr->commit, full_path(gr, dir, &sb), names);
+	}
+	strbuf_release(&sb);
 
 	if (ret == GIT_ENOTFOUND)
 		return 1;
@@ -90,6 +114,18 @@ void kconfig_git_reader_init(struct kconfig_reader *r, struct repo *repo, const 
 	r->release_file = git_release_file;
 	r->file_id = git_file_id;
 	r->list_dir = git_list_dir;
+	oid_hex(commit, r->scope);
+}
+
+void kconfig_git_reader_init_prefix(struct kconfig_reader *r, struct repo *repo,
+				    const git_oid *commit, const char *srctree)
+{
+	struct git_reader *gr;
+
+	kconfig_git_reader_init(r, repo, commit);
+	gr = r->data;
+	if (srctree && *srctree)
+		gr->prefix = ends_with(srctree, "/") ? xstrdup(srctree) : xstrfmt("%s/", srctree);
 }
 
 void kconfig_git_reader_release(struct kconfig_reader *r)
@@ -98,6 +134,8 @@ void kconfig_git_reader_release(struct kconfig_reader *r)
 
 	if (gr)
 		strmap_clear(&gr->ids, free);
+	if (gr)
+		free(gr->prefix);
 	free(gr);
 	r->data = NULL;
 }

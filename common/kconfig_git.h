@@ -12,6 +12,13 @@
  * pointers to repo and commit: both must outlive it.
  */
 void kconfig_git_reader_init(struct kconfig_reader *r, struct repo *repo, const git_oid *commit);
+/*
+ * The same over the Kconfig tree that starts in directory `srctree` of the
+ * commit (Xen's "xen"): paths asked for are relative to it. NULL or "" is
+ * the root, as kconfig_git_reader_init.
+ */
+void kconfig_git_reader_init_prefix(struct kconfig_reader *r, struct repo *repo,
+				    const git_oid *commit, const char *srctree);
 void kconfig_git_reader_release(struct kconfig_reader *r);
 
 #endif

@@ -74,6 +74,7 @@ struct kconfig_cache {
 	pthread_mutex_t lock;	/* parses may run in several threads */
 	struct strmap lexed;	/* id -> struct kconfig_lexed (never changed once in) */
 	struct strmap printed;	/* messages already printed once */
+	struct strmap ids;	/* "<scope>:<path>" -> id ("" when absent) */
 	size_t nr_lexed, nr_reused;
 };
 

@@ -20,6 +20,8 @@ static const struct {
 	{ "comment", K_COMMENT }, { "mainmenu", K_MAINMENU },
 	{ "source", K_SOURCE }, { "rsource", K_RSOURCE },
 	{ "osource", K_OSOURCE }, { "orsource", K_ORSOURCE },
+	/* Kconfiglib's older names for osource and orsource (Zephyr). */
+	{ "gsource", K_OSOURCE }, { "grsource", K_ORSOURCE },
 	{ "bool", K_BOOL }, { "boolean", K_BOOL }, { "tristate", K_TRISTATE },
 	{ "string", K_STRING }, { "int", K_INT }, { "hex", K_HEX },
 	{ "def_bool", K_DEF_BOOL }, { "def_tristate", K_DEF_TRISTATE },
@@ -452,6 +454,7 @@ void kconfig_cache_free(struct kconfig_cache *c)
 		return;
 	strmap_clear(&c->lexed, free_lexed);
 	strmap_clear(&c->printed, NULL);
+	strmap_clear(&c->ids, free);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }

@@ -63,10 +63,6 @@ struct kconfig *ps_kconfig(struct parse_state *ps) { return ps->kc; }
 
 /* ---- files ---- */
 
-/*
- * The lexed contents of `path`: 0 with *out set (*owned when the caller must
- * free it), 1 when there is no such file, -1 on error.
- */
 static struct kconfig_lexed *cache_find(struct kconfig_cache *cache, const char *id)
 {
 	struct kconfig_lexed *lf;
@@ -90,11 +86,44 @@ static struct kconfig_lexed *cache_add(struct kconfig_cache *cache, const char *
 	if (!had) {
 		strmap_put(&cache->lexed, id, lf);
 		cache->nr_lexed++;
+	} else {
+		cache->nr_reused++;	/* lexed twice at once: count it as one file */
 	}
 	pthread_mutex_unlock(&cache->lock);
 	if (had)
 		kconfig_lexed_free(lf);
 	return had ? had : lf;
+}
+
+/* file_id through the cache's memory of the reader's scope. */
+static int scoped_file_id(const struct kconfig_reader *r, struct kconfig_cache *cache,
+			  const char *path, char id[KCONFIG_ID_MAX])
+{
+	struct strbuf key = STRBUF_INIT;
+	const char *known;
+	int ret;
+
+	if (!r->scope[0])
+		return r->file_id(r->data, path, id);
+	strbuf_addf(&key, "%s:%s", r->scope, path);
+	pthread_mutex_lock(&cache->lock);
+	known = strmap_get(&cache->ids, key.buf);
+	if (known)
+		strcpy(id, known);
+	pthread_mutex_unlock(&cache->lock);
+	if (known) {
+		strbuf_release(&key);
+		return *id ? 0 : 1;
+	}
+	ret = r->file_id(r->data, path, id);
+	if (ret >= 0) {
+		pthread_mutex_lock(&cache->lock);
+		if (!strmap_contains(&cache->ids, key.buf))
+			strmap_put(&cache->ids, key.buf, xstrdup(ret ? "" : id));
+		pthread_mutex_unlock(&cache->lock);
+	}
+	strbuf_release(&key);
+	return ret;
 }
 
 /*
@@ -110,7 +139,7 @@ static int get_lexed(const struct kconfig_reader *r, struct kconfig_cache *cache
 
 	*owned = 0;
 	if (r->file_id) {
-		ret = r->file_id(r->data, path, id);
+		ret = scoped_file_id(r, cache, path, id);
 		if (ret)
 			return ret;
 		if ((*out = cache_find(cache, id)))
@@ -330,7 +359,15 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 	int line = ps->line;
 
 	if (strchr(pattern, PROBE_MARK)) {
-		char *text = preproc_unmark(ps->pp, pattern);
+		char *text;
+
+		/*
+		 * Zephyr's osource "$(KCONFIG_BINARY_DIR)/...": a generated file
+		 * that may not exist; Kconfiglib skips it quietly, so do we.
+		 */
+		if (optional)
+			return;
+		text = preproc_unmark(ps->pp, pattern);
 		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
 		free(text);
 		return;
@@ -347,12 +384,20 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 		struct strvec matches = STRVEC_INIT;
 		size_t i;
 
+		size_t read = 0;
+
 		glob_paths(ps, "", path, &matches);
-		if (!matches.nr && !optional)
-			ps_error(ps, here, line, "no file matches \"%s\"", raw);
+		/*
+		 * glob_paths() expands a wildcard to every entry, files too:
+		 * src/mainboard/<star>/Kconfig.name also gives src/mainboard/
+		 * Kconfig/Kconfig.name (coreboot). A glob matches only what
+		 * exists, so a path that is not there is no match.
+		 */
 		for (i = 0; i < matches.nr; i++)
-			if (parse_file(ps, matches.v[i]) > 0 && !optional)
-				ps_error(ps, here, line, "can't open file \"%s\"", matches.v[i]);
+			if (parse_file(ps, matches.v[i]) <= 0)
+				read++;
+		if (!read && !optional)
+			ps_error(ps, here, line, "no file matches \"%s\"", raw);
 		strvec_clear(&matches);
 	} else if (parse_file(ps, path) > 0 && !optional) {
 		ps_error(ps, here, line, "can't open file \"%s\"", raw);

@@ -1,39 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Hash-consed boolean formulas and their Tseitin encoding; see logic.h. */
+/* Hash-consed boolean formulas (the encoding into CNF is in cnf.c); see logic.h. */
 #include <stdlib.h>
 #include <string.h>
-#include "logic.h"
-
-enum op { OP_CONST, OP_VAR, OP_AND, OP_XOR, OP_ITE };
-
-struct node {
-	uint32_t op : 3;
-	uint32_t nargs : 29;
-	uint32_t arg;		/* OP_VAR: the variable; else first index into l->args */
-	uint32_t hash;
-};
-
-struct logic {
-	struct node *nodes;
-	size_t nr_nodes, alloc_nodes;
-	formula *args;
-	size_t nr_args, alloc_args;
-	/* Open addressing of node numbers (0 = empty: node 0 is the constant), with hashes. */
-	struct slot { uint32_t node, hash; } *table;
-	size_t table_cap;
-
-	char **var_names;	/* [var], var 0 unused */
-	uint32_t *var_node;	/* [var] the OP_VAR node */
-	size_t nr_vars, alloc_vars;	/* nr_vars counts var 0 */
-	struct strmap by_name;
-
-	formula *scratch;	/* argument lists being built */
-	size_t alloc_scratch;
-};
-
-#define NODE(f) ((f) >> 1)
-#define NEG(f) ((f) & 1)
-#define MKF(n, neg) (((formula)(n) << 1) | (neg))
+#include "logic-internal.h"
 
 static uint32_t mix(uint32_t h, uint32_t v)
 {
@@ -456,7 +425,18 @@ struct logic_eval {
 	size_t nr_memo;
 	uint32_t *stack;
 	size_t alloc_stack;
+	uint32_t *touched;	/* nodes with a memo entry, to forget them cheaply */
+	size_t nr_touched, alloc_touched;
 };
+
+void logic_eval_set_values(struct logic_eval *ev, const int8_t *values, int nr_values)
+{
+	for (size_t i = 0; i < ev->nr_touched; i++)
+		ev->memo[ev->touched[i]] = 0;
+	ev->nr_touched = 0;
+	ev->values = values;
+	ev->nr_values = nr_values;
+}
 
 struct logic_eval *logic_eval_new(struct logic *l, const int8_t *values, int nr_values)
 {
@@ -473,6 +453,7 @@ void logic_eval_free(struct logic_eval *ev)
 		return;
 	free(ev->memo);
 	free(ev->stack);
+	free(ev->touched);
 	free(ev);
 }
 
@@ -543,223 +524,11 @@ int logic_eval(struct logic_eval *ev, formula f)
 		if (pending)
 			continue;
 		ev->memo[n] = eval_node(ev, nd) + 2;
+		ALLOC_GROW(ev->touched, ev->nr_touched + 1, ev->alloc_touched);
+		ev->touched[ev->nr_touched++] = n;
 		nr--;
 	}
 	return (ev->memo[NODE(f)] - 2) * (NEG(f) ? -1 : 1);
-}
-
-struct cnf_encoder {
-	struct logic *l;
-	clause_sink_fn sink;
-	void *ctx;
-	int *lit;		/* per node: its literal, 0 = none yet */
-	uint8_t *done;		/* per node: 1 = "lit -> node" added, 2 = "node -> lit" added */
-	size_t nr;
-	int true_var;
-	uint32_t *stack;	/* pending (node << 2 | polarity) */
-	size_t nr_stack, alloc_stack;
-	int *clause;
-	size_t nr_clause, alloc_clause;
-};
-
-struct cnf_encoder *cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx)
-{
-	struct cnf_encoder *enc = xcalloc(1, sizeof(*enc));
-	enc->l = l;
-	enc->sink = sink;
-	enc->ctx = ctx;
-	return enc;
-}
-
-void cnf_encoder_free(struct cnf_encoder *enc)
-{
-	if (!enc)
-		return;
-	free(enc->lit);
-	free(enc->done);
-	free(enc->stack);
-	free(enc->clause);
-	free(enc);
-}
-
-static void enc_fit(struct cnf_encoder *enc)
-{
-	size_t want = enc->l->nr_nodes;
-	if (enc->nr >= want)
-		return;
-	size_t n = want + want / 2 + 64;
-	enc->lit = xrealloc(enc->lit, n * sizeof(*enc->lit));
-	enc->done = xrealloc(enc->done, n);
-	memset(enc->lit + enc->nr, 0, (n - enc->nr) * sizeof(*enc->lit));
-	memset(enc->done + enc->nr, 0, n - enc->nr);
-	enc->nr = n;
-}
-
-static int node_lit(struct cnf_encoder *enc, uint32_t n)
-{
-	enc_fit(enc);
-	if (enc->lit[n])
-		return enc->lit[n];
-	int v;
-	if (enc->l->nodes[n].op == OP_VAR) {
-		v = enc->l->nodes[n].arg;
-	} else if (enc->l->nodes[n].op == OP_CONST) {
-		/* Node 0 is "false": its literal is the negation of a variable forced true. */
-		if (!enc->true_var) {
-			enc->true_var = logic_var_new(enc->l, NULL);
-			enc->sink(enc->ctx, &enc->true_var, 1);
-		}
-		v = -enc->true_var;
-	} else {
-		v = logic_var_new(enc->l, NULL);
-	}
-	enc_fit(enc);
-	enc->lit[n] = v;
-	return v;
-}
-
-static int flit(struct cnf_encoder *enc, formula f)
-{
-	int v = node_lit(enc, NODE(f));
-	return NEG(f) ? -v : v;
-}
-
-/* Needs lit(f) -> f (want_true) or !lit(f) -> !f: a polarity of f's node. */
-static void require(struct cnf_encoder *enc, formula f, int want_true)
-{
-	unsigned pol = (want_true ^ NEG(f)) ? 1 : 2;
-	ALLOC_GROW(enc->stack, enc->nr_stack + 1, enc->alloc_stack);
-	enc->stack[enc->nr_stack++] = NODE(f) << 2 | pol;
-}
-
-static void emit(struct cnf_encoder *enc, int a, int b, int c)
-{
-	int v[3] = { a, b, c };
-	enc->sink(enc->ctx, v, c ? 3 : 2);
-}
-
-static void drain(struct cnf_encoder *enc)
-{
-	while (enc->nr_stack) {
-		uint32_t item = enc->stack[--enc->nr_stack];
-		uint32_t n = item >> 2;
-		enc_fit(enc);
-		unsigned missing = (item & 3) & ~enc->done[n];
-		if (!missing)
-			continue;
-		enc->done[n] |= missing;
-		struct node nd = enc->l->nodes[n];
-		if (nd.op == OP_VAR || nd.op == OP_CONST)
-			continue;
-		int x = node_lit(enc, n);
-		/* l->args only grows when a non-variable node is made: never here. */
-		const formula *a = enc->l->args + nd.arg;
-		if (nd.op == OP_AND) {
-			if (missing & 1) {
-				for (uint32_t i = 0; i < nd.nargs; i++) {
-					emit(enc, -x, flit(enc, a[i]), 0);
-					require(enc, a[i], 1);
-				}
-			}
-			if (missing & 2) {
-				enc->nr_clause = 0;
-				ALLOC_GROW(enc->clause, nd.nargs + 1, enc->alloc_clause);
-				enc->clause[enc->nr_clause++] = x;
-				for (uint32_t i = 0; i < nd.nargs; i++) {
-					int li = flit(enc, a[i]);
-					enc->clause[enc->nr_clause++] = -li;
-					require(enc, a[i], 0);
-				}
-				enc->sink(enc->ctx, enc->clause, enc->nr_clause);
-			}
-		} else if (nd.op == OP_XOR) {
-			int p = flit(enc, a[0]), q = flit(enc, a[1]);
-			if (missing & 1) {
-				emit(enc, -x, p, q);
-				emit(enc, -x, -p, -q);
-			}
-			if (missing & 2) {
-				emit(enc, x, -p, q);
-				emit(enc, x, p, -q);
-			}
-			require(enc, a[0], 1);
-			require(enc, a[0], 0);
-			require(enc, a[1], 1);
-			require(enc, a[1], 0);
-		} else if (nd.op == OP_ITE) {
-			int c = flit(enc, a[0]), t = flit(enc, a[1]), e = flit(enc, a[2]);
-			require(enc, a[0], 1);
-			require(enc, a[0], 0);
-			if (missing & 1) {
-				emit(enc, -x, -c, t);
-				emit(enc, -x, c, e);
-				require(enc, a[1], 1);
-				require(enc, a[2], 1);
-			}
-			if (missing & 2) {
-				emit(enc, x, -c, -t);
-				emit(enc, x, c, -e);
-				require(enc, a[1], 0);
-				require(enc, a[2], 0);
-			}
-		}
-	}
-}
-
-int cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false)
-{
-	int v = flit(enc, f);
-	if (want_true)
-		require(enc, f, 1);
-	if (want_false)
-		require(enc, f, 0);
-	drain(enc);
-	return v;
-}
-
-/* Emits a top-level clause, weakened by !guard when there is a guard. */
-static void emit_top(struct cnf_encoder *enc, int *c, size_t nr, int guard)
-{
-	if (guard)
-		c[nr++] = -guard;
-	enc->sink(enc->ctx, c, nr);
-}
-
-void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
-{
-	int unit[2];
-	if (f == LOGIC_TRUE)
-		return;
-	if (f == LOGIC_FALSE) {
-		emit_top(enc, unit, 0, guard);
-		return;
-	}
-	struct node nd = enc->l->nodes[NODE(f)];
-	if (nd.op == OP_AND && !NEG(f)) {
-		for (uint32_t i = 0; i < nd.nargs; i++)
-			cnf_assert_guarded(enc, enc->l->args[nd.arg + i], guard);
-		return;
-	}
-	if (nd.op == OP_AND) {
-		/* !(a && b && ...) is the clause (!a || !b || ...). */
-		int *c = xmalloc((nd.nargs + 1) * sizeof(*c));
-		for (uint32_t i = 0; i < nd.nargs; i++) {
-			formula ai = enc->l->args[nd.arg + i] ^ 1;
-			c[i] = flit(enc, ai);
-			require(enc, ai, 1);
-		}
-		drain(enc);
-		emit_top(enc, c, nd.nargs, guard);
-		free(c);
-		return;
-	}
-	unit[0] = cnf_literal(enc, f, 1, 0);
-	emit_top(enc, unit, 1, guard);
-}
-
-void cnf_assert(struct cnf_encoder *enc, formula f)
-{
-	cnf_assert_guarded(enc, f, 0);
 }
 
 /*

@@ -76,6 +76,8 @@ void logic_print(const struct logic *l, formula f, struct strbuf *out);
 struct logic_eval;
 struct logic_eval *logic_eval_new(struct logic *l, const int8_t *values, int nr_values);
 int logic_eval(struct logic_eval *ev, formula f);
+/* Evaluates under other values from now on (forgets only what was computed). */
+void logic_eval_set_values(struct logic_eval *ev, const int8_t *values, int nr_values);
 void logic_eval_free(struct logic_eval *ev);
 
 /*

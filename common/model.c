@@ -452,12 +452,24 @@ static void encode_choice(struct builder *b, const struct kconfig_choice *c)
 	formula nomod = logic_not(b->m->modules);
 	int tristate = mc->m != 0;
 	struct tv C = tv_choice(b, c), Vc = visibility(b, c->defs, c->nr_defs);
+	struct tv Dc = tv_const(LOGIC_FALSE, LOGIC_FALSE);
 	formula f;
-	if (!tristate)
+	for (size_t i = 0; i < c->nr_defs; i++)
+		Dc = tv_or(l, Dc, def_dep(b, c->defs[i]));
+	if (!tristate) {
 		Vc = tv_promote(Vc);
-	else
+		Dc = tv_promote(Dc);
+	} else {
 		Vc = tv_const(Vc.ge1, logic_or(l, Vc.ge2, logic_and(l, Vc.ge1, nomod)));
-	f = logic_and(l, logic_implies(l, C.ge1, Vc.ge1), logic_implies(l, C.ge2, Vc.ge2));
+		Dc = tv_const(Dc.ge1, logic_or(l, Dc.ge2, logic_and(l, Dc.ge1, nomod)));
+	}
+	/*
+	 * The mode is capped by the choice's dependencies, not by its prompt:
+	 * since 6.11 kconfig picks a member of a choice whose prompt is hidden
+	 * (`prompt "..." if EXPERT`) when the members are visible, where 6.1
+	 * leaves them all n. Both are allowed.
+	 */
+	f = logic_and(l, logic_implies(l, C.ge1, Dc.ge1), logic_implies(l, C.ge2, Dc.ge2));
 	if (!c->optional)
 		f = logic_and(l, f, logic_implies(l, Vc.ge1, C.ge1));
 	if (tristate) {

@@ -14,6 +14,16 @@
  * Each constraint remembers the Kconfig location of what it encodes, so an
  * unsatisfiable query can be explained as Kconfig lines.
  *
+ * Where it is looser than kconfig (never tighter, as far as tested): a visible
+ * symbol is only bounded (at least its reverse dependency, at most its
+ * visibility, default or reverse dependency), not tied to the user's choices;
+ * int/hex/string values and their comparisons are free; `transitional`,
+ * `option env` and probe symbols are free. Choices follow Linux 6.1 (a mode
+ * y/m/n, select of a member ignored, members of an invisible choice take their
+ * defaults), which also accepts what 6.11+ kconfig makes of bool choices.
+ * Symbols nested under a choice member without being members do not depend on
+ * the choice's mode here.
+ *
  * Threads: a model, its logic store and its solvers belong to one thread at a
  * time. The model keeps no pointer into the kconfig it was built from.
  */

@@ -148,6 +148,10 @@ static formula config_formula(struct pc_context *ctx, const struct cpp_expr *e)
 
 	if (sym) {
 		symbol_vars(ctx, sym, &y, &m);
+		/* `#if CONFIG_NR_CPUS`: the value of an int or hex, not whether it is set. */
+		if (e->bare && (sym->type == KCONFIG_INT || sym->type == KCONFIG_HEX ||
+				sym->type == KCONFIG_STRING))
+			return logic_and(ctx->logic, y, named_var(ctx->logic, "value:", e->name));
 		return variant_of(ctx, e->variant, y, m);
 	}
 	if (len > 7 && !strcmp(s + len - 7, "_MODULE")) {
@@ -195,9 +199,54 @@ formula pc_formula(struct pc_context *ctx, const struct cpp_expr *e)
 	case CPP_EXPR_CONFIG:
 		return config_formula(ctx, e);
 	case CPP_EXPR_FREE:
+		/* `#if X` needs X defined and non-zero: `defined(X) && !X` is satisfiable. */
+		if (e->bare)
+			return logic_and(l, named_var(l, "cpp:", e->name), named_var(l, "value:", e->name));
 		return named_var(l, "cpp:", e->name);
 	case CPP_EXPR_OPAQUE:
 		return named_var(l, "opaque:", e->text);
+	}
+	return LOGIC_TRUE;
+}
+
+formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e)
+{
+	struct logic *l = ctx->logic;
+	const struct kconfig_symbol *sym;
+	formula r, y, m;
+
+	switch (e->op) {
+	case KB_FALSE:
+		return LOGIC_FALSE;
+	case KB_TRUE:
+		return LOGIC_TRUE;
+	case KB_FREE:
+		return named_var(l, "kbuild:", e->name);
+	case KB_NOT:
+		return logic_not(pc_kbuild_formula(ctx, e->sub[0]));
+	case KB_AND:
+	case KB_OR:
+		r = e->op == KB_AND ? LOGIC_TRUE : LOGIC_FALSE;
+		for (unsigned i = 0; i < e->nr; i++) {
+			formula a = pc_kbuild_formula(ctx, e->sub[i]);
+
+			r = e->op == KB_AND ? logic_and(l, r, a) : logic_or(l, r, a);
+		}
+		return r;
+	case KB_ENABLED:
+	case KB_BUILTIN:
+	case KB_MODULE:
+		sym = kconfig_symbol(ctx, strip_config(e->name));
+		if (!sym) {
+			/* Not this architecture's (or no Kconfig's): kbuild sees it empty. */
+			return ctx->kconfig ? LOGIC_FALSE : named_var(l, "kbuild:", e->name);
+		}
+		symbol_vars(ctx, sym, &y, &m);
+		if (e->op == KB_BUILTIN)
+			return y;
+		if (e->op == KB_MODULE)
+			return m;
+		return logic_or(l, y, m);
 	}
 	return LOGIC_TRUE;
 }

@@ -17,6 +17,7 @@
 #define UT_PC_H
 
 #include "cpp.h"
+#include "kbuild.h"
 #include "kconfig.h"
 #include "logic.h"
 #include "sat.h"
@@ -43,6 +44,13 @@ void pc_context_release(struct pc_context *ctx);
 
 /* The formula of a cpp expression (a block's pc, local or expr). */
 formula pc_formula(struct pc_context *ctx, const struct cpp_expr *e);
+
+/*
+ * The formula of a Kbuild file condition: CONFIG_X enabled is X || X_MODULE,
+ * a symbol this architecture lacks is n (kbuild sees an empty variable),
+ * what kbuild decides at build time is a free variable.
+ */
+formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e);
 
 /* How a CONFIG_ name (with the prefix) of an #if line relates to the Kconfig tree. */
 enum pc_symbol_state {

@@ -5,6 +5,8 @@
 #include <picosat/picosat.h>
 #include "sat.h"
 
+#define SAT_WITNESSES 8
+
 /* The answer cache: formula -> 1 (sat) / 0 (unsat), open addressing. */
 struct answer {
 	formula f;
@@ -25,7 +27,17 @@ struct sat {
 	int max_var;		/* the highest variable in the base */
 	struct answer *answers;
 	size_t nr_answers, cap_answers;
-	size_t queries, cached, calls;
+	size_t queries, cached, calls, witnessed;
+	/*
+	 * Models the solver found, kept to answer later questions without it: a
+	 * formula true in one of them is satisfiable. A solver call assigns every
+	 * variable (tens of milliseconds on Linux); evaluating a small formula in a
+	 * few stored models costs microseconds, and most questions are satisfiable.
+	 */
+	int8_t *witness[SAT_WITNESSES];
+	int witness_vars[SAT_WITNESSES];
+	size_t nr_witnesses, next_witness;
+	struct logic_eval *ev;
 };
 
 /*
@@ -39,6 +51,7 @@ static void load_solver(struct sat *s)
 	s->ps = picosat_init();
 	if (!s->ps)
 		die("cannot initialise picosat");
+	picosat_set_global_default_phase(s->ps, 0);
 	for (size_t i = 0; i < s->nr_log; i++)
 		picosat_add(s->ps, s->log[i]);
 }
@@ -65,6 +78,12 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	s->nr_base_clauses++;
 	if (s->ps)
 		add_to_solver(s, lits, nr);
+	/* A stronger base may refute earlier answers and witnesses: forget them. */
+	if (s->nr_answers) {
+		memset(s->answers, 0, s->cap_answers * sizeof(*s->answers));
+		s->nr_answers = 0;
+	}
+	s->nr_witnesses = s->next_witness = 0;
 }
 
 static void query_sink(void *ctx, const int *lits, size_t nr)
@@ -91,6 +110,9 @@ void sat_free(struct sat *s)
 	cnf_encoder_free(s->query_enc);
 	free(s->log);
 	free(s->answers);
+	for (size_t i = 0; i < SAT_WITNESSES; i++)
+		free(s->witness[i]);
+	logic_eval_free(s->ev);
 	free(s);
 }
 
@@ -187,6 +209,33 @@ static void answers_grow(struct sat *s)
 	free(old);
 }
 
+/* Keeps the solver's current model among the witnesses (oldest one replaced). */
+static void keep_witness(struct sat *s)
+{
+	int n = picosat_variables(s->ps);
+	size_t i = s->next_witness;
+	s->next_witness = (i + 1) % SAT_WITNESSES;
+	if (i == s->nr_witnesses)
+		s->nr_witnesses++;
+	s->witness[i] = xrealloc(s->witness[i], n + 1);
+	s->witness_vars[i] = n;
+	s->witness[i][0] = 0;
+	for (int v = 1; v <= n; v++)
+		s->witness[i][v] = picosat_deref(s->ps, v);
+}
+
+static int witnessed(struct sat *s, formula f)
+{
+	if (!s->ev)
+		s->ev = logic_eval_new(s->l, NULL, 0);
+	for (size_t i = 0; i < s->nr_witnesses; i++) {
+		logic_eval_set_values(s->ev, s->witness[i], s->witness_vars[i]);
+		if (logic_eval(s->ev, f) > 0)
+			return 1;
+	}
+	return 0;
+}
+
 int sat_satisfiable(struct sat *s, formula f)
 {
 	s->queries++;
@@ -200,9 +249,14 @@ int sat_satisfiable(struct sat *s, formula f)
 	int r;
 	if (f == LOGIC_FALSE) {
 		r = SAT_UNSAT;
+	} else if (witnessed(s, f)) {
+		r = SAT_SAT;
+		s->witnessed++;
 	} else {
 		int lit = f == LOGIC_TRUE ? 0 : cnf_literal(s->query_enc, f, 1, 0);
 		r = sat_solve(s, &lit, lit ? 1 : 0);
+		if (r == SAT_SAT)
+			keep_witness(s);
 	}
 	a = answer_slot(s, f);
 	a->used = 1;
@@ -215,7 +269,7 @@ int sat_satisfiable(struct sat *s, formula f)
 void sat_stats(const struct sat *s, size_t *queries, size_t *cached, size_t *calls)
 {
 	*queries = s->queries;
-	*cached = s->cached;
+	*cached = s->cached + s->witnessed;
 	*calls = s->calls;
 }
 

@@ -48,9 +48,12 @@ int sat_value(struct sat *s, int var);
 size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise,
 		  int **out, size_t *alloc);
 
-/* Is base && f satisfiable? Answers are cached by formula. */
+/*
+ * Is base && f satisfiable? Answers are cached by formula, and a formula that
+ * holds in a model the solver found before is answered without it.
+ */
 int sat_satisfiable(struct sat *s, formula f);
-/* Statistics: queries asked, answered from the cache, solver calls. */
+/* Statistics: queries asked, answered without the solver, solver calls. */
 void sat_stats(const struct sat *s, size_t *queries, size_t *cached, size_t *calls);
 
 /*

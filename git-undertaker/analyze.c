@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "pc.h"
 
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
@@ -156,11 +157,15 @@ struct file_arch {
 	struct arch_model *am;
 	struct pc_context pcx;
 	formula *pc, *local;
+	formula file;		/* kbuild's condition for the file, true when unknown */
 	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
+	int file_alive;		/* -1 unknown */
+	int kbuild_done;	/* file holds kbuild's condition (or there is none) */
 	int ready;
 };
 
 struct file_state {
+	const char *path;
 	const struct cpp_file *f;
 	struct tree_models *tm;
 	struct file_arch *arches;	/* nr_models entries */
@@ -180,6 +185,8 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	pc_context_init(&fa->pcx, fa->am->logic, fa->am->kconfig, fs->tm->kconfig_defined,
 			fs->tm->cmdline_defined);
 	fa->pcx.facts = fa->am->sat;
+	fa->file = LOGIC_TRUE;
+	fa->file_alive = -1;
 	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->local = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
 	fa->alive = xmalloc(fs->f->nr_blocks + 1);
@@ -191,11 +198,42 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	return fa;
 }
 
+/*
+ * Adds kbuild's condition for the file on architecture i. Built for the
+ * first architecture tried; for the others only when a defect's cause is
+ * kbuild, since a Kbuild map per architecture costs as much as its model.
+ */
+static void ensure_kbuild(struct file_state *fs, struct file_arch *fa, size_t i)
+{
+	const struct kbuild_file *kf;
+
+	if (fa->kbuild_done)
+		return;
+	fa->kbuild_done = 1;
+	if (!fs->tm->file_condition)
+		return;
+	kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
+	if (!kf || kf->kind != KBUILD_OBJECT)
+		return;
+	fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
+	fa->file_alive = -1;
+	memset(fa->alive, -1, fs->f->nr_blocks + 1);
+}
+
 static int block_alive(struct file_arch *fa, size_t i)
 {
 	if (fa->alive[i] < 0)
-		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am, fa->pc[i]);
+		fa->alive[i] = (signed char)arch_model_satisfiable(fa->am,
+					logic_and(fa->am->logic, fa->pc[i], fa->file));
 	return fa->alive[i];
+}
+
+/* Can kbuild compile the file at all on this architecture? */
+static int file_alive(struct file_arch *fa)
+{
+	if (fa->file_alive < 0)
+		fa->file_alive = arch_model_satisfiable(fa->am, fa->file);
+	return fa->file_alive;
 }
 
 static formula parent_pc(struct file_arch *fa, const struct cpp_block *b)
@@ -232,6 +270,9 @@ static int unsat_cause(struct file_arch *fa, formula f)
 
 	if (!arch_model_satisfiable(fa->am, f))
 		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
+	f = logic_and(fa->am->logic, f, fa->file);
+	if (!arch_model_satisfiable(fa->am, f))
+		return CAUSE_KBUILD;
 	f = without_missing(fa, f, &any);
 	if (any && !arch_model_satisfiable(fa->am, f))
 		return CAUSE_MISSING;
@@ -245,6 +286,8 @@ static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, s
 	int c;
 
 	/* A block inside a dead one is dead because of it: not a defect of its own. */
+	if (!file_alive(fa))
+		return PARENT_DEAD;
 	if (b->parent >= 0 && !block_alive(fa, (size_t)b->parent))
 		return PARENT_DEAD;
 	c = unsat_cause(fa, fa->pc[i]);
@@ -329,6 +372,17 @@ static void explain_code(struct defect *d, const char *path, const struct cpp_fi
 	for (int j = f->blocks[i].prev_sibling; j >= 0; j = f->blocks[j].prev_sibling)
 		strvec_pushf(&d->explanation, "%s:%d: after: %s", path, f->blocks[j].line,
 			     f->blocks[j].directive);
+}
+
+/* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
+static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
+{
+	const struct model_reason **reasons;
+	size_t n = model_explain(fa->am->model, f, &reasons);
+
+	for (size_t k = 0; k < n; k++)
+		strvec_pushf(&d->explanation, "%s:%d: %s: %s", reasons[k]->path,
+			     reasons[k]->line, reasons[k]->symbol, reasons[k]->what);
 }
 
 /* Edit distance, for "did you mean" on missing symbols. */
@@ -442,7 +496,9 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 		for (size_t i = 0; slash && i < tm->nr_arches; i++)
 			if (strlen(tm->arch_names[i]) == (size_t)(slash - a) &&
 			    !strncmp(tm->arch_names[i], a, (size_t)(slash - a))) {
-				(*idx)[(*nr)++] = i;
+				/* Another architecture's file says nothing about --arch's. */
+				if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
+					(*idx)[(*nr)++] = i;
 				return;
 			}
 	}
@@ -458,12 +514,91 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 			(*idx)[(*nr)++] = i;
 }
 
+/*
+ * A file that kbuild can compile on no architecture in scope: one defect for
+ * the file (B00), instead of one per block. Returns 1 when it is one.
+ */
+static int check_file(struct file_state *fs, const char *path, const size_t *scope,
+		      size_t nr_scope, struct defect_list *out)
+{
+	struct defect *d;
+	size_t known = 0;
+
+	if (!fs->tm->file_condition)
+		return 0;
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct file_arch *fa = file_arch(fs, scope[k]);
+
+		if (!fa)
+			continue;
+		ensure_kbuild(fs, fa, scope[k]);
+		if (fa->file == LOGIC_TRUE || file_alive(fa))
+			return 0;
+		known++;
+	}
+	if (!known)
+		return 0;
+	d = defect_list_add(out);
+	d->path = xstrdup(path);
+	d->line = 1;
+	d->end_line = fs->f->nr_lines;
+	d->block = -1;
+	d->kind = DEFECT_DEAD;
+	d->cause = CAUSE_KBUILD;
+	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
+	d->context = xstrdup("dead: B00");
+	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
+	if (!d->global)
+		for (size_t k = 0; k < nr_scope; k++)
+			strvec_push(&d->arches, fs->tm->arch_names[scope[k]]);
+	return 1;
+}
+
+/*
+ * After the first architecture (the primary), try first those whose own
+ * Kconfig files name a symbol of the block: where an arch-specific block is
+ * alive, found without building every other model.
+ */
+static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t nr_scope)
+{
+	const struct strmap *mentions = fs->tm->arch_mentions;
+	size_t next = 1;
+
+	if (!mentions || nr_scope < 3)
+		return;
+	for (int j = (int)i; j >= 0; j = fs->f->blocks[j].prev_sibling)
+		for (size_t k = 0; k < fs->f->blocks[j].nr_symbols; k++) {
+			const char *name = fs->f->blocks[j].symbols[k].name;
+			const char *list = strmap_get(mentions, starts_with(name, "CONFIG_") ? name + 7 : name);
+
+			if (!list)
+				continue;
+			for (size_t a = next; a < nr_scope; a++) {
+				const char *arch = fs->tm->arch_names[scope[a]];
+				size_t len = strlen(arch);
+				const char *p = list;
+
+				while ((p = strstr(p, arch)) != NULL) {
+					if (p[-1] == ',' && p[len] == ',')
+						break;
+					p++;
+				}
+				if (p) {
+					size_t t = scope[a];
+
+					scope[a] = scope[next];
+					scope[next++] = t;
+				}
+			}
+		}
+}
+
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors)
 {
 	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
 	struct cpp_file *f = cpp_scan(data, size, &copt);
-	struct file_state fs = { .f = f, .tm = tm };
+	struct file_state fs = { .path = path, .f = f, .tm = tm };
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -473,6 +608,8 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
 	scope_of(&fs, path, &scope, &nr_scope);
 
+	if (check_file(&fs, path, scope, nr_scope, out))
+		goto done;
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
 		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
@@ -484,12 +621,15 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 		if (b->constant || !chain_names_config(f, i))
 			continue;
 		/* A defect must hold on every architecture in scope: stop at the first where not. */
+		order_scope(&fs, i, scope, nr_scope);
 		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
 			enum verdict vk;
 
 			fa = file_arch(&fs, scope[k]);
 			if (!fa)
 				continue;
+			if (k == 0 || cause == CAUSE_KBUILD)
+				ensure_kbuild(&fs, fa, scope[k]);
 			vk = block_verdict(&fs, fa, i, &ck);
 			if (vk == PARENT_DEAD)
 				continue;
@@ -498,6 +638,13 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 			} else if (v == NONE) {
 				v = vk;
 				cause = ck;
+				/*
+				 * Impossible in C whatever Kconfig says, or only possible
+				 * with a symbol that no Kconfig of any architecture
+				 * defines: so on every architecture, no model needed.
+				 */
+				if (ck == CAUSE_CODE || ck == CAUSE_MISSING)
+					break;
 			}
 		}
 		if (v != DEAD && v != UNDEAD)
@@ -516,10 +663,17 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 				if (!pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
 							      d->symbols.v[k]))
 					explain_missing(d, tm, d->symbols.v[k]);
-		if (opt->explain && cause == CAUSE_KCONFIG)
+		if (opt->explain && cause == CAUSE_KCONFIG) {
+			fa = file_arch(&fs, scope[0]);
+			if (fa)
+				explain_kconfig(d, fa, v == DEAD ? fa->pc[i] :
+						logic_and(fa->am->logic, parent_pc(fa, b),
+							  logic_not(fa->local[i])));
 			explain_code(d, path, f, i);
+		}
 	}
 
+done:
 	for (size_t k = 0; k < fs.nr_models; k++) {
 		if (!fs.arches[k].am)
 			continue;

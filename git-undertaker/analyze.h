@@ -8,6 +8,7 @@
 
 #include "cpp.h"
 #include "defect.h"
+#include "kbuild.h"
 #include "kconfig.h"
 #include "logic.h"
 #include "sat.h"
@@ -49,6 +50,12 @@ struct tree_models {
 	struct arch_model *(*get)(void *data, size_t i);
 	const struct strmap *kconfig_defined;	/* buildfiles_info */
 	const struct strmap *cmdline_defined;
+	const struct strmap *arch_mentions;	/* buildfiles_info */
+	/*
+	 * Kbuild's condition for a .c/.S file on architecture i (NULL when kbuild
+	 * says nothing of it: headers, trees without Kbuild, unlisted files).
+	 */
+	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 };

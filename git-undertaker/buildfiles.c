@@ -16,7 +16,7 @@ struct subtree {
 
 struct commit_info {
 	struct buildfiles_info info;
-	struct strmap kconfig_defined, cmdline_defined;
+	struct strmap kconfig_defined, cmdline_defined, arch_mentions;
 	struct strvec locations;	/* owns the values of both maps */
 };
 
@@ -26,7 +26,7 @@ struct buildfiles {
 	struct strmap by_digest;	/* digest hex → struct commit_info */
 	struct strmap by_commit;	/* commit hex → struct commit_info (not owned) */
 	struct strmap blob_names;	/* blob id hex + kind → struct strvec of names */
-	pcre2_code *re_config, *re_cmdline;
+	pcre2_code *re_config, *re_cmdline, *re_word;
 	pcre2_match_data *md;
 };
 
@@ -63,6 +63,7 @@ struct buildfiles *buildfiles_new(struct repo *r)
 	b->repo = r;
 	b->re_config = compile("^[ \\t]*(?:menu)?config[ \\t]+([A-Za-z0-9_]+)");
 	b->re_cmdline = compile("-D[ \\t]*CONFIG_([A-Za-z0-9_]+)");
+	b->re_word = compile("\\b([A-Z][A-Z0-9_]+)\\b");
 	b->md = pcre2_match_data_create(4, NULL);
 	return b;
 }
@@ -82,6 +83,7 @@ static void free_commit_info(void *p)
 
 	strmap_clear(&ci->kconfig_defined, NULL);
 	strmap_clear(&ci->cmdline_defined, NULL);
+	strmap_clear(&ci->arch_mentions, free);
 	strvec_clear(&ci->locations);
 	free(ci);
 }
@@ -102,6 +104,7 @@ void buildfiles_free(struct buildfiles *b)
 	strmap_clear(&b->blob_names, free_strvec);
 	pcre2_code_free(b->re_config);
 	pcre2_code_free(b->re_cmdline);
+	pcre2_code_free(b->re_word);
 	pcre2_match_data_free(b->md);
 	free(b);
 }
@@ -221,6 +224,48 @@ static void collect(struct buildfiles *b, struct commit_info *ci, const struct s
 	}
 }
 
+/*
+ * For each name an arch/<a>/ Kconfig file mentions, the architectures that
+ * do: where to look first for a configuration that keeps a block alive.
+ */
+static void collect_arch_mentions(struct buildfiles *b, struct commit_info *ci,
+				  const struct strvec *ids)
+{
+	for (size_t i = 0; i < ids->nr; i++) {
+		const char *path = ids->v[i] + 41, *a, *slash;
+		const struct strvec *names;
+		char *arch;
+
+		if (!starts_with(path, "arch/"))
+			continue;
+		a = path + 5;
+		slash = strchr(a, '/');
+		if (!slash)
+			continue;
+		arch = xstrndup(a, (size_t)(slash - a));
+		names = blob_names(b, ids->v[i], b->re_word, 'w');
+		for (size_t j = 0; j < names->nr; j++) {
+			const char *sp = strchr(names->v[j], ' ');
+			char *name = xstrndup(names->v[j], (size_t)(sp - names->v[j]));
+			char *list = strmap_get(&ci->arch_mentions, name);
+
+			if (!list) {
+				strmap_put(&ci->arch_mentions, name, xstrfmt(",%s,", arch));
+			} else {
+				char *needle = xstrfmt(",%s,", arch);
+
+				if (!strstr(list, needle)) {
+					strmap_put(&ci->arch_mentions, name, xstrfmt("%s%s,", list, arch));
+					free(list);
+				}
+				free(needle);
+			}
+			free(name);
+		}
+		free(arch);
+	}
+}
+
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -246,7 +291,9 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		ci->info.digest = root->digest;
 		collect(b, ci, &root->kconfig_ids, b->re_config, 'k', &ci->kconfig_defined);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
+		collect_arch_mentions(b, ci, &root->kconfig_ids);
 		ci->info.kconfig_defined = &ci->kconfig_defined;
+		ci->info.arch_mentions = &ci->arch_mentions;
 		ci->info.cmdline_defined = &ci->cmdline_defined;
 		ci->info.nr_kconfig = root->kconfig_ids.nr;
 		ci->info.nr_makefiles = root->makefile_ids.nr;

@@ -19,6 +19,8 @@ struct buildfiles_info {
 	const struct strmap *kconfig_defined;
 	/* name without CONFIG_ → "path:line" of a -DCONFIG_X in a Makefile */
 	const struct strmap *cmdline_defined;
+	/* name → ",arm,arm64," : the architectures whose arch/<a>/ Kconfig files name it */
+	const struct strmap *arch_mentions;
 	size_t nr_kconfig, nr_makefiles;
 };
 

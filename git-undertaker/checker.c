@@ -8,6 +8,7 @@
 #include "checker.h"
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,10 @@
 
 #include "analyze.h"
 #include "buildfiles.h"
+#include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
+#include "project.h"
 #include "report.h"
 
 /* All models of one tree, keyed by its build-file digest. */
@@ -28,8 +31,12 @@ struct model_set {
 	struct strvec arches;		/* empty: a single model */
 	struct arch_model *models;	/* arches.nr entries, or 1 */
 	char *built;			/* 1: tried to build models[i] */
+	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
+	char *kbuild_built;
 	struct tree_models tm;
 	unsigned long last_use;
+	struct project project;		/* where its Kconfig tree starts, its variables */
+	struct strmap build_defined;	/* -D names and those of forced headers */
 };
 
 #define MAX_MODEL_SETS 3
@@ -39,14 +46,18 @@ struct checker {
 	const struct undertaker_options *opts;
 	struct buildfiles *buildfiles;
 	struct kconfig_cache *kconfig_cache;
+	struct kbuild_cache *kbuild_cache;
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
+	struct project_config project_config;
 	struct model_set *sets[MAX_MODEL_SETS];
 	unsigned long clock;
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	size_t input_errors;
 	char *host_arch;
+	/* A census worker: buildfiles and macros are its parent's, read only. */
+	struct checker *parent;
 };
 
 static const char *host_srcarch(void)
@@ -86,8 +97,10 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->opts = o;
 	c->buildfiles = buildfiles_new(r);
 	c->kconfig_cache = kconfig_cache_new();
+	c->kbuild_cache = kbuild_cache_new();
 	c->macros = cpp_macros_new();
-	repo_config_get_all(r, "undertaker.macro", &c->macro_defs);
+	project_config_init(&c->project_config, r);
+	project_head_macros(&c->project_config, r, &c->macro_defs);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
@@ -113,11 +126,18 @@ static void model_set_free(struct model_set *ms)
 {
 	if (!ms)
 		return;
-	for (size_t i = 0; i < (ms->arches.nr ? ms->arches.nr : 1); i++)
+	for (size_t i = 0; i < (ms->arches.nr ? ms->arches.nr : 1); i++) {
 		arch_model_release(&ms->models[i]);
+		if (ms->kbuild[i])
+			kbuild_map_free(ms->kbuild[i]);
+	}
+	free(ms->kbuild);
+	free(ms->kbuild_built);
 	free(ms->models);
 	free(ms->built);
 	strvec_clear(&ms->arches);
+	project_release(&ms->project);
+	strmap_clear(&ms->build_defined, free);
 	free(ms);
 }
 
@@ -134,10 +154,14 @@ void checker_free(struct checker *c)
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
 		model_set_free(c->sets[i]);
 	strmap_clear(&c->results, free_defect_list);
-	buildfiles_free(c->buildfiles);
 	kconfig_cache_free(c->kconfig_cache);
-	cpp_macros_free(c->macros);
-	strvec_clear(&c->macro_defs);
+	kbuild_cache_free(c->kbuild_cache);
+	if (!c->parent) {
+		buildfiles_free(c->buildfiles);
+		cpp_macros_free(c->macros);
+		strvec_clear(&c->macro_defs);
+		project_config_release(&c->project_config);
+	}
 	free(c->host_arch);
 	free(c);
 }
@@ -151,16 +175,14 @@ static struct arch_model *get_model(void *data, size_t i)
 {
 	struct model_set *ms = data;
 	struct arch_model *am = &ms->models[i];
-	struct kconfig_reader reader;
 	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
 
 	if (ms->built[i])
 		return am->model ? am : NULL;
 	ms->built[i] = 1;
 	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
-	kconfig_git_reader_init(&reader, ms->checker->repo, &ms->commit);
-	am->kconfig = kconfig_parse(&reader, am->arch, &kopts);
-	kconfig_git_reader_release(&reader);
+	am->kconfig = project_kconfig_parse(&ms->project, ms->checker->repo, &ms->commit,
+					    am->arch, &kopts);
 	if (!am->kconfig) {
 		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
 		      am->arch ? am->arch : "");
@@ -174,11 +196,32 @@ static struct arch_model *get_model(void *data, size_t i)
 	return am;
 }
 
+static struct kbuild_map *get_kbuild(struct model_set *ms, size_t i)
+{
+	if (!ms->kbuild_built[i]) {
+		ms->kbuild_built[i] = 1;
+		ms->kbuild[i] = kbuild_map_for_commit(ms->checker->repo, &ms->commit,
+						      ms->arches.nr ? ms->arches.v[i] : NULL,
+						      ms->checker->kbuild_cache);
+	}
+	return ms->kbuild[i];
+}
+
+static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
+{
+	struct model_set *ms = data;
+	struct kbuild_map *map;
+
+	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
+		return NULL;
+	map = get_kbuild(ms, i);
+	return map ? kbuild_map_lookup(map, path) : NULL;
+}
+
 static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 {
 	const struct buildfiles_info *bf;
 	struct model_set *ms = NULL;
-	struct kconfig_reader reader;
 	size_t slot = 0;
 	int n;
 
@@ -200,13 +243,16 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	ms->digest = bf->digest;
 	ms->bf = bf;
 	ms->last_use = c->clock;
-	kconfig_git_reader_init(&reader, c->repo, commit);
-	n = kconfig_architectures(&reader, NULL, &ms->arches);
-	kconfig_git_reader_release(&reader);
+	project_detect(&ms->project, &c->project_config, c->repo, commit);
+	n = project_architectures(&ms->project, c->repo, commit, &ms->arches);
 	if (n < 0)
 		warning("no top Kconfig file: every CONFIG_ symbol is free");
 	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
 	ms->built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
+	ms->kbuild = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->kbuild));
+	ms->kbuild_built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
+	if (!c->opts->no_kbuild)
+		ms->tm.file_condition = file_condition;
 	ms->tm.data = ms;
 	ms->tm.get = get_model;
 	ms->tm.nr_arches = ms->arches.nr;
@@ -226,7 +272,9 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 		ms->tm.only_arch = c->opts->arch;
 	}
 	ms->tm.kconfig_defined = bf->kconfig_defined;
-	ms->tm.cmdline_defined = bf->cmdline_defined;
+	project_build_defined(&ms->project, c->repo, commit, bf->cmdline_defined, &ms->build_defined);
+	ms->tm.cmdline_defined = &ms->build_defined;
+	ms->tm.arch_mentions = bf->arch_mentions;
 	c->sets[slot] = ms;
 	return ms;
 }
@@ -527,40 +575,121 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	return 0;
 }
 
+/* A worker of the census: its own models and solvers, the parent's tree data. */
+static struct checker *checker_worker(struct checker *parent)
+{
+	struct checker *c = xcalloc(1, sizeof(*c));
+
+	c->parent = parent;
+	c->repo = parent->repo;
+	c->opts = parent->opts;
+	c->buildfiles = parent->buildfiles;
+	c->macros = parent->macros;
+	c->macro_defs = parent->macro_defs;
+	c->project_config = parent->project_config;
+	c->kconfig_cache = kconfig_cache_new();
+	c->kbuild_cache = kbuild_cache_new();
+	c->host_arch = xstrdup(parent->host_arch);
+	return c;
+}
+
 struct census {
 	struct checker *checker;
-	struct model_set *ms;
-	struct defect_list *out;
+	git_oid commit;
+	struct strvec paths;
+	git_oid *blobs;
+	size_t nr, alloc;
+	size_t next;		/* the next file to take, under lock */
+	pthread_mutex_t lock;
 	struct progress *progress;
 	size_t done;
 };
 
-static int census_file(const struct tree_file *f, void *data)
+struct census_worker {
+	struct census *cs;
+	struct checker *c;
+	struct defect_list out;
+	pthread_t thread;
+};
+
+static int census_list(const struct tree_file *f, void *data)
 {
 	struct census *cs = data;
 
 	if (!is_c_file(f->path) || !pathspec_match(&cs->checker->opts->pathspec, f->path))
 		return 0;
-	copy_list(cs->out, blob_defects(cs->checker, cs->ms, f->path, f->blob), NULL);
-	/* The census sees each blob once: keep memory flat. */
-	strmap_clear(&cs->checker->results, free_defect_list);
-	progress_update(cs->progress, ++cs->done);
+	strvec_push(&cs->paths, f->path);
+	ALLOC_GROW(cs->blobs, cs->nr + 1, cs->alloc);
+	cs->blobs[cs->nr++] = *f->blob;
 	return 0;
+}
+
+static void *census_run(void *arg)
+{
+	struct census_worker *w = arg;
+	struct census *cs = w->cs;
+	struct model_set *ms = model_set_for(w->c, &cs->commit);
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&cs->lock);
+		i = cs->next++;
+		pthread_mutex_unlock(&cs->lock);
+		if (i >= cs->nr || !ms)
+			break;
+		copy_list(&w->out, blob_defects(w->c, ms, cs->paths.v[i], &cs->blobs[i]), NULL);
+		/* The census sees each blob once: keep memory flat. */
+		strmap_clear(&w->c->results, free_defect_list);
+		pthread_mutex_lock(&cs->lock);
+		progress_update(cs->progress, ++cs->done);
+		pthread_mutex_unlock(&cs->lock);
+	}
+	return NULL;
 }
 
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
-	struct census cs = { .checker = c, .out = out };
+	struct census cs = { .checker = c, .commit = *commit };
+	struct census_worker *workers;
+	int jobs = c->opts->common.jobs > 0 ? c->opts->common.jobs : 1;
+	int ret = 0;
 
-	cs.ms = model_set_for(c, commit);
-	if (!cs.ms)
+	/* The tree's build files once, before the workers share them. */
+	if (!model_set_for(c, commit))
 		return -1;
+	repo_for_each_file(c->repo, commit, "", census_list, &cs);
+	if ((size_t)jobs > cs.nr)
+		jobs = cs.nr ? (int)cs.nr : 1;
+	pthread_mutex_init(&cs.lock, NULL);
 	if (!c->opts->common.quiet)
-		cs.progress = progress_start("Checking files", 0);
-	repo_for_each_file(c->repo, commit, "", census_file, &cs);
+		cs.progress = progress_start("Checking files", cs.nr);
+	workers = xcalloc((size_t)jobs, sizeof(*workers));
+	for (int j = 0; j < jobs; j++) {
+		workers[j].cs = &cs;
+		/* The first worker is this checker: its models are built already. */
+		workers[j].c = j ? checker_worker(c) : c;
+		if (j && pthread_create(&workers[j].thread, NULL, census_run, &workers[j])) {
+			checker_free(workers[j].c);
+			workers[j].c = NULL;
+		}
+	}
+	census_run(&workers[0]);
+	for (int j = 0; j < jobs; j++) {
+		if (j && workers[j].c) {
+			pthread_join(workers[j].thread, NULL);
+			c->input_errors += workers[j].c->input_errors;
+			checker_free(workers[j].c);
+		}
+		defect_list_take(out, &workers[j].out);
+	}
 	progress_stop(&cs.progress);
+	pthread_mutex_destroy(&cs.lock);
+	free(workers);
+	strvec_clear(&cs.paths);
+	free(cs.blobs);
 	defect_list_sort(out);
-	return 0;
+	return ret;
 }
 
 int checker_dump_model(struct checker *c, const git_oid *commit, const char *what)
@@ -571,8 +700,6 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 
 	if (!ms)
 		return -1;
-	if (!strcmp(what, "files"))
-		return error("--dump-model=files needs the Kbuild reader, which this build lacks");
 	if (ms->arches.nr) {
 		const char *arch = c->opts->arch ? c->opts->arch : c->host_arch;
 		int found = 0;
@@ -584,6 +711,17 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 			}
 		if (!found)
 			return error("no architecture '%s' in this tree", arch);
+	}
+	if (!strcmp(what, "files")) {
+		struct kbuild_map *map = get_kbuild(ms, want);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!map)
+			return error("cannot read the Makefiles");
+		kbuild_map_dump(map, &sb);
+		fputs(strbuf_str(&sb), stdout);
+		strbuf_release(&sb);
+		return 0;
 	}
 	am = get_model(ms, want);
 	if (!am)

@@ -18,6 +18,7 @@ struct undertaker_options {
 	int show_all;
 	int force;		/* --force: check commits that already have a note */
 	const char *arch;	/* --arch: restrict to one architecture */
+	int no_kbuild;		/* --no-kbuild: ignore file presence conditions */
 	const char *dump_model;	/* --dump-model[=dimacs|symbols|files] */
 	struct strvec pathspec;
 };

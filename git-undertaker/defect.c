@@ -151,8 +151,12 @@ static void add_scope(struct strbuf *sb, const struct defect *d)
 
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status)
 {
-	strbuf_addf(sb, "%s:%d: %s block B%d (%s, ", d->path, d->line,
-		    defect_kind_name(d->kind), d->block, defect_cause_name(d->cause));
+	if (d->block < 0)
+		strbuf_addf(sb, "%s:%d: %s block B00 (%s, ", d->path, d->line,
+			    defect_kind_name(d->kind), defect_cause_name(d->cause));
+	else
+		strbuf_addf(sb, "%s:%d: %s block B%d (%s, ", d->path, d->line,
+			    defect_kind_name(d->kind), d->block, defect_cause_name(d->cause));
 	add_scope(sb, d);
 	strbuf_addf(sb, "): %s", d->directive);
 	if (with_status && d->status != STATUS_NEW)

@@ -295,6 +295,7 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "show", &o.show, "new|all", "which defects to print (default: new)"),
 		OPT_BOOL(0, "force", &o.force, "check commits again that already have a current note"),
 		OPT_STRING(0, "arch", &o.arch, "arch", "only this architecture's model"),
+		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
 		OPT_COMMON(&o.common),

@@ -164,83 +164,121 @@ static int value_of_lit(const struct vconfig *c, const struct vblock *b)
 	return b->lit > 0 ? c->values[var] > 0 : c->values[var] < 0;
 }
 
-size_t vampyr_lower_bound(struct vampyr *v, size_t max_pairwise)
+/*
+ * Pairs are decided lazily: known compatible when some configuration compiles
+ * both, known exclusive when they sit in different arms of one chain, else
+ * asked of the solver while the budget lasts (unknown pairs count as
+ * compatible, which only weakens the bound). A clique grows from a seed (the
+ * arms of a chain, or a single block) by adding every block exclusive with
+ * all members; each candidate costs at most clique-size queries.
+ */
+enum { PAIR_UNKNOWN, PAIR_EXCLUSIVE, PAIR_COMPATIBLE };
+
+struct bound {
+	struct vampyr *v;
+	size_t *live, nr;
+	unsigned char *pair;	/* nr * nr */
+	size_t budget;
+};
+
+static int exclusive(struct bound *bd, size_t i, size_t j)
 {
-	size_t *live = NULL, nr = 0, alloc = 0, best = 0;
-	unsigned char *conflict;
-	size_t *degree, *order, *clique;
+	unsigned char *p = &bd->pair[i * bd->nr + j];
+
+	if (*p == PAIR_UNKNOWN) {
+		const struct vblock *a = &bd->v->blocks[bd->live[i]], *b = &bd->v->blocks[bd->live[j]];
+		int lits[2] = { a->lit, b->lit };
+
+		if (!bd->budget || !a->lit || !b->lit)
+			return 0;
+		bd->budget--;
+		*p = sat_solve(bd->v->sat, lits, 2) == SAT_SAT ? PAIR_COMPATIBLE : PAIR_EXCLUSIVE;
+		bd->pair[j * bd->nr + i] = *p;
+	}
+	return *p == PAIR_EXCLUSIVE;
+}
+
+/* Grows a clique from members[0..size); returns its size. */
+static size_t grow(struct bound *bd, size_t *members, size_t size)
+{
+	for (size_t u = 0; u < bd->nr; u++) {
+		int ok = 1;
+
+		for (size_t q = 0; q < size && ok; q++)
+			ok = members[q] != u && bd->pair[u * bd->nr + members[q]] != PAIR_COMPATIBLE;
+		for (size_t q = 0; q < size && ok; q++)
+			ok = exclusive(bd, u, members[q]);
+		if (ok)
+			members[size++] = u;
+	}
+	return size;
+}
+
+size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
+{
+	struct bound bd = { .v = v, .budget = budget };
+	size_t alloc = 0, best = 0, *members;
 
 	for (size_t i = 0; i < v->nr_blocks; i++)
 		if (live_target(&v->blocks[i])) {
-			ALLOC_GROW(live, nr + 1, alloc);
-			live[nr++] = i;
+			ALLOC_GROW(bd.live, bd.nr + 1, alloc);
+			bd.live[bd.nr++] = i;
 		}
-	if (!nr) {
-		free(live);
+	if (!bd.nr) {
+		free(bd.live);
 		return v->lower_bound = 0;
 	}
-	conflict = xcalloc(nr * nr, 1);
-	degree = xcalloc(nr, sizeof(*degree));
-	for (size_t i = 0; i < nr; i++)
-		for (size_t j = i + 1; j < nr; j++) {
-			size_t a = live[i], b = live[j];
-			int excl = 0, together = 0;
+	if (bd.nr > 8192)
+		bd.nr = 8192;	/* a bound over the first blocks is still a bound */
+	bd.pair = xcalloc(bd.nr * bd.nr, 1);
+	members = xmalloc(bd.nr * sizeof(*members));
+	for (size_t i = 0; i < bd.nr; i++)
+		for (size_t j = i + 1; j < bd.nr; j++) {
+			size_t a = bd.live[i], b = bd.live[j];
+			unsigned char val = PAIR_UNKNOWN;
 
-			if (within(v, a, b) || within(v, b, a))
-				continue;
-			if (arms_exclusive(v, a, b)) {
-				excl = 1;
-			} else if (nr <= max_pairwise) {
-				/* A configuration that compiles both proves them compatible. */
-				for (size_t k = 0; k < v->nr_configs && !together; k++)
-					together = value_of_lit(&v->configs[k], &v->blocks[a]) &&
-						   value_of_lit(&v->configs[k], &v->blocks[b]);
-				if (!together && v->blocks[a].lit && v->blocks[b].lit) {
-					int lits[2] = { v->blocks[a].lit, v->blocks[b].lit };
-
-					excl = sat_solve(v->sat, lits, 2) != SAT_SAT;
-				}
+			if (within(v, a, b) || within(v, b, a)) {
+				val = PAIR_COMPATIBLE;
+			} else if (arms_exclusive(v, a, b)) {
+				val = PAIR_EXCLUSIVE;
+			} else {
+				for (size_t k = 0; k < v->nr_configs; k++)
+					if (value_of_lit(&v->configs[k], &v->blocks[a]) &&
+					    value_of_lit(&v->configs[k], &v->blocks[b])) {
+						val = PAIR_COMPATIBLE;
+						break;
+					}
 			}
-			if (excl) {
-				conflict[i * nr + j] = conflict[j * nr + i] = 1;
-				degree[i]++;
-				degree[j]++;
-			}
+			bd.pair[i * bd.nr + j] = bd.pair[j * bd.nr + i] = val;
 		}
-	/* Greedy clique: highest degree first, keep each vertex adjacent to all kept. */
-	order = xmalloc(nr * sizeof(*order));
-	clique = xmalloc(nr * sizeof(*clique));
-	for (size_t i = 0; i < nr; i++)
-		order[i] = i;
-	for (size_t i = 1; i < nr; i++)
-		for (size_t j = i; j > 0 && degree[order[j]] > degree[order[j - 1]]; j--) {
-			size_t t = order[j];
+	/* Seeds: each chain's arms (exclusive for free), then each block alone. */
+	for (size_t i = 0; i < bd.nr; i++) {
+		size_t size = 0, got;
+		long chain = v->blocks[bd.live[i]].chain;
 
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	/* Each start vertex gives a clique; the largest is the bound. */
-	for (size_t s = 0; s < nr && s < 64 && degree[order[s]] + 1 > best; s++) {
-		size_t size = 0;
-
-		clique[size++] = order[s];
-		for (size_t k = 0; k < nr; k++) {
-			size_t u = order[k], ok = 1;
-
-			if (u == order[s])
-				continue;
-			for (size_t q = 0; q < size && ok; q++)
-				ok = conflict[u * nr + clique[q]];
-			if (ok)
-				clique[size++] = u;
-		}
-		if (size > best)
-			best = size;
+		if (bd.live[i] != (size_t)chain)
+			continue;
+		for (size_t j = i; j < bd.nr; j++)
+			if (v->blocks[bd.live[j]].chain == chain)
+				members[size++] = j;
+		if (size < 2 || size + v->nr_configs <= best + 1)
+			continue;
+		got = grow(&bd, members, size);
+		if (got > best)
+			best = got;
 	}
-	free(order);
-	free(clique);
-	free(degree);
-	free(conflict);
-	free(live);
+	for (size_t i = 0; i < bd.nr && i < 256 && best < v->nr_configs && bd.budget; i++) {
+		size_t got;
+
+		members[0] = i;
+		got = grow(&bd, members, 1);
+		if (got > best)
+			best = got;
+	}
+	if (!best)
+		best = 1;
+	free(members);
+	free(bd.pair);
+	free(bd.live);
 	return v->lower_bound = best;
 }

@@ -308,6 +308,11 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 		struct vconfig *c = &v->configs[i];
 
 		for (;;) {
+			static const char *const level[] = { "cone", "reverse", "all" };
+
+			if (!quiet)
+				fprintf(stderr, "vampyr: expanding %s (pinning %s, %zu assignments)\n",
+					c->name, level[c->pin_level], c->assignments.nr);
 			if (expand_one(v, c, tree, cmd)) {
 				ret = -1;
 				break;

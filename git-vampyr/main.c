@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "cpp.h"
+#include "kbuild.h"
 #include "kconfig_git.h"
 #include "notes.h"
 #include "options.h"
@@ -81,9 +82,41 @@ static int hunks_touch(const struct file_change *fc, int first, int last)
 	return 0;
 }
 
-static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
-			    const struct file_change *fc)
+/*
+ * kbuild defines MODULE for the objects of a module: when the file's blocks
+ * test it, MODULE is tied to the file's module condition, and !MODULE to its
+ * built-in one (one MODULE variable serves all files of a run, which can only
+ * make configurations fewer blocks wide, never wrong).
+ */
+static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t first_block)
 {
+	int var = logic_var_find(v->logic, "cpp:MODULE"), *vars = NULL, used = 0;
+	size_t nr = 0, alloc = 0;
+	formula mod;
+
+	if (!var)
+		return LOGIC_TRUE;
+	for (size_t i = first_block; i < v->nr_blocks && !used; i++) {
+		nr = 0;
+		logic_vars_of(v->logic, v->blocks[i].pc, &vars, &nr, &alloc);
+		for (size_t k = 0; k < nr && !used; k++)
+			used = vars[k] == var;
+	}
+	free(vars);
+	if (!used)
+		return LOGIC_TRUE;
+	mod = logic_atom(v->logic, var);
+	return logic_and(v->logic,
+			 logic_implies(v->logic, mod, pc_kbuild_formula(&v->pcx, kf->module)),
+			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
+}
+
+static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
+			    const struct file_change *fc, struct kbuild_map *kb)
+{
+	const struct kbuild_file *kf = kb ? kbuild_map_lookup(kb, path) : NULL;
+	/* Unlisted files may be #included by a listed one: no condition of their own. */
+	formula file_pc = kf && kf->kind == KBUILD_OBJECT ? pc_kbuild_formula(&v->pcx, kf->cond) : LOGIC_TRUE;
 	struct blob *blob;
 	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
 	struct cpp_file *f;
@@ -112,6 +145,10 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b->target = !fc || hunks_touch(fc, cb->line, cb->end_line);
 		b->config = -1;
 	}
+	if (kf && kf->kind == KBUILD_OBJECT)
+		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
+	for (size_t i = base; i < v->nr_blocks; i++)
+		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
 	cpp_file_free(f);
 	blob_release(v->repo, blob);
 }
@@ -205,7 +242,7 @@ int main(int argc, const char **argv)
 	struct parsed_args pa;
 	const char *commit = NULL, *scope = NULL, *arch = NULL, *outdir = NULL;
 	const char *build = NULL, *kconfig_cmd = NULL;
-	int expand = 0, keep_tree = 0, max_pairwise = 400;
+	int expand = 0, keep_tree = 0, bound_queries = 2000, use_kbuild = 1;
 	struct option opts[] = {
 		OPT_STRING(0, "commit", &commit, "commit", "the commit to cover (default HEAD)"),
 		OPT_STRING(0, "scope", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
@@ -214,8 +251,9 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "expand", &expand, "expand each fragment with the tree's kconfig and check it"),
 		OPT_STRING(0, "kconfig", &kconfig_cmd, "command", "the kconfig command for --expand (default: make alldefconfig)"),
 		OPT_STRING(0, "build", &build, "command", "build each expanded configuration at the commit and its parent"),
+		OPT_BOOL(0, "kbuild", &use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
 		OPT_BOOL(0, "keep-tree", &keep_tree, "keep the temporary tree of --expand (debugging)"),
-		OPT_INT(0, "max-pairwise", &max_pairwise, "n", "blocks up to which the lower bound asks the solver about every pair"),
+		OPT_INT(0, "bound-queries", &bound_queries, "n", "solver queries the lower bound may ask (default 2000)"),
 		OPT_COMMON(&common),
 		OPT_END(),
 	};
@@ -223,6 +261,7 @@ int main(int argc, const char **argv)
 	struct file_list fl = { STRVEC_INIT };
 	struct strvec arches = STRVEC_INIT, macro_defs = STRVEC_INIT;
 	struct cpp_macros *macros;
+	struct kbuild_map *kb = NULL;
 	struct strbuf json = STRBUF_INIT;
 	char *default_outdir = NULL, *config_kconfig = NULL;
 	int hunks = 0, ret = EXIT_CLEAN;
@@ -263,15 +302,19 @@ int main(int argc, const char **argv)
 	repo_config_get_all(v.repo, "undertaker.macro", &macro_defs);
 	for (size_t i = 0; i < macro_defs.nr; i++)
 		cpp_macros_add(macros, macro_defs.v[i]);
+	if (use_kbuild && (fl.paths.nr || fl.changes.nr))
+		kb = kbuild_map_for_commit(v.repo, &v.commit, v.arch, NULL);
 	for (size_t i = 0; i < fl.paths.nr; i++)
-		add_file_blocks(&v, fl.paths.v[i], macros, NULL);
+		add_file_blocks(&v, fl.paths.v[i], macros, NULL, kb);
 	for (size_t i = 0; i < fl.changes.nr; i++) {
 		const struct file_change *fc = &fl.changes.files[i];
 
 		if (fc->status != 'D' && is_source_file(fc->new_path))
-			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL);
+			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL, kb);
 	}
 	cpp_macros_free(macros);
+	if (kb)
+		kbuild_map_free(kb);
 	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
 	{
 		struct strmap_entry *e;
@@ -284,7 +327,7 @@ int main(int argc, const char **argv)
 	}
 
 	vampyr_cover(&v);
-	vampyr_lower_bound(&v, max_pairwise > 0 ? (size_t)max_pairwise : 0);
+	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
 	if (!outdir)
 		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
 	write_fragments(&v, outdir);

@@ -81,8 +81,11 @@ struct vampyr {
 /* cover.c */
 /* Marks dead targets, then builds configurations greedily until every live target is claimed. */
 void vampyr_cover(struct vampyr *v);
-/* A clique of pairwise exclusive live targets: no fewer configurations can cover them. */
-size_t vampyr_lower_bound(struct vampyr *v, size_t max_pairwise);
+/*
+ * A clique of pairwise exclusive live targets: no fewer configurations can
+ * cover them. At most `budget` solver queries.
+ */
+size_t vampyr_lower_bound(struct vampyr *v, size_t budget);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */

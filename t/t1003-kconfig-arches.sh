@@ -113,6 +113,20 @@ test_expect_success 'the same tree read from a commit gives the same models' '
 	test_cmp expect arches
 '
 
+test_expect_success 'a reader per architecture finds the lexed files in the shared cache' '
+	test-kconfig --git=HEAD --all-arches --reader-per-arch --stats >per-arch 2>err &&
+	test_cmp from-fs per-arch &&
+	grep "s, 11 files lexed, 9 reused" err
+'
+
+test_expect_success 'architectures parsed in two threads sharing the cache give the same models' '
+	test-kconfig --all-arches -j 2 tree >threads &&
+	test_cmp from-fs threads &&
+	test-kconfig --git=HEAD --all-arches -j 2 --stats >threads 2>err &&
+	test_cmp from-fs threads &&
+	grep "s, 11 files lexed, 9 reused" err
+'
+
 test_expect_success 'reading from an older commit sees that commit only' '
 	printf "config NEW\n\tbool\n" >>init/Kconfig &&
 	git commit -q -a -m new &&

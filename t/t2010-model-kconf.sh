@@ -51,4 +51,12 @@ test_expect_success KCONF 'select from an m symbol makes a bool y; imply is capp
 	test-model "$tree" sat P1=y T1=m
 '
 
+test_expect_success KCONF 'a choice whose prompt is hidden: 6.1 leaves its members n, 6.11+ picks one' '
+	tree="$UT_SRC_DIR/t/t2010/tricky" &&
+	test-model "$tree" sat T1=y B1=n HP1=n HP2=n &&
+	test-model "$tree" sat T1=y B1=n HP1=y &&
+	test_expect_code 1 test-model "$tree" sat T1=n HP1=y &&
+	test_expect_code 1 test-model "$tree" sat HP1=y HP2=y
+'
+
 test_done

@@ -118,4 +118,27 @@ test_expect_success 'queries: select overrides depends on, and an explanation na
 	grep "^Kconfig:19: <choice>: choice: one member" out
 '
 
+test_expect_success 'dead and undead symbols' '
+	write_file alive/Kconfig <<-\EOF &&
+	config ON
+		def_bool y
+	config OFF
+		bool "off"
+		depends on UNDEFINED
+	config FREE
+		bool "free"
+	config FOLLOWS
+		bool
+		default FREE || ON
+	EOF
+	test-model alive alive >out 2>err &&
+	cat >expect <<-\EOF &&
+	undead CONFIG_ON
+	dead CONFIG_OFF
+	undead CONFIG_FOLLOWS
+	EOF
+	test_cmp expect out &&
+	grep "4 symbols asked, 1 dead, 2 undead" err
+'
+
 test_done

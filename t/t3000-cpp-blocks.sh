@@ -173,6 +173,23 @@ test_expect_success 'malformed expressions are errors, the block stays undecided
 	test_line_count = 4 out
 '
 
+test_expect_success 'absurdly deep or long expressions are errors, not crashes' '
+	awk "BEGIN {
+		s = \"#if \"; for (i = 0; i < 5000; i++) s = s \"(\"; s = s \"A\";
+		for (i = 0; i < 5000; i++) s = s \")\"; print s; print \"#endif\";
+		s = \"#if A0\"; for (i = 1; i < 20000; i++) s = s \" && A\" i; print s; print \"#endif\";
+		s = \"#if A0\"; for (i = 1; i < 2000; i++) s = s \" && A\" i; print s; print \"#endif\";
+	}" >deep.c &&
+	test_expect_code 1 test-cpp blocks deep.c >out 2>err &&
+	cat >expect <<-\EOF &&
+	test-cpp: error: deep.c:1: #if nested too deeply
+	test-cpp: error: deep.c:3: #if expression too long
+	EOF
+	test_cmp expect err &&
+	test_line_count = 3 out &&
+	grep "^B2 5-6 parent=B00 kind=if pc=A0 && A1 && " out
+'
+
 test_expect_success 'an unterminated comment is an error' '
 	printf "#if CONFIG_A\n#endif\n/* no end\n#if CONFIG_B\n" >comment.c &&
 	test_expect_code 1 test-cpp blocks comment.c >out 2>err &&

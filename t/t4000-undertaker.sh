@@ -87,6 +87,11 @@ test_expect_success '--explain names the closest existing symbol' '
 	grep "CONFIG_PLAN is defined nowhere; did you mean CONFIG_PLAIN" out
 '
 
+test_expect_success '--explain names the Kconfig line of a kconfig cause' '
+	test_expect_code 1 git undertaker --no-notes --explain nested >out &&
+	grep "^    Kconfig:[0-9]*: CONFIG_BAR: " out
+'
+
 test_expect_success 'two members of one choice: dead; a select: undead' '
 	write_file src/choice.c <<-\EOF &&
 	#if defined(CONFIG_CHOICE_A) && defined(CONFIG_CHOICE_B)
@@ -165,6 +170,28 @@ test_expect_success 'a range checks each commit against its parent' '
 	test_expect_code 1 git undertaker --no-notes base..fix >out &&
 	grep "^src/nested.c:3: dead" out &&
 	test $(grep -c "^src/nested.c:3: dead" out) = 1
+'
+
+test_expect_success 'an int used as a value is not undead; defined(X) && !X is alive' '
+	cat >>Kconfig <<-\EOF &&
+	config BASE_SMALL
+		int
+		default 0 if PLAIN
+		default 1
+	EOF
+	write_file src/value.c <<-\EOF &&
+	#if CONFIG_BASE_SMALL
+	int small;
+	#else
+	int big;
+	#endif
+	#if defined(SOME_MACRO) && !SOME_MACRO
+	int zero;
+	#endif
+	EOF
+	git add Kconfig src && test_tick && git commit -q -m "value" && git tag value &&
+	test_expect_code 0 git undertaker --no-notes value >out &&
+	test_must_be_empty out
 '
 
 test_done

@@ -209,7 +209,186 @@ test_expect_success '--scope=hunks: only the blocks the hunks touch' '
 	git vampyr --no-notes --scope=hunks --format=json -o out3 >report.json &&
 	python3 -c "import json; r = json.load(open(\"report.json\")); blocks = sorted(b[\"block\"] for c in r[\"configs\"] for b in c[\"covers\"]); assert r[\"blocks_total\"] == 2 and blocks == [0, 2], r" &&
 	git vampyr --no-notes --format=json -o out3 >report.json &&
-	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r"
+	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r" &&
+	sed -e "/^int b_d;/d" foo.c >tmp && mv tmp foo.c &&
+	git commit -q -a -m "remove a line of B5" &&
+	git vampyr --no-notes --scope=hunks --format=json -o out3 >report.json &&
+	python3 -c "import json; r = json.load(open(\"report.json\")); blocks = [b[\"block\"] for c in r[\"configs\"] for b in c[\"covers\"]]; assert r[\"blocks_total\"] == 1 and blocks == [5], r"
+'
+
+test_expect_success 'kbuild: the file condition is ANDed into its blocks' '
+	mkdir kb &&
+	(
+		cd kb &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "kbuild"
+		config MODULES
+			bool "modules"
+			modules
+		config DRV
+			bool "drv"
+		config FEAT
+			bool "feat"
+		config GONE
+			bool "gone"
+			depends on !DRV
+		EOF
+		write_file Kbuild <<-\EOF &&
+		obj-y += drivers/
+		EOF
+		write_file drivers/Makefile <<-\EOF &&
+		obj-$(CONFIG_DRV) += drv.o
+		EOF
+		write_file drivers/drv.c <<-\EOF &&
+		#ifdef CONFIG_FEAT
+		int feat;
+		#endif
+		#ifdef CONFIG_GONE
+		int gone;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m kb &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 1 and r[\"blocks_dead\"] == 1 and r[\"dead\"][0][\"line\"] == 4, r" &&
+		grep "^CONFIG_DRV=y\$" out/config-1.config &&
+		git vampyr --no-notes --no-kbuild --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 2, r" &&
+		! grep "^CONFIG_DRV=" out/config-1.config
+	)
+'
+
+test_expect_success 'kbuild: MODULE is defined for the objects of a module only' '
+	mkdir kbm &&
+	(
+		cd kbm &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "kbuild modules"
+		config MODULES
+			bool "modules"
+			modules
+		config DRV
+			tristate "drv"
+		EOF
+		write_file Kbuild <<-\EOF &&
+		obj-$(CONFIG_DRV) += drv.o
+		obj-y += core.o
+		EOF
+		write_file drv.c <<-\EOF &&
+		#ifdef MODULE
+		int drv_module;
+		#else
+		int drv_builtin;
+		#endif
+		EOF
+		write_file core.c <<-\EOF &&
+		#ifdef MODULE
+		int core_module;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m kbm &&
+		git vampyr --no-notes --format=json -o out -- drv.c >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert len(r[\"configs\"]) == 2 and r[\"blocks_covered\"] == 2, r" &&
+		grep -l "^CONFIG_DRV=m\$" out/*.config &&
+		grep -l "^CONFIG_DRV=y\$" out/*.config &&
+		git vampyr --no-notes --format=json -o out -- core.c >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_dead\"] == 1, r"
+	)
+'
+
+test_expect_success KCONF,UNIFDEF 'a richer tree: menus, if, select, imply, choice, defaults; many blocks' '
+	mkdir rich &&
+	(
+		cd rich &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "rich"
+		config MODULES
+			bool "modules"
+			modules
+			default y
+		menu "net"
+		config NET
+			bool "net"
+			default y
+		if NET
+		config INET
+			bool "inet"
+			default y
+		config IPV6
+			tristate "ipv6"
+			depends on INET
+			imply CRC
+		config NETFILTER
+			bool "netfilter"
+			select SKB_EXT
+		endif
+		endmenu
+		config SKB_EXT
+			bool
+		config CRC
+			tristate "crc"
+		config CRC_FAST
+			bool "fast crc"
+			depends on CRC
+			default y
+		config HAVE_ARCH_X
+			bool
+			default y if !EMBEDDED
+		config EMBEDDED
+			bool "embedded"
+			select EXPERT
+		config EXPERT
+			bool "expert"
+		choice
+			prompt "alloc"
+			default ALLOC_A
+		config ALLOC_A
+			bool "a"
+		config ALLOC_B
+			bool "b"
+			depends on EXPERT
+		config ALLOC_C
+			bool "c"
+			depends on NET
+		endchoice
+		config DEBUG
+			bool "debug"
+			default y if EXPERT
+		config FEATURE
+			tristate "feature"
+			depends on MODULES && (IPV6 || CRC)
+		EOF
+		python3 - <<-\PY &&
+		syms = "NET INET IPV6 NETFILTER SKB_EXT CRC CRC_FAST HAVE_ARCH_X EMBEDDED EXPERT ALLOC_A ALLOC_B ALLOC_C DEBUG FEATURE".split()
+		out = []
+		def blk(cond):
+		    out.append("#if %s\nint b_%d;\n#endif" % (cond, len(out)))
+		# Two dead ones first (EMBEDDED selects EXPERT, ALLOC_B depends on it);
+		# one more comes below, at line 142: !NET && NETFILTER (inside "if NET").
+		blk("!defined(CONFIG_EXPERT) && defined(CONFIG_EMBEDDED)")
+		blk("defined(CONFIG_ALLOC_B) && !defined(CONFIG_EXPERT)")
+		for s in syms:
+		    blk("defined(CONFIG_%s)" % s)
+		    blk("!defined(CONFIG_%s)" % s)
+		    if s in ("IPV6", "CRC", "FEATURE"):
+		        blk("defined(CONFIG_%s_MODULE)" % s)
+		for i in range(45):
+		    a, b = syms[i % 15], syms[(i * 7 + 3) % 15]
+		    if a != b:
+		        blk("%sdefined(CONFIG_%s) && %sdefined(CONFIG_%s)" % ("!" if i % 2 else "", a, "!" if i % 3 else "", b))
+		open("rich.c", "w").write("\n".join(out) + "\n")
+		PY
+		git add . &&
+		git commit -q -m rich &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert [d[\"line\"] for d in r[\"dead\"]] == [1, 4, 142] and r[\"blocks_covered\"] + 3 == r[\"blocks_total\"] and len(r[\"configs\"]) >= r[\"lower_bound\"] >= 2, r" &&
+		"$CHECK" report.json "$PWD" "$KCONF" >oracle &&
+		! grep -v "^ok " oracle
+	)
 '
 
 test_expect_success 'usage errors exit 129, a bad commit 128' '

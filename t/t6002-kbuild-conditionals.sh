@@ -229,4 +229,22 @@ test_expect_success 'a known include is read' '
 	test_cmp expect out
 '
 
+test_expect_success 'recipes, define blocks and $(eval) are read as make does' '
+	printf "%s\n" "obj-y += real.o" "\$(obj)/gen.c: \$(src)/gen.sh" \
+		"	obj-y += recipe.o" "define some_macro" "obj-y += defined.o" "endef" \
+		"\$(foreach o,ev1 ev2,\$(eval obj-\$(CONFIG_EV) += \$(o).o))" \
+		"\$(eval \$(UNKNOWN_TEXT))" | tree t10 &&
+	grep "^	obj-y += recipe.o" t10/d/Makefile &&
+	touch t10/d/real.c t10/d/recipe.c t10/d/defined.c t10/d/ev1.c t10/d/ev2.c &&
+	test-kbuild t10 >out &&
+	cat >expect <<-\EOF &&
+	d/defined.c	[d/Makefile:8: $(eval)]
+	d/ev1.c	CONFIG_EV || [d/Makefile:8: $(eval)]
+	d/ev2.c	CONFIG_EV || [d/Makefile:8: $(eval)]
+	d/real.c	true
+	d/recipe.c	[d/Makefile:8: $(eval)]
+	EOF
+	test_cmp expect out
+'
+
 test_done

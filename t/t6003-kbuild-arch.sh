@@ -112,6 +112,48 @@ test_expect_success 'an older tree: lists in the top Makefile' '
 	test_cmp expect out
 '
 
+# Linux 6.12: the whole top Makefile sits in the else branch of its own
+# sub-make test, and tab-indented assignments follow conditionals.
+test_expect_success 'a 6.12-style top Makefile (sub-make, tab-indented lines)' '
+	mkdir sub && (cd sub &&
+	write_file Makefile <<-\EOF &&
+	MAKEFLAGS += -rR
+	ifeq ($(filter --no-print-directory, $(MAKEFLAGS)),)
+	need-sub-make := 1
+	endif
+	ifeq ($(need-sub-make),1)
+	__sub-make:
+		$(Q)$(MAKE) -C $(abs_objtree) -f $(abs_srctree)/Makefile $(MAKECMDGOALS)
+	else
+	ifeq ($(KBUILD_CLIPPY),1)
+		RUSTC_OR_CLIPPY_QUIET := CLIPPY
+	else
+		RUSTC_OR_CLIPPY_QUIET := RUSTC
+	endif
+	core-y := arch/x86/core/
+	include $(srctree)/arch/$(SRCARCH)/Makefile
+	export ARCH_CORE := $(core-y)
+	endif # need-sub-make
+	EOF
+	write_file arch/x86/Makefile <<-\EOF &&
+	ifeq ($(CONFIG_X86_32),y)
+		BITS := 32
+	else
+		BITS := 64
+	endif
+	export BITS
+	EOF
+	echo "obj-y += \$(ARCH_CORE)" >Kbuild &&
+	echo "obj-y += c_\$(BITS).o" | write_file arch/x86/core/Makefile &&
+	touch arch/x86/core/c_32.c arch/x86/core/c_64.c) &&
+	test-kbuild --arch=x86 sub >out &&
+	cat >expect <<-\EOF &&
+	arch/x86/core/c_32.c	CONFIG_X86_32=y
+	arch/x86/core/c_64.c	!CONFIG_X86_32=y
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'reading commits from the object store, with the cache' '
 	git init -q repo && (cd repo &&
 	cp -R ../new/. . &&

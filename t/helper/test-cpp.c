@@ -8,7 +8,9 @@
  *   test-cpp at <file>                   the innermost block of each line
  *   test-cpp keep [--macro=DEF]... <file> [-DNAME[=VALUE] | -UNAME]...
  *        the lines a preprocessor keeps, removed lines blank (unifdef -k -b)
- *   test-cpp gen <seed>                  a random file of nested conditionals
+ *   test-cpp gen [--cpp] <seed>          a random file of nested conditionals
+ *        (--cpp: also continuations, comments across lines, #elifdef and
+ *        arithmetic, which unifdef does not read but a real cpp does)
  *   test-cpp assign <seed> <n> NAME...   n random lines of -D/-U options
  *   test-cpp time [-n <rounds>] <list>   scan the files named in <list>
  *   test-cpp fuzz <seed> <n>             scan n random token soups, check invariants
@@ -22,7 +24,7 @@
 
 static const char usage_text[] =
 	"usage: test-cpp (blocks|symbols|defines|at|keep) [--macro=DEF]... [--asm] <file> [-D.. -U..]\n"
-	"       test-cpp gen <seed> | assign <seed> <n> <name>... | time [-n N] <list>\n"
+	"       test-cpp gen [--cpp] <seed> | assign <seed> <n> <name>... | time [-n N] <list>\n"
 	"       test-cpp fuzz <seed> <n>";
 
 static char *read_file(const char *path, size_t *len)
@@ -171,6 +173,7 @@ static void seed(const char *s)
 }
 
 static int nr_syms;
+static int full_cpp;	/* gen --cpp: forms only a real preprocessor reads */
 static const char *const sym_names[] = {
 	"CONFIG_A", "CONFIG_B", "CONFIG_C", "CONFIG_D",
 	"CONFIG_E", "CONFIG_F", "CONFIG_G", "CONFIG_H",
@@ -183,6 +186,22 @@ static const char *sym(void)
 
 static void gen_expr(struct strbuf *sb, int depth)
 {
+	/* What unifdef cannot evaluate; a real preprocessor can. */
+	if (full_cpp && depth <= 2 && rnd(4) == 0) {
+		switch (rnd(5)) {
+		case 0: strbuf_addf(sb, "(%s * 3) / 2 == 1", sym()); break;
+		case 1: strbuf_addf(sb, "%s + %s > 1", sym(), sym()); break;
+		case 2:
+			strbuf_addf(sb, "%s ? ", sym());
+			gen_expr(sb, depth + 1);
+			strbuf_addstr(sb, " : ");
+			gen_expr(sb, depth + 1);
+			break;
+		case 3: strbuf_addf(sb, "'a' == 97 && (-%s < 0 || 1 << %s == 2)", sym(), sym()); break;
+		default: strbuf_addf(sb, "(%s | 2) ^ 3 && ~%s", sym(), sym()); break;
+		}
+		return;
+	}
 	switch (depth > 2 ? rnd(4) : rnd(11)) {
 	case 0: strbuf_addf(sb, "defined(%s)", sym()); break;
 	case 1: strbuf_addf(sb, "defined %s", sym()); break;
@@ -240,7 +259,11 @@ static void gen_block(int depth)
 				gen_directive("ifndef", sym());
 			} else {
 				gen_expr(&sb, 0);
-				/* unifdef leaves multi-line #if lines alone: no continuations. */
+				/* unifdef leaves multi-line #if lines alone: only with --cpp. */
+				if (full_cpp && rnd(4) == 0)
+					strbuf_addstr(&sb, " \\\n\t|| defined(CONFIG_A)");
+				if (full_cpp && rnd(5) == 0)
+					strbuf_addstr(&sb, " /* a comment\n   across lines */ && 1");
 				if (rnd(4) == 0)
 					strbuf_addstr(&sb, " /* why */");
 				gen_directive("if", sb.buf);
@@ -248,6 +271,11 @@ static void gen_block(int depth)
 			gen_block(depth + 1);
 			for (int k = 0; k < elifs; k++) {
 				strbuf_reset(&sb);
+				if (full_cpp && rnd(3) == 0) {
+					gen_directive(rnd(2) ? "elifdef" : "elifndef", sym());
+					gen_block(depth + 1);
+					continue;
+				}
 				gen_expr(&sb, 0);
 				gen_directive("elif", sb.buf);
 				gen_block(depth + 1);
@@ -266,6 +294,11 @@ static void gen_block(int depth)
 
 static int cmd_gen(int argc, const char **argv)
 {
+	if (argc == 2 && !strcmp(argv[0], "--cpp")) {
+		full_cpp = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 1)
 		die("%s", usage_text);
 	seed(argv[0]);

@@ -13,7 +13,9 @@
 #include "kconfig_git.h"
 #include "options.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,12 +33,92 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* One parse per architecture; with -j, several threads take them in turn. */
+struct run {
+	struct repo *repo;
+	const git_oid *commit;
+	const char *root;
+	const struct kconfig_options *kopts;
+	const struct strvec *arches;
+	int details, no_dump, stats;
+	pthread_mutex_t lock;
+	size_t next;
+	char **out, **err;	/* per architecture: dump, stats line */
+	int *errors;
+	int fatal;
+};
+
+static void parse_one(struct run *run, struct kconfig_reader *reader, size_t i)
+{
+	const char *a = *run->arches->v[i] ? run->arches->v[i] : NULL;
+	struct kconfig *kc = kconfig_parse(reader, a, run->kopts);
+	size_t len;
+	FILE *f;
+
+	if (!kc) {
+		run->fatal = 1;
+		return;
+	}
+	run->errors[i] = kc->nr_errors;
+	f = open_memstream(&run->out[i], &len);
+	if (!run->no_dump) {
+		if (run->arches->nr > 1)
+			fprintf(f, "# arch %s\n", a);
+		if (run->details)
+			kconfig_dump_details(kc, f);
+		else
+			kconfig_dump_symbols(kc, f);
+	}
+	fclose(f);
+	if (run->stats)
+		run->err[i] = xstrfmt("%s: %zu files, %zu symbols (%zu defined), %zu definitions, %d errors\n",
+				      a ? a : "-", kc->nr_files, kc->nr_symbols, kc->nr_defined,
+				      kc->nr_definitions, kc->nr_errors);
+	kconfig_free(kc);
+}
+
+static void reader_init(struct run *run, struct kconfig_reader *reader)
+{
+	if (run->repo)
+		kconfig_git_reader_init(reader, run->repo, run->commit);
+	else
+		kconfig_fs_reader_init(reader, run->root);
+}
+
+static void reader_release(struct run *run, struct kconfig_reader *reader)
+{
+	if (run->repo)
+		kconfig_git_reader_release(reader);
+	else
+		kconfig_fs_reader_release(reader);
+}
+
+static void *worker(void *data)
+{
+	struct run *run = data;
+	struct kconfig_reader reader;
+
+	reader_init(run, &reader);	/* a reader serves one thread */
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&run->lock);
+		i = run->next++;
+		pthread_mutex_unlock(&run->lock);
+		if (i >= run->arches->nr)
+			break;
+		parse_one(run, &reader, i);
+	}
+	reader_release(run, &reader);
+	return NULL;
+}
+
 int main(int argc, const char **argv)
 {
 	const char *arch = NULL, *rev = NULL;
 	struct repo *repo = NULL;
 	git_oid commit;
-	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1;
+	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1, reader_per_arch = 0, jobs = 1;
 	struct strvec env = STRVEC_INIT, arches = STRVEC_INIT;
 	struct option opts[] = {
 		OPT_STRING(0, "arch", &arch, "arch", "parse for this architecture"),
@@ -45,8 +127,10 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "arches", &list, "list the architectures"),
 		OPT_BOOL(0, "details", &details, "dump every definition"),
 		OPT_BOOL(0, "no-dump", &no_dump, "print nothing but errors"),
+		OPT_BOOL(0, "reader-per-arch", &reader_per_arch, "a new reader for each parse (with --git)"),
 		OPT_BOOL(0, "stats", &stats, "print timing and cache figures on stderr"),
 		OPT_INT(0, "repeat", &repeat, "n", "parse n times (timing)"),
+		OPT_INT('j', "jobs", &jobs, "n", "parse architectures in n threads sharing one cache"),
 		OPT_LIST(0, "env", &env, "name=value", "a variable for $(name)"),
 		OPT_END(),
 	};
@@ -91,29 +175,51 @@ int main(int argc, const char **argv)
 		strvec_push(&arches, arch ? arch : "");
 	}
 	for (r = 0; r < repeat && !list && !ret; r++) {
-		for (i = 0; i < arches.nr; i++) {
-			const char *a = *arches.v[i] ? arches.v[i] : NULL;
-			struct kconfig *kc = kconfig_parse(&reader, a, &kopts);
+		struct run run = {
+			.repo = repo, .commit = &commit, .root = repo ? NULL : pa.args.v[0],
+			.kopts = &kopts, .arches = &arches, .details = details,
+			.no_dump = no_dump || r > 0, .stats = stats && r == 0,
+		};
+		pthread_t *threads = NULL;
+		int t;
 
-			if (!kc) {
-				ret = 128;
-				break;
+		run.out = xcalloc(arches.nr, sizeof(*run.out));
+		run.err = xcalloc(arches.nr, sizeof(*run.err));
+		run.errors = xcalloc(arches.nr, sizeof(*run.errors));
+		pthread_mutex_init(&run.lock, NULL);
+		if (jobs > 1) {
+			threads = xcalloc(jobs, sizeof(*threads));
+			for (t = 0; t < jobs; t++)
+				if (pthread_create(&threads[t], NULL, worker, &run))
+					die("cannot start a thread");
+			for (t = 0; t < jobs; t++)
+				pthread_join(threads[t], NULL);
+			free(threads);
+		} else {
+			for (i = 0; i < arches.nr && !run.fatal; i++) {
+				/* As a caller that makes a reader per parse does: the cache remembers the paths. */
+				if (repo && reader_per_arch) {
+					kconfig_git_reader_release(&reader);
+					kconfig_git_reader_init(&reader, repo, &commit);
+				}
+				parse_one(&run, &reader, i);
 			}
-			errors += kc->nr_errors;
-			if (!no_dump && r == 0) {
-				if (arches.nr > 1)
-					printf("# arch %s\n", a);
-				if (details)
-					kconfig_dump_details(kc, stdout);
-				else
-					kconfig_dump_symbols(kc, stdout);
-			}
-			if (stats && r == 0)
-				fprintf(stderr, "%s: %zu files, %zu symbols (%zu defined), %zu definitions, %d errors\n",
-					a ? a : "-", kc->nr_files, kc->nr_symbols, kc->nr_defined,
-					kc->nr_definitions, kc->nr_errors);
-			kconfig_free(kc);
 		}
+		for (i = 0; i < arches.nr; i++) {
+			if (run.out[i])
+				fputs(run.out[i], stdout);
+			if (run.err[i])
+				fputs(run.err[i], stderr);
+			errors += run.errors[i];
+			free(run.out[i]);
+			free(run.err[i]);
+		}
+		if (run.fatal)
+			ret = 128;
+		pthread_mutex_destroy(&run.lock);
+		free(run.out);
+		free(run.err);
+		free(run.errors);
 	}
 	if (stats) {
 		kconfig_cache_stats(kopts.cache, &lexed, &reused);

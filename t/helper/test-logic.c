@@ -119,6 +119,14 @@ static int selftest(void)
 			break;
 		}
 	}
+	/* A stronger base refutes what was satisfiable: no stale answer or witness. */
+	struct sat *w = sat_new(l);
+	bad += check(sat_satisfiable(w, pool[0]) == SAT_SAT, "satisfiable before");
+	bad += check(sat_satisfiable(w, logic_and(l, pool[0], pool[1])) == SAT_SAT, "witness found");
+	sat_assert(w, logic_not(pool[0]));
+	bad += check(sat_satisfiable(w, pool[0]) == SAT_UNSAT, "cache forgotten");
+	bad += check(sat_satisfiable(w, logic_and(l, pool[0], pool[1])) == SAT_UNSAT, "witness forgotten");
+	sat_free(w);
 	/* Unknown inputs: three-valued evaluation. */
 	values[1] = 0;
 	values[2] = -1;

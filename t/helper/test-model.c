@@ -7,6 +7,9 @@
  *	1 when one does not (the violated constraints are printed).
  * test-model [--arch=<a>] [--top=<Kconfig>] <srctree> sat <symbol[=y|m|n]>...
  *	is the conjunction satisfiable? Prints "sat" or "unsat" and the reasons.
+ * test-model [--arch=<a>] <srctree> alive [<n>]
+ *	every bool/tristate symbol asked "can it be on?" and "can it be off?":
+ *	prints the dead and the undead ones, and the query time on stderr.
  * test-model [--all-arches] [--repeat=<n>] <srctree> stats
  *	build time and size of the model(s), on stderr.
  */
@@ -18,7 +21,7 @@
 #include "options.h"
 
 static const char *const usage[] = {
-	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | stats)",
+	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | alive [<n>] | stats)",
 	NULL,
 };
 
@@ -91,6 +94,37 @@ static int query(struct model *m, const struct strvec *args)
 	return 1;
 }
 
+static int alive(struct model *m, const struct kconfig *kc, size_t limit)
+{
+	struct logic *l = model_logic(m);
+	size_t i, dead = 0, undead = 0, asked = 0;
+	const struct kconfig_symbol *s;
+	double t0 = now();
+	for_each_kconfig_symbol(kc, i, s) {
+		int y = model_var_y(m, s->name), mv = model_var_m(m, s->name);
+		if (!y || (s->type != KCONFIG_BOOL && s->type != KCONFIG_TRISTATE))
+			continue;
+		if (limit && asked >= limit)
+			break;
+		formula on = logic_atom(l, y);
+		if (mv)
+			on = logic_or(l, on, logic_atom(l, mv));
+		asked++;
+		if (!model_satisfiable(m, on)) {
+			printf("dead CONFIG_%s\n", s->name);
+			dead++;
+		} else if (!model_satisfiable(m, logic_not(on))) {
+			printf("undead CONFIG_%s\n", s->name);
+			undead++;
+		}
+	}
+	size_t queries, cached, calls;
+	sat_stats(model_sat(m), &queries, &cached, &calls);
+	fprintf(stderr, "%zu symbols asked, %zu dead, %zu undead, %.3f s (%zu queries, %zu answered without the solver, %zu solver calls)\n",
+		asked, dead, undead, now() - t0, queries, cached, calls);
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	const char *arch = NULL, *top = NULL;
@@ -137,6 +171,8 @@ int main(int argc, const char **argv)
 				model_dump_dimacs(m, stdout);
 			} else if (!strcmp(cmd, "check")) {
 				ret = check(m, &pa.args);
+			} else if (!strcmp(cmd, "alive")) {
+				ret = alive(m, kc, pa.args.nr > 2 ? strtoul(pa.args.v[2], NULL, 10) : 0);
 			} else if (!strcmp(cmd, "sat")) {
 				ret = query(m, &pa.args);
 			} else if (!strcmp(cmd, "stats")) {

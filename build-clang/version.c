@@ -1,1 +1,0 @@
-const char suite_version[] = "0.1.0-g290c637";

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Which Kconfig tree a commit holds: its srctree, its variables, its macros. */
+#include "project.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kconfig_git.h"
+#include "kconfig_int.h"
+
+const char *project_kind_name(enum project_kind k)
+{
+	static const char *const names[] = {
+		[PROJECT_KCONFIG] = "kconfig", [PROJECT_LINUX] = "linux",
+		[PROJECT_UBOOT] = "u-boot", [PROJECT_XEN] = "xen",
+		[PROJECT_ZEPHYR] = "zephyr", [PROJECT_COREBOOT] = "coreboot",
+		[PROJECT_NONE] = "none",
+	};
+
+	return k < ARRAY_SIZE(names) ? names[k] : "none";
+}
+
+void project_config_init(struct project_config *pc, struct repo *r)
+{
+	char *presets;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->srctree = repo_config_get(r, "undertaker.srctree");
+	if (pc->srctree) {
+		/* "xen/", "./xen" and "xen" are one directory. */
+		char *s = pc->srctree;
+		size_t n;
+
+		while (s[0] == '.' && s[1] == '/')
+			s += 2;
+		memmove(pc->srctree, s, strlen(s) + 1);
+		n = strlen(pc->srctree);
+		while (n && pc->srctree[n - 1] == '/')
+			pc->srctree[--n] = '\0';
+		if (!strcmp(pc->srctree, "."))
+			pc->srctree[0] = '\0';
+	}
+	repo_config_get_all(r, "undertaker.env", &pc->env);
+	repo_config_get_all(r, "undertaker.macro", &pc->macros);
+	presets = repo_config_get(r, "undertaker.presets");
+	if (presets && (!strcmp(presets, "false") || !strcmp(presets, "no") ||
+			!strcmp(presets, "off") || !strcmp(presets, "0")))
+		pc->no_presets = 1;
+	free(presets);
+}
+
+void project_config_release(struct project_config *pc)
+{
+	free(pc->srctree);
+	strvec_clear(&pc->env);
+	strvec_clear(&pc->macros);
+	memset(pc, 0, sizeof(*pc));
+}
+
+/* Does `path` (from the repository root) exist at the commit, and say `needle`? */
+static int file_says(struct repo *r, const git_oid *commit, const char *path, const char *needle)
+{
+	struct blob *b;
+	int found = 0;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return 0;
+	if (!needle) {
+		found = 1;
+	} else {
+		size_t n = strlen(needle);
+
+		for (size_t i = 0; i + n <= b->size && !found; i++)
+			found = !memcmp(b->data + i, needle, n);
+	}
+	blob_release(r, b);
+	return found;
+}
+
+static int path_exists(struct repo *r, const git_oid *commit, const char *path)
+{
+	git_oid oid;
+
+	return !repo_path_oid(r, commit, path, &oid);
+}
+
+/*
+ * No top-level Kconfig: the one directory whose Kconfig opens with a
+ * `mainmenu` (Xen's xen/). Two such directories are ambiguous: none then.
+ */
+static char *find_srctree(struct repo *r, const git_oid *commit, char **top)
+{
+	struct strvec names = STRVEC_INIT;
+	char *found = NULL;
+	int nr = 0;
+
+	if (path_exists(r, commit, "Kconfig"))
+		return xstrdup("");
+	if (repo_list_dir(r, commit, "", &names))
+		return xstrdup("");
+	for (size_t i = 0; i < names.nr; i++) {
+		char *path = xstrfmt("%s/Kconfig", names.v[i]);
+
+		if (file_says(r, commit, path, "mainmenu")) {
+			nr++;
+			free(found);
+			found = xstrdup(names.v[i]);
+		}
+		free(path);
+	}
+	strvec_clear(&names);
+	if (nr != 1) {
+		free(found);
+		return xstrdup("");
+	}
+	{
+		/* coreboot's src/Kconfig says `source "src/mainboard/Kconfig"`. */
+		char *path = xstrfmt("%s/Kconfig", found);
+		char *needle = xstrfmt("source \"%s/", found);
+		int from_root = file_says(r, commit, path, needle);
+
+		free(needle);
+		if (from_root) {
+			*top = path;
+			free(found);
+			return xstrdup("");
+		}
+		free(path);
+	}
+	return found;
+}
+
+/* Where coreboot has defined CONFIG(option) over the years. */
+static const char *const coreboot_headers[] = {
+	"src/commonlib/bsd/include/commonlib/bsd/helpers.h",
+	"src/commonlib/bsd/include/commonlib/bsd/compiler.h",
+	"src/commonlib/include/commonlib/helpers.h",
+	"src/include/kconfig.h",
+	"src/include/rules.h",
+};
+
+static enum project_kind detect_kind(struct repo *r, const git_oid *commit, const char *srctree,
+				     const char *top)
+{
+	struct strbuf path = STRBUF_INIT;
+	const char *pre = *srctree ? "/" : "";
+	enum project_kind kind = PROJECT_KCONFIG;
+
+	strbuf_addf(&path, "%s%s%s", srctree, pre, top);
+	if (!path_exists(r, commit, path.buf)) {
+		strbuf_release(&path);
+		return PROJECT_NONE;
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s%sKconfig.zephyr", srctree, pre);
+	if (path_exists(r, commit, path.buf)) {
+		kind = PROJECT_ZEPHYR;
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(coreboot_headers); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s%s", srctree, pre, coreboot_headers[i]);
+		if (file_says(r, commit, path.buf, "define CONFIG(")) {
+			kind = PROJECT_COREBOOT;
+			goto out;
+		}
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s%sinclude/linux/kconfig.h", srctree, pre);
+	if (file_says(r, commit, path.buf, "CONFIG_IS_ENABLED"))
+		kind = PROJECT_UBOOT;
+	else if (path_exists(r, commit, path.buf))
+		kind = PROJECT_LINUX;
+	else if (!strcmp(srctree, "xen"))
+		kind = PROJECT_XEN;
+out:
+	strbuf_release(&path);
+	return kind;
+}
+
+void project_detect(struct project *p, const struct project_config *pc, struct repo *r,
+		    const git_oid *commit)
+{
+	memset(p, 0, sizeof(*p));
+	p->srctree = pc->srctree ? xstrdup(pc->srctree) : find_srctree(r, commit, &p->top);
+	if (!p->top)
+		p->top = xstrdup("Kconfig");
+	p->kind = detect_kind(r, commit, p->srctree, p->top);
+	/* Zephyr sources "$(ZEPHYR_BASE)/..." : the tree itself. */
+	if (p->kind == PROJECT_ZEPHYR)
+		strvec_push(&p->env, "ZEPHYR_BASE=.");
+	for (size_t i = 0; i < pc->env.nr; i++)
+		strvec_push(&p->env, pc->env.v[i]);
+}
+
+void project_release(struct project *p)
+{
+	free(p->srctree);
+	free(p->top);
+	strvec_clear(&p->env);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * U-Boot's include/linux/kconfig.h: CONFIG_IS_ENABLED(FOO) tests CONFIG_FOO
+ * in U-Boot proper, CONFIG_SPL_FOO in SPL, CONFIG_TPL_FOO in TPL and
+ * CONFIG_VPL_FOO in VPL. The Makefiles say which phase is being built:
+ * -DCONFIG_SPL_BUILD (older trees) or -DCONFIG_XPL_BUILD (newer) in every
+ * phase but proper, plus -DCONFIG_TPL_BUILD or -DCONFIG_VPL_BUILD. Those
+ * names are free variables (never missing: the build system defines them),
+ * so every phase stays a possible build of the same file, and a phase the
+ * tree does not have (no such -D) drops out as false. CONFIG_VAL(FOO)
+ * picks the value the same way (a comparison on it is an opaque atom).
+ */
+#define UBOOT_XPL "(defined(CONFIG_SPL_BUILD) || defined(CONFIG_XPL_BUILD))"
+#define UBOOT_PHASES(f)								\
+	"(!" UBOOT_XPL " && " f("x") ") || "					\
+	"(" UBOOT_XPL " && !defined(CONFIG_TPL_BUILD) && !defined(CONFIG_VPL_BUILD) && " \
+	f("SPL_x") ") || "							\
+	"(" UBOOT_XPL " && defined(CONFIG_TPL_BUILD) && " f("TPL_x") ") || "	\
+	"(" UBOOT_XPL " && !defined(CONFIG_TPL_BUILD) && defined(CONFIG_VPL_BUILD) && " \
+	f("VPL_x") ")"
+#define UBOOT_DEFINED(v) "defined(CONFIG_" v ")"
+#define UBOOT_VALUE(v) "CONFIG_" v
+
+void project_macros(enum project_kind kind, const struct project_config *pc,
+		    struct strvec *defs)
+{
+	if (!pc->no_presets) {
+		switch (kind) {
+		case PROJECT_UBOOT:
+			strvec_push(defs, "CONFIG_IS_ENABLED(x)=" UBOOT_PHASES(UBOOT_DEFINED));
+			strvec_push(defs, "CONFIG_VAL(x)=" UBOOT_PHASES(UBOOT_VALUE));
+			break;
+		case PROJECT_COREBOOT:
+			/* coreboot's config.h defines every bool to 0 or 1: CONFIG(X) is X=y. */
+			strvec_push(defs, "CONFIG(x)=CONFIG_x");
+			break;
+		default:
+			/* Linux, Xen, Zephyr: IS_ENABLED and friends, built into cpp. */
+			break;
+		}
+	}
+	for (size_t i = 0; i < pc->macros.nr; i++)
+		strvec_push(defs, pc->macros.v[i]);
+}
+
+void project_head_macros(const struct project_config *pc, struct repo *r, struct strvec *defs)
+{
+	struct project p = { .kind = PROJECT_NONE };
+	git_oid head;
+
+	/* Quietly: an unborn HEAD is no error here. */
+	if (!git_reference_name_to_id(&head, repo_git(r), "HEAD"))
+		project_detect(&p, pc, r, &head);
+	project_macros(p.kind, pc, defs);
+	project_release(&p);
+}
+
+/*
+ * Xen builds for XEN_TARGET_ARCH (its $(ARCH)), which names more than the
+ * directory arch/$(SRCARCH): xen/arch/arm/Kconfig tests "$(ARCH)" = "arm32".
+ */
+static const struct {
+	const char *srcarch, *arch;
+} xen_arches[] = {
+	{ "arm", "arm32" }, { "arm", "arm64" }, { "ppc", "ppc64" },
+	{ "riscv", "riscv64" }, { "x86", "x86_64" },
+};
+
+static const char *xen_srcarch(const char *arch)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(xen_arches); i++)
+		if (!strcmp(xen_arches[i].arch, arch))
+			return xen_arches[i].srcarch;
+	return arch;
+}
+
+int project_architectures(const struct project *p, struct repo *r, const git_oid *commit,
+			  struct strvec *out)
+{
+	struct kconfig_reader reader;
+	struct strvec dirs = STRVEC_INIT;
+	int n;
+
+	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
+	n = kconfig_architectures(&reader, p->top, &dirs);
+	kconfig_git_reader_release(&reader);
+	for (size_t i = 0; i < dirs.nr; i++) {
+		int known = 0;
+
+		for (size_t k = 0; p->kind == PROJECT_XEN && k < ARRAY_SIZE(xen_arches); k++)
+			if (!strcmp(xen_arches[k].srcarch, dirs.v[i])) {
+				strvec_push(out, xen_arches[k].arch);
+				known++;
+			}
+		if (!known)
+			strvec_push(out, dirs.v[i]);
+		if (n > 0)
+			n += known ? known - 1 : 0;
+	}
+	strvec_clear(&dirs);
+	return n;
+}
+
+static void relocate(struct kconfig *kc, struct kconfig_definition *d, const char *srctree,
+		     struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s/%s", srctree, d->loc.path);
+	d->loc.path = kc_path(kc, sb->buf);
+}
+
+struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
+				      const git_oid *commit, const char *arch,
+				      const struct kconfig_options *opts)
+{
+	struct kconfig_options o = { 0 };
+	struct kconfig_reader reader;
+	struct strvec env = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	struct kconfig *kc;
+	size_t i;
+
+	if (opts)
+		o = *opts;
+	for (i = 0; i < p->env.nr; i++)
+		strvec_push(&env, p->env.v[i]);
+	/* The caller's variables win over the project's presets. */
+	for (i = 0; opts && opts->env && i < opts->env->nr; i++)
+		strvec_push(&env, opts->env->v[i]);
+	o.env = &env;
+	o.top = p->top;
+	if (arch && p->kind == PROJECT_XEN && !o.srcarch)
+		o.srcarch = xen_srcarch(arch);
+	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
+	kc = kconfig_parse(&reader, arch, &o);
+	kconfig_git_reader_release(&reader);
+	strvec_clear(&env);
+	if (!kc || !*p->srctree)
+		return kc;
+	for (i = 0; i < kc->nr_symbols; i++)
+		for (size_t j = 0; j < kc->symbols[i]->nr_defs; j++)
+			relocate(kc, kc->symbols[i]->defs[j], p->srctree, &sb);
+	for (i = 0; i < kc->nr_choices; i++)
+		for (size_t j = 0; j < kc->choices[i]->nr_defs; j++)
+			relocate(kc, kc->choices[i]->defs[j], p->srctree, &sb);
+	strbuf_release(&sb);
+	return kc;
+}
+
+/* Adds the names of `#define CONFIG_X` lines of a header to `out`. */
+static void header_defines(struct repo *r, const git_oid *commit, const char *path,
+			   struct strmap *out)
+{
+	struct blob *b;
+	const char *p, *end;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return;
+	for (p = b->data, end = b->data + b->size; p < end; ) {
+		const char *eol = memchr(p, '\n', end - p), *q;
+
+		if (!eol)
+			eol = end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < eol && *p == '#') {
+			for (p++; p < eol && (*p == ' ' || *p == '\t'); p++)
+				;
+			if (eol - p > 14 && !memcmp(p, "define", 6) && (p[6] == ' ' || p[6] == '\t')) {
+				for (p += 6; p < eol && (*p == ' ' || *p == '\t'); p++)
+					;
+				if (eol - p > 7 && !memcmp(p, "CONFIG_", 7)) {
+					char *name;
+
+					for (q = p += 7; q < eol && (isalnum((unsigned char)*q) || *q == '_'); q++)
+						;
+					name = xstrndup(p, q - p);
+					/* A function-like macro is no configuration symbol. */
+					if (q > p && (q == eol || *q != '(') && !strmap_get(out, name))
+						strmap_put(out, name, xstrdup(path));
+					free(name);
+				}
+			}
+		}
+		p = eol + 1;
+	}
+	blob_release(r, b);
+}
+
+/*
+ * U-Boot's scripts/config_whitelist.txt: the CONFIG_ options that boards
+ * still define in their headers (include/configs/<board>.h), one a line.
+ */
+static void whitelist(struct repo *r, const git_oid *commit, const char *path, struct strmap *out)
+{
+	struct blob *b;
+	const char *p, *end;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return;
+	for (p = b->data, end = b->data + b->size; p < end; ) {
+		const char *eol = memchr(p, '\n', end - p), *q;
+
+		if (!eol)
+			eol = end;
+		if (eol - p > 7 && !memcmp(p, "CONFIG_", 7)) {
+			char *name;
+
+			for (q = p += 7; q < eol && (isalnum((unsigned char)*q) || *q == '_'); q++)
+				;
+			name = xstrndup(p, q - p);
+			if (q > p && !strmap_get(out, name))
+				strmap_put(out, name, xstrdup(path));
+			free(name);
+		}
+		p = eol + 1;
+	}
+	blob_release(r, b);
+}
+
+void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
+			   const struct strmap *cmdline, struct strmap *out)
+{
+	const struct strmap_entry *e;
+	struct strvec arches = STRVEC_INIT;
+	const char *pre = *p->srctree ? "/" : "";
+	char *path;
+
+	if (cmdline)
+		strmap_for_each(cmdline, e)
+			strmap_put(out, e->key, xstrdup(e->value ? (const char *)e->value : ""));
+	if (p->kind == PROJECT_UBOOT) {
+		path = xstrfmt("%s%sscripts/config_whitelist.txt", p->srctree, pre);
+		whitelist(r, commit, path, out);
+		free(path);
+	}
+	if (p->kind != PROJECT_XEN)
+		return;
+	path = xstrfmt("%s%sinclude/xen/config.h", p->srctree, pre);
+	header_defines(r, commit, path, out);
+	free(path);
+	path = xstrfmt("%s%sarch", p->srctree, pre);
+	repo_list_dir(r, commit, path, &arches);
+	free(path);
+	for (size_t i = 0; i < arches.nr; i++) {
+		path = xstrfmt("%s%sarch/%s/include/asm/config.h", p->srctree, pre, arches.v[i]);
+		header_defines(r, commit, path, out);
+		free(path);
+		/* Xen before 4.17 kept them in include/asm-<arch>/. */
+		path = xstrfmt("%s%sinclude/asm-%s/config.h", p->srctree, pre, arches.v[i]);
+		header_defines(r, commit, path, out);
+		free(path);
+	}
+	strvec_clear(&arches);
+}

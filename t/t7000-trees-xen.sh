@@ -1,0 +1,170 @@
+#!/bin/sh
+test_description='git undertaker on a Xen-style tree: the Kconfig tree starts in xen/, architectures by $(SRCARCH)'
+. ./test-lib.sh
+
+test_expect_success 'setup: xen/Kconfig with a mainmenu, no top-level Kconfig' '
+	write_file xen/Kconfig <<-\EOF &&
+	mainmenu "Xen/$(SRCARCH) Configuration"
+
+	source "arch/$(SRCARCH)/Kconfig"
+	source "common/Kconfig"
+	EOF
+	write_file xen/arch/x86/Kconfig <<-\EOF &&
+	config X86
+		def_bool y
+	config HVM
+		bool "HVM support"
+	EOF
+	write_file xen/arch/arm/Kconfig <<-\EOF &&
+	config ARM_32
+		def_bool y
+		depends on "$(ARCH)" = "arm32"
+	config ARM_64
+		def_bool y
+		depends on !ARM_32
+	config ARM
+		def_bool y
+	config GICV3
+		bool "GICv3"
+	EOF
+	write_file xen/common/Kconfig <<-\EOF &&
+	config ALWAYS_ON
+		def_bool y
+	config SCHED
+		bool "scheduler"
+		depends on X86
+	EOF
+	write_file xen/common/clean.c <<-\EOF &&
+	#ifdef CONFIG_SCHED
+	int sched;
+	#endif
+	EOF
+	write_file README <<-\EOF &&
+	a hypervisor
+	EOF
+	git add . && test_tick && git commit -q -m base && git tag base
+'
+
+test_expect_success 'the architectures come from xen/arch/*/Kconfig, named as $(ARCH)' '
+	git undertaker --dump-model=symbols --arch=arm64 base >arm &&
+	grep "^CONFIG_GICV3 bool xen/arch/arm/Kconfig:9" arm &&
+	! grep CONFIG_HVM arm &&
+	git undertaker --dump-model=symbols --arch=x86_64 base >x86 &&
+	grep "^CONFIG_SCHED bool xen/common/Kconfig:3" x86
+'
+
+test_expect_success 'a clean tree: exit 0, nothing printed' '
+	test_expect_code 0 git undertaker --no-notes base >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'dead, undead and misspelled, with no flags' '
+	write_file xen/common/sched.c <<-\EOF &&
+	#ifdef CONFIG_SCHED
+	#ifndef CONFIG_X86
+	int never;
+	#endif
+	#endif
+	#ifdef CONFIG_ALWAYS_ON
+	int always;
+	#endif
+	#ifdef CONFIG_SCHEDD
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m defects && git tag defects &&
+	test_expect_code 1 git undertaker --no-notes defects >out &&
+	grep "^xen/common/sched.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_X86$" out &&
+	grep "^xen/common/sched.c:6: undead block B2 (kconfig, global): #ifdef CONFIG_ALWAYS_ON$" out &&
+	grep "^xen/common/sched.c:9: undefined block B3 (missing, global): #ifdef CONFIG_SCHEDD$" out
+'
+
+test_expect_success '--explain names Kconfig lines from the repository root' '
+	git undertaker --no-notes --explain defects >out;
+	grep "did you mean CONFIG_SCHED (xen/common/Kconfig:3)" out
+'
+
+test_expect_success 'a block inside an x86-only symbol' '
+	write_file xen/common/hvm.c <<-\EOF &&
+	#ifdef CONFIG_HVM
+	#ifdef CONFIG_X86
+	int x86;
+	#endif
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m local &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^xen/common/hvm.c:2: undead block B1 (kconfig, global): #ifdef CONFIG_X86$" out
+'
+
+test_expect_success 'arm32 and arm64 are both architectures: neither ARM_32 nor ARM_64 is dead' '
+	write_file xen/arch/arm/arm.c <<-\EOF &&
+	#ifdef CONFIG_ARM_32
+	int arm32;
+	#endif
+	#ifdef CONFIG_ARM_64
+	int arm64;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m arm &&
+	test_expect_code 0 git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'CONFIG_ macros of the force-included config.h headers are not missing' '
+	write_file xen/include/xen/config.h <<-\EOF &&
+	#include <asm/config.h>
+	#define CONFIG_MULTIBOOT 1
+	EOF
+	write_file xen/arch/arm/include/asm/config.h <<-\EOF &&
+	#  define CONFIG_SEPARATE_XENHEAP 1
+	#define CONFIG_MAX_ORDER(x) (x)
+	EOF
+	write_file xen/common/heap.c <<-\EOF &&
+	#ifdef CONFIG_SEPARATE_XENHEAP
+	int separate;
+	#endif
+	#ifdef CONFIG_MULTIBOOT
+	int mb;
+	#endif
+	#ifdef CONFIG_MAX_ORDER
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m headers &&
+	# --all: a model set is keyed by Kconfig and Makefile blobs, not headers.
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- xen/common >out &&
+	! grep "heap.c:1:" out &&
+	! grep "heap.c:4:" out &&
+	grep "^xen/common/heap.c:7: undefined block B2 (missing, global): #ifdef CONFIG_MAX_ORDER$" out
+'
+
+test_expect_success 'undertaker.srctree overrides the guess' '
+	git init -q other &&
+	(
+		cd other &&
+		write_file hv/Kconfig <<-\EOF &&
+		config A
+			bool "a"
+		config B
+			def_bool y
+		EOF
+		write_file hv/tools/Kconfig <<-\EOF &&
+		mainmenu "not this"
+		EOF
+		write_file tools/Kconfig <<-\EOF &&
+		mainmenu "nor this"
+		EOF
+		write_file hv/a.c <<-\EOF &&
+		#ifdef CONFIG_B
+		int b;
+		#endif
+		EOF
+		git add . && test_tick && git commit -q -m other &&
+		git config undertaker.srctree hv/ &&
+		test_expect_code 1 git undertaker --no-notes >out &&
+		grep "^hv/a.c:1: undead block B0 (kconfig, global): #ifdef CONFIG_B$" out
+	)
+'
+
+test_done

@@ -1,0 +1,134 @@
+#!/bin/sh
+test_description='git undertaker on a U-Boot-style tree: CONFIG_IS_ENABLED with its SPL/TPL/VPL variants, no flags'
+. ./test-lib.sh
+
+test_expect_success 'setup: Kconfig, include/linux/kconfig.h, the xPL makefile' '
+	write_file Kconfig <<-\EOF &&
+	mainmenu "U-Boot Configuration"
+	config SPL
+		bool "SPL"
+	config TPL
+		bool "TPL"
+		depends on SPL
+	config DM_GPIO
+		bool "GPIO"
+	config SPL_DM_GPIO
+		bool "GPIO in SPL"
+		depends on SPL
+	config OF_CONTROL
+		def_bool y
+	config SPL_OF_CONTROL
+		bool "OF in SPL"
+		depends on SPL
+	config SYS_MALLOC_LEN
+		hex "malloc"
+		default 0x1000
+	EOF
+	write_file include/linux/kconfig.h <<-\EOF &&
+	/* CONFIG_IS_ENABLED(FOO): CONFIG_FOO, or CONFIG_SPL_FOO in SPL, ... */
+	#define CONFIG_IS_ENABLED(option) config_enabled(CONFIG_VAL(option))
+	EOF
+	write_file scripts/Makefile.xpl <<-\EOF &&
+	KBUILD_CPPFLAGS += -DCONFIG_SPL_BUILD
+	ifeq ($(CONFIG_TPL_BUILD),y)
+	KBUILD_CPPFLAGS += -DCONFIG_TPL_BUILD
+	endif
+	EOF
+	write_file drivers/gpio.c <<-\EOF &&
+	#if CONFIG_IS_ENABLED(DM_GPIO)
+	int gpio;
+	#endif
+	#if CONFIG_IS_ENABLED(OF_CONTROL)
+	int of;
+	#else
+	int no_of;
+	#endif
+	#if CONFIG_VAL(SYS_MALLOC_LEN) > 0x100
+	int big;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m base && git tag base
+'
+
+test_expect_success 'a clean tree: U-Boot proper has OF_CONTROL, SPL need not' '
+	test_expect_code 0 git undertaker --no-notes --all base >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'the preset is there with no undertaker.macro' '
+	test_must_fail git config undertaker.macro
+'
+
+test_expect_success 'dead and undead blocks through the SPL variants, and a misspelled symbol' '
+	write_file drivers/spl.c <<-\EOF &&
+	#ifdef CONFIG_SPL_BUILD
+	#if CONFIG_IS_ENABLED(DM_GPIO) && !defined(CONFIG_SPL)
+	int never;
+	#endif
+	#endif
+	#ifndef CONFIG_SPL_BUILD
+	#if CONFIG_IS_ENABLED(OF_CONTROL)
+	int always;
+	#endif
+	#endif
+	#ifdef CONFIG_DM_GPOI
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m defects && git tag defects &&
+	test_expect_code 1 git undertaker --no-notes defects >out &&
+	grep "^drivers/spl.c:2: dead block B1 (kconfig, global): #if CONFIG_IS_ENABLED(DM_GPIO) && !defined(CONFIG_SPL)$" out &&
+	grep "^drivers/spl.c:7: undead block B3 (kconfig, global): #if CONFIG_IS_ENABLED(OF_CONTROL)$" out &&
+	grep "^drivers/spl.c:11: undefined block B4 (missing, global): #ifdef CONFIG_DM_GPOI$" out &&
+	! grep "CONFIG_SPL_BUILD" out
+'
+
+test_expect_success 'TPL: a variant the Kconfig lacks drops out instead of being missing' '
+	write_file drivers/tpl.c <<-\EOF &&
+	#if defined(CONFIG_SPL_BUILD) && defined(CONFIG_TPL_BUILD)
+	#if CONFIG_IS_ENABLED(DM_GPIO)
+	int tpl_gpio;
+	#endif
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m tpl &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^drivers/tpl.c:2: dead block B1 (code, global): #if CONFIG_IS_ENABLED(DM_GPIO)$" out &&
+	! grep undefined out
+'
+
+test_expect_success 'options of scripts/config_whitelist.txt (board headers) are not missing' '
+	write_file scripts/config_whitelist.txt <<-\EOF &&
+	CONFIG_SYS_NS16550_MEM32
+	EOF
+	write_file drivers/serial.c <<-\EOF &&
+	#ifdef CONFIG_SYS_NS16550_MEM32
+	int mem32;
+	#endif
+	#ifdef CONFIG_SYS_NS16550_MEM64
+	int mem64;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m whitelist &&
+	# --all: a model set is keyed by Kconfig and Makefile blobs, not this list.
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- drivers/serial.c >out &&
+	! grep "serial.c:1:" out &&
+	grep "^drivers/serial.c:4: undefined block B1 (missing, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
+'
+
+test_expect_success 'undertaker.presets=false: CONFIG_IS_ENABLED is an unknown macro again' '
+	git config undertaker.presets false &&
+	test_when_finished "git config --unset undertaker.presets" &&
+	test_expect_code 1 git undertaker --no-notes defects >out &&
+	! grep "spl.c:2: dead" out &&
+	! grep "spl.c:7: undead" out
+'
+
+test_expect_success 'undertaker.macro replaces the preset of the same name' '
+	git config undertaker.macro "CONFIG_IS_ENABLED(x)=CONFIG_x" &&
+	test_when_finished "git config --unset undertaker.macro" &&
+	test_expect_code 1 git undertaker --no-notes defects >out &&
+	! grep "spl.c:2: dead" out
+'
+
+test_done

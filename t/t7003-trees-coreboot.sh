@@ -1,0 +1,82 @@
+#!/bin/sh
+test_description='git undertaker on a coreboot-style tree: src/Kconfig from the root, CONFIG(X)'
+. ./test-lib.sh
+
+test_expect_success 'setup: src/Kconfig with a mainmenu, sources from the root; CONFIG() in kconfig.h' '
+	write_file src/Kconfig <<-\EOF &&
+	mainmenu "coreboot configuration"
+	config USE_OPTION_TABLE
+		bool "option table"
+	config HAVE_ACPI_TABLES
+		def_bool y
+	source "src/mainboard/Kconfig"
+	source "src/soc/*/Kconfig"
+	EOF
+	write_file src/mainboard/Kconfig <<-\EOF &&
+	config BOARD_EMULATION
+		bool "emulation"
+	source "src/mainboard/*/Kconfig.name"
+	EOF
+	write_file src/mainboard/emulation/Kconfig.name <<-\EOF &&
+	config BOARD_EMULATION_QEMU
+		bool "QEMU"
+	EOF
+	write_file src/soc/intel/Kconfig <<-\EOF &&
+	config SOC_INTEL_COMMON
+		bool "intel"
+		depends on !BOARD_EMULATION
+	EOF
+	write_file src/include/kconfig.h <<-\EOF &&
+	#define CONFIG(option) config_enabled(CONFIG_##option)
+	EOF
+	write_file payloads/Kconfig <<-\EOF &&
+	menu "Payload"
+	config PAYLOAD_NONE
+		bool "none"
+	endmenu
+	EOF
+	write_file src/lib/clean.c <<-\EOF &&
+	#if CONFIG(USE_OPTION_TABLE)
+	int table;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m base && git tag base
+'
+
+test_expect_success 'the tree is read from src/Kconfig, paths from the root; a glob skips files where it wants directories' '
+	git undertaker --dump-model=symbols base >symbols 2>err &&
+	test_must_be_empty err &&
+	grep "^CONFIG_SOC_INTEL_COMMON bool src/soc/intel/Kconfig:1" symbols &&
+	grep "^CONFIG_BOARD_EMULATION bool src/mainboard/Kconfig:1" symbols &&
+	grep "^CONFIG_BOARD_EMULATION_QEMU bool src/mainboard/emulation/Kconfig.name:1" symbols
+'
+
+test_expect_success 'a clean tree: exit 0' '
+	test_expect_code 0 git undertaker --no-notes --all base >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'dead, undead and misspelled through CONFIG(X), with no flags' '
+	write_file src/soc/intel/defects.c <<-\EOF &&
+	#if CONFIG(SOC_INTEL_COMMON) && CONFIG(BOARD_EMULATION)
+	int never;
+	#endif
+	#if CONFIG(HAVE_ACPI_TABLES)
+	int acpi;
+	#endif
+	#if !CONFIG(HAVE_ACPI_TABLES)
+	int no_acpi;
+	#endif
+	#ifdef CONFIG_USE_OPTON_TABLE
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m defects && git tag defects &&
+	test_expect_code 1 git undertaker --no-notes defects >out &&
+	grep "^src/soc/intel/defects.c:1: dead block B0 (kconfig, global): #if CONFIG(SOC_INTEL_COMMON) && CONFIG(BOARD_EMULATION)$" out &&
+	grep "^src/soc/intel/defects.c:4: undead block B1 (kconfig, global): #if CONFIG(HAVE_ACPI_TABLES)$" out &&
+	grep "^src/soc/intel/defects.c:7: dead block B2 (kconfig, global): #if !CONFIG(HAVE_ACPI_TABLES)$" out &&
+	grep "^src/soc/intel/defects.c:10: undefined block B3 (missing, global): #ifdef CONFIG_USE_OPTON_TABLE$" out
+'
+
+test_done
