@@ -345,6 +345,33 @@ static void block_context(const struct cpp_file *f, size_t i, struct strbuf *sb)
 	}
 }
 
+/* block_context, then the file_defined bit of each CONFIG name along the chain. */
+static void block_key(const struct cpp_file *f, size_t i, struct strbuf *sb)
+{
+	block_context(f, i, sb);
+	strbuf_addch(sb, '\n');
+	for (int up = (int)i; up >= 0; up = f->blocks[up].parent)
+		for (int j = up; j >= 0; j = f->blocks[j].prev_sibling)
+			for (size_t k = 0; k < f->blocks[j].nr_symbols; k++)
+				strbuf_addch(sb, f->blocks[j].symbols[k].file_defined ? '1' : '0');
+}
+
+void analyze_block_keys(const char *path, const char *data, size_t size,
+			const struct analyze_options *opt, struct strmap *counts)
+{
+	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
+	struct cpp_file *f = cpp_scan(data, size, &copt);
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		strbuf_reset(&key);
+		block_key(f, i, &key);
+		strmap_put(counts, key.buf, (void *)((uintptr_t)strmap_get(counts, key.buf) + 1));
+	}
+	strbuf_release(&key);
+	cpp_file_free(f);
+}
+
 static struct defect *add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, size_t i, enum defect_kind kind)
 {
@@ -599,6 +626,7 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
 	struct cpp_file *f = cpp_scan(data, size, &copt);
 	struct file_state fs = { .path = path, .f = f, .tm = tm };
+	struct strbuf key = STRBUF_INIT;
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -617,6 +645,12 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 		struct file_arch *fa;
 		struct defect *d;
 
+		if (opt->skip) {
+			strbuf_reset(&key);
+			block_key(f, i, &key);
+			if (strmap_get(opt->skip, key.buf))
+				continue;
+		}
 		check_undefined(&fs, path, i, opt, out);
 		if (b->constant || !chain_names_config(f, i))
 			continue;
@@ -684,5 +718,6 @@ done:
 	}
 	free(fs.arches);
 	free(scope);
+	strbuf_release(&key);
 	cpp_file_free(f);
 }

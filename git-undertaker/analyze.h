@@ -64,7 +64,23 @@ struct analyze_options {
 	int explain;
 	int asm_file;
 	const struct cpp_macros *macros;
+	/*
+	 * Block keys (analyze_block_keys) whose blocks are not analysed: blocks
+	 * the other version of the file holds alike, whose verdicts cannot
+	 * differ under the same models. NULL: every block.
+	 */
+	const struct strmap *skip;
 };
+
+/*
+ * Counts the blocks of `data` per key into `counts` (key -> count cast to a
+ * pointer). A block's key is its context (the directives from the file down
+ * to it, as defects are matched) with which of their CONFIG names the file
+ * #defines before them: under the same models and path, blocks with equal
+ * keys have equal verdicts.
+ */
+void analyze_block_keys(const char *path, const char *data, size_t size,
+			const struct analyze_options *opt, struct strmap *counts);
 
 /*
  * Scans `data` as file `path` and appends its defects to `out` (status new).
