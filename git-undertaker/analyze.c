@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "analyze.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "pc.h"
@@ -88,6 +90,82 @@ static void keep_sample(struct arch_model *am)
 	am->next_sample = (am->next_sample + 1) % MAX_SAMPLES;
 	if (am->nr_samples < MAX_SAMPLES)
 		am->nr_samples++;
+	am->samples_dirty = 1;
+}
+
+/* The file: "undertaker samples 1 <vars> <count>\n", then each sample as a bit per variable. */
+#define SAMPLES_MAGIC "undertaker samples 1"
+
+void arch_model_load_samples(struct arch_model *am, const char *path)
+{
+	size_t bytes = ((size_t)am->base_vars + 8) / 8;
+	unsigned char *bits;
+	FILE *f = fopen(path, "rb");
+	int vars, count;
+
+	if (!f)
+		return;
+	if (fscanf(f, SAMPLES_MAGIC " %d %d", &vars, &count) != 2 || vars != am->base_vars ||
+	    count < 0 || count > MAX_SAMPLES || fgetc(f) != '\n') {
+		fclose(f);
+		return;
+	}
+	bits = xmalloc(bytes);
+	for (int s = 0; s < count && fread(bits, 1, bytes, f) == bytes; s++) {
+		int8_t *v = xmalloc((size_t)am->base_vars + 1);
+
+		v[0] = 0;
+		for (int var = 1; var <= am->base_vars; var++)
+			v[var] = (bits[var / 8] >> (var % 8)) & 1 ? 1 : -1;
+		/* Another build of the tool may number variables otherwise: check. */
+		if (am->nr_samples >= MAX_SAMPLES || !sat_base_satisfied_by(am->sat, v, am->base_vars)) {
+			free(v);
+			continue;
+		}
+		am->samples[am->nr_samples++] = v;
+	}
+	am->next_sample = am->nr_samples % MAX_SAMPLES;
+	free(bits);
+	fclose(f);
+}
+
+void arch_model_save_samples(struct arch_model *am, const char *path)
+{
+	size_t bytes = ((size_t)am->base_vars + 8) / 8;
+	unsigned char *bits;
+	char *tmp, *slash;
+	FILE *f;
+	int ok;
+
+	if (!am->samples_dirty || !am->nr_samples)
+		return;
+	slash = strrchr(path, '/');
+	if (slash) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+
+		mkdir_p(dir);
+		free(dir);
+	}
+	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		free(tmp);
+		return;
+	}
+	bits = xmalloc(bytes);
+	ok = fprintf(f, SAMPLES_MAGIC " %d %zu\n", am->base_vars, am->nr_samples) > 0;
+	for (size_t s = 0; ok && s < am->nr_samples; s++) {
+		memset(bits, 0, bytes);
+		for (int var = 1; var <= am->base_vars; var++)
+			if (am->samples[s][var] > 0)
+				bits[var / 8] |= (unsigned char)(1u << (var % 8));
+		ok = fwrite(bits, 1, bytes, f) == bytes;
+	}
+	ok = !fclose(f) && ok;
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+	free(bits);
+	free(tmp);
 }
 
 struct sample_values {

@@ -34,12 +34,23 @@ struct arch_model {
 	size_t nr_samples, next_sample;
 	struct answer_cache *answers;
 	size_t solver_calls, sample_hits;
+	int samples_dirty;	/* the solver found one since they were loaded */
+	char *samples_path;	/* where they are kept between runs, or NULL */
 };
 
 /* Is f satisfiable with the model? Samples first, then the solver. */
 int arch_model_satisfiable(struct arch_model *am, formula f);
 void arch_model_init_samples(struct arch_model *am);
 void arch_model_release_samples(struct arch_model *am);
+/*
+ * Samples kept between runs in `path` (a file per model): the first query of
+ * a run is then answered without the solver's first, slowest solve. Loading
+ * keeps only assignments that satisfy every clause of this model; saving
+ * (when the solver found new ones) writes aside and renames. A cache that
+ * cannot be read or written only costs time: both are silent.
+ */
+void arch_model_load_samples(struct arch_model *am, const char *path);
+void arch_model_save_samples(struct arch_model *am, const char *path);
 
 /* What the analysis needs of a tree: its models, built on demand. */
 struct tree_models {

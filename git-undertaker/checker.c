@@ -114,6 +114,9 @@ static void arch_model_release(struct arch_model *am)
 	if (am->sat && getenv("UNDERTAKER_STATS"))
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
 			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+	if (am->samples_path)
+		arch_model_save_samples(am, am->samples_path);
+	free(am->samples_path);
 	arch_model_release_samples(am);
 	if (am->code_sat)
 		sat_free(am->code_sat);
@@ -190,6 +193,27 @@ static void stats_report(const char *what, const char *arch, double start)
 			stats_clock() - start);
 }
 
+/*
+ * Where the solver's satisfying assignments for one model are kept between
+ * runs: $GIT_DIR/undertaker/samples/<key>, the key naming the tool's version,
+ * the build files and the architecture.
+ */
+static char *samples_path(struct model_set *ms, const char *arch)
+{
+	struct strbuf key = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+	char *path;
+
+	strbuf_addf(&key, "samples\n%s\n%s\n%s\n", suite_version,
+		    git_oid_tostr(hex, sizeof(hex), &ms->digest), arch ? arch : "");
+	git_odb_hash(&id, key.buf, key.len, GIT_OBJECT_BLOB);
+	path = xstrfmt("%sundertaker/samples/%s", repo_gitdir(ms->checker->repo),
+		       git_oid_tostr(hex, sizeof(hex), &id));
+	strbuf_release(&key);
+	return path;
+}
+
 static struct arch_model *get_model(void *data, size_t i)
 {
 	struct model_set *ms = data;
@@ -217,6 +241,8 @@ static struct arch_model *get_model(void *data, size_t i)
 	am->code_sat = sat_new(am->logic);
 	arch_model_init_samples(am);
 	stats_report("model build", am->arch, t);
+	am->samples_path = samples_path(ms, am->arch);
+	arch_model_load_samples(am, am->samples_path);
 	return am;
 }
 
