@@ -538,6 +538,13 @@ static void explain_missing(struct defect *d, const struct tree_models *tm, cons
 		if (dist == best && near.nr < 3)
 			strvec_pushf(&near, "CONFIG_%s (%s)", e->key, (const char *)e->value);
 	}
+	if (tm->removed) {
+		struct strbuf where = STRBUF_INIT;
+
+		if (tm->removed(tm->data, name, &where) > 0)
+			strvec_pushf(&d->explanation, "%s was defined at %s", name, where.buf);
+		strbuf_release(&where);
+	}
 	if (!near.nr)
 		strvec_pushf(&d->explanation, "%s is defined by no Kconfig file of this tree", name);
 	else

@@ -67,6 +67,12 @@ struct tree_models {
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).
 	 */
 	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	/*
+	 * --explain of a missing name: appends where it was defined before it
+	 * disappeared ("path:line until <commit> (<title>)") and returns 1, or
+	 * returns 0. May be NULL.
+	 */
+	int (*removed)(void *data, const char *name, struct strbuf *out);
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 };

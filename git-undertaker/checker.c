@@ -17,6 +17,7 @@
 
 #include "analyze.h"
 #include "buildfiles.h"
+#include "history.h"
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
@@ -55,6 +56,7 @@ struct checker {
 	unsigned long clock;
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
+	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
 	size_t input_errors;
 	char *host_arch;
 	/* A census worker: buildfiles and macros are its parent's, read only. */
@@ -158,6 +160,7 @@ void checker_free(struct checker *c)
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
 		model_set_free(c->sets[i]);
 	strmap_clear(&c->results, free_defect_list);
+	strmap_clear(&c->removals, free);
 	kconfig_cache_free(c->kconfig_cache);
 	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
@@ -271,6 +274,25 @@ static const struct kbuild_file *file_condition(void *data, size_t i, const char
 	return map ? kbuild_map_lookup(map, path) : NULL;
 }
 
+/* tm.removed: the history walk, once per name and run. */
+static int symbol_removed(void *data, const char *name, struct strbuf *out)
+{
+	struct model_set *ms = data;
+	struct checker *c = ms->checker;
+	const char *known;
+	int ret;
+
+	if (strmap_contains(&c->removals, name)) {
+		known = strmap_get(&c->removals, name);
+		if (known)
+			strbuf_addstr(out, known);
+		return known != NULL;
+	}
+	ret = kconfig_symbol_removal(c->repo, &ms->commit, name, out);
+	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
+	return ret > 0;
+}
+
 static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 {
 	const struct buildfiles_info *bf;
@@ -310,6 +332,8 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 		ms->tm.file_condition = file_condition;
 	ms->tm.data = ms;
 	ms->tm.get = get_model;
+	if (c->opts->explain)
+		ms->tm.removed = symbol_removed;
 	ms->tm.nr_arches = ms->arches.nr;
 	/* The names are the strvec's own strings. */
 	ms->tm.arch_names = (const char *const *)ms->arches.v;

@@ -278,4 +278,32 @@ test_expect_success 'an edit that #defines a CONFIG name changes the verdict of 
 	grep "^src/def.c:1: undefined block B0 (missing, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" note
 '
 
+test_expect_success '--explain: where a missing symbol was defined before it disappeared' '
+	cat >>Kconfig <<-\EOF &&
+	config GOING_AWAY
+		bool "soon gone"
+	EOF
+	git add Kconfig && test_tick && git commit -q -m "add GOING_AWAY" &&
+	line=$(grep -n "^config GOING_AWAY" Kconfig | cut -d: -f1) &&
+	sed -i "/^config GOING_AWAY/,+1d" Kconfig &&
+	git add Kconfig && test_tick && git commit -q -m "drop GOING_AWAY" && git tag gone &&
+	test_commit unrelated &&
+	write_file src/late.c <<-\EOF &&
+	#ifdef CONFIG_GOING_AWAY
+	int late;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "late user" &&
+	test_expect_code 1 git undertaker --no-notes --explain HEAD >out &&
+	grep "CONFIG_GOING_AWAY was defined at Kconfig:$line until $(git rev-parse --short=12 gone) (\"drop GOING_AWAY\")" out &&
+	write_file src/typo.c <<-\EOF &&
+	#ifdef CONFIG_NEVER_EVER_DEFINED
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "typo" &&
+	test_expect_code 1 git undertaker --no-notes --explain HEAD >out &&
+	grep "CONFIG_NEVER_EVER_DEFINED is defined by no Kconfig file" out &&
+	! grep "was defined at" out
+'
+
 test_done
