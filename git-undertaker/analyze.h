@@ -36,6 +36,7 @@ struct arch_model {
 	size_t solver_calls, sample_hits;
 	int samples_dirty;	/* the solver found one since they were loaded */
 	char *samples_path;	/* where they are kept between runs, or NULL */
+	int stats_printed;	/* UNDERTAKER_STATS */
 };
 
 /* Is f satisfiable with the model? Samples first, then the solver. */

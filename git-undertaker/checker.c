@@ -111,11 +111,17 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	return c;
 }
 
-static void arch_model_release(struct arch_model *am)
+static void print_stats(struct arch_model *am)
 {
-	if (am->sat && getenv("UNDERTAKER_STATS"))
+	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS"))
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
 			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+	am->stats_printed = 1;
+}
+
+static void arch_model_release(struct arch_model *am)
+{
+	print_stats(am);
 	if (am->samples_path)
 		arch_model_save_samples(am, am->samples_path);
 	free(am->samples_path);
@@ -151,6 +157,22 @@ static void free_defect_list(void *p)
 {
 	defect_list_clear(p);
 	free(p);
+}
+
+void checker_save(struct checker *c)
+{
+	for (size_t i = 0; c && i < MAX_MODEL_SETS; i++) {
+		struct model_set *ms = c->sets[i];
+
+		for (size_t k = 0; ms && k < (ms->arches.nr ? ms->arches.nr : 1); k++) {
+			struct arch_model *am = &ms->models[k];
+
+			if (am->samples_path && am->samples)
+				arch_model_save_samples(am, am->samples_path);
+			am->samples_dirty = 0;
+			print_stats(am);
+		}
+	}
 }
 
 void checker_free(struct checker *c)
