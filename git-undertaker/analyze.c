@@ -721,8 +721,19 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
 	scope_of(&fs, path, &scope, &nr_scope);
 
-	if (check_file(&fs, path, scope, nr_scope, out))
+	if (check_file(&fs, path, scope, nr_scope, out)) {
+		/* Never compiled, yet a name no Kconfig defines is still a typo. */
+		for (size_t i = 0; i < f->nr_blocks; i++) {
+			if (opt->skip) {
+				strbuf_reset(&key);
+				block_key(f, i, &key);
+				if (strmap_get(opt->skip, key.buf))
+					continue;
+			}
+			check_undefined(&fs, path, i, opt, out);
+		}
 		goto done;
+	}
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
 		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;

@@ -70,6 +70,25 @@ test_expect_success 'a file kbuild can never compile: one defect for the whole f
 	! grep "drivers/never.c:1: dead block B0 " out
 '
 
+test_expect_success 'a misspelled name in a file kbuild never compiles is still undefined' '
+	write_file drivers/never.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	int bar;
+	#endif
+	#ifdef CONFIG_BRA
+	int typo;
+	#endif
+	EOF
+	git add drivers && test_tick && git commit -q -m typo &&
+	test_expect_code 1 git undertaker --no-notes HEAD >typo &&
+	grep "^drivers/never.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BRA$" typo &&
+	! grep "B00\|B0 " typo &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD >all &&
+	grep "^drivers/never.c:1: dead block B00 (kbuild, global)" all &&
+	grep "^drivers/never.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BRA$" all &&
+	git reset -q --hard HEAD^
+'
+
 test_expect_success '--no-kbuild ignores the Makefiles' '
 	test_expect_code 0 git undertaker --no-notes --no-kbuild HEAD >out &&
 	test_must_be_empty out
