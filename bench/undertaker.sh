@@ -68,17 +68,19 @@ if test -n "$do_range"; then
 		git --git-dir="$repo" update-ref -d refs/notes/undertaker 2>/dev/null || true
 		rm -rf "$repo/undertaker"
 		rc=0
-		timed "git undertaker --format=json v6.1..v6.12 (cold)" \
-			git --git-dir="$repo" undertaker --format=json v6.1..v6.12 \
+		# The whole 6.1 -> 6.12 step is one commit: every changed C file, and the files
+		# its Kconfig changes affect, before and after; --arch=x86 as for the census.
+		timed "git undertaker ${arch_opt[*]} --format=json v6.1..v6.12 (cold)" \
+			git --git-dir="$repo" undertaker "${arch_opt[@]}" --format=json v6.1..v6.12 \
 			>"$uwork/range.jsonl" 2>"$uwork/range.err" || rc=$?
 		test $rc -le 1 || say "  exit $rc: $(tail -n 3 "$uwork/range.err")"
 		"$bench_dir/defects.py" count "$uwork/range.jsonl" | sed 's/^/  /' | tee -a "$bench_log"
 		rc=0
-		timed "git undertaker v6.1..v6.12 again (its note is there: skipped)" \
-			git --git-dir="$repo" undertaker v6.1..v6.12 >/dev/null 2>&1 || rc=$?
+		timed "git undertaker ${arch_opt[*]} v6.1..v6.12 again (its note is there: skipped)" \
+			git --git-dir="$repo" undertaker "${arch_opt[@]}" v6.1..v6.12 >/dev/null 2>&1 || rc=$?
 		rc=0
-		timed "git undertaker --force v6.1..v6.12 (model kept from the first run)" \
-			git --git-dir="$repo" undertaker --force v6.1..v6.12 >/dev/null 2>&1 || rc=$?
+		timed "git undertaker ${arch_opt[*]} --force v6.1..v6.12 (solver samples kept from the first run)" \
+			git --git-dir="$repo" undertaker "${arch_opt[@]}" --force v6.1..v6.12 >/dev/null 2>&1 || rc=$?
 		say "  note on v6.12: $(git --git-dir="$repo" notes --ref=undertaker show v6.12 2>/dev/null | tail -n 1 || echo none)"
 	else
 		say "SKIP v6.1..v6.12: git undertaker --format=json <range> is not available yet"
