@@ -434,6 +434,17 @@ static void block_key(const struct cpp_file *f, size_t i, struct strbuf *sb)
 				strbuf_addch(sb, f->blocks[j].symbols[k].file_defined ? '1' : '0');
 }
 
+/* Is block i one that opt->skip says the other version holds alike? */
+static int skipped(const struct cpp_file *f, size_t i, const struct analyze_options *opt,
+		   struct strbuf *key)
+{
+	if (!opt->skip)
+		return 0;
+	strbuf_reset(key);
+	block_key(f, i, key);
+	return strmap_get(opt->skip, key->buf) != NULL;
+}
+
 void analyze_block_keys(const char *path, const char *data, size_t size,
 			const struct analyze_options *opt, struct strmap *counts)
 {
@@ -723,15 +734,9 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
 		/* Never compiled, yet a name no Kconfig defines is still a typo. */
-		for (size_t i = 0; i < f->nr_blocks; i++) {
-			if (opt->skip) {
-				strbuf_reset(&key);
-				block_key(f, i, &key);
-				if (strmap_get(opt->skip, key.buf))
-					continue;
-			}
-			check_undefined(&fs, path, i, opt, out);
-		}
+		for (size_t i = 0; i < f->nr_blocks; i++)
+			if (!skipped(f, i, opt, &key))
+				check_undefined(&fs, path, i, opt, out);
 		goto done;
 	}
 	for (size_t i = 0; i < f->nr_blocks; i++) {
@@ -741,12 +746,8 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 		struct file_arch *fa;
 		struct defect *d;
 
-		if (opt->skip) {
-			strbuf_reset(&key);
-			block_key(f, i, &key);
-			if (strmap_get(opt->skip, key.buf))
-				continue;
-		}
+		if (skipped(f, i, opt, &key))
+			continue;
 		check_undefined(&fs, path, i, opt, out);
 		if (b->constant || !chain_names_config(f, i))
 			continue;
