@@ -266,8 +266,10 @@ static struct arch_model *get_model(void *data, size_t i)
 	am->code_sat = sat_new(am->logic);
 	arch_model_init_samples(am);
 	stats_report("model build", am->arch, t);
-	am->samples_path = samples_path(ms, am->arch);
-	arch_model_load_samples(am, am->samples_path);
+	if (ms->bf) {
+		am->samples_path = samples_path(ms, am->arch);
+		arch_model_load_samples(am, am->samples_path);
+	}
 	return am;
 }
 
@@ -315,31 +317,21 @@ static int symbol_removed(void *data, const char *name, struct strbuf *out)
 	return ret > 0;
 }
 
-static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
+/*
+ * A model set for `commit`: its project layout, architectures and lazily
+ * built models. `bf` (the build files' scan) may be NULL when only a model
+ * is wanted (--dump-model): no missing-name maps, no samples kept.
+ */
+static struct model_set *model_set_new(struct checker *c, const git_oid *commit,
+				       const struct buildfiles_info *bf)
 {
-	const struct buildfiles_info *bf;
-	struct model_set *ms = NULL;
-	size_t slot = 0;
+	struct model_set *ms = xcalloc(1, sizeof(*ms));
 	int n;
-	double t = stats_clock();
 
-	if (buildfiles_get(c->buildfiles, commit, &bf) < 0)
-		return NULL;
-	stats_report("build files", NULL, t);
-	c->clock++;
-	for (size_t i = 0; i < MAX_MODEL_SETS; i++) {
-		if (c->sets[i] && git_oid_equal(&c->sets[i]->digest, &bf->digest)) {
-			c->sets[i]->last_use = c->clock;
-			return c->sets[i];
-		}
-		if (!c->sets[i] || (c->sets[slot] && c->sets[i]->last_use < c->sets[slot]->last_use))
-			slot = i;
-	}
-	model_set_free(c->sets[slot]);
-	ms = xcalloc(1, sizeof(*ms));
 	ms->checker = c;
 	ms->commit = *commit;
-	ms->digest = bf->digest;
+	if (bf)
+		ms->digest = bf->digest;
 	ms->bf = bf;
 	ms->last_use = c->clock;
 	project_detect(&ms->project, &c->project_config, c->repo, commit);
@@ -372,12 +364,37 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 			warning("no architecture '%s' in this tree", c->opts->arch);
 		ms->tm.only_arch = c->opts->arch;
 	}
-	ms->tm.kconfig_defined = bf->kconfig_defined;
-	project_build_defined(&ms->project, c->repo, commit, bf->cmdline_defined, &ms->build_defined);
-	ms->tm.cmdline_defined = &ms->build_defined;
-	ms->tm.arch_mentions = bf->arch_mentions;
-	c->sets[slot] = ms;
+	if (bf) {
+		ms->tm.kconfig_defined = bf->kconfig_defined;
+		project_build_defined(&ms->project, c->repo, commit, bf->cmdline_defined,
+				      &ms->build_defined);
+		ms->tm.cmdline_defined = &ms->build_defined;
+		ms->tm.arch_mentions = bf->arch_mentions;
+	}
 	return ms;
+}
+
+static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
+{
+	const struct buildfiles_info *bf;
+	size_t slot = 0;
+	double t = stats_clock();
+
+	if (buildfiles_get(c->buildfiles, commit, &bf) < 0)
+		return NULL;
+	stats_report("build files", NULL, t);
+	c->clock++;
+	for (size_t i = 0; i < MAX_MODEL_SETS; i++) {
+		if (c->sets[i] && git_oid_equal(&c->sets[i]->digest, &bf->digest)) {
+			c->sets[i]->last_use = c->clock;
+			return c->sets[i];
+		}
+		if (!c->sets[i] || (c->sets[slot] && c->sets[i]->last_use < c->sets[slot]->last_use))
+			slot = i;
+	}
+	model_set_free(c->sets[slot]);
+	c->sets[slot] = model_set_new(c, commit, bf);
+	return c->sets[slot];
 }
 
 void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key)
@@ -847,9 +864,12 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 
 int checker_dump_model(struct checker *c, const git_oid *commit, const char *what)
 {
-	struct model_set *ms = model_set_for(c, commit);
+	int files = !strcmp(what, "files");
+	/* A model alone needs no scan of every build file; that set is ours to free. */
+	struct model_set *ms = files ? model_set_for(c, commit) : model_set_new(c, commit, NULL);
 	size_t want = 0;
 	struct arch_model *am;
+	int ret = 0;
 
 	if (!ms)
 		return -1;
@@ -862,10 +882,12 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 				want = i;
 				found = 1;
 			}
-		if (!found)
-			return error("no architecture '%s' in this tree", arch);
+		if (!found) {
+			ret = error("no architecture '%s' in this tree", arch);
+			goto out;
+		}
 	}
-	if (!strcmp(what, "files")) {
+	if (files) {
 		struct kbuild_map *map = get_kbuild(ms, want);
 		struct strbuf sb = STRBUF_INIT;
 
@@ -878,10 +900,13 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 	}
 	am = get_model(ms, want);
 	if (!am)
-		return -1;
-	if (!strcmp(what, "symbols"))
+		ret = -1;
+	else if (!strcmp(what, "symbols"))
 		kconfig_dump_symbols(am->kconfig, stdout);
 	else
 		model_dump_dimacs(am->model, stdout);
-	return 0;
+out:
+	if (!files)
+		model_set_free(ms);
+	return ret;
 }
