@@ -79,6 +79,24 @@ static int commit_trees(git_repository *g, const git_oid *commit, git_tree **old
 	return err;
 }
 
+static int too_many_for_renames(struct repo *r, git_diff *diff)
+{
+	size_t added = 0, deleted = 0;
+	long limit = 1000;
+	char *v = repo_config_get(r, "diff.renamelimit");
+
+	if (v && (parse_int(v, &limit) < 0 || limit <= 0))
+		limit = 32767;	/* git: 0 means no limit; keep it large but finite */
+	free(v);
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		git_delta_t st = git_diff_get_delta(diff, i)->status;
+
+		added += st == GIT_DELTA_ADDED;
+		deleted += st == GIT_DELTA_DELETED;
+	}
+	return (double)added * (double)deleted > (double)limit * (double)limit;
+}
+
 int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 			   const struct strvec *pathspec, int hunks, struct change_list *out)
 {
@@ -101,8 +119,16 @@ int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 	}
 	if (git_diff_tree_to_tree(&diff, g, old, new, &opts) < 0)
 		goto fail;
-	/* git diff -M: renames at 50% similarity; copies are not looked for. */
+	/*
+	 * git diff -M: renames at 50% similarity; copies are not looked for.
+	 * Like git, inexact renames are only looked for when added x deleted
+	 * files stay within diff.renameLimit squared (default 1000): libgit2
+	 * would otherwise compare every pair (the 6.1 -> 6.12 step of Linux adds
+	 * and deletes thousands of files, hours of work). Exact renames still are.
+	 */
 	find.flags = GIT_DIFF_FIND_RENAMES;
+	if (too_many_for_renames(r, diff))
+		find.flags |= GIT_DIFF_FIND_EXACT_MATCH_ONLY;
 	if (git_diff_find_similar(diff, &find) < 0)
 		goto fail;
 

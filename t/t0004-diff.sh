@@ -49,6 +49,15 @@ test_expect_success 'add, delete, modify and a rename with changes' '
 	grep "^R	dir/x.h	inc/x.h" actual && grep "^D	b.c" actual && grep "^A	new.c" actual
 '
 
+test_expect_success 'beyond diff.renameLimit, only exact renames, as git does' '
+	git config diff.renameLimit 1 &&
+	test_when_finished "git config --unset diff.renameLimit" &&
+	check_diff change &&
+	grep "^D	dir/x.h" actual && grep "^A	inc/x.h" actual &&
+	check_diff pure &&
+	grep "^R	inc/x.h	inc/y.h" actual
+'
+
 test_expect_success 'hunks of insertions and deletions as -U0 prints them' '
 	test-diff change -- a.c >actual &&
 	cat >expect <<-\EOF &&
