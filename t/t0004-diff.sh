@@ -50,12 +50,20 @@ test_expect_success 'add, delete, modify and a rename with changes' '
 '
 
 test_expect_success 'beyond diff.renameLimit, only exact renames, as git does' '
+	git checkout -q -b limit change &&
+	printf "another header line %s, long enough to be similar\n" 1 2 3 4 5 6 7 8 >p.h &&
+	echo gone >gone.c &&
+	git add . && test_tick && git commit -q -m limit-base &&
+	git mv p.h q.h && sed -i "s/line 3,/line three,/" q.h &&
+	git rm -q gone.c && echo fresh >fresh.c &&
+	git add . && test_tick && git commit -q -m limit && git tag limit &&
+	git checkout -q - &&
+	check_diff limit &&
+	grep "^R	p.h	q.h" actual &&
 	git config diff.renameLimit 1 &&
 	test_when_finished "git config --unset diff.renameLimit" &&
-	check_diff change &&
-	grep "^D	dir/x.h" actual && grep "^A	inc/x.h" actual &&
-	check_diff pure &&
-	grep "^R	inc/x.h	inc/y.h" actual
+	check_diff limit &&
+	grep "^D	p.h" actual && grep "^A	q.h" actual
 '
 
 test_expect_success 'hunks of insertions and deletions as -U0 prints them' '
