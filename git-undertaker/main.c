@@ -26,10 +26,19 @@ static const char *const usage_lines[] = {
 
 static volatile sig_atomic_t interrupted;
 
+/*
+ * The first ^C (or SIGTERM) lets the commit being checked finish, so that its
+ * note and those before it are written whole; a second one stops at once.
+ */
 static void on_signal(int sig)
 {
-	(void)sig;
+	static const char msg[] =
+		"git undertaker: finishing the current commit (interrupt again to stop now)\n";
+
 	interrupted = 1;
+	signal(sig, SIG_DFL);
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		interrupted = 1;
 }
 
 /* The note of a checked commit: new and fixed defects, the model key, a summary. */
