@@ -304,6 +304,11 @@ int project_architectures(const struct project *p, struct repo *r, const git_oid
 	return n;
 }
 
+const char *project_arch_dir(const struct project *p, const char *arch)
+{
+	return p->kind == PROJECT_XEN ? xen_srcarch(arch) : arch;
+}
+
 static void relocate(struct kconfig *kc, struct kconfig_definition *d, const char *srctree,
 		     struct strbuf *sb)
 {

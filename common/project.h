@@ -87,6 +87,13 @@ int project_architectures(const struct project *p, struct repo *r, const git_oid
 			  struct strvec *out);
 
 /*
+ * The directory under <srctree>/arch/ that architecture `arch` (a name of
+ * project_architectures()) builds from: Xen's arm64 is arch/arm; for every
+ * other tree the name itself.
+ */
+const char *project_arch_dir(const struct project *p, const char *arch);
+
+/*
  * kconfig_parse() over the commit's Kconfig tree, with the project's
  * variables added to `opts` (which may be NULL); definition locations are
  * made relative to the repository root ("xen/common/Kconfig").

@@ -483,6 +483,8 @@ static void check_undefined(struct file_state *fs, const char *path, size_t i,
 static void scope_of(struct file_state *fs, const char *path, size_t **idx, size_t *nr)
 {
 	struct tree_models *tm = fs->tm;
+	const char *prefix;
+	int own = 0;
 
 	*idx = xcalloc(tm->nr_arches + 1, sizeof(**idx));
 	*nr = 0;
@@ -490,17 +492,23 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 		(*idx)[(*nr)++] = 0;
 		return;
 	}
-	if (starts_with(path, "arch/")) {
-		const char *a = path + 5, *slash = strchr(a, '/');
+	prefix = tm->arch_prefix ? tm->arch_prefix : "arch/";
+	if (starts_with(path, prefix)) {
+		const char *a = path + strlen(prefix), *slash = strchr(a, '/');
 
-		for (size_t i = 0; slash && i < tm->nr_arches; i++)
-			if (strlen(tm->arch_names[i]) == (size_t)(slash - a) &&
-			    !strncmp(tm->arch_names[i], a, (size_t)(slash - a))) {
-				/* Another architecture's file says nothing about --arch's. */
-				if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
-					(*idx)[(*nr)++] = i;
-				return;
-			}
+		/* Xen's arm32 and arm64 share arch/arm/: every architecture of the directory. */
+		for (size_t i = 0; slash && i < tm->nr_arches; i++) {
+			const char *dir = tm->arch_dirs ? tm->arch_dirs[i] : tm->arch_names[i];
+
+			if (strlen(dir) != (size_t)(slash - a) || strncmp(dir, a, (size_t)(slash - a)))
+				continue;
+			/* Another architecture's file says nothing about --arch's. */
+			if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
+				(*idx)[(*nr)++] = i;
+			own = 1;
+		}
+		if (own)
+			return;
 	}
 	if (tm->only_arch) {
 		for (size_t i = 0; i < tm->nr_arches; i++)
@@ -574,7 +582,8 @@ static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t n
 			if (!list)
 				continue;
 			for (size_t a = next; a < nr_scope; a++) {
-				const char *arch = fs->tm->arch_names[scope[a]];
+				const char *arch = fs->tm->arch_dirs ? fs->tm->arch_dirs[scope[a]] :
+						   fs->tm->arch_names[scope[a]];
 				size_t len = strlen(arch);
 				const char *p = list;
 

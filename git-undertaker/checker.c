@@ -29,6 +29,8 @@ struct model_set {
 	git_oid digest;
 	const struct buildfiles_info *bf;
 	struct strvec arches;		/* empty: a single model */
+	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
+	char *arch_prefix;		/* "<srctree>/arch/" */
 	struct arch_model *models;	/* arches.nr entries, or 1 */
 	char *built;			/* 1: tried to build models[i] */
 	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
@@ -136,6 +138,8 @@ static void model_set_free(struct model_set *ms)
 	free(ms->models);
 	free(ms->built);
 	strvec_clear(&ms->arches);
+	strvec_clear(&ms->arch_dirs);
+	free(ms->arch_prefix);
 	project_release(&ms->project);
 	strmap_clear(&ms->build_defined, free);
 	free(ms);
@@ -258,8 +262,15 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	ms->tm.nr_arches = ms->arches.nr;
 	/* The names are the strvec's own strings. */
 	ms->tm.arch_names = (const char *const *)ms->arches.v;
-	for (size_t i = 0; i < ms->arches.nr; i++) {
-		if (!strcmp(ms->arches.v[i], c->opts->arch ? c->opts->arch : c->host_arch))
+	for (size_t i = 0; i < ms->arches.nr; i++)
+		strvec_push(&ms->arch_dirs, project_arch_dir(&ms->project, ms->arches.v[i]));
+	ms->tm.arch_dirs = (const char *const *)ms->arch_dirs.v;
+	ms->arch_prefix = xstrfmt("%s%sarch/", ms->project.srctree, *ms->project.srctree ? "/" : "");
+	ms->tm.arch_prefix = ms->arch_prefix;
+	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
+	for (size_t i = ms->arches.nr; i-- > 0; ) {
+		if (c->opts->arch ? !strcmp(ms->arches.v[i], c->opts->arch) :
+		    !strcmp(ms->arches.v[i], c->host_arch) || !strcmp(ms->arch_dirs.v[i], c->host_arch))
 			ms->tm.primary = i;
 	}
 	if (c->opts->arch && ms->arches.nr) {
