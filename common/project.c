@@ -212,10 +212,14 @@ void project_release(struct project *p)
  * so every phase stays a possible build of the same file, and a phase the
  * tree does not have (no such -D) drops out as false. CONFIG_VAL(FOO)
  * picks the value the same way (a comparison on it is an opaque atom).
+ * Host tools (tools/, with -DUSE_HOSTCC) share boot/ and lib/ files and
+ * test CONFIG_TOOLS_FOO there (U-Boot 2022.04 on); proper's clause does not
+ * exclude USE_HOSTCC, since older trees gave host tools proper's symbols.
  */
 #define UBOOT_XPL "(defined(CONFIG_SPL_BUILD) || defined(CONFIG_XPL_BUILD))"
 #define UBOOT_PHASES(f)								\
 	"(!" UBOOT_XPL " && " f("x") ") || "					\
+	"(defined(USE_HOSTCC) && " f("TOOLS_x") ") || "				\
 	"(" UBOOT_XPL " && !defined(CONFIG_TPL_BUILD) && !defined(CONFIG_VPL_BUILD) && " \
 	f("SPL_x") ") || "							\
 	"(" UBOOT_XPL " && defined(CONFIG_TPL_BUILD) && " f("TPL_x") ") || "	\

@@ -116,6 +116,51 @@ test_expect_success 'options of scripts/config_whitelist.txt (board headers) are
 	grep "^drivers/serial.c:4: undefined block B1 (missing, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
 '
 
+test_expect_success 'host tools (USE_HOSTCC) test CONFIG_TOOLS_x' '
+	write_file tools/Kconfig <<-\EOF &&
+	config TOOLS_FIT_SIGNATURE
+		def_bool y
+	EOF
+	write_file Kconfig <<-\EOF &&
+	mainmenu "U-Boot Configuration"
+	config SPL
+		bool "SPL"
+	config TPL
+		bool "TPL"
+		depends on SPL
+	config DM_GPIO
+		bool "GPIO"
+	config SPL_DM_GPIO
+		bool "GPIO in SPL"
+		depends on SPL
+	config OF_CONTROL
+		def_bool y
+	config SPL_OF_CONTROL
+		bool "OF in SPL"
+		depends on SPL
+	config SYS_MALLOC_LEN
+		hex "malloc"
+		default 0x1000
+	config FIT_SIGNATURE
+		bool "FIT signature"
+	source "tools/Kconfig"
+	EOF
+	write_file boot/fit.c <<-\EOF &&
+	#ifdef USE_HOSTCC
+	#if !CONFIG_IS_ENABLED(FIT_SIGNATURE)
+	int tools_without;
+	#endif
+	#if !CONFIG_IS_ENABLED(DM_GPIO)
+	int tools_no_gpio;
+	#endif
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m tools &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	! grep "fit.c:6:" out &&
+	grep "^boot/fit.c:2: dead block B1 (kconfig, global): #if !CONFIG_IS_ENABLED(FIT_SIGNATURE)$" out
+'
+
 test_expect_success 'undertaker.presets=false: CONFIG_IS_ENABLED is an unknown macro again' '
 	git config undertaker.presets false &&
 	test_when_finished "git config --unset undertaker.presets" &&
