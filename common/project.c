@@ -359,15 +359,11 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 	return kc;
 }
 
-/* Adds the names of `#define CONFIG_X` lines of a header to `out`. */
-static void header_defines(struct repo *r, const git_oid *commit, const char *path,
-			   struct strmap *out)
+/* Adds the names of `#define CONFIG_X` lines of a header's text to `out`. */
+static void blob_defines(const struct blob *b, const char *path, struct strmap *out)
 {
-	struct blob *b;
 	const char *p, *end;
 
-	if (repo_read_path(r, commit, path, &b) < 0)
-		return;
 	for (p = b->data, end = b->data + b->size; p < end; ) {
 		const char *eol = memchr(p, '\n', end - p), *q;
 
@@ -396,7 +392,34 @@ static void header_defines(struct repo *r, const git_oid *commit, const char *pa
 		}
 		p = eol + 1;
 	}
+}
+
+static void header_defines(struct repo *r, const git_oid *commit, const char *path,
+			   struct strmap *out)
+{
+	struct blob *b;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return;
+	blob_defines(b, path, out);
 	blob_release(r, b);
+}
+
+struct header_walk {
+	struct repo *repo;
+	struct strmap *out;
+};
+
+static int walk_header(const struct tree_file *f, void *data)
+{
+	struct header_walk *w = data;
+	struct blob *b;
+
+	if (!ends_with(f->path, ".h") || repo_read_blob(w->repo, f->blob, &b) < 0)
+		return 0;
+	blob_defines(b, f->path, w->out);
+	blob_release(w->repo, b);
+	return 0;
 }
 
 /*
@@ -442,9 +465,18 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 		strmap_for_each(cmdline, e)
 			strmap_put(out, e->key, xstrdup(e->value ? (const char *)e->value : ""));
 	if (p->kind == PROJECT_UBOOT) {
+		/*
+		 * Beside Kconfig, U-Boot's headers define CONFIG_ names of their
+		 * own: board options (include/configs/), derived ones (the m68k
+		 * CONFIG_CF_V4E of asm/cache.h), constants (post.h's
+		 * CONFIG_SYS_POST_CPU). Macros of the code, never missing.
+		 */
+		struct header_walk w = { r, out };
+
 		path = xstrfmt("%s%sscripts/config_whitelist.txt", p->srctree, pre);
 		whitelist(r, commit, path, out);
 		free(path);
+		repo_for_each_file(r, commit, p->srctree, walk_header, &w);
 	}
 	if (p->kind != PROJECT_XEN)
 		return;

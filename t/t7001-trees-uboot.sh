@@ -116,6 +116,27 @@ test_expect_success 'options of scripts/config_whitelist.txt (board headers) are
 	grep "^drivers/serial.c:4: undefined block B1 (missing, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
 '
 
+test_expect_success 'CONFIG_ names that a header of the tree defines are not missing' '
+	write_file arch/m68k/include/asm/cache.h <<-\EOF &&
+	#ifdef CONFIG_M5441x
+	#define CONFIG_CF_V4E
+	#endif
+	#define CONFIG_CACHE_FN(x) (x)
+	EOF
+	write_file drivers/cache.c <<-\EOF &&
+	#ifdef CONFIG_CF_V4E
+	int v4e;
+	#endif
+	#ifdef CONFIG_CACHE_FN
+	int fn;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m header-defines &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- drivers/cache.c >out &&
+	! grep "cache.c:1:" out &&
+	grep "^drivers/cache.c:4: undefined block B1 (missing, global): #ifdef CONFIG_CACHE_FN$" out
+'
+
 test_expect_success 'host tools (USE_HOSTCC) test CONFIG_TOOLS_x' '
 	write_file tools/Kconfig <<-\EOF &&
 	config TOOLS_FIT_SIGNATURE
@@ -174,6 +195,32 @@ test_expect_success 'undertaker.macro replaces the preset of the same name' '
 	test_when_finished "git config --unset undertaker.macro" &&
 	test_expect_code 1 git undertaker --no-notes defects >out &&
 	! grep "spl.c:2: dead" out
+'
+
+test_expect_success 'the top Makefile names built-in.o files, not directories: api/ is still compiled' '
+	write_file Makefile <<-\EOF &&
+	libs-$(CONFIG_API) += api/
+	libs-y += drivers/
+	libs-y := $(sort $(libs-y))
+	libs-y := $(patsubst %/, %/built-in.o, $(libs-y))
+	EOF
+	write_file api/Makefile <<-\EOF &&
+	obj-y += api.o
+	EOF
+	write_file api/api.c <<-\EOF &&
+	#ifdef CONFIG_API
+	int api;
+	#endif
+	EOF
+	write_file Kconfig <<-\EOF &&
+	mainmenu "U-Boot Configuration"
+	config API
+		bool "API"
+	EOF
+	git add . && test_tick && git commit -q -m api &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- api >out &&
+	! grep "kbuild never compiles" out &&
+	grep "^api/api.c:1: undead block B0 (kbuild, global): #ifdef CONFIG_API$" out
 '
 
 test_done
