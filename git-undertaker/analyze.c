@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "analyze.h"
 
+#include <ctype.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -456,6 +458,59 @@ static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
 		}
 }
 
+/* Does name end with "_" + tail ("CONFIG_SPL_FOO" with "FOO")? */
+static int variant_of_name(const char *name, const char *tail)
+{
+	size_t n = strlen(name), t = strlen(tail);
+
+	return n > t && name[n - t - 1] == '_' && !strcmp(name + n - t, tail);
+}
+
+/*
+ * A project macro's names (U-Boot's CONFIG_IS_ENABLED(FOO): CONFIG_FOO,
+ * CONFIG_SPL_FOO, ...) stand for one option: a variant that the tree lacks
+ * is no defect, but when the tree defines none of them the option is
+ * missing (CONFIG_IS_ENABLED(PLATDATA) for OF_PLATDATA). The base is the
+ * name of which the block's other macro names are variants.
+ */
+static int macro_option_missing(struct file_state *fs, const struct analyze_options *opt,
+				const struct cpp_block *b, size_t k)
+{
+	const char *base = b->symbols[k].name + 7;
+
+	if (!starts_with(b->symbols[k].name, "CONFIG_"))
+		return 0;
+	/* The phase markers of the definition itself (defined(CONFIG_XPL_BUILD)). */
+	for (size_t j = 0; opt->macro_defs && j < opt->macro_defs->nr; j++) {
+		const char *p = opt->macro_defs->v[j];
+		size_t n = strlen(b->symbols[k].name);
+
+		while ((p = strstr(p, b->symbols[k].name)) != NULL) {
+			if (!isalnum((unsigned char)p[n]) && p[n] != '_')
+				return 0;
+			p++;
+		}
+	}
+	for (size_t j = 0; j < b->nr_symbols; j++) {
+		const struct cpp_symbol_ref *ref = &b->symbols[j];
+
+		if (!ref->from_macro || j == k)
+			continue;
+		if (variant_of_name(base, ref->name + (starts_with(ref->name, "CONFIG_") ? 7 : 0)))
+			return 0;	/* not the base itself */
+	}
+	for (size_t j = 0; j < b->nr_symbols; j++) {
+		const struct cpp_symbol_ref *ref = &b->symbols[j];
+
+		if (!ref->from_macro || (j != k && !variant_of_name(ref->name, base)))
+			continue;
+		if (ref->file_defined ||
+		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
+			return 0;
+	}
+	return 1;
+}
+
 static void check_undefined(struct file_state *fs, const char *path, size_t i,
 			    const struct analyze_options *opt, struct defect_list *out)
 {
@@ -465,7 +520,8 @@ static void check_undefined(struct file_state *fs, const char *path, size_t i,
 	for (size_t k = 0; k < b->nr_symbols; k++) {
 		const struct cpp_symbol_ref *ref = &b->symbols[k];
 
-		if (ref->from_macro || ref->file_defined ||
+		if (ref->from_macro ? !macro_option_missing(fs, opt, b, k) :
+		    ref->file_defined ||
 		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
 			continue;
 		if (!d) {

@@ -71,6 +71,7 @@ struct analyze_options {
 	int explain;
 	int asm_file;
 	const struct cpp_macros *macros;
+	const struct strvec *macro_defs;	/* their definitions, as cpp_macros_add() took them */
 };
 
 /*

@@ -324,7 +324,8 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 	struct strbuf key = STRBUF_INIT;
 	struct defect_list *l;
 	struct blob *blob;
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros };
+	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
+					 .macro_defs = &c->macro_defs };
 
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
 		    git_oid_tostr(dhex, sizeof(dhex), &ms->digest), path);

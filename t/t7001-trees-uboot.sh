@@ -97,6 +97,22 @@ test_expect_success 'TPL: a variant the Kconfig lacks drops out instead of being
 	! grep undefined out
 '
 
+test_expect_success 'CONFIG_IS_ENABLED of an option with no variant in any Kconfig is missing' '
+	write_file drivers/rtc.c <<-\EOF &&
+	#if CONFIG_IS_ENABLED(PLATDATA)
+	int typo;
+	#endif
+	#if CONFIG_IS_ENABLED(DM_GPIO) || CONFIG_IS_ENABLED(OF_CONTROL)
+	int fine;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m macro-typo &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^drivers/rtc.c:1: undefined block B0 (missing, global): #if CONFIG_IS_ENABLED(PLATDATA)$" out &&
+	! grep "rtc.c:4:" out &&
+	! grep "BUILD" out
+'
+
 test_expect_success 'options of scripts/config_whitelist.txt (board headers) are not missing' '
 	write_file scripts/config_whitelist.txt <<-\EOF &&
 	CONFIG_SYS_NS16550_MEM32

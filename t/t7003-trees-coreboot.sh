@@ -79,4 +79,19 @@ test_expect_success 'dead, undead and misspelled through CONFIG(X), with no flag
 	grep "^src/soc/intel/defects.c:10: undefined block B3 (missing, global): #ifdef CONFIG_USE_OPTON_TABLE$" out
 '
 
+test_expect_success 'a misspelled CONFIG(X) is missing too' '
+	write_file src/soc/intel/typo.c <<-\EOF &&
+	#if CONFIG(USE_OPTON_TABLE)
+	int typo;
+	#endif
+	#if CONFIG(USE_OPTION_TABLE)
+	int fine;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m typo &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^src/soc/intel/typo.c:1: undefined block B0 (missing, global): #if CONFIG(USE_OPTON_TABLE)$" out &&
+	! grep "typo.c:4:" out
+'
+
 test_done
