@@ -341,6 +341,9 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 		strvec_push(&env, opts->env->v[i]);
 	o.env = &env;
 	o.top = p->top;
+	/* coreboot's kconfig runs each source path through glob(3): site-local/Kconfig may be absent. */
+	if (p->kind == PROJECT_COREBOOT)
+		o.source_globs = 1;
 	if (arch && p->kind == PROJECT_XEN && !o.srcarch)
 		o.srcarch = xen_srcarch(arch);
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
@@ -496,4 +499,55 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 		free(path);
 	}
 	strvec_clear(&arches);
+}
+
+struct foreign_walk {
+	struct repo *repo;
+	const struct project *project;
+	struct strvec *dirs;
+};
+
+/* Does the text have a line that starts with `mainmenu`? */
+static int says_mainmenu(const struct blob *b)
+{
+	for (size_t i = 0; i + 8 <= b->size; i++)
+		if ((!i || b->data[i - 1] == '\n') && !memcmp(b->data + i, "mainmenu", 8))
+			return 1;
+	return 0;
+}
+
+static int walk_foreign(const struct tree_file *f, void *data)
+{
+	struct foreign_walk *w = data;
+	const char *slash = strrchr(f->path, '/');
+	const char *srctree = w->project->srctree;
+	size_t dir_len, src_len = strlen(srctree);
+	struct blob *b;
+	int found;
+
+	if (!slash || strcmp(slash + 1, "Kconfig"))
+		return 0;
+	dir_len = (size_t)(slash - f->path);
+	/* The srctree itself, or a directory above it (Xen's srctree is xen/). */
+	if (dir_len <= src_len && !strncmp(srctree, f->path, dir_len) &&
+	    (dir_len == src_len || srctree[dir_len] == '/'))
+		return 0;
+	if (repo_read_blob(w->repo, f->blob, &b) < 0)
+		return 0;
+	found = says_mainmenu(b);
+	blob_release(w->repo, b);
+	/* coreboot's src/Kconfig is its top file, with srctree "". */
+	if (found && !(!*srctree && !strcmp(f->path, w->project->top)))
+		strvec_pushf(w->dirs, "%.*s/", (int)dir_len, f->path);
+	return 0;
+}
+
+void project_foreign_trees(const struct project *p, struct repo *r, const git_oid *commit,
+			   struct strvec *dirs)
+{
+	struct foreign_walk w = { r, p, dirs };
+
+	if (p->kind == PROJECT_NONE)
+		return;
+	repo_for_each_file(r, commit, "", walk_foreign, &w);
 }

@@ -113,4 +113,14 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
 			   const struct strmap *cmdline, struct strmap *out);
 
+/*
+ * The directories holding a Kconfig tree of their own: a <dir>/Kconfig with a
+ * `mainmenu`, other than the commit's srctree and its parents (coreboot's
+ * payloads/libpayload/, whose code says CONFIG_LP_X for its own symbol X).
+ * Their code is built against that tree, not this one's. Each is pushed to
+ * `dirs` with a trailing slash.
+ */
+void project_foreign_trees(const struct project *p, struct repo *r, const git_oid *commit,
+			   struct strvec *dirs);
+
 #endif

@@ -31,6 +31,7 @@ struct model_set {
 	struct strvec arches;		/* empty: a single model */
 	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
 	char *arch_prefix;		/* "<srctree>/arch/" */
+	struct strvec foreign;		/* project_foreign_trees(): files there are not checked */
 	struct arch_model *models;	/* arches.nr entries, or 1 */
 	char *built;			/* 1: tried to build models[i] */
 	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
@@ -139,6 +140,7 @@ static void model_set_free(struct model_set *ms)
 	free(ms->built);
 	strvec_clear(&ms->arches);
 	strvec_clear(&ms->arch_dirs);
+	strvec_clear(&ms->foreign);
 	free(ms->arch_prefix);
 	project_release(&ms->project);
 	strmap_clear(&ms->build_defined, free);
@@ -267,6 +269,7 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	ms->tm.arch_dirs = (const char *const *)ms->arch_dirs.v;
 	ms->arch_prefix = xstrfmt("%s%sarch/", ms->project.srctree, *ms->project.srctree ? "/" : "");
 	ms->tm.arch_prefix = ms->arch_prefix;
+	project_foreign_trees(&ms->project, c->repo, commit, &ms->foreign);
 	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
 	for (size_t i = ms->arches.nr; i-- > 0; ) {
 		if (c->opts->arch ? !strcmp(ms->arches.v[i], c->opts->arch) :
@@ -335,6 +338,9 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		return l;
 	}
 	l = xcalloc(1, sizeof(*l));
+	for (size_t i = 0; i < ms->foreign.nr; i++)
+		if (starts_with(path, ms->foreign.v[i]))
+			goto done;	/* another Kconfig tree's code: no defects of this one */
 	if (repo_read_blob(c->repo, blob_id, &blob) < 0) {
 		error("%s: cannot read blob %s", path, bhex);
 	} else {
@@ -342,6 +348,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
 		blob_release(c->repo, blob);
 	}
+done:
 	strmap_put(&c->results, key.buf, l);
 	strbuf_release(&key);
 	return l;
