@@ -187,6 +187,9 @@ static struct arch_model *get_model(void *data, size_t i)
 		return am->model ? am : NULL;
 	ms->built[i] = 1;
 	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
+	/* No Kconfig tree at all (said once, by model_set_for()): no model, quietly. */
+	if (ms->project.kind == PROJECT_NONE)
+		return NULL;
 	am->kconfig = project_kconfig_parse(&ms->project, ms->checker->repo, &ms->commit,
 					    am->arch, &kopts);
 	if (!am->kconfig) {
@@ -250,9 +253,11 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 	ms->bf = bf;
 	ms->last_use = c->clock;
 	project_detect(&ms->project, &c->project_config, c->repo, commit);
-	n = project_architectures(&ms->project, c->repo, commit, &ms->arches);
-	if (n < 0)
-		warning("no top Kconfig file: every CONFIG_ symbol is free");
+	n = ms->project.kind == PROJECT_NONE ? -1 :
+	    project_architectures(&ms->project, c->repo, commit, &ms->arches);
+	/* A census worker's model set is its parent's again: the parent has said it. */
+	if (n < 0 && !c->parent)
+		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
 	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
 	ms->built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
 	ms->kbuild = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->kbuild));
@@ -338,6 +343,9 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		return l;
 	}
 	l = xcalloc(1, sizeof(*l));
+	/* With no Kconfig tree, every CONFIG_ name would be "missing": nothing to say. */
+	if (ms->project.kind == PROJECT_NONE)
+		goto done;
 	for (size_t i = 0; i < ms->foreign.nr; i++)
 		if (starts_with(path, ms->foreign.v[i]))
 			goto done;	/* another Kconfig tree's code: no defects of this one */

@@ -197,4 +197,21 @@ test_expect_success 'undertaker.srctree overrides the guess' '
 	)
 '
 
+test_expect_success 'no Kconfig tree at all (Zephyr the messaging system): one warning, no defects' '
+	git init -q nokconfig &&
+	(
+		cd nokconfig &&
+		write_file zhm/zhm.c <<-\EOF &&
+		#ifdef CONFIG_FOO
+		int foo;
+		#endif
+		EOF
+		git add . && test_tick && git commit -q -m none &&
+		test_expect_code 0 git undertaker --no-notes --all -j2 >out 2>err &&
+		test_must_be_empty out &&
+		test_line_count = 1 err &&
+		grep "warning: no Kconfig tree found" err
+	)
+'
+
 test_done
