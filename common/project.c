@@ -413,6 +413,37 @@ struct header_walk {
 	struct strmap *out;
 };
 
+/*
+ * The `#define CONFIG_X` that build scripts write into generated headers
+ * (U-Boot's scripts/Makefile.autoconf: CONFIG_BOARDDIR; env2string.awk:
+ * CONFIG_EXTRA_ENV_TEXT), anywhere in a line of the script.
+ */
+static int walk_script(const struct tree_file *f, void *data)
+{
+	struct header_walk *w = data;
+	struct blob *b;
+
+	if (repo_read_blob(w->repo, f->blob, &b) < 0)
+		return 0;
+	for (size_t i = 0; i + 15 < b->size; i++) {
+		const char *p = b->data + i, *q, *end = b->data + b->size;
+		char *name;
+
+		if (*p != '#' || memcmp(p + 1, "define ", 7) || memcmp(p + 8, "CONFIG_", 7))
+			continue;
+		for (p += 15, q = p; q < end && (isalnum((unsigned char)*q) || *q == '_'); q++)
+			;
+		if (q == p || (q < end && *q == '('))
+			continue;
+		name = xstrndup(p, (size_t)(q - p));
+		if (!strmap_get(w->out, name))
+			strmap_put(w->out, name, xstrdup(f->path));
+		free(name);
+	}
+	blob_release(w->repo, b);
+	return 0;
+}
+
 static int walk_header(const struct tree_file *f, void *data)
 {
 	struct header_walk *w = data;
@@ -480,6 +511,9 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 		whitelist(r, commit, path, out);
 		free(path);
 		repo_for_each_file(r, commit, p->srctree, walk_header, &w);
+		path = xstrfmt("%s%sscripts", p->srctree, pre);
+		repo_for_each_file(r, commit, path, walk_script, &w);
+		free(path);
 	}
 	if (p->kind != PROJECT_XEN)
 		return;

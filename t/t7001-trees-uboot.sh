@@ -153,6 +153,27 @@ test_expect_success 'CONFIG_ names that a header of the tree defines are not mis
 	grep "^drivers/cache.c:4: undefined block B1 (missing, global): #ifdef CONFIG_CACHE_FN$" out
 '
 
+test_expect_success 'CONFIG_ names that a build script writes into a generated header are not missing' '
+	write_file scripts/Makefile.autoconf <<-\EOF &&
+	define filechk_config_h
+		(echo \#define CONFIG_BOARDDIR board/$(BOARD);\
+		 echo \#include <configs/$(CONFIG_SYS_CONFIG_NAME).h>;)
+	endef
+	EOF
+	write_file common/board.c <<-\EOF &&
+	#ifdef CONFIG_BOARDDIR
+	int dir;
+	#endif
+	#ifdef CONFIG_BOARDDIRS
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m generated &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- common/board.c >out &&
+	! grep "board.c:1:" out &&
+	grep "^common/board.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BOARDDIRS$" out
+'
+
 test_expect_success 'host tools (USE_HOSTCC) test CONFIG_TOOLS_x' '
 	write_file tools/Kconfig <<-\EOF &&
 	config TOOLS_FIT_SIGNATURE
