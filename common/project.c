@@ -581,7 +581,8 @@ void project_foreign_trees(const struct project *p, struct repo *r, const git_oi
 {
 	struct foreign_walk w = { r, p, dirs };
 
-	if (p->kind == PROJECT_NONE)
+	/* Linux has none: no walk over its 1,700 Kconfig files. */
+	if (p->kind == PROJECT_NONE || p->kind == PROJECT_LINUX)
 		return;
 	repo_for_each_file(r, commit, "", walk_foreign, &w);
 }
