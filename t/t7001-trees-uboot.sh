@@ -113,6 +113,21 @@ test_expect_success 'CONFIG_IS_ENABLED of an option with no variant in any Kconf
 	! grep "BUILD" out
 '
 
+test_expect_success 'the same through a file changed in place' '
+	write_file drivers/rtc.c <<-\EOF &&
+	#if CONFIG_IS_ENABLED(DM_GPIO) || CONFIG_IS_ENABLED(OF_CONTROL)
+	int fine;
+	#endif
+	#if CONFIG_IS_ENABLED(PLATDATA)
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m macro-typo-moved &&
+	git undertaker --no-notes --show=all HEAD >out;
+	grep "^drivers/rtc.c:4: undefined block B1 (missing, global): #if CONFIG_IS_ENABLED(PLATDATA) \[unchanged\]$" out &&
+	! grep "BUILD" out
+'
+
 test_expect_success 'options of scripts/config_whitelist.txt (board headers) are not missing' '
 	write_file scripts/config_whitelist.txt <<-\EOF &&
 	CONFIG_SYS_NS16550_MEM32
