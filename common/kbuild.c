@@ -198,6 +198,15 @@ static void parse_top(struct builder *b, const char *srcarch)
 				const char *t = w.v[k].text;
 				size_t len = strlen(t);
 
+				/*
+				 * The lists end as `libs-y := $(patsubst %/, %/built-in.o,
+				 * $(libs-y))` (U-Boot, Linux before 4.x's Kbuild at the root).
+				 */
+				static const char *const made[] = { "/built-in.o", "/built-in.a", "/lib.a" };
+
+				for (size_t s = 0; s < ARRAY_SIZE(made) && len && t[len - 1] != '/'; s++)
+					if (ends_with(t, made[s]))
+						len -= strlen(made[s]) - 1;
 				if (!len || t[len - 1] != '/' || has_unknown(t))
 					continue;
 				char *rel = xstrndup(t, len - 1);

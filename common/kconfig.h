@@ -276,6 +276,7 @@ struct kconfig_options {
 	/* More "NAME=value" variables seen by $(NAME), e.g. from the command line. */
 	const struct strvec *env;
 	int quiet;			/* no error messages (still counted) */
+	int source_globs;		/* every `source` is an osource (coreboot) */
 };
 
 /*

@@ -353,7 +353,9 @@ static char *expand_old_style(struct parse_state *ps, const char *s)
 
 void parse_source(struct parse_state *ps, int kind, const char *pattern)
 {
-	int optional = kind == K_OSOURCE || kind == K_ORSOURCE;
+	/* coreboot's kconfig globs every source: a path that matches nothing is skipped. */
+	int optional = kind == K_OSOURCE || kind == K_ORSOURCE ||
+		       (ps->opts && ps->opts->source_globs);
 	char *raw, *path;
 	const char *here = ps->path;
 	int line = ps->line;

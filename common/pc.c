@@ -139,6 +139,29 @@ static formula variant_of(struct pc_context *ctx, enum cpp_variant v, formula y,
 	return y;
 }
 
+/*
+ * A symbol that Kconfig files of the tree define, but not this model's: n
+ * here, a fact of Kconfig (the model's solver only), not of the code. As
+ * LOGIC_FALSE, `#ifdef CONFIG_ARM` in a driver would be dead with cause
+ * `code` on x86, and a `code` defect holds on every architecture.
+ */
+static formula kconfig_false(struct pc_context *ctx, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int var;
+
+	if (!ctx->facts)
+		return LOGIC_FALSE;
+	strbuf_addf(&sb, "CONFIG_%s", s);
+	var = logic_var_find(ctx->logic, sb.buf);
+	if (!var) {
+		var = logic_var(ctx->logic, sb.buf);
+		sat_add_clause(ctx->facts, (int[]){ -var }, 1);
+	}
+	strbuf_release(&sb);
+	return logic_atom(ctx->logic, var);
+}
+
 static formula config_formula(struct pc_context *ctx, const struct cpp_expr *e)
 {
 	const char *s = strip_config(e->name);
@@ -169,7 +192,8 @@ static formula config_formula(struct pc_context *ctx, const struct cpp_expr *e)
 		/* -DCONFIG_SPL_BUILD: set for some objects, not others. */
 		return e->variant == CPP_MODULE ? LOGIC_FALSE : named_var(ctx->logic, "cpp:", e->name);
 	if (pc_name_defined_anywhere(ctx->kconfig_defined, NULL, e->name))
-		return LOGIC_FALSE;	/* another architecture's symbol: n here */
+		/* another architecture's symbol: n here */
+		return e->variant == CPP_MODULE ? LOGIC_FALSE : kconfig_false(ctx, s);
 	if (e->from_macro)
 		return LOGIC_FALSE;	/* a variant this project does not have */
 	{

@@ -212,10 +212,14 @@ void project_release(struct project *p)
  * so every phase stays a possible build of the same file, and a phase the
  * tree does not have (no such -D) drops out as false. CONFIG_VAL(FOO)
  * picks the value the same way (a comparison on it is an opaque atom).
+ * Host tools (tools/, with -DUSE_HOSTCC) share boot/ and lib/ files and
+ * test CONFIG_TOOLS_FOO there (U-Boot 2022.04 on); proper's clause does not
+ * exclude USE_HOSTCC, since older trees gave host tools proper's symbols.
  */
 #define UBOOT_XPL "(defined(CONFIG_SPL_BUILD) || defined(CONFIG_XPL_BUILD))"
 #define UBOOT_PHASES(f)								\
 	"(!" UBOOT_XPL " && " f("x") ") || "					\
+	"(defined(USE_HOSTCC) && " f("TOOLS_x") ") || "				\
 	"(" UBOOT_XPL " && !defined(CONFIG_TPL_BUILD) && !defined(CONFIG_VPL_BUILD) && " \
 	f("SPL_x") ") || "							\
 	"(" UBOOT_XPL " && defined(CONFIG_TPL_BUILD) && " f("TPL_x") ") || "	\
@@ -304,6 +308,11 @@ int project_architectures(const struct project *p, struct repo *r, const git_oid
 	return n;
 }
 
+const char *project_arch_dir(const struct project *p, const char *arch)
+{
+	return p->kind == PROJECT_XEN ? xen_srcarch(arch) : arch;
+}
+
 static void relocate(struct kconfig *kc, struct kconfig_definition *d, const char *srctree,
 		     struct strbuf *sb)
 {
@@ -332,6 +341,9 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 		strvec_push(&env, opts->env->v[i]);
 	o.env = &env;
 	o.top = p->top;
+	/* coreboot's kconfig runs each source path through glob(3): site-local/Kconfig may be absent. */
+	if (p->kind == PROJECT_COREBOOT)
+		o.source_globs = 1;
 	if (arch && p->kind == PROJECT_XEN && !o.srcarch)
 		o.srcarch = xen_srcarch(arch);
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
@@ -350,15 +362,11 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 	return kc;
 }
 
-/* Adds the names of `#define CONFIG_X` lines of a header to `out`. */
-static void header_defines(struct repo *r, const git_oid *commit, const char *path,
-			   struct strmap *out)
+/* Adds the names of `#define CONFIG_X` lines of a header's text to `out`. */
+static void blob_defines(const struct blob *b, const char *path, struct strmap *out)
 {
-	struct blob *b;
 	const char *p, *end;
 
-	if (repo_read_path(r, commit, path, &b) < 0)
-		return;
 	for (p = b->data, end = b->data + b->size; p < end; ) {
 		const char *eol = memchr(p, '\n', end - p), *q;
 
@@ -387,7 +395,65 @@ static void header_defines(struct repo *r, const git_oid *commit, const char *pa
 		}
 		p = eol + 1;
 	}
+}
+
+static void header_defines(struct repo *r, const git_oid *commit, const char *path,
+			   struct strmap *out)
+{
+	struct blob *b;
+
+	if (repo_read_path(r, commit, path, &b) < 0)
+		return;
+	blob_defines(b, path, out);
 	blob_release(r, b);
+}
+
+struct header_walk {
+	struct repo *repo;
+	struct strmap *out;
+};
+
+/*
+ * The `#define CONFIG_X` that build scripts write into generated headers
+ * (U-Boot's scripts/Makefile.autoconf: CONFIG_BOARDDIR; env2string.awk:
+ * CONFIG_EXTRA_ENV_TEXT), anywhere in a line of the script.
+ */
+static int walk_script(const struct tree_file *f, void *data)
+{
+	struct header_walk *w = data;
+	struct blob *b;
+
+	if (repo_read_blob(w->repo, f->blob, &b) < 0)
+		return 0;
+	for (size_t i = 0; i + 15 < b->size; i++) {
+		const char *p = b->data + i, *q, *end = b->data + b->size;
+		char *name;
+
+		if (*p != '#' || memcmp(p + 1, "define ", 7) || memcmp(p + 8, "CONFIG_", 7))
+			continue;
+		for (p += 15, q = p; q < end && (isalnum((unsigned char)*q) || *q == '_'); q++)
+			;
+		if (q == p || (q < end && *q == '('))
+			continue;
+		name = xstrndup(p, (size_t)(q - p));
+		if (!strmap_get(w->out, name))
+			strmap_put(w->out, name, xstrdup(f->path));
+		free(name);
+	}
+	blob_release(w->repo, b);
+	return 0;
+}
+
+static int walk_header(const struct tree_file *f, void *data)
+{
+	struct header_walk *w = data;
+	struct blob *b;
+
+	if (!ends_with(f->path, ".h") || repo_read_blob(w->repo, f->blob, &b) < 0)
+		return 0;
+	blob_defines(b, f->path, w->out);
+	blob_release(w->repo, b);
+	return 0;
 }
 
 /*
@@ -433,8 +499,20 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 		strmap_for_each(cmdline, e)
 			strmap_put(out, e->key, xstrdup(e->value ? (const char *)e->value : ""));
 	if (p->kind == PROJECT_UBOOT) {
+		/*
+		 * Beside Kconfig, U-Boot's headers define CONFIG_ names of their
+		 * own: board options (include/configs/), derived ones (the m68k
+		 * CONFIG_CF_V4E of asm/cache.h), constants (post.h's
+		 * CONFIG_SYS_POST_CPU). Macros of the code, never missing.
+		 */
+		struct header_walk w = { r, out };
+
 		path = xstrfmt("%s%sscripts/config_whitelist.txt", p->srctree, pre);
 		whitelist(r, commit, path, out);
+		free(path);
+		repo_for_each_file(r, commit, p->srctree, walk_header, &w);
+		path = xstrfmt("%s%sscripts", p->srctree, pre);
+		repo_for_each_file(r, commit, path, walk_script, &w);
 		free(path);
 	}
 	if (p->kind != PROJECT_XEN)
@@ -455,4 +533,56 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 		free(path);
 	}
 	strvec_clear(&arches);
+}
+
+struct foreign_walk {
+	struct repo *repo;
+	const struct project *project;
+	struct strvec *dirs;
+};
+
+/* Does the text have a line that starts with `mainmenu`? */
+static int says_mainmenu(const struct blob *b)
+{
+	for (size_t i = 0; i + 8 <= b->size; i++)
+		if ((!i || b->data[i - 1] == '\n') && !memcmp(b->data + i, "mainmenu", 8))
+			return 1;
+	return 0;
+}
+
+static int walk_foreign(const struct tree_file *f, void *data)
+{
+	struct foreign_walk *w = data;
+	const char *slash = strrchr(f->path, '/');
+	const char *srctree = w->project->srctree;
+	size_t dir_len, src_len = strlen(srctree);
+	struct blob *b;
+	int found;
+
+	if (!slash || strcmp(slash + 1, "Kconfig"))
+		return 0;
+	dir_len = (size_t)(slash - f->path);
+	/* The srctree itself, or a directory above it (Xen's srctree is xen/). */
+	if (dir_len <= src_len && !strncmp(srctree, f->path, dir_len) &&
+	    (dir_len == src_len || srctree[dir_len] == '/'))
+		return 0;
+	if (repo_read_blob(w->repo, f->blob, &b) < 0)
+		return 0;
+	found = says_mainmenu(b);
+	blob_release(w->repo, b);
+	/* coreboot's src/Kconfig is its top file, with srctree "". */
+	if (found && !(!*srctree && !strcmp(f->path, w->project->top)))
+		strvec_pushf(w->dirs, "%.*s/", (int)dir_len, f->path);
+	return 0;
+}
+
+void project_foreign_trees(const struct project *p, struct repo *r, const git_oid *commit,
+			   struct strvec *dirs)
+{
+	struct foreign_walk w = { r, p, dirs };
+
+	/* Linux has none: no walk over its 1,700 Kconfig files. */
+	if (p->kind == PROJECT_NONE || p->kind == PROJECT_LINUX)
+		return;
+	repo_for_each_file(r, commit, "", walk_foreign, &w);
 }

@@ -87,6 +87,13 @@ int project_architectures(const struct project *p, struct repo *r, const git_oid
 			  struct strvec *out);
 
 /*
+ * The directory under <srctree>/arch/ that architecture `arch` (a name of
+ * project_architectures()) builds from: Xen's arm64 is arch/arm; for every
+ * other tree the name itself.
+ */
+const char *project_arch_dir(const struct project *p, const char *arch);
+
+/*
  * kconfig_parse() over the commit's Kconfig tree, with the project's
  * variables added to `opts` (which may be NULL); definition locations are
  * made relative to the repository root ("xen/common/Kconfig").
@@ -105,5 +112,15 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
  */
 void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
 			   const struct strmap *cmdline, struct strmap *out);
+
+/*
+ * The directories holding a Kconfig tree of their own: a <dir>/Kconfig with a
+ * `mainmenu`, other than the commit's srctree and its parents (coreboot's
+ * payloads/libpayload/, whose code says CONFIG_LP_X for its own symbol X).
+ * Their code is built against that tree, not this one's. Each is pushed to
+ * `dirs` with a trailing slash.
+ */
+void project_foreign_trees(const struct project *p, struct repo *r, const git_oid *commit,
+			   struct strvec *dirs);
 
 #endif

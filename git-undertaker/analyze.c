@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "analyze.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,6 +580,59 @@ static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
 		}
 }
 
+/* Does name end with "_" + tail ("CONFIG_SPL_FOO" with "FOO")? */
+static int variant_of_name(const char *name, const char *tail)
+{
+	size_t n = strlen(name), t = strlen(tail);
+
+	return n > t && name[n - t - 1] == '_' && !strcmp(name + n - t, tail);
+}
+
+/*
+ * A project macro's names (U-Boot's CONFIG_IS_ENABLED(FOO): CONFIG_FOO,
+ * CONFIG_SPL_FOO, ...) stand for one option: a variant that the tree lacks
+ * is no defect, but when the tree defines none of them the option is
+ * missing (CONFIG_IS_ENABLED(PLATDATA) for OF_PLATDATA). The base is the
+ * name of which the block's other macro names are variants.
+ */
+static int macro_option_missing(struct file_state *fs, const struct analyze_options *opt,
+				const struct cpp_block *b, size_t k)
+{
+	const char *base = b->symbols[k].name + 7;
+
+	if (!starts_with(b->symbols[k].name, "CONFIG_"))
+		return 0;
+	/* The phase markers of the definition itself (defined(CONFIG_XPL_BUILD)). */
+	for (size_t j = 0; opt->macro_defs && j < opt->macro_defs->nr; j++) {
+		const char *p = opt->macro_defs->v[j];
+		size_t n = strlen(b->symbols[k].name);
+
+		while ((p = strstr(p, b->symbols[k].name)) != NULL) {
+			if (!isalnum((unsigned char)p[n]) && p[n] != '_')
+				return 0;
+			p++;
+		}
+	}
+	for (size_t j = 0; j < b->nr_symbols; j++) {
+		const struct cpp_symbol_ref *ref = &b->symbols[j];
+
+		if (!ref->from_macro || j == k)
+			continue;
+		if (variant_of_name(base, ref->name + (starts_with(ref->name, "CONFIG_") ? 7 : 0)))
+			return 0;	/* not the base itself */
+	}
+	for (size_t j = 0; j < b->nr_symbols; j++) {
+		const struct cpp_symbol_ref *ref = &b->symbols[j];
+
+		if (!ref->from_macro || (j != k && !variant_of_name(ref->name, base)))
+			continue;
+		if (ref->file_defined ||
+		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
+			return 0;
+	}
+	return 1;
+}
+
 static void check_undefined(struct file_state *fs, const char *path, size_t i,
 			    const struct analyze_options *opt, struct defect_list *out)
 {
@@ -588,7 +642,8 @@ static void check_undefined(struct file_state *fs, const char *path, size_t i,
 	for (size_t k = 0; k < b->nr_symbols; k++) {
 		const struct cpp_symbol_ref *ref = &b->symbols[k];
 
-		if (ref->from_macro || ref->file_defined ||
+		if (ref->from_macro ? !macro_option_missing(fs, opt, b, k) :
+		    ref->file_defined ||
 		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
 			continue;
 		if (!d) {
@@ -606,6 +661,8 @@ static void check_undefined(struct file_state *fs, const char *path, size_t i,
 static void scope_of(struct file_state *fs, const char *path, size_t **idx, size_t *nr)
 {
 	struct tree_models *tm = fs->tm;
+	const char *prefix;
+	int own = 0;
 
 	*idx = xcalloc(tm->nr_arches + 1, sizeof(**idx));
 	*nr = 0;
@@ -613,17 +670,23 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 		(*idx)[(*nr)++] = 0;
 		return;
 	}
-	if (starts_with(path, "arch/")) {
-		const char *a = path + 5, *slash = strchr(a, '/');
+	prefix = tm->arch_prefix ? tm->arch_prefix : "arch/";
+	if (starts_with(path, prefix)) {
+		const char *a = path + strlen(prefix), *slash = strchr(a, '/');
 
-		for (size_t i = 0; slash && i < tm->nr_arches; i++)
-			if (strlen(tm->arch_names[i]) == (size_t)(slash - a) &&
-			    !strncmp(tm->arch_names[i], a, (size_t)(slash - a))) {
-				/* Another architecture's file says nothing about --arch's. */
-				if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
-					(*idx)[(*nr)++] = i;
-				return;
-			}
+		/* Xen's arm32 and arm64 share arch/arm/: every architecture of the directory. */
+		for (size_t i = 0; slash && i < tm->nr_arches; i++) {
+			const char *dir = tm->arch_dirs ? tm->arch_dirs[i] : tm->arch_names[i];
+
+			if (strlen(dir) != (size_t)(slash - a) || strncmp(dir, a, (size_t)(slash - a)))
+				continue;
+			/* Another architecture's file says nothing about --arch's. */
+			if (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i]))
+				(*idx)[(*nr)++] = i;
+			own = 1;
+		}
+		if (own)
+			return;
 	}
 	if (tm->only_arch) {
 		for (size_t i = 0; i < tm->nr_arches; i++)
@@ -697,7 +760,8 @@ static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t n
 			if (!list)
 				continue;
 			for (size_t a = next; a < nr_scope; a++) {
-				const char *arch = fs->tm->arch_names[scope[a]];
+				const char *arch = fs->tm->arch_dirs ? fs->tm->arch_dirs[scope[a]] :
+						   fs->tm->arch_names[scope[a]];
 				size_t len = strlen(arch);
 				const char *p = list;
 

@@ -58,6 +58,13 @@ struct tree_models {
 	void *data;
 	size_t nr_arches;		/* 0 for a tree with a single model */
 	const char *const *arch_names;
+	/*
+	 * The directory of architecture i's own files: "<arch_prefix><arch_dirs[i]>/"
+	 * ("arch/x86/"; Xen's "xen/arch/arm/" for both arm32 and arm64).
+	 * NULL arch_dirs: the names; NULL arch_prefix: "arch/".
+	 */
+	const char *const *arch_dirs;
+	const char *arch_prefix;
 	/* Builds or returns model `i` (0 when nr_arches is 0); NULL when it failed. */
 	struct arch_model *(*get)(void *data, size_t i);
 	const struct strmap *kconfig_defined;	/* buildfiles_info */
@@ -82,6 +89,7 @@ struct analyze_options {
 	int explain;
 	int asm_file;
 	const struct cpp_macros *macros;
+	const struct strvec *macro_defs;	/* their definitions, as cpp_macros_add() took them */
 	/*
 	 * Block keys (analyze_block_keys) whose blocks are not analysed: blocks
 	 * the other version of the file holds alike, whose verdicts cannot

@@ -225,7 +225,7 @@ static void collect(struct buildfiles *b, struct commit_info *ci, const struct s
 }
 
 /*
- * For each name an arch/<a>/ Kconfig file mentions, the architectures that
+ * For each name an arch/<a>/ (or <dir>/arch/<a>/) Kconfig file mentions, the architectures that
  * do: where to look first for a configuration that keeps a block alive.
  */
 static void collect_arch_mentions(struct buildfiles *b, struct commit_info *ci,
@@ -236,9 +236,13 @@ static void collect_arch_mentions(struct buildfiles *b, struct commit_info *ci,
 		const struct strvec *names;
 		char *arch;
 
-		if (!starts_with(path, "arch/"))
+		/* Xen's are under xen/arch/: one directory down. */
+		a = starts_with(path, "arch/") ? path : strchr(path, '/');
+		if (a && a != path)
+			a++;
+		if (!a || !starts_with(a, "arch/"))
 			continue;
-		a = path + 5;
+		a += 5;
 		slash = strchr(a, '/');
 		if (!slash)
 			continue;

@@ -31,6 +31,9 @@ struct model_set {
 	git_oid digest;
 	const struct buildfiles_info *bf;
 	struct strvec arches;		/* empty: a single model */
+	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
+	char *arch_prefix;		/* "<srctree>/arch/" */
+	struct strvec foreign;		/* project_foreign_trees(): files there are not checked */
 	struct arch_model *models;	/* arches.nr entries, or 1 */
 	char *built;			/* 1: tried to build models[i] */
 	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
@@ -148,6 +151,9 @@ static void model_set_free(struct model_set *ms)
 	free(ms->models);
 	free(ms->built);
 	strvec_clear(&ms->arches);
+	strvec_clear(&ms->arch_dirs);
+	strvec_clear(&ms->foreign);
+	free(ms->arch_prefix);
 	project_release(&ms->project);
 	strmap_clear(&ms->build_defined, free);
 	free(ms);
@@ -250,6 +256,9 @@ static struct arch_model *get_model(void *data, size_t i)
 		return am->model ? am : NULL;
 	ms->built[i] = 1;
 	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
+	/* No Kconfig tree at all (said once, by model_set_for()): no model, quietly. */
+	if (ms->project.kind == PROJECT_NONE)
+		return NULL;
 	t = stats_clock();
 	am->kconfig = project_kconfig_parse(&ms->project, ms->checker->repo, &ms->commit,
 					    am->arch, &kopts);
@@ -335,9 +344,11 @@ static struct model_set *model_set_new(struct checker *c, const git_oid *commit,
 	ms->bf = bf;
 	ms->last_use = c->clock;
 	project_detect(&ms->project, &c->project_config, c->repo, commit);
-	n = project_architectures(&ms->project, c->repo, commit, &ms->arches);
-	if (n < 0)
-		warning("no top Kconfig file: every CONFIG_ symbol is free");
+	n = ms->project.kind == PROJECT_NONE ? -1 :
+	    project_architectures(&ms->project, c->repo, commit, &ms->arches);
+	/* A census worker's model set is its parent's again: the parent has said it. */
+	if (n < 0 && !c->parent)
+		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
 	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
 	ms->built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
 	ms->kbuild = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->kbuild));
@@ -351,8 +362,16 @@ static struct model_set *model_set_new(struct checker *c, const git_oid *commit,
 	ms->tm.nr_arches = ms->arches.nr;
 	/* The names are the strvec's own strings. */
 	ms->tm.arch_names = (const char *const *)ms->arches.v;
-	for (size_t i = 0; i < ms->arches.nr; i++) {
-		if (!strcmp(ms->arches.v[i], c->opts->arch ? c->opts->arch : c->host_arch))
+	for (size_t i = 0; i < ms->arches.nr; i++)
+		strvec_push(&ms->arch_dirs, project_arch_dir(&ms->project, ms->arches.v[i]));
+	ms->tm.arch_dirs = (const char *const *)ms->arch_dirs.v;
+	ms->arch_prefix = xstrfmt("%s%sarch/", ms->project.srctree, *ms->project.srctree ? "/" : "");
+	ms->tm.arch_prefix = ms->arch_prefix;
+	project_foreign_trees(&ms->project, c->repo, commit, &ms->foreign);
+	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
+	for (size_t i = ms->arches.nr; i-- > 0; ) {
+		if (c->opts->arch ? !strcmp(ms->arches.v[i], c->opts->arch) :
+		    !strcmp(ms->arches.v[i], c->host_arch) || !strcmp(ms->arch_dirs.v[i], c->host_arch))
 			ms->tm.primary = i;
 	}
 	if (c->opts->arch && ms->arches.nr) {
@@ -425,6 +444,21 @@ static int is_c_file(const char *path)
 	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
 }
 
+/*
+ * Files this tree's models say nothing about: every file when there is no
+ * Kconfig tree (each CONFIG_ name would be "missing"), and the code of
+ * another Kconfig tree inside this one (coreboot's payloads/libpayload/).
+ */
+static int not_checked(const struct model_set *ms, const char *path)
+{
+	if (ms->project.kind == PROJECT_NONE)
+		return 1;
+	for (size_t i = 0; i < ms->foreign.nr; i++)
+		if (starts_with(path, ms->foreign.v[i]))
+			return 1;
+	return 0;
+}
+
 /* The defects of one blob under one model set (cached: each version is analysed once). */
 static const struct defect_list *blob_defects(struct checker *c, struct model_set *ms,
 					      const char *path, const git_oid *blob_id)
@@ -433,7 +467,8 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 	struct strbuf key = STRBUF_INIT;
 	struct defect_list *l;
 	struct blob *blob;
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros };
+	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
+					 .macro_defs = &c->macro_defs };
 
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
 		    git_oid_tostr(dhex, sizeof(dhex), &ms->digest), path);
@@ -443,6 +478,8 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		return l;
 	}
 	l = xcalloc(1, sizeof(*l));
+	if (not_checked(ms, path))
+		goto done;
 	if (repo_read_blob(c->repo, blob_id, &blob) < 0) {
 		error("%s: cannot read blob %s", path, bhex);
 	} else {
@@ -450,6 +487,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
 		blob_release(c->repo, blob);
 	}
+done:
 	strmap_put(&c->results, key.buf, l);
 	strbuf_release(&key);
 	return l;
@@ -467,11 +505,15 @@ static int changed_blocks_defects(struct checker *c, struct model_set *ms, const
 				  struct defect_list *before, struct defect_list *after)
 {
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
+					.macro_defs = &c->macro_defs,
 					.asm_file = ends_with(path, ".S") };
 	struct strmap old_keys = STRMAP_INIT, new_keys = STRMAP_INIT, skip = STRMAP_INIT;
 	struct strmap_entry *e;
 	struct blob *ob, *nb;
 	size_t dummy = 0;
+
+	if (not_checked(ms, path))
+		return 0;
 
 	if (repo_read_blob(c->repo, old_id, &ob) < 0)
 		return -1;

@@ -139,6 +139,36 @@ test_expect_success 'CONFIG_ macros of the force-included config.h headers are n
 	grep "^xen/common/heap.c:7: undefined block B2 (missing, global): #ifdef CONFIG_MAX_ORDER$" out
 '
 
+test_expect_success 'xen/arch/x86/ files are decided by x86_64 alone' '
+	write_file xen/arch/x86/hvm.c <<-\EOF &&
+	#ifdef CONFIG_HVM
+	int hvm;
+	#endif
+	#ifndef CONFIG_X86
+	int never;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m x86-file &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	! grep "hvm.c:1:" out &&
+	grep "^xen/arch/x86/hvm.c:4: dead block B1 (kconfig, local: x86_64): #ifndef CONFIG_X86$" out
+'
+
+test_expect_success 'a common file: a symbol of one architecture is alive there, not dead by code' '
+	write_file xen/common/gic.c <<-\EOF &&
+	#ifdef CONFIG_GICV3
+	int gic;
+	#endif
+	#if defined(CONFIG_GICV3) && defined(CONFIG_HVM)
+	int both;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m gic &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	! grep "gic.c:1:" out &&
+	grep "^xen/common/gic.c:4: dead block B1 (kconfig, global): #if defined(CONFIG_GICV3) && defined(CONFIG_HVM)$" out
+'
+
 test_expect_success 'undertaker.srctree overrides the guess' '
 	git init -q other &&
 	(
@@ -164,6 +194,23 @@ test_expect_success 'undertaker.srctree overrides the guess' '
 		git config undertaker.srctree hv/ &&
 		test_expect_code 1 git undertaker --no-notes >out &&
 		grep "^hv/a.c:1: undead block B0 (kconfig, global): #ifdef CONFIG_B$" out
+	)
+'
+
+test_expect_success 'no Kconfig tree at all (Zephyr the messaging system): one warning, no defects' '
+	git init -q nokconfig &&
+	(
+		cd nokconfig &&
+		write_file zhm/zhm.c <<-\EOF &&
+		#ifdef CONFIG_FOO
+		int foo;
+		#endif
+		EOF
+		git add . && test_tick && git commit -q -m none &&
+		test_expect_code 0 git undertaker --no-notes --all -j2 >out 2>err &&
+		test_must_be_empty out &&
+		test_line_count = 1 err &&
+		grep "warning: no Kconfig tree found" err
 	)
 '
 

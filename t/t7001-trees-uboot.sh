@@ -97,6 +97,37 @@ test_expect_success 'TPL: a variant the Kconfig lacks drops out instead of being
 	! grep undefined out
 '
 
+test_expect_success 'CONFIG_IS_ENABLED of an option with no variant in any Kconfig is missing' '
+	write_file drivers/rtc.c <<-\EOF &&
+	#if CONFIG_IS_ENABLED(PLATDATA)
+	int typo;
+	#endif
+	#if CONFIG_IS_ENABLED(DM_GPIO) || CONFIG_IS_ENABLED(OF_CONTROL)
+	int fine;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m macro-typo &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^drivers/rtc.c:1: undefined block B0 (missing, global): #if CONFIG_IS_ENABLED(PLATDATA)$" out &&
+	! grep "rtc.c:4:" out &&
+	! grep "BUILD" out
+'
+
+test_expect_success 'the same through a file changed in place' '
+	write_file drivers/rtc.c <<-\EOF &&
+	#if CONFIG_IS_ENABLED(DM_GPIO) || CONFIG_IS_ENABLED(OF_CONTROL)
+	int fine;
+	#endif
+	#if CONFIG_IS_ENABLED(PLATDATA)
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m macro-typo-moved &&
+	git undertaker --no-notes --show=all HEAD >out;
+	grep "^drivers/rtc.c:4: undefined block B1 (missing, global): #if CONFIG_IS_ENABLED(PLATDATA) \[unchanged\]$" out &&
+	! grep "BUILD" out
+'
+
 test_expect_success 'options of scripts/config_whitelist.txt (board headers) are not missing' '
 	write_file scripts/config_whitelist.txt <<-\EOF &&
 	CONFIG_SYS_NS16550_MEM32
@@ -116,6 +147,93 @@ test_expect_success 'options of scripts/config_whitelist.txt (board headers) are
 	grep "^drivers/serial.c:4: undefined block B1 (missing, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
 '
 
+test_expect_success 'CONFIG_ names that a header of the tree defines are not missing' '
+	write_file arch/m68k/include/asm/cache.h <<-\EOF &&
+	#ifdef CONFIG_M5441x
+	#define CONFIG_CF_V4E
+	#endif
+	#define CONFIG_CACHE_FN(x) (x)
+	EOF
+	write_file drivers/cache.c <<-\EOF &&
+	#ifdef CONFIG_CF_V4E
+	int v4e;
+	#endif
+	#ifdef CONFIG_CACHE_FN
+	int fn;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m header-defines &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- drivers/cache.c >out &&
+	! grep "cache.c:1:" out &&
+	grep "^drivers/cache.c:4: undefined block B1 (missing, global): #ifdef CONFIG_CACHE_FN$" out
+'
+
+test_expect_success 'CONFIG_ names that a build script writes into a generated header are not missing' '
+	write_file scripts/Makefile.autoconf <<-\EOF &&
+	define filechk_config_h
+		(echo \#define CONFIG_BOARDDIR board/$(BOARD);\
+		 echo \#include <configs/$(CONFIG_SYS_CONFIG_NAME).h>;)
+	endef
+	EOF
+	write_file common/board.c <<-\EOF &&
+	#ifdef CONFIG_BOARDDIR
+	int dir;
+	#endif
+	#ifdef CONFIG_BOARDDIRS
+	int typo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m generated &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- common/board.c >out &&
+	! grep "board.c:1:" out &&
+	grep "^common/board.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BOARDDIRS$" out
+'
+
+test_expect_success 'host tools (USE_HOSTCC) test CONFIG_TOOLS_x' '
+	write_file tools/Kconfig <<-\EOF &&
+	config TOOLS_FIT_SIGNATURE
+		def_bool y
+	EOF
+	write_file Kconfig <<-\EOF &&
+	mainmenu "U-Boot Configuration"
+	config SPL
+		bool "SPL"
+	config TPL
+		bool "TPL"
+		depends on SPL
+	config DM_GPIO
+		bool "GPIO"
+	config SPL_DM_GPIO
+		bool "GPIO in SPL"
+		depends on SPL
+	config OF_CONTROL
+		def_bool y
+	config SPL_OF_CONTROL
+		bool "OF in SPL"
+		depends on SPL
+	config SYS_MALLOC_LEN
+		hex "malloc"
+		default 0x1000
+	config FIT_SIGNATURE
+		bool "FIT signature"
+	source "tools/Kconfig"
+	EOF
+	write_file boot/fit.c <<-\EOF &&
+	#ifdef USE_HOSTCC
+	#if !CONFIG_IS_ENABLED(FIT_SIGNATURE)
+	int tools_without;
+	#endif
+	#if !CONFIG_IS_ENABLED(DM_GPIO)
+	int tools_no_gpio;
+	#endif
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m tools &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	! grep "fit.c:6:" out &&
+	grep "^boot/fit.c:2: dead block B1 (kconfig, global): #if !CONFIG_IS_ENABLED(FIT_SIGNATURE)$" out
+'
+
 test_expect_success 'undertaker.presets=false: CONFIG_IS_ENABLED is an unknown macro again' '
 	git config undertaker.presets false &&
 	test_when_finished "git config --unset undertaker.presets" &&
@@ -129,6 +247,32 @@ test_expect_success 'undertaker.macro replaces the preset of the same name' '
 	test_when_finished "git config --unset undertaker.macro" &&
 	test_expect_code 1 git undertaker --no-notes defects >out &&
 	! grep "spl.c:2: dead" out
+'
+
+test_expect_success 'the top Makefile names built-in.o files, not directories: api/ is still compiled' '
+	write_file Makefile <<-\EOF &&
+	libs-$(CONFIG_API) += api/
+	libs-y += drivers/
+	libs-y := $(sort $(libs-y))
+	libs-y := $(patsubst %/, %/built-in.o, $(libs-y))
+	EOF
+	write_file api/Makefile <<-\EOF &&
+	obj-y += api.o
+	EOF
+	write_file api/api.c <<-\EOF &&
+	#ifdef CONFIG_API
+	int api;
+	#endif
+	EOF
+	write_file Kconfig <<-\EOF &&
+	mainmenu "U-Boot Configuration"
+	config API
+		bool "API"
+	EOF
+	git add . && test_tick && git commit -q -m api &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD -- api >out &&
+	! grep "kbuild never compiles" out &&
+	grep "^api/api.c:1: undead block B0 (kbuild, global): #ifdef CONFIG_API$" out
 '
 
 test_done

@@ -79,4 +79,58 @@ test_expect_success 'dead, undead and misspelled through CONFIG(X), with no flag
 	grep "^src/soc/intel/defects.c:10: undefined block B3 (missing, global): #ifdef CONFIG_USE_OPTON_TABLE$" out
 '
 
+test_expect_success 'a misspelled CONFIG(X) is missing too' '
+	write_file src/soc/intel/typo.c <<-\EOF &&
+	#if CONFIG(USE_OPTON_TABLE)
+	int typo;
+	#endif
+	#if CONFIG(USE_OPTION_TABLE)
+	int fine;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m typo &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^src/soc/intel/typo.c:1: undefined block B0 (missing, global): #if CONFIG(USE_OPTON_TABLE)$" out &&
+	! grep "typo.c:4:" out
+'
+
+test_expect_success 'a source that matches no file is skipped, as coreboot globs every source' '
+	write_file src/Kconfig <<-\EOF &&
+	mainmenu "coreboot configuration"
+	config USE_OPTION_TABLE
+		bool "option table"
+	config HAVE_ACPI_TABLES
+		def_bool y
+	source "src/mainboard/Kconfig"
+	source "src/soc/*/Kconfig"
+	source "site-local/Kconfig"
+	EOF
+	git add . && test_tick && git commit -q -m site-local &&
+	git undertaker --dump-model=symbols HEAD >symbols 2>err &&
+	test_must_be_empty err &&
+	grep "^CONFIG_SOC_INTEL_COMMON bool" symbols
+'
+
+test_expect_success 'payloads/libpayload is a Kconfig tree of its own (CONFIG_LP_X): not checked against src/Kconfig' '
+	write_file payloads/libpayload/Kconfig <<-\EOF &&
+	mainmenu "Libpayload Configuration"
+	config USB
+		bool "USB"
+	EOF
+	write_file payloads/libpayload/drivers/usb.c <<-\EOF &&
+	#if CONFIG(LP_USB)
+	int usb;
+	#endif
+	EOF
+	write_file src/lib/usb.c <<-\EOF &&
+	#if CONFIG(LP_USB)
+	int usb;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m libpayload &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD >out &&
+	! grep "^payloads/libpayload/" out &&
+	grep "^src/lib/usb.c:1: undefined block B0 (missing, global): #if CONFIG(LP_USB)$" out
+'
+
 test_done
