@@ -4,7 +4,9 @@
 # run per file (`--commit v6.1 -- <file>`), in two phases:
 #   1. the cover alone: configurations, the lower bound, blocks covered, dead, time;
 #   2. with --expand (the kernel's own `make alldefconfig` on each fragment): the
-#      coverage after expansion, how much each fragment had to pin, time.
+#      blocks this toolchain rules out (symbols only $(cc-option) and friends decide,
+#      learnt from one alldefconfig run), the blocks covered, the coverage after
+#      expansion, how much each fragment had to pin, time.
 #
 #   bench/vampyr.sh [--no-expand] [file...]
 #
@@ -89,8 +91,8 @@ say "configurations equal to the lower bound (provably fewest) for $opt of $n fi
 test -n "$expand" || exit 0
 
 # Phase 2, every file: --expand with the kernel's make alldefconfig.
-say "$(printf '%-26s %7s %8s %-22s %7s %6s' file covered expanded pinned time_s cpu_s)"
-tot_cov=0 tot_exp=0 tot_time=0 n=0
+say "$(printf '%-26s %9s %7s %8s %7s %-14s %7s %6s' file toolchain covered expanded configs pinned time_s cpu_s)"
+tot_tc=0 tot_cov=0 tot_exp=0 tot_cfg=0 tot_time=0 n=0
 for f in "${files[@]}"; do
 	name=$(echo "$f" | tr / _)
 	t0=$(now)
@@ -98,22 +100,25 @@ for f in "${files[@]}"; do
 		-o "$out/$name.x" -- "$f" >"$out/$name.x.json" 2>"$out/$name.x.err" || true
 	t1=$(now)
 	time_s=$(echo "$t1 - $t0" | bc)
-	read -r covered expanded pinned < <(python3 -c '
+	read -r toolchain covered expanded configs pinned < <(python3 -c '
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))
 except Exception:
-    print("- failed -"); sys.exit(0)
+    print("- - failed - -"); sys.exit(0)
 levels = {}
 for c in r["configs"]:
     levels[c.get("pinned", "?")] = levels.get(c.get("pinned", "?"), 0) + 1
-print(r["blocks_covered"], r.get("blocks_covered_expanded", "-"),
-      ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
+print(r.get("blocks_toolchain", "-"), r["blocks_covered"], r.get("blocks_covered_expanded", "-"),
+      len(r["configs"]), ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
 ' "$out/$name.x.json")
-	say "$(printf '%-26s %7s %8s %-22s %7.1f %6s' "$f" "$covered" "$expanded" "$pinned" "$time_s" "$cpu_s")"
-	if test "$expanded" != failed; then
-		tot_cov=$((tot_cov + covered)) tot_exp=$((tot_exp + expanded)) n=$((n + 1))
+	say "$(printf '%-26s %9s %7s %8s %7s %-14s %7.1f %6s' "$f" "$toolchain" "$covered" "$expanded" \
+		"$configs" "$pinned" "$time_s" "$cpu_s")"
+	if test "$expanded" != failed && test "$expanded" != -; then
+		tot_tc=$((tot_tc + toolchain)) tot_cov=$((tot_cov + covered)) tot_exp=$((tot_exp + expanded))
+		tot_cfg=$((tot_cfg + configs)) n=$((n + 1))
 		tot_time=$(echo "$tot_time + $time_s" | bc)
 	fi
 done
-say "$(printf '%-26s %7s %8s %-22s %7.1f' "total ($n files)" "$tot_cov" "$tot_exp" "" "$tot_time")"
+say "$(printf '%-26s %9s %7s %8s %7s %-14s %7.1f' "total ($n files)" "$tot_tc" "$tot_cov" "$tot_exp" \
+	"$tot_cfg" "" "$tot_time")"

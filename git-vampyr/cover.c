@@ -23,7 +23,7 @@ void vconfig_release(struct vconfig *c)
 
 static int live_target(const struct vblock *b)
 {
-	return b->target && !b->dead;
+	return b->target && !b->dead && !b->toolchain;
 }
 
 /* Is the block's condition true in the solver's current model? */
@@ -36,7 +36,7 @@ static int lit_true(struct sat *s, const struct vblock *b)
 	return b->lit > 0 ? sat_value(s, b->lit) > 0 : sat_value(s, -b->lit) < 0;
 }
 
-static void find_dead(struct vampyr *v)
+void vampyr_find_dead(struct vampyr *v)
 {
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		struct vblock *b = &v->blocks[i];
@@ -77,8 +77,7 @@ void vampyr_cover(struct vampyr *v)
 	/* Whether each block is true in the latest model of this round. */
 	unsigned char *now = xcalloc(v->nr_blocks + 1, 1);
 
-	find_dead(v);
-	while (v->nr_covered + v->nr_dead < v->nr_targets) {
+	while (v->nr_covered + v->nr_dead + v->nr_toolchain < v->nr_targets) {
 		struct vconfig *c;
 		int have_model = 0;
 

@@ -96,6 +96,78 @@ test_expect_success 'the temporary tree is made from the object store, not the w
 	git checkout Kconfig
 '
 
+# The model leaves $(shell,...) free; the real kconfig runs it. Blocks that only
+# another toolchain could configure are named apart, and no configuration loses them.
+test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is learnt from kconfig' '
+	mkdir tc &&
+	(
+		cd tc &&
+		git init -q &&
+		# Spaces indent the properties: <<- strips tabs, and conf wants
+		# "def_bool $(...)" indented.
+		write_file Kconfig <<-\EOF &&
+		mainmenu "toolchain"
+		config TC_YES
+		  def_bool $(shell,echo y)
+		config TC_NO
+		  def_bool $(shell,echo n)
+		config BOTH
+		  def_bool TC_YES && TC_NO
+		config KM
+		  bool "km"
+		  depends on TC_NO
+		config ARCH
+		  def_bool y
+		  select DCW if !KM
+		config DCW
+		  bool
+		config OTHER
+		  bool "other"
+		EOF
+		write_file tc.c <<-\EOF &&
+		#ifdef CONFIG_KM
+		int km;
+		#endif
+		#ifndef CONFIG_DCW
+		int no_dcw;
+		#endif
+		#ifdef CONFIG_TC_YES
+		int tc_yes;
+		#endif
+		#ifdef CONFIG_OTHER
+		int other;
+		#endif
+		#ifdef CONFIG_BOTH
+		int both;
+		#endif
+		#ifndef CONFIG_OTHER
+		int no_other;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m tc &&
+		git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig" &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 6 and \"blocks_toolchain\" not in r, r" &&
+		git vampyr --no-notes --expand --format=json -o out >report.json &&
+		python3 - <<-\PY &&
+		import json
+		r = json.load(open("report.json"))
+		assert r["blocks_toolchain"] == 3, r
+		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13], r["toolchain"]
+		assert {"TC_YES=y", "TC_NO=n", "BOTH=n"} <= set(r["toolchain_facts"]), r["toolchain_facts"]
+		assert "KM=n" not in r["toolchain_facts"] and "DCW=y" not in r["toolchain_facts"]
+		assert r["blocks_covered"] == 3 and r["blocks_covered_expanded"] == 3, r
+		assert all(c["lost"] == [] for c in r["configs"]), r["configs"]
+		PY
+		"$CHECK" report.json "$PWD" "$KCONF" expanded >oracle &&
+		test $(grep -c "^ok " oracle) = 3 &&
+		git vampyr --no-notes --expand -o out >actual &&
+		grep "^toolchain	tc.c:4 B1\$" actual &&
+		grep "^this toolchain rules out 3 blocks" actual
+	)
+'
+
 test_expect_success KCONF '--build: the warnings the commit adds, with the configurations that show them' '
 	write_file foo.c <<-\EOF &&
 	void f(void)
