@@ -5,6 +5,7 @@
  * they stay satisfiable together. The lower bound is a clique of blocks that
  * exclude each other: no configuration compiles two of them.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,22 +71,41 @@ static void snapshot(struct vampyr *v, struct vconfig *c)
 		c->values[var] = (int8_t)sat_value(v->sat, var);
 }
 
-void vampyr_cover(struct vampyr *v)
+/*
+ * The rounds. Round r < nr_seeds starts from block seeds[r] when it is still
+ * unclaimed (vampyr_recover gives the members of the lower bound's clique:
+ * one per configuration, as any cover of that size must do).
+ */
+static void cover(struct vampyr *v, const size_t *seeds, size_t nr_seeds)
 {
 	int *assume = NULL;
-	size_t nr_assume = 0, alloc_assume = 0;
+	size_t nr_assume = 0, alloc_assume = 0, round = 0;
 	/* Whether each block is true in the latest model of this round. */
 	unsigned char *now = xcalloc(v->nr_blocks + 1, 1);
 
 	while (v->nr_covered + v->nr_dead + v->nr_toolchain < v->nr_targets) {
 		struct vconfig *c;
 		int have_model = 0;
+		size_t seed = SIZE_MAX;
 
 		nr_assume = 0;
+		if (round < nr_seeds && v->blocks[seeds[round]].config < 0 &&
+		    v->blocks[seeds[round]].lit) {
+			seed = seeds[round];
+			ALLOC_GROW(assume, nr_assume + 1, alloc_assume);
+			assume[nr_assume++] = v->blocks[seed].lit;
+			if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT)
+				die("a live block is unsatisfiable (a bug)");
+			have_model = 1;
+			for (size_t j = 0; j < v->nr_blocks; j++)
+				if (live_target(&v->blocks[j]) && v->blocks[j].config < 0)
+					now[j] = (unsigned char)lit_true(v->sat, &v->blocks[j]);
+		}
+		round++;
 		for (size_t i = 0; i < v->nr_blocks; i++) {
 			struct vblock *b = &v->blocks[i];
 
-			if (!live_target(b) || b->config >= 0)
+			if (!live_target(b) || b->config >= 0 || i == seed)
 				continue;
 			if (b->pc == LOGIC_TRUE || (have_model && now[i])) {
 				/* Already true in the current model: adding it keeps it satisfiable. */
@@ -129,6 +149,47 @@ void vampyr_cover(struct vampyr *v)
 	}
 	free(assume);
 	free(now);
+}
+
+void vampyr_cover(struct vampyr *v)
+{
+	cover(v, NULL, 0);
+}
+
+void vampyr_recover(struct vampyr *v)
+{
+	struct vconfig *old = v->configs;
+	size_t nr_old = v->nr_configs, alloc_old = v->alloc_configs, old_covered = v->nr_covered;
+	long *old_claim = xmalloc((v->nr_blocks + 1) * sizeof(*old_claim));
+
+	if (!v->nr_clique || v->nr_configs <= v->lower_bound) {
+		free(old_claim);
+		return;
+	}
+	for (size_t i = 0; i < v->nr_blocks; i++) {
+		old_claim[i] = v->blocks[i].config;
+		v->blocks[i].config = -1;
+	}
+	v->configs = NULL;
+	v->nr_configs = v->alloc_configs = 0;
+	v->nr_covered = 0;
+	cover(v, v->clique, v->nr_clique);
+	if (v->nr_configs < nr_old) {
+		for (size_t i = 0; i < nr_old; i++)
+			vconfig_release(&old[i]);
+		free(old);
+	} else {
+		for (size_t i = 0; i < v->nr_configs; i++)
+			vconfig_release(&v->configs[i]);
+		free(v->configs);
+		v->configs = old;
+		v->nr_configs = nr_old;
+		v->alloc_configs = alloc_old;
+		v->nr_covered = old_covered;
+		for (size_t i = 0; i < v->nr_blocks; i++)
+			v->blocks[i].config = old_claim[i];
+	}
+	free(old_claim);
 }
 
 /* Is block a inside block b (or b itself)? */
@@ -213,6 +274,15 @@ static size_t grow(struct bound *bd, size_t *members, size_t size)
 	return size;
 }
 
+/* The best clique so far, as block indices: the seeds of vampyr_recover. */
+static void keep_clique(struct vampyr *v, const struct bound *bd, const size_t *members, size_t n)
+{
+	v->clique = xrealloc(v->clique, n * sizeof(*v->clique));
+	for (size_t i = 0; i < n; i++)
+		v->clique[i] = bd->live[members[i]];
+	v->nr_clique = n;
+}
+
 size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 {
 	struct bound bd = { .v = v, .budget = budget };
@@ -264,7 +334,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 			continue;
 		got = grow(&bd, members, size);
 		if (got > best)
-			best = got;
+			keep_clique(v, &bd, members, best = got);
 	}
 	for (size_t i = 0; i < bd.nr && i < 256 && best < v->nr_configs && bd.budget; i++) {
 		size_t got;
@@ -272,7 +342,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 		members[0] = i;
 		got = grow(&bd, members, 1);
 		if (got > best)
-			best = got;
+			keep_clique(v, &bd, members, best = got);
 	}
 	if (!best)
 		best = 1;

@@ -220,6 +220,7 @@ static void vampyr_release(struct vampyr *v)
 	for (size_t i = 0; i < v->nr_blocks; i++)
 		free(v->blocks[i].path);
 	free(v->blocks);
+	free(v->clique);
 	for (size_t i = 0; i < v->nr_configs; i++)
 		vconfig_release(&v->configs[i]);
 	free(v->configs);
@@ -335,6 +336,7 @@ int main(int argc, const char **argv)
 		ret = EXIT_FATAL;
 	vampyr_cover(&v);
 	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
+	vampyr_recover(&v);
 	if (!outdir)
 		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
 	write_fragments(&v, outdir);

@@ -75,6 +75,7 @@ struct vampyr {
 	int toolchain_done;
 	char *tree;			/* the configuring tree of --expand, or NULL */
 	size_t lower_bound;
+	size_t *clique, nr_clique;	/* the blocks that prove the lower bound */
 	/* after --expand: targets compiled by some expanded configuration */
 	size_t nr_covered_expanded;
 	int expand_done;
@@ -94,6 +95,11 @@ void vampyr_cover(struct vampyr *v);
  * cover them. At most `budget` solver queries.
  */
 size_t vampyr_lower_bound(struct vampyr *v, size_t budget);
+/*
+ * When the count exceeds the lower bound: covers again, each configuration
+ * seeded with one block of the bound's clique, and keeps the smaller cover.
+ */
+void vampyr_recover(struct vampyr *v);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */

@@ -441,6 +441,48 @@ test_expect_success KCONF,UNIFDEF 'the fragment pins the condition of a select (
 	)
 '
 
+# In file order the greedy puts !X and !Y together (Z) and needs three
+# configurations; seeded with the arms of the chain (the bound's clique) it
+# pairs !Y with X and !X with Y: two, the lower bound.
+test_expect_success KCONF,UNIFDEF 'when the count exceeds the bound, a cover seeded with its clique' '
+	mkdir seeded &&
+	(
+		cd seeded &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "seeded"
+		choice
+			prompt "pick"
+		config X
+			bool "x"
+		config Y
+			bool "y"
+		config Z
+			bool "z"
+		endchoice
+		EOF
+		write_file s.c <<-\EOF &&
+		#ifndef CONFIG_Y
+		int not_y;
+		#endif
+		#ifndef CONFIG_X
+		int not_x;
+		#endif
+		#if defined(CONFIG_X)
+		int is_x;
+		#elif defined(CONFIG_Y)
+		int is_y;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m seeded &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert len(r[\"configs\"]) == 2 and r[\"lower_bound\"] == 2 and r[\"blocks_covered\"] == 4, r" &&
+		"$CHECK" report.json "$PWD" "$KCONF" >oracle &&
+		test $(grep -c "^ok " oracle) = 4
+	)
+'
+
 test_expect_success 'usage errors exit 129, a bad commit 128' '
 	test_expect_code 129 git vampyr --scope=lines &&
 	test_expect_code 129 git vampyr --no-such-option &&
