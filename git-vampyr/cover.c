@@ -192,6 +192,121 @@ void vampyr_recover(struct vampyr *v)
 	free(old_claim);
 }
 
+/* The literals of c's claims (and of `extra`), as assumptions. */
+static size_t claim_lits(struct vampyr *v, const struct vconfig *c, int **lits, size_t *alloc)
+{
+	size_t nr = 0;
+
+	for (size_t k = 0; k < c->nr_claims; k++) {
+		int lit = v->blocks[c->claims[k]].lit;
+
+		if (!lit)
+			continue;
+		ALLOC_GROW(*lits, nr + 1, *alloc);
+		(*lits)[nr++] = lit;
+	}
+	return nr;
+}
+
+/*
+ * Tries to spread the claims of configuration `gone` over the others, each
+ * block to the first that stays satisfiable with it. On success the others
+ * are solved again and snapshot, and `gone` is removed.
+ */
+static int dissolve(struct vampyr *v, size_t gone)
+{
+	struct vconfig *g = &v->configs[gone];
+	size_t *home = xmalloc((g->nr_claims + 1) * sizeof(*home));
+	int **lits = xcalloc(v->nr_configs, sizeof(*lits));
+	size_t *nr = xcalloc(v->nr_configs, sizeof(*nr)), *alloc = xcalloc(v->nr_configs, sizeof(*alloc));
+	int ok = 1;
+
+	for (size_t d = 0; d < v->nr_configs; d++)
+		if (d != gone)
+			nr[d] = claim_lits(v, &v->configs[d], &lits[d], &alloc[d]);
+	for (size_t k = 0; k < g->nr_claims && ok; k++) {
+		const struct vblock *b = &v->blocks[g->claims[k]];
+
+		home[k] = SIZE_MAX;
+		for (size_t d = 0; d < v->nr_configs && home[k] == SIZE_MAX; d++) {
+			if (d == gone)
+				continue;
+			if (!b->lit) {
+				home[k] = d;
+				break;
+			}
+			ALLOC_GROW(lits[d], nr[d] + 1, alloc[d]);
+			lits[d][nr[d]++] = b->lit;
+			if (sat_solve(v->sat, lits[d], nr[d]) == SAT_SAT)
+				home[k] = d;
+			else
+				nr[d]--;
+		}
+		ok = home[k] != SIZE_MAX;
+	}
+	if (ok) {
+		for (size_t k = 0; k < g->nr_claims; k++) {
+			struct vconfig *d = &v->configs[home[k]];
+
+			ALLOC_GROW(d->claims, d->nr_claims + 1, d->alloc_claims);
+			d->claims[d->nr_claims++] = g->claims[k];
+		}
+		for (size_t d = 0; d < v->nr_configs; d++) {
+			struct vconfig *c = &v->configs[d];
+
+			if (d == gone)
+				continue;
+			if (sat_solve(v->sat, lits[d], nr[d]) != SAT_SAT)
+				die("the solver lost a model it had found (a bug)");
+			free(c->values);
+			snapshot(v, c);
+		}
+		vconfig_release(g);
+		memmove(g, g + 1, (v->nr_configs - gone - 1) * sizeof(*g));
+		v->nr_configs--;
+		for (size_t d = 0; d < v->nr_configs; d++) {
+			struct vconfig *c = &v->configs[d];
+
+			free(c->name);
+			c->name = xstrfmt("config-%zu", d + 1);
+			for (size_t k = 0; k < c->nr_claims; k++)
+				v->blocks[c->claims[k]].config = (long)d;
+		}
+	}
+	for (size_t d = 0; d < v->nr_configs + ok; d++)
+		free(lits[d]);
+	free(lits);
+	free(nr);
+	free(alloc);
+	free(home);
+	return ok;
+}
+
+static int cmp_claims(const void *a, const void *b)
+{
+	const struct vconfig *const *x = a, *const *y = b;
+
+	return ((*x)->nr_claims > (*y)->nr_claims) - ((*x)->nr_claims < (*y)->nr_claims);
+}
+
+void vampyr_merge(struct vampyr *v)
+{
+	int progress = 1;
+
+	while (progress && v->nr_configs > v->lower_bound && v->nr_configs > 1) {
+		struct vconfig **order = xmalloc(v->nr_configs * sizeof(*order));
+
+		progress = 0;
+		for (size_t i = 0; i < v->nr_configs; i++)
+			order[i] = &v->configs[i];
+		/* The configuration with the fewest claims is the likeliest to go. */
+		qsort(order, v->nr_configs, sizeof(*order), cmp_claims);
+		for (size_t i = 0; i < v->nr_configs && !progress; i++)
+			progress = dissolve(v, (size_t)(order[i] - v->configs));
+		free(order);
+	}
+}
+
 /* Is block a inside block b (or b itself)? */
 static int within(const struct vampyr *v, size_t a, size_t b)
 {

@@ -337,6 +337,7 @@ int main(int argc, const char **argv)
 	vampyr_cover(&v);
 	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
 	vampyr_recover(&v);
+	vampyr_merge(&v);
 	if (!outdir)
 		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
 	write_fragments(&v, outdir);

@@ -100,6 +100,11 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget);
  * seeded with one block of the bound's clique, and keeps the smaller cover.
  */
 void vampyr_recover(struct vampyr *v);
+/*
+ * While the count exceeds the lower bound: removes a configuration whose
+ * claims each fit into another configuration, fewest claims first.
+ */
+void vampyr_merge(struct vampyr *v);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */

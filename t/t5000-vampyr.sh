@@ -483,6 +483,35 @@ test_expect_success KCONF,UNIFDEF 'when the count exceeds the bound, a cover see
 	)
 '
 
+# The same blocks without the chain: the clique the bound finds first is {!Y, Y},
+# and seeding with it still gives three; spreading the claims of the
+# configuration that holds !X and !Y over the other two gives the bound.
+test_expect_success KCONF,UNIFDEF 'a configuration whose claims fit into the others goes' '
+	(
+		cd seeded &&
+		write_file s.c <<-\EOF &&
+		#ifndef CONFIG_Y
+		int not_y;
+		#endif
+		#ifndef CONFIG_X
+		int not_x;
+		#endif
+		#ifdef CONFIG_X
+		int is_x;
+		#endif
+		#ifdef CONFIG_Y
+		int is_y;
+		#endif
+		EOF
+		git commit -q -a -m "no chain" &&
+		git vampyr --no-notes --format=json -o out2 >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert len(r[\"configs\"]) == 2 and r[\"lower_bound\"] == 2 and r[\"blocks_covered\"] == 4 and [c[\"name\"] for c in r[\"configs\"]] == [\"config-1\", \"config-2\"], r" &&
+		! test -e out2/config-3.config &&
+		"$CHECK" report.json "$PWD" "$KCONF" >oracle &&
+		test $(grep -c "^ok " oracle) = 4
+	)
+'
+
 test_expect_success 'usage errors exit 129, a bad commit 128' '
 	test_expect_code 129 git vampyr --scope=lines &&
 	test_expect_code 129 git vampyr --no-such-option &&
