@@ -5,11 +5,15 @@
  * another compiler can configure (Linux 6.1 on gcc: KMSAN needs clang, and
  * `select DCACHE_WORD_ACCESS if !KMSAN` makes "#ifndef
  * CONFIG_DCACHE_WORD_ACCESS" one of them). No fragment can keep such a block,
- * so --expand asks the tree's own kconfig once, with an empty fragment, and
+ * so --expand asks the tree's own kconfig once (every symbol a user can
+ * set asked to be y, which changes nothing of these), and
  * pins the symbols whose value only probes decide to what it found; the
  * blocks this rules out are named apart and the cover spends no
- * configuration on them.
+ * configuration on them. Probes in the dependencies of symbols a user can set
+ * are learnt too: kconfig runs with every such symbol asked to be y, and one
+ * that stays n while the rest of its dependencies hold has a false probe.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,13 +88,162 @@ static void pin(struct vampyr *v, const struct kconfig_symbol *sym, const int8_t
 		strvec_pushf(&v->toolchain_facts, "%s=%s", sym->name, val == 'y' ? "set" : "unset");
 }
 
-static int write_empty(const char *path)
+static int user_settable(const struct kconfig_symbol *sym)
+{
+	if ((sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) ||
+	    (sym->flags & KSYM_CHOICE_MEMBER))
+		return 0;
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		if (sym->defs[d]->nr_prompts)
+			return 1;
+	return 0;
+}
+
+/*
+ * Asks for every symbol a user can set (choice members aside) to be y: a
+ * symbol that stays n is invisible, which tells about the probes in its
+ * dependencies (infer_probes).
+ */
+static int write_all_yes(struct vampyr *v, const char *path)
 {
 	FILE *f = fopen(path, "w");
 
-	if (!f || fclose(f))
+	if (!f)
+		return error("cannot write %s: %m", path);
+	for (size_t i = 0; i < v->kconfig->nr_defined; i++)
+		if (user_settable(v->kconfig->symbols[i]))
+			fprintf(f, "CONFIG_%s=y\n", v->kconfig->symbols[i]->name);
+	if (fclose(f))
 		return error("cannot write %s: %m", path);
 	return 0;
+}
+
+/* y 2, m 1, n 0 of a bool or tristate expression on a .config; -1 when unknown. */
+static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg)
+{
+	int l, r;
+
+	if (!e)
+		return 2;
+	switch (e->type) {
+	case KEXPR_SYMBOL: {
+		const char *val;
+
+		if (e->sym == kc->sym_y)
+			return 2;
+		if (e->sym == kc->sym_m)
+			return 1;
+		if (e->sym == kc->sym_n)
+			return 0;
+		if (e->sym->type != KCONFIG_BOOL && e->sym->type != KCONFIG_TRISTATE)
+			return -1;
+		val = strmap_get(cfg, e->sym->name);
+		return val && !strcmp(val, "y") ? 2 : val && !strcmp(val, "m") ? 1 : 0;
+	}
+	case KEXPR_NOT:
+		l = eval(kc, e->left, cfg);
+		return l < 0 ? -1 : 2 - l;
+	case KEXPR_AND:
+	case KEXPR_OR:
+		l = eval(kc, e->left, cfg);
+		r = eval(kc, e->right, cfg);
+		if (e->type == KEXPR_AND)
+			return !l || !r ? 0 : l < 0 || r < 0 ? -1 : l < r ? l : r;
+		return l == 2 || r == 2 ? 2 : l < 0 || r < 0 ? -1 : l > r ? l : r;
+	case KEXPR_EQUAL:
+	case KEXPR_UNEQUAL:
+		l = eval(kc, e->left, cfg);
+		r = eval(kc, e->right, cfg);
+		if (l < 0 || r < 0)
+			return -1;
+		return (l == r) == (e->type == KEXPR_EQUAL) ? 2 : 0;
+	default:
+		return -1;
+	}
+}
+
+static void conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
+		      size_t *alloc)
+{
+	if (!e)
+		return;
+	if (e->type == KEXPR_AND) {
+		conjuncts(e->left, out, nr, alloc);
+		conjuncts(e->right, out, nr, alloc);
+		return;
+	}
+	ALLOC_GROW(*out, *nr + 1, *alloc);
+	(*out)[(*nr)++] = e;
+}
+
+/*
+ * A symbol asked to be y (write_all_yes) whose dependencies and prompt
+ * condition are one probe and otherwise true on the .config: y or m there
+ * means the probe holds (unless something selects the symbol), n that it
+ * does not (GCC_PLUGINS and its `$(success,test -e .../plugin-version.h)`).
+ * Sets known[probe index] to 1 (false), 2 (true) or 3 (contradictory).
+ */
+static void infer_probes(struct vampyr *v, struct strmap *cfg, unsigned char *known)
+{
+	const struct kconfig *kc = v->kconfig;
+	const struct kconfig_expr **parts = NULL;
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < kc->nr_defined; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		const struct kconfig_definition *def;
+		const struct kconfig_symbol *probe = NULL;
+		const char *val;
+		size_t nr = 0;
+		int negated = 0, other = 2, on;
+
+		if (!user_settable(sym) || sym->nr_defs != 1 || sym->defs[0]->nr_prompts != 1)
+			continue;
+		def = sym->defs[0];
+		conjuncts(def->dep, &parts, &nr, &alloc);
+		conjuncts(def->prompts[0].cond, &parts, &nr, &alloc);
+		for (size_t k = 0; k < nr && other > 0; k++) {
+			const struct kconfig_expr *e = parts[k];
+			int neg = e->type == KEXPR_NOT;
+
+			if (neg)
+				e = e->left;
+			if (e->type == KEXPR_SYMBOL && (e->sym->flags & KSYM_PROBE)) {
+				if (probe)
+					other = 0;	/* two probes: nothing to tell */
+				probe = e->sym;
+				negated = neg;
+			} else {
+				int val_k = eval(kc, parts[k], cfg);
+
+				if (val_k <= 0)
+					other = 0;
+			}
+		}
+		if (!probe || other <= 0)
+			continue;
+		val = strmap_get(cfg, sym->name);
+		on = val && (!strcmp(val, "y") || !strcmp(val, "m"));
+		if (on && sym->nr_selected_by)
+			continue;
+		known[probe->index] |= (on != negated) ? 2 : 1;
+	}
+	free(parts);
+}
+
+static void parse_config(const char *text, struct strmap *cfg)
+{
+	for (const char *p = text; *p; ) {
+		const char *eol = strchrnul(p, '\n'), *eq;
+
+		if (starts_with(p, "CONFIG_") && (eq = memchr(p, '=', (size_t)(eol - p)))) {
+			char *name = xstrndup(p + 7, (size_t)(eq - p - 7));
+
+			free(strmap_put(cfg, name, xstrndup(eq + 1, (size_t)(eol - eq - 1))));
+			free(name);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
 }
 
 int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
@@ -100,16 +253,19 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	int nr_vars = logic_nr_vars(v->logic), *lits = NULL, changed = 1;
 	int8_t *zero, *values;
 	size_t nr_lits = 0, alloc_lits = 0;
-	char *empty, *config, *text;
+	char *fragment, *config, *text;
+	struct strmap cfg = STRMAP_INIT;
+	unsigned char *known;
 
 	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : ""))) {
 		free(tc);
 		return -1;
 	}
-	empty = xstrfmt("%s/.vampyr-empty.config", v->tree);
+	fragment = xstrfmt("%s/.vampyr-yes.config", v->tree);
 	config = xstrfmt("%s/.vampyr-toolchain.config", v->tree);
-	text = write_empty(empty) ? NULL : run_kconfig(v, "an empty fragment", kconfig_command(o), empty, config);
-	free(empty);
+	text = write_all_yes(v, fragment) ? NULL :
+		run_kconfig(v, "a fragment of every symbol =y", kconfig_command(o), fragment, config);
+	free(fragment);
 	free(config);
 	if (!text) {
 		free(tc);
@@ -130,6 +286,21 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	for (size_t i = 0; i < kc->nr_defined; i++)
 		if (tc[kc->symbols[i]->index])
 			pin(v, kc->symbols[i], values, &lits, &nr_lits, &alloc_lits);
+	known = xcalloc(kc->nr_symbols + 1, 1);
+	parse_config(text, &cfg);
+	infer_probes(v, &cfg, known);
+	for (size_t i = kc->nr_defined; i < kc->nr_symbols; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		int y = model_var_y(v->model, sym->name);
+
+		if (!(sym->flags & KSYM_PROBE) || y <= 0 || (known[i] != 1 && known[i] != 2))
+			continue;
+		ALLOC_GROW(lits, nr_lits + 1, alloc_lits);
+		lits[nr_lits++] = known[i] == 2 ? y : -y;
+		strvec_pushf(&v->toolchain_facts, "%s=%c", sym->name, known[i] == 2 ? 'y' : 'n');
+	}
+	free(known);
+	strmap_clear(&cfg, free);
 	/* A model that disagrees with the tree's kconfig is worth a warning, not a failure. */
 	if (nr_lits && sat_solve(v->sat, lits, nr_lits) != SAT_SAT) {
 		warning("the toolchain's values contradict the model: not pinned");

@@ -123,6 +123,16 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		  bool
 		config OTHER
 		  bool "other"
+		config PLUG
+		  bool "plug"
+		  depends on TC_YES
+		  depends on $(shell,echo n)
+		config PLUG_FEAT
+		  bool "plug feat"
+		  depends on PLUG
+		config VIS
+		  bool "vis"
+		  depends on $(shell,true && echo y)
 		EOF
 		write_file tc.c <<-\EOF &&
 		#ifdef CONFIG_KM
@@ -143,28 +153,40 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		#ifndef CONFIG_OTHER
 		int no_other;
 		#endif
+		#ifdef CONFIG_PLUG
+		int plug;
+		#endif
+		#ifdef CONFIG_PLUG_FEAT
+		int plug_feat;
+		#endif
+		#ifdef CONFIG_VIS
+		int vis;
+		#endif
 		EOF
 		git add . &&
 		git commit -q -m tc &&
 		git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig" &&
 		git vampyr --no-notes --format=json -o out >report.json &&
-		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 6 and \"blocks_toolchain\" not in r, r" &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 9 and \"blocks_toolchain\" not in r, r" &&
 		git vampyr --no-notes --expand --format=json -o out >report.json &&
 		python3 - <<-\PY &&
 		import json
 		r = json.load(open("report.json"))
-		assert r["blocks_toolchain"] == 3, r
-		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13], r["toolchain"]
-		assert {"TC_YES=y", "TC_NO=n", "BOTH=n"} <= set(r["toolchain_facts"]), r["toolchain_facts"]
-		assert "KM=n" not in r["toolchain_facts"] and "DCW=y" not in r["toolchain_facts"]
-		assert r["blocks_covered"] == 3 and r["blocks_covered_expanded"] == 3, r
+		assert r["blocks_toolchain"] == 5, r
+		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13, 19, 22], r["toolchain"]
+		facts = set(r["toolchain_facts"])
+		assert {"TC_YES=y", "TC_NO=n", "BOTH=n", "$(shell,echo n)=n",
+		        "$(shell,true && echo y)=y"} <= facts, facts
+		assert not any(f.split("=")[0] in ("KM", "DCW", "PLUG", "PLUG_FEAT", "VIS") for f in facts), facts
+		assert r["blocks_covered"] == 4 and r["blocks_covered_expanded"] == 4, r
 		assert all(c["lost"] == [] for c in r["configs"]), r["configs"]
 		PY
 		"$CHECK" report.json "$PWD" "$KCONF" expanded >oracle &&
-		test $(grep -c "^ok " oracle) = 3 &&
+		test $(grep -c "^ok " oracle) = 4 &&
 		git vampyr --no-notes --expand -o out >actual &&
 		grep "^toolchain	tc.c:4 B1\$" actual &&
-		grep "^this toolchain rules out 3 blocks" actual
+		grep "^toolchain	tc.c:19 B6\$" actual &&
+		grep "^this toolchain rules out 5 blocks" actual
 	)
 '
 
