@@ -8,7 +8,7 @@
 #      learnt from one alldefconfig run), the blocks covered, the coverage after
 #      expansion, how much each fragment had to pin, time.
 #
-#   bench/vampyr.sh [--no-expand] [file...]
+#   bench/vampyr.sh [--no-expand | --expand-only] [file...]
 #
 # The repository: $LINUX_REPO, else the one bench/linux-repo.sh makes (tag v6.1).
 # Results: a table on stdout, appended to $BENCH_WORK/vampyr/results.txt, with
@@ -21,11 +21,11 @@ work=${BENCH_WORK:-$here/work}
 build=${UT_BUILD_DIR:-$top/build}
 PATH=$build/bin:$PATH
 
-expand=1
-if test "${1:-}" = --no-expand; then
-	expand=
-	shift
-fi
+expand=1 cover=1
+case "${1:-}" in
+--no-expand) expand= ; shift ;;
+--expand-only) cover= ; shift ;;
+esac
 files=("$@")
 if test ${#files[@]} = 0; then
 	# The 20 files of kernel/, mm/, net/core, net/ipv4 and lib/ with the most
@@ -65,6 +65,7 @@ cpu () {
 say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
 
 # Phase 1, every file: the cover alone.
+if test -n "$cover"; then
 say "$(printf '%-26s %6s %5s %7s %7s %5s %7s %6s' file blocks dead covered configs bound time_s cpu_s)"
 tot_blocks=0 tot_dead=0 tot_cov=0 tot_cfg=0 tot_bound=0 tot_time=0 n=0 opt=0
 for f in "${files[@]}"; do
@@ -88,6 +89,7 @@ done
 say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f' "total ($n files)" "$tot_blocks" "$tot_dead" \
 	"$tot_cov" "$tot_cfg" "$tot_bound" "$tot_time")"
 say "configurations equal to the lower bound (provably fewest) for $opt of $n files"
+fi
 test -n "$expand" || exit 0
 
 # Phase 2, every file: --expand with the kernel's make alldefconfig.

@@ -5,13 +5,13 @@
  * another compiler can configure (Linux 6.1 on gcc: KMSAN needs clang, and
  * `select DCACHE_WORD_ACCESS if !KMSAN` makes "#ifndef
  * CONFIG_DCACHE_WORD_ACCESS" one of them). No fragment can keep such a block,
- * so --expand asks the tree's own kconfig once (every symbol a user can
- * set asked to be y, which changes nothing of these), and
- * pins the symbols whose value only probes decide to what it found; the
- * blocks this rules out are named apart and the cover spends no
- * configuration on them. Probes in the dependencies of symbols a user can set
- * are learnt too: kconfig runs with every such symbol asked to be y, and one
- * that stays n while the rest of its dependencies hold has a false probe.
+ * so --expand runs the tree's own kconfig once, with every symbol a user can
+ * set asked to be y, and learns from the .config: the symbols whose value
+ * only probes decide (CC_IS_CLANG, HAVE_KMSAN_COMPILER) are pinned to what it
+ * found, and a probe in the dependencies of a symbol a user can set is true
+ * when that symbol came out on, false when it stayed n while the rest of its
+ * dependencies held (GCC_PLUGINS without the plugin headers). The blocks this
+ * rules out are named apart and the cover spends no configuration on them.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
