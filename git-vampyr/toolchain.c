@@ -33,7 +33,8 @@ static int toolchain_expr(const struct kconfig_expr *e, const unsigned char *tc,
 	case KEXPR_CONST:
 		return 1;
 	case KEXPR_SYMBOL:
-		if (e->sym->flags & KSYM_CONST)
+		/* Undefined names are constants too: the 119 of `PAHOLE_VERSION >= 119`. */
+		if ((e->sym->flags & KSYM_CONST) || (!e->sym->nr_defs && !(e->sym->flags & KSYM_PROBE)))
 			return 1;
 		if ((e->sym->flags & KSYM_PROBE) || tc[e->sym->index]) {
 			*probe = 1;
