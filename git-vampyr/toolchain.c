@@ -48,8 +48,12 @@ static int toolchain_expr(const struct kconfig_expr *e, const unsigned char *tc,
 	}
 }
 
-/* No prompt, no select or imply onto it, every property decided by the toolchain. */
-static int toolchain_symbol(const struct kconfig_symbol *sym, const unsigned char *tc)
+/*
+ * No prompt, no select or imply onto it, every property decided by the
+ * toolchain; with `defaults_only`, the dependencies may be anything.
+ */
+static int toolchain_symbol(const struct kconfig_symbol *sym, const unsigned char *tc,
+			    int defaults_only)
 {
 	int probe = 0;
 
@@ -59,7 +63,7 @@ static int toolchain_symbol(const struct kconfig_symbol *sym, const unsigned cha
 	for (size_t d = 0; d < sym->nr_defs; d++) {
 		const struct kconfig_definition *def = sym->defs[d];
 
-		if (def->nr_prompts || !toolchain_expr(def->dep, tc, &probe))
+		if (def->nr_prompts || (!defaults_only && !toolchain_expr(def->dep, tc, &probe)))
 			return 0;
 		for (size_t i = 0; i < def->nr_defaults; i++)
 			if (!toolchain_expr(def->defaults[i].value, tc, &probe) ||
@@ -278,7 +282,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 		for (size_t i = 0; i < kc->nr_defined; i++) {
 			const struct kconfig_symbol *sym = kc->symbols[i];
 
-			if (!tc[sym->index] && toolchain_symbol(sym, tc))
+			if (!tc[sym->index] && toolchain_symbol(sym, tc, 0))
 				changed = tc[sym->index] = 1;
 		}
 	}
@@ -287,8 +291,32 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	for (size_t i = 0; i < kc->nr_defined; i++)
 		if (tc[kc->symbols[i]->index])
 			pin(v, kc->symbols[i], values, &lits, &nr_lits, &alloc_lits);
-	known = xcalloc(kc->nr_symbols + 1, 1);
 	parse_config(text, &cfg);
+	/*
+	 * A symbol whose defaults only the toolchain decides, found n while its
+	 * dependencies held, is n everywhere (PAHOLE_HAS_SPLIT_BTF, `def_bool
+	 * PAHOLE_VERSION >= 119` inside `if DEBUG_INFO`, without pahole).
+	 */
+	for (size_t i = 0; i < kc->nr_defined; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		const char *val = strmap_get(&cfg, sym->name);
+		int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+		int deps_hold = 1;
+
+		if (tc[sym->index] || (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) ||
+		    y <= 0 || (val && strcmp(val, "n")) || !toolchain_symbol(sym, tc, 1))
+			continue;
+		for (size_t d = 0; d < sym->nr_defs && deps_hold; d++)
+			deps_hold = eval(kc, sym->defs[d]->dep, &cfg) == 2;
+		if (!deps_hold)
+			continue;
+		ALLOC_GROW(lits, nr_lits + 2, alloc_lits);
+		lits[nr_lits++] = -y;
+		if (m > 0)
+			lits[nr_lits++] = -m;
+		strvec_pushf(&v->toolchain_facts, "%s=n", sym->name);
+	}
+	known = xcalloc(kc->nr_symbols + 1, 1);
 	infer_probes(v, &cfg, known);
 	for (size_t i = kc->nr_defined; i < kc->nr_symbols; i++) {
 		const struct kconfig_symbol *sym = kc->symbols[i];

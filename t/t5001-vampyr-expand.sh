@@ -141,6 +141,14 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		config NEEDS_NEW
 		  bool "needs new"
 		  depends on TC_NEW
+		config DBG
+		  bool "dbg"
+		config SPLIT
+		  def_bool TC_VER >= 10
+		  depends on DBG
+		config USE_SPLIT
+		  bool "use split"
+		  depends on SPLIT
 		EOF
 		write_file tc.c <<-\EOF &&
 		#ifdef CONFIG_KM
@@ -173,22 +181,26 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		#ifdef CONFIG_NEEDS_NEW
 		int needs_new;
 		#endif
+		#ifdef CONFIG_USE_SPLIT
+		int use_split;
+		#endif
 		EOF
 		git add . &&
 		git commit -q -m tc &&
 		git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig" &&
 		git vampyr --no-notes --format=json -o out >report.json &&
-		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 10 and \"blocks_toolchain\" not in r, r" &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 11 and \"blocks_toolchain\" not in r, r" &&
 		git vampyr --no-notes --expand --format=json -o out >report.json &&
 		python3 - <<-\PY &&
 		import json
 		r = json.load(open("report.json"))
-		assert r["blocks_toolchain"] == 6, r
-		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13, 19, 22, 28], r["toolchain"]
+		assert r["blocks_toolchain"] == 7, r
+		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13, 19, 22, 28, 31], r["toolchain"]
 		facts = set(r["toolchain_facts"])
 		assert {"TC_YES=y", "TC_NO=n", "BOTH=n", "$(shell,echo n)=n",
-		        "$(shell,true && echo y)=y", "TC_VER=set", "TC_NEW=n"} <= facts, facts
-		assert not any(f.split("=")[0] in ("KM", "DCW", "PLUG", "PLUG_FEAT", "VIS") for f in facts), facts
+		        "$(shell,true && echo y)=y", "TC_VER=set", "TC_NEW=n", "SPLIT=n"} <= facts, facts
+		assert not any(f.split("=")[0] in ("KM", "DCW", "PLUG", "PLUG_FEAT", "VIS", "DBG", "USE_SPLIT")
+		               for f in facts), facts
 		assert r["blocks_covered"] == 4 and r["blocks_covered_expanded"] == 4, r
 		assert all(c["lost"] == [] for c in r["configs"]), r["configs"]
 		PY
@@ -197,7 +209,7 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		git vampyr --no-notes --expand -o out >actual &&
 		grep "^toolchain	tc.c:4 B1\$" actual &&
 		grep "^toolchain	tc.c:19 B6\$" actual &&
-		grep "^this toolchain rules out 6 blocks" actual
+		grep "^this toolchain rules out 7 blocks" actual
 	)
 '
 
