@@ -8,9 +8,11 @@
  * so --expand runs the tree's own kconfig once, with every symbol a user can
  * set asked to be y, and learns from the .config: the symbols whose value
  * only probes decide (CC_IS_CLANG, HAVE_KMSAN_COMPILER) are pinned to what it
- * found, and a probe in the dependencies of a symbol a user can set is true
- * when that symbol came out on, false when it stayed n while the rest of its
- * dependencies held (GCC_PLUGINS without the plugin headers). The blocks this
+ * found (so is one whose defaults only probes decide, when it is n while
+ * its dependencies hold), and a probe in the dependencies of a symbol a user
+ * can set is true when that symbol came out on, false when it stayed n while
+ * the rest of its dependencies held (GCC_PLUGINS without the plugin
+ * headers). The blocks this
  * rules out are named apart and the cover spends no configuration on them.
  */
 #define _GNU_SOURCE
