@@ -16,6 +16,7 @@
  * rules out are named apart and the cover spends no configuration on them.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,31 @@ static int write_all_yes(struct vampyr *v, const char *path)
 	return 0;
 }
 
+static int parse_number(const char *text, long long *out)
+{
+	char *end;
+
+	if (!text || !*text)
+		return -1;
+	errno = 0;
+	*out = strtoll(text, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* The number an operand of a comparison stands for on a .config: 0, or -1 when none. */
+static int number(const struct kconfig_expr *e, struct strmap *cfg, long long *out)
+{
+	if (e->type == KEXPR_CONST)
+		return parse_number(e->value, out);
+	if (e->type != KEXPR_SYMBOL)
+		return -1;
+	if (!e->sym->nr_defs && !(e->sym->flags & KSYM_PROBE))
+		return parse_number(e->sym->name, out);	/* an undefined name: its text */
+	if (e->sym->type != KCONFIG_INT && e->sym->type != KCONFIG_HEX)
+		return -1;
+	return parse_number(strmap_get(cfg, e->sym->name), out);
+}
+
 /* y 2, m 1, n 0 of a bool or tristate expression on a .config; -1 when unknown. */
 static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg)
 {
@@ -157,15 +183,36 @@ static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct s
 		if (e->type == KEXPR_AND)
 			return !l || !r ? 0 : l < 0 || r < 0 ? -1 : l < r ? l : r;
 		return l == 2 || r == 2 ? 2 : l < 0 || r < 0 ? -1 : l > r ? l : r;
-	case KEXPR_EQUAL:
-	case KEXPR_UNEQUAL:
-		l = eval(kc, e->left, cfg);
-		r = eval(kc, e->right, cfg);
-		if (l < 0 || r < 0)
+	default: {
+		long long a, b;
+		int cmp;
+
+		if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL) {
+			l = eval(kc, e->left, cfg);
+			r = eval(kc, e->right, cfg);
+			if (l >= 0 && r >= 0)
+				return (l == r) == (e->type == KEXPR_EQUAL) ? 2 : 0;
+		}
+		if (number(e->left, cfg, &a) || number(e->right, cfg, &b))
 			return -1;
-		return (l == r) == (e->type == KEXPR_EQUAL) ? 2 : 0;
-	default:
-		return -1;
+		cmp = (a > b) - (a < b);
+		switch (e->type) {
+		case KEXPR_EQUAL:
+			return cmp == 0 ? 2 : 0;
+		case KEXPR_UNEQUAL:
+			return cmp != 0 ? 2 : 0;
+		case KEXPR_LESS:
+			return cmp < 0 ? 2 : 0;
+		case KEXPR_LESS_EQUAL:
+			return cmp <= 0 ? 2 : 0;
+		case KEXPR_GREATER:
+			return cmp > 0 ? 2 : 0;
+		case KEXPR_GREATER_EQUAL:
+			return cmp >= 0 ? 2 : 0;
+		default:
+			return -1;
+		}
+	}
 	}
 }
 
@@ -236,6 +283,27 @@ static void infer_probes(struct vampyr *v, struct strmap *cfg, unsigned char *kn
 		known[probe->index] |= (on != negated) ? 2 : 1;
 	}
 	free(parts);
+}
+
+/*
+ * The value the defaults of a symbol give on a .config (the first active
+ * one, n when none is), whatever its dependencies: 0, 1, 2, or -1 unknown.
+ */
+static int defaults_value(const struct kconfig *kc, const struct kconfig_symbol *sym,
+			  struct strmap *cfg)
+{
+	if (sym->nr_defs != 1)
+		return -1;
+	for (size_t i = 0; i < sym->defs[0]->nr_defaults; i++) {
+		const struct kconfig_default *d = &sym->defs[0]->defaults[i];
+		int cond = eval(kc, d->cond, cfg);
+
+		if (cond < 0)
+			return -1;
+		if (cond)
+			return eval(kc, d->value, cfg);
+	}
+	return 0;
 }
 
 static void parse_config(const char *text, struct strmap *cfg)
@@ -310,7 +378,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 			continue;
 		for (size_t d = 0; d < sym->nr_defs && deps_hold; d++)
 			deps_hold = eval(kc, sym->defs[d]->dep, &cfg) == 2;
-		if (!deps_hold)
+		if (!deps_hold && defaults_value(kc, sym, &cfg) != 0)
 			continue;
 		ALLOC_GROW(lits, nr_lits + 2, alloc_lits);
 		lits[nr_lits++] = -y;

@@ -149,6 +149,22 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		config USE_SPLIT
 		  bool "use split"
 		  depends on SPLIT
+		choice
+		  prompt "debug info"
+		config DBG_NONE
+		  bool "none"
+		config DBG_ON
+		  bool "on"
+		  select DBG_INFO
+		endchoice
+		config DBG_INFO
+		  bool
+		config SPLIT2
+		  def_bool TC_VER >= 10
+		  depends on DBG_INFO
+		config USE_SPLIT2
+		  bool "use split2"
+		  depends on SPLIT2
 		EOF
 		write_file tc.c <<-\EOF &&
 		#ifdef CONFIG_KM
@@ -184,21 +200,24 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		#ifdef CONFIG_USE_SPLIT
 		int use_split;
 		#endif
+		#ifdef CONFIG_USE_SPLIT2
+		int use_split2;
+		#endif
 		EOF
 		git add . &&
 		git commit -q -m tc &&
 		git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig" &&
 		git vampyr --no-notes --format=json -o out >report.json &&
-		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 11 and \"blocks_toolchain\" not in r, r" &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 12 and \"blocks_toolchain\" not in r, r" &&
 		git vampyr --no-notes --expand --format=json -o out >report.json &&
 		python3 - <<-\PY &&
 		import json
 		r = json.load(open("report.json"))
-		assert r["blocks_toolchain"] == 7, r
-		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13, 19, 22, 28, 31], r["toolchain"]
+		assert r["blocks_toolchain"] == 8, r
+		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13, 19, 22, 28, 31, 34], r["toolchain"]
 		facts = set(r["toolchain_facts"])
 		assert {"TC_YES=y", "TC_NO=n", "BOTH=n", "$(shell,echo n)=n",
-		        "$(shell,true && echo y)=y", "TC_VER=set", "TC_NEW=n", "SPLIT=n"} <= facts, facts
+		        "$(shell,true && echo y)=y", "TC_VER=set", "TC_NEW=n", "SPLIT=n", "SPLIT2=n"} <= facts, facts
 		assert not any(f.split("=")[0] in ("KM", "DCW", "PLUG", "PLUG_FEAT", "VIS", "DBG", "USE_SPLIT")
 		               for f in facts), facts
 		assert r["blocks_covered"] == 4 and r["blocks_covered_expanded"] == 4, r
@@ -209,7 +228,7 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		git vampyr --no-notes --expand -o out >actual &&
 		grep "^toolchain	tc.c:4 B1\$" actual &&
 		grep "^toolchain	tc.c:19 B6\$" actual &&
-		grep "^this toolchain rules out 7 blocks" actual
+		grep "^this toolchain rules out 8 blocks" actual
 	)
 '
 
