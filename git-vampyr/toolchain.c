@@ -173,6 +173,8 @@ static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct s
 		val = strmap_get(cfg, e->sym->name);
 		return val && !strcmp(val, "y") ? 2 : val && !strcmp(val, "m") ? 1 : 0;
 	}
+	case KEXPR_CONST:
+		return -1;	/* a string or a number: no truth value */
 	case KEXPR_NOT:
 		l = eval(kc, e->left, cfg);
 		return l < 0 ? -1 : 2 - l;

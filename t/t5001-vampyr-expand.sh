@@ -165,6 +165,12 @@ test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is 
 		config USE_SPLIT2
 		  bool "use split2"
 		  depends on SPLIT2
+		config TC_STR
+		  string
+		  default "abc"
+		config STR_USER
+		  bool "str user"
+		  depends on TC_STR != ""
 		EOF
 		write_file tc.c <<-\EOF &&
 		#ifdef CONFIG_KM
