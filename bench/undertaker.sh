@@ -5,23 +5,28 @@
 #      defects per kind, cause and scope;
 #   2. the v6.1..v6.12 commit (every changed C file, and the Kconfig changes): cold, then
 #      again once its note is written (skipped), then with --force and the model cached;
-#   3. the kernel's scripts/checkkconfigsymbols.py on the same 6.1 tree (time), and its
+#   3. typical commits: a series of ten one-hunk commits on v6.1 (bench/make-series.py,
+#      real hunks of v6.1..v6.12 that touch #if lines): each commit alone in a fresh
+#      process (cold, then with the kept solver samples), and the whole series in one
+#      run (the model built once), for x86 and for all architectures;
+#   4. the kernel's scripts/checkkconfigsymbols.py on the same 6.1 tree (time), and its
 #      undefined symbols in #if lines of .c/.h/.S files against our `undefined` defects.
 #
-#   bench/undertaker.sh [--no-census] [--no-range] [--no-checkkconfigsymbols]
+#   bench/undertaker.sh [--no-census] [--no-range] [--no-series] [--no-checkkconfigsymbols]
 #
 # Results are appended to bench/work/undertaker/results.txt; the JSON Lines of each run
 # are kept beside it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-do_census=1 do_range=1 do_ckks=1
+do_census=1 do_range=1 do_series=1 do_ckks=1
 while test $# -gt 0; do
 	case "$1" in
 	--no-census) do_census= ;;
 	--no-range) do_range= ;;
+	--no-series) do_series= ;;
 	--no-checkkconfigsymbols) do_ckks= ;;
-	*) echo "usage: bench/undertaker.sh [--no-census] [--no-range] [--no-checkkconfigsymbols]" >&2; exit 129 ;;
+	*) echo "usage: bench/undertaker.sh [--no-census] [--no-range] [--no-series] [--no-checkkconfigsymbols]" >&2; exit 129 ;;
 	esac
 	shift
 done
@@ -78,6 +83,31 @@ if test -n "$do_range"; then
 	else
 		say "SKIP v6.1..v6.12: git undertaker --format=json <range> is not available yet"
 	fi
+fi
+
+if test -n "$do_series"; then
+	series_files="kernel/sched/core.c kernel/fork.c mm/page_alloc.c mm/slub.c fs/namei.c
+		net/core/dev.c kernel/printk/printk.c drivers/base/core.c kernel/time/timekeeping.c kernel/cpu.c"
+	# shellcheck disable=SC2086
+	$sys_python "$bench_dir/make-series.py" "$repo" v6.1 v6.12 bench-series $series_files >/dev/null
+	n=$(git --git-dir="$repo" rev-list --count v6.1..bench-series)
+	for arch in --arch=x86 all; do
+		a=(); test "$arch" = all || a=("$arch")
+		rm -rf "$repo/undertaker/samples"
+		for pass in cold warm; do
+			total=0
+			for c in $(git --git-dir="$repo" rev-list --reverse v6.1..bench-series); do
+				/usr/bin/time -f '%U %S' -o "$uwork/t" git --git-dir="$repo" undertaker --no-notes "${a[@]}" "$c^!" \
+					>/dev/null 2>&1 || true
+				total=$(awk -v t="$total" '{ print t + $1 + $2 }' "$uwork/t")
+			done
+			say "$n typical commits, each alone ($arch, $pass samples): $(awk -v t="$total" -v n="$n" 'BEGIN { printf "%.2f", t / n }') s CPU per commit"
+		done
+		rc=0
+		timed "git undertaker ${a[*]} v6.1..bench-series ($n commits in one run)" \
+			git --git-dir="$repo" undertaker --no-notes "${a[@]}" v6.1..bench-series >/dev/null 2>&1 || rc=$?
+		say "  $(awk -v u="$timed_user" -v s="$timed_sys" -v n="$n" 'BEGIN { printf "%.2f", (u + s) / n }') s CPU per commit"
+	done
 fi
 
 if test -n "$do_ckks"; then

@@ -9,10 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A direct-mapped memo of kb_and/kb_or: Makefiles combine the same condition
+ * with the same words again and again (every word of `obj-$(CONFIG_X) +=
+ * a.o b.o`), and nodes are interned, so the pair of pointers is the key.
+ */
+#define MEMO_SIZE 8192
+struct memo_entry {
+	const struct kbuild_expr *a, *b, *res;
+	int op;
+};
+
 struct kbuild_exprs {
 	struct kbuild_expr **slots;	/* open addressing */
 	size_t nr, cap;
 	const struct kbuild_expr *t, *f;
+	struct memo_entry *memo;
 };
 
 static uint32_t mix(uint32_t h, uint32_t v)
@@ -105,6 +117,7 @@ void kbuild_exprs_free(struct kbuild_exprs *ex)
 {
 	if (!ex)
 		return;
+	free(ex->memo);
 	for (size_t i = 0; i < ex->cap; i++) {
 		struct kbuild_expr *e = ex->slots[i];
 
@@ -519,36 +532,56 @@ out:
 	return res;
 }
 
+static struct memo_entry *memo_slot(struct kbuild_exprs *ex, int op, const struct kbuild_expr *a,
+				     const struct kbuild_expr *b)
+{
+	if (!ex->memo)
+		ex->memo = xcalloc(MEMO_SIZE, sizeof(*ex->memo));
+	return &ex->memo[mix(mix(a->hash, b->hash), (uint32_t)op) & (MEMO_SIZE - 1)];
+}
+
+static const struct kbuild_expr *binary(struct kbuild_exprs *ex, enum kbuild_op op,
+					const struct kbuild_expr *a, const struct kbuild_expr *b)
+{
+	struct memo_entry *m = memo_slot(ex, op, a, b);
+	const struct kbuild_expr *res;
+	struct oplist l = { 0 };
+
+	if (m->a == a && m->b == b && m->op == (int)op)
+		return m->res;
+	flatten(&l, op, a);
+	flatten(&l, op, b);
+	res = build_nary(ex, op, &l);
+	/* Filled only now: build_nary may recurse and reuse the same slot. */
+	m->a = a;
+	m->b = b;
+	m->op = (int)op;
+	m->res = res;
+	return res;
+}
+
 const struct kbuild_expr *kb_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
 				 const struct kbuild_expr *b)
 {
-	struct oplist l = { 0 };
-
 	if (a == ex->t || a == b)
 		return b;
 	if (b == ex->t)
 		return a;
 	if (a == ex->f || b == ex->f)
 		return ex->f;
-	flatten(&l, KB_AND, a);
-	flatten(&l, KB_AND, b);
-	return build_nary(ex, KB_AND, &l);
+	return binary(ex, KB_AND, a, b);
 }
 
 const struct kbuild_expr *kb_or(struct kbuild_exprs *ex, const struct kbuild_expr *a,
 				const struct kbuild_expr *b)
 {
-	struct oplist l = { 0 };
-
 	if (a == ex->f || a == b)
 		return b;
 	if (b == ex->f)
 		return a;
 	if (a == ex->t || b == ex->t)
 		return ex->t;
-	flatten(&l, KB_OR, a);
-	flatten(&l, KB_OR, b);
-	return build_nary(ex, KB_OR, &l);
+	return binary(ex, KB_OR, a, b);
 }
 
 static void print(const struct kbuild_expr *e, struct strbuf *out, int prec)

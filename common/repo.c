@@ -61,6 +61,15 @@ struct repo *repo_open(void)
 
 	git_libgit2_init();
 	/*
+	 * libgit2 keeps trees of up to 4 KB in its object cache; a path lookup
+	 * walks from the root through trees like drivers/ (tens of KB), and
+	 * reading the ~2,000 Makefiles of Linux by path inflated those again
+	 * for each file. Trees are small beside the blobs we read: keep them.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (int)GIT_OBJECT_TREE, (size_t)1 << 20);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (int)GIT_OBJECT_COMMIT, (size_t)1 << 20);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)512 << 20);
+	/*
 	 * We never touch the work tree, and libgit2 before 1.7 refuses
 	 * GIT_WORK_TREE: drop it, keep GIT_DIR, GIT_CEILING_DIRECTORIES & co.
 	 */

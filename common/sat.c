@@ -273,6 +273,25 @@ void sat_stats(const struct sat *s, size_t *queries, size_t *cached, size_t *cal
 	*calls = s->calls;
 }
 
+int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars)
+{
+	int sat = 0;
+
+	for (size_t i = 0; i < s->nr_log; i++) {
+		int lit = s->log[i], var = lit < 0 ? -lit : lit;
+
+		if (!lit) {
+			if (!sat)
+				return 0;
+			sat = 0;
+			continue;
+		}
+		if (!sat && var <= nr_vars && (values[var] > 0) == (lit > 0))
+			sat = 1;
+	}
+	return 1;
+}
+
 void sat_write_dimacs(const struct sat *s, FILE *out)
 {
 	/* Variables of the store may exceed the base's: count them all, as DIMACS allows. */

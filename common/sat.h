@@ -11,6 +11,7 @@
 #ifndef UT_SAT_H
 #define UT_SAT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "logic.h"
 
@@ -55,6 +56,13 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 int sat_satisfiable(struct sat *s, formula f);
 /* Statistics: queries asked, answered without the solver, solver calls. */
 void sat_stats(const struct sat *s, size_t *queries, size_t *cached, size_t *calls);
+
+/*
+ * Does the assignment satisfy every base clause? values[var] > 0 is true,
+ * anything else false; variables above nr_vars make a clause fail. For
+ * assignments kept from another run, which must be models to be used.
+ */
+int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars);
 
 /*
  * The base in DIMACS CNF: "p cnf <vars> <clauses>" and the clauses. Comment

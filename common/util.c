@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int quiet;
 static const char *prog = "git undertaker";
@@ -365,6 +366,25 @@ int ends_with(const char *s, const char *suffix)
 	size_t a = strlen(s), b = strlen(suffix);
 
 	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *q = p + 1; *q; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			ret = -1;
+		*q = '/';
+	}
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		ret = -1;
+	free(p);
+	return ret;
 }
 
 int parse_int(const char *s, long *out)

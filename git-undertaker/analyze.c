@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "analyze.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "pc.h"
@@ -88,6 +90,82 @@ static void keep_sample(struct arch_model *am)
 	am->next_sample = (am->next_sample + 1) % MAX_SAMPLES;
 	if (am->nr_samples < MAX_SAMPLES)
 		am->nr_samples++;
+	am->samples_dirty = 1;
+}
+
+/* The file: "undertaker samples 1 <vars> <count>\n", then each sample as a bit per variable. */
+#define SAMPLES_MAGIC "undertaker samples 1"
+
+void arch_model_load_samples(struct arch_model *am, const char *path)
+{
+	size_t bytes = ((size_t)am->base_vars + 8) / 8;
+	unsigned char *bits;
+	FILE *f = fopen(path, "rb");
+	int vars, count;
+
+	if (!f)
+		return;
+	if (fscanf(f, SAMPLES_MAGIC " %d %d", &vars, &count) != 2 || vars != am->base_vars ||
+	    count < 0 || count > MAX_SAMPLES || fgetc(f) != '\n') {
+		fclose(f);
+		return;
+	}
+	bits = xmalloc(bytes);
+	for (int s = 0; s < count && fread(bits, 1, bytes, f) == bytes; s++) {
+		int8_t *v = xmalloc((size_t)am->base_vars + 1);
+
+		v[0] = 0;
+		for (int var = 1; var <= am->base_vars; var++)
+			v[var] = (bits[var / 8] >> (var % 8)) & 1 ? 1 : -1;
+		/* Another build of the tool may number variables otherwise: check. */
+		if (am->nr_samples >= MAX_SAMPLES || !sat_base_satisfied_by(am->sat, v, am->base_vars)) {
+			free(v);
+			continue;
+		}
+		am->samples[am->nr_samples++] = v;
+	}
+	am->next_sample = am->nr_samples % MAX_SAMPLES;
+	free(bits);
+	fclose(f);
+}
+
+void arch_model_save_samples(struct arch_model *am, const char *path)
+{
+	size_t bytes = ((size_t)am->base_vars + 8) / 8;
+	unsigned char *bits;
+	char *tmp, *slash;
+	FILE *f;
+	int ok;
+
+	if (!am->samples_dirty || !am->nr_samples)
+		return;
+	slash = strrchr(path, '/');
+	if (slash) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+
+		mkdir_p(dir);
+		free(dir);
+	}
+	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		free(tmp);
+		return;
+	}
+	bits = xmalloc(bytes);
+	ok = fprintf(f, SAMPLES_MAGIC " %d %zu\n", am->base_vars, am->nr_samples) > 0;
+	for (size_t s = 0; ok && s < am->nr_samples; s++) {
+		memset(bits, 0, bytes);
+		for (int var = 1; var <= am->base_vars; var++)
+			if (am->samples[s][var] > 0)
+				bits[var / 8] |= (unsigned char)(1u << (var % 8));
+		ok = fwrite(bits, 1, bytes, f) == bytes;
+	}
+	ok = !fclose(f) && ok;
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+	free(bits);
+	free(tmp);
 }
 
 struct sample_values {
@@ -345,6 +423,33 @@ static void block_context(const struct cpp_file *f, size_t i, struct strbuf *sb)
 	}
 }
 
+/* block_context, then the file_defined bit of each CONFIG name along the chain. */
+static void block_key(const struct cpp_file *f, size_t i, struct strbuf *sb)
+{
+	block_context(f, i, sb);
+	strbuf_addch(sb, '\n');
+	for (int up = (int)i; up >= 0; up = f->blocks[up].parent)
+		for (int j = up; j >= 0; j = f->blocks[j].prev_sibling)
+			for (size_t k = 0; k < f->blocks[j].nr_symbols; k++)
+				strbuf_addch(sb, f->blocks[j].symbols[k].file_defined ? '1' : '0');
+}
+
+void analyze_block_keys(const char *path, const char *data, size_t size,
+			const struct analyze_options *opt, struct strmap *counts)
+{
+	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
+	struct cpp_file *f = cpp_scan(data, size, &copt);
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		strbuf_reset(&key);
+		block_key(f, i, &key);
+		strmap_put(counts, key.buf, (void *)((uintptr_t)strmap_get(counts, key.buf) + 1));
+	}
+	strbuf_release(&key);
+	cpp_file_free(f);
+}
+
 static struct defect *add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, size_t i, enum defect_kind kind)
 {
@@ -432,6 +537,13 @@ static void explain_missing(struct defect *d, const struct tree_models *tm, cons
 		}
 		if (dist == best && near.nr < 3)
 			strvec_pushf(&near, "CONFIG_%s (%s)", e->key, (const char *)e->value);
+	}
+	if (tm->removed) {
+		struct strbuf where = STRBUF_INIT;
+
+		if (tm->removed(tm->data, name, &where) > 0)
+			strvec_pushf(&d->explanation, "%s was defined at %s", name, where.buf);
+		strbuf_release(&where);
 	}
 	if (!near.nr)
 		strvec_pushf(&d->explanation, "%s is defined by no Kconfig file of this tree", name);
@@ -599,6 +711,7 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
 	struct cpp_file *f = cpp_scan(data, size, &copt);
 	struct file_state fs = { .path = path, .f = f, .tm = tm };
+	struct strbuf key = STRBUF_INIT;
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -617,6 +730,12 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 		struct file_arch *fa;
 		struct defect *d;
 
+		if (opt->skip) {
+			strbuf_reset(&key);
+			block_key(f, i, &key);
+			if (strmap_get(opt->skip, key.buf))
+				continue;
+		}
 		check_undefined(&fs, path, i, opt, out);
 		if (b->constant || !chain_names_config(f, i))
 			continue;
@@ -684,5 +803,6 @@ done:
 	}
 	free(fs.arches);
 	free(scope);
+	strbuf_release(&key);
 	cpp_file_free(f);
 }

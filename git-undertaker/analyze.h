@@ -34,12 +34,24 @@ struct arch_model {
 	size_t nr_samples, next_sample;
 	struct answer_cache *answers;
 	size_t solver_calls, sample_hits;
+	int samples_dirty;	/* the solver found one since they were loaded */
+	char *samples_path;	/* where they are kept between runs, or NULL */
+	int stats_printed;	/* UNDERTAKER_STATS */
 };
 
 /* Is f satisfiable with the model? Samples first, then the solver. */
 int arch_model_satisfiable(struct arch_model *am, formula f);
 void arch_model_init_samples(struct arch_model *am);
 void arch_model_release_samples(struct arch_model *am);
+/*
+ * Samples kept between runs in `path` (a file per model): the first query of
+ * a run is then answered without the solver's first, slowest solve. Loading
+ * keeps only assignments that satisfy every clause of this model; saving
+ * (when the solver found new ones) writes aside and renames. A cache that
+ * cannot be read or written only costs time: both are silent.
+ */
+void arch_model_load_samples(struct arch_model *am, const char *path);
+void arch_model_save_samples(struct arch_model *am, const char *path);
 
 /* What the analysis needs of a tree: its models, built on demand. */
 struct tree_models {
@@ -56,6 +68,12 @@ struct tree_models {
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).
 	 */
 	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	/*
+	 * --explain of a missing name: appends where it was defined before it
+	 * disappeared ("path:line until <commit> (<title>)") and returns 1, or
+	 * returns 0. May be NULL.
+	 */
+	int (*removed)(void *data, const char *name, struct strbuf *out);
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 };
@@ -64,7 +82,23 @@ struct analyze_options {
 	int explain;
 	int asm_file;
 	const struct cpp_macros *macros;
+	/*
+	 * Block keys (analyze_block_keys) whose blocks are not analysed: blocks
+	 * the other version of the file holds alike, whose verdicts cannot
+	 * differ under the same models. NULL: every block.
+	 */
+	const struct strmap *skip;
 };
+
+/*
+ * Counts the blocks of `data` per key into `counts` (key -> count cast to a
+ * pointer). A block's key is its context (the directives from the file down
+ * to it, as defects are matched) with which of their CONFIG names the file
+ * #defines before them: under the same models and path, blocks with equal
+ * keys have equal verdicts.
+ */
+void analyze_block_keys(const char *path, const char *data, size_t size,
+			const struct analyze_options *opt, struct strmap *counts);
 
 /*
  * Scans `data` as file `path` and appends its defects to `out` (status new).

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "analyze.h"
 #include "buildfiles.h"
+#include "history.h"
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
@@ -54,6 +56,7 @@ struct checker {
 	unsigned long clock;
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
+	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
 	size_t input_errors;
 	char *host_arch;
 	/* A census worker: buildfiles and macros are its parent's, read only. */
@@ -108,11 +111,20 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	return c;
 }
 
-static void arch_model_release(struct arch_model *am)
+static void print_stats(struct arch_model *am)
 {
-	if (am->sat && getenv("UNDERTAKER_STATS"))
+	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS"))
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
 			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+	am->stats_printed = 1;
+}
+
+static void arch_model_release(struct arch_model *am)
+{
+	print_stats(am);
+	if (am->samples_path)
+		arch_model_save_samples(am, am->samples_path);
+	free(am->samples_path);
 	arch_model_release_samples(am);
 	if (am->code_sat)
 		sat_free(am->code_sat);
@@ -147,6 +159,22 @@ static void free_defect_list(void *p)
 	free(p);
 }
 
+void checker_save(struct checker *c)
+{
+	for (size_t i = 0; c && i < MAX_MODEL_SETS; i++) {
+		struct model_set *ms = c->sets[i];
+
+		for (size_t k = 0; ms && k < (ms->arches.nr ? ms->arches.nr : 1); k++) {
+			struct arch_model *am = &ms->models[k];
+
+			if (am->samples_path && am->samples)
+				arch_model_save_samples(am, am->samples_path);
+			am->samples_dirty = 0;
+			print_stats(am);
+		}
+	}
+}
+
 void checker_free(struct checker *c)
 {
 	if (!c)
@@ -154,6 +182,7 @@ void checker_free(struct checker *c)
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
 		model_set_free(c->sets[i]);
 	strmap_clear(&c->results, free_defect_list);
+	strmap_clear(&c->removals, free);
 	kconfig_cache_free(c->kconfig_cache);
 	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
@@ -171,18 +200,61 @@ size_t checker_input_errors(const struct checker *c)
 	return c->input_errors;
 }
 
+/* UNDERTAKER_STATS=1: where a run's CPU time goes, on stderr. */
+static double stats_clock(void)
+{
+	struct timespec ts;
+
+	if (!getenv("UNDERTAKER_STATS"))
+		return 0;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void stats_report(const char *what, const char *arch, double start)
+{
+	if (start)
+		fprintf(stderr, "%s%s%s: %.3f s\n", what, arch ? " " : "", arch ? arch : "",
+			stats_clock() - start);
+}
+
+/*
+ * Where the solver's satisfying assignments for one model are kept between
+ * runs: $GIT_DIR/undertaker/samples/<key>, the key naming the tool's version,
+ * the build files and the architecture.
+ */
+static char *samples_path(struct model_set *ms, const char *arch)
+{
+	struct strbuf key = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+	char *path;
+
+	strbuf_addf(&key, "samples\n%s\n%s\n%s\n", suite_version,
+		    git_oid_tostr(hex, sizeof(hex), &ms->digest), arch ? arch : "");
+	git_odb_hash(&id, key.buf, key.len, GIT_OBJECT_BLOB);
+	path = xstrfmt("%sundertaker/samples/%s", repo_gitdir(ms->checker->repo),
+		       git_oid_tostr(hex, sizeof(hex), &id));
+	strbuf_release(&key);
+	return path;
+}
+
 static struct arch_model *get_model(void *data, size_t i)
 {
 	struct model_set *ms = data;
 	struct arch_model *am = &ms->models[i];
 	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
+	double t;
 
 	if (ms->built[i])
 		return am->model ? am : NULL;
 	ms->built[i] = 1;
 	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
+	t = stats_clock();
 	am->kconfig = project_kconfig_parse(&ms->project, ms->checker->repo, &ms->commit,
 					    am->arch, &kopts);
+	stats_report("kconfig parse", am->arch, t);
+	t = stats_clock();
 	if (!am->kconfig) {
 		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
 		      am->arch ? am->arch : "");
@@ -193,16 +265,22 @@ static struct arch_model *get_model(void *data, size_t i)
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
 	arch_model_init_samples(am);
+	stats_report("model build", am->arch, t);
+	am->samples_path = samples_path(ms, am->arch);
+	arch_model_load_samples(am, am->samples_path);
 	return am;
 }
 
 static struct kbuild_map *get_kbuild(struct model_set *ms, size_t i)
 {
 	if (!ms->kbuild_built[i]) {
+		double t = stats_clock();
+
 		ms->kbuild_built[i] = 1;
 		ms->kbuild[i] = kbuild_map_for_commit(ms->checker->repo, &ms->commit,
 						      ms->arches.nr ? ms->arches.v[i] : NULL,
 						      ms->checker->kbuild_cache);
+		stats_report("kbuild map", ms->arches.nr ? ms->arches.v[i] : NULL, t);
 	}
 	return ms->kbuild[i];
 }
@@ -218,15 +296,36 @@ static const struct kbuild_file *file_condition(void *data, size_t i, const char
 	return map ? kbuild_map_lookup(map, path) : NULL;
 }
 
+/* tm.removed: the history walk, once per name and run. */
+static int symbol_removed(void *data, const char *name, struct strbuf *out)
+{
+	struct model_set *ms = data;
+	struct checker *c = ms->checker;
+	const char *known;
+	int ret;
+
+	if (strmap_contains(&c->removals, name)) {
+		known = strmap_get(&c->removals, name);
+		if (known)
+			strbuf_addstr(out, known);
+		return known != NULL;
+	}
+	ret = kconfig_symbol_removal(c->repo, &ms->commit, name, out);
+	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
+	return ret > 0;
+}
+
 static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 {
 	const struct buildfiles_info *bf;
 	struct model_set *ms = NULL;
 	size_t slot = 0;
 	int n;
+	double t = stats_clock();
 
 	if (buildfiles_get(c->buildfiles, commit, &bf) < 0)
 		return NULL;
+	stats_report("build files", NULL, t);
 	c->clock++;
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++) {
 		if (c->sets[i] && git_oid_equal(&c->sets[i]->digest, &bf->digest)) {
@@ -255,6 +354,8 @@ static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
 		ms->tm.file_condition = file_condition;
 	ms->tm.data = ms;
 	ms->tm.get = get_model;
+	if (c->opts->explain)
+		ms->tm.removed = symbol_removed;
 	ms->tm.nr_arches = ms->arches.nr;
 	/* The names are the strvec's own strings. */
 	ms->tm.arch_names = (const char *const *)ms->arches.v;
@@ -285,11 +386,13 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	struct strbuf all = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid id;
+	double t = stats_clock();
 
 	if (buildfiles_get(c->buildfiles, commit, &bf) < 0) {
 		strbuf_addstr(key, "unknown");
 		return;
 	}
+	stats_report("build files", NULL, t);
 	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &bf->digest));
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
@@ -333,6 +436,47 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 	strmap_put(&c->results, key.buf, l);
 	strbuf_release(&key);
 	return l;
+}
+
+/*
+ * A file changed in place under unchanged models: only the blocks whose keys
+ * the two versions do not hold alike (same key, same number of times) are
+ * analysed. The others would have the same verdicts in both versions, so
+ * their defects could only be "unchanged", which are not reported unless
+ * --show=all. Returns -1 when a blob cannot be read (nothing appended).
+ */
+static int changed_blocks_defects(struct checker *c, struct model_set *ms, const char *path,
+				  const git_oid *old_id, const git_oid *new_id,
+				  struct defect_list *before, struct defect_list *after)
+{
+	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
+					.asm_file = ends_with(path, ".S") };
+	struct strmap old_keys = STRMAP_INIT, new_keys = STRMAP_INIT, skip = STRMAP_INIT;
+	struct strmap_entry *e;
+	struct blob *ob, *nb;
+	size_t dummy = 0;
+
+	if (repo_read_blob(c->repo, old_id, &ob) < 0)
+		return -1;
+	if (repo_read_blob(c->repo, new_id, &nb) < 0) {
+		blob_release(c->repo, ob);
+		return -1;
+	}
+	analyze_block_keys(path, ob->data, ob->size, &aopt, &old_keys);
+	analyze_block_keys(path, nb->data, nb->size, &aopt, &new_keys);
+	strmap_for_each(&new_keys, e)
+		if (strmap_get(&old_keys, e->key) == e->value)
+			strmap_put(&skip, e->key, (void *)1);
+	aopt.skip = &skip;
+	/* The old version's input errors were counted when it was new. */
+	analyze_file(&ms->tm, path, ob->data, ob->size, &aopt, before, &dummy);
+	analyze_file(&ms->tm, path, nb->data, nb->size, &aopt, after, &c->input_errors);
+	blob_release(c->repo, ob);
+	blob_release(c->repo, nb);
+	strmap_clear(&old_keys, NULL);
+	strmap_clear(&new_keys, NULL);
+	strmap_clear(&skip, NULL);
+	return 0;
 }
 
 struct affected {
@@ -541,10 +685,19 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 		if ((!fc->new_path || !is_c_file(fc->new_path)) &&
 		    (!fc->old_path || !is_c_file(fc->old_path)))
 			continue;
-		if (fc->status != 'A' && fc->old_path && is_c_file(fc->old_path) && ps)
-			copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob), path);
-		if (fc->status != 'D' && is_c_file(fc->new_path))
-			copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob), path);
+		if (fc->status == 'M' && ps && git_oid_equal(&ps->digest, &ms->digest) &&
+		    !c->opts->show_all && is_c_file(path) &&
+		    !changed_blocks_defects(c, ms, path, &fc->old_blob, &fc->new_blob,
+					    &before, &after))
+			;	/* only the blocks that differ */
+		else {
+			if (fc->status != 'A' && fc->old_path && is_c_file(fc->old_path) && ps)
+				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
+					  path);
+			if (fc->status != 'D' && is_c_file(fc->new_path))
+				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
+					  path);
+		}
 		defect_match(&before, &after);
 		defect_list_take(out, &after);
 		defect_list_clear(&before);

@@ -26,6 +26,8 @@ struct undertaker_options {
 struct checker;
 
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o);
+/* Writes what is kept between runs (the solver's samples); checker_free does too. */
+void checker_save(struct checker *c);
 void checker_free(struct checker *c);
 
 /*

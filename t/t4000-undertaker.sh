@@ -194,4 +194,116 @@ test_expect_success 'an int used as a value is not undead; defined(X) && !X is a
 	test_must_be_empty out
 '
 
+test_expect_success 'an edit in place: only what it changes is new; --show=all agrees' '
+	write_file src/edit.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	#ifndef CONFIG_FOO
+	int old_dead;
+	#endif
+	#endif
+	#ifdef CONFIG_PLAIN
+	int plain;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "edit base" && git tag edit0 &&
+	write_file src/edit.c <<-\EOF &&
+	#ifdef CONFIG_CHOICE_A
+	#ifdef CONFIG_CHOICE_B
+	int both;
+	#endif
+	#endif
+	#ifdef CONFIG_BAR
+	int moved_down;
+	#ifndef CONFIG_FOO
+	int old_dead;
+	#endif
+	#endif
+	#ifdef CONFIG_PLAIN
+	int plain;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "edit" && git tag edit1 &&
+	test_expect_code 1 git undertaker --no-notes edit1 >out &&
+	echo "src/edit.c:2: dead block B1 (kconfig, global): #ifdef CONFIG_CHOICE_B" >expect &&
+	tail -n +2 out >actual &&
+	test_cmp expect actual &&
+	test_expect_code 1 git undertaker --no-notes --show=all edit1 >all &&
+	grep "^src/edit.c:2: dead block B1 (kconfig, global): #ifdef CONFIG_CHOICE_B$" all &&
+	grep "^src/edit.c:8: dead block B3 (kconfig, global): #ifndef CONFIG_FOO \[unchanged\]$" all &&
+	grep "^src/edit.c:12: dead block B4 (kconfig, global): #ifdef CONFIG_PLAIN \[unchanged\]$" all &&
+	test_line_count = 4 all
+'
+
+test_expect_success 'an edit in place that removes a defect reports it fixed' '
+	write_file src/edit.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	int moved_down;
+	#ifndef CONFIG_FOO
+	int old_dead;
+	#endif
+	#endif
+	#ifdef CONFIG_PLAIN
+	int plain;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "unedit" && git tag edit2 &&
+	test_expect_code 0 git undertaker edit2 >out &&
+	test_must_be_empty out &&
+	git notes --ref=undertaker show edit2 >note &&
+	grep "^src/edit.c:2: dead block B1 (kconfig, global): #ifdef CONFIG_CHOICE_B \[fixed\]$" note &&
+	grep "^Undertaker: 0 new, 1 fixed$" note &&
+	! grep "CONFIG_FOO\|CONFIG_PLAIN" note
+'
+
+test_expect_success 'an edit that #defines a CONFIG name changes the verdict of an unchanged block' '
+	write_file src/def.c <<-\EOF &&
+	#ifdef CONFIG_NO_SUCH_NAME
+	int x;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "def base" && git tag def0 &&
+	test_expect_code 1 git undertaker --no-notes def0 >out &&
+	grep "^src/def.c:1: undefined block B0" out &&
+	write_file src/def.c <<-\EOF &&
+	#define CONFIG_NO_SUCH_NAME 1
+	#ifdef CONFIG_NO_SUCH_NAME
+	int x;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "def" && git tag def1 &&
+	test_expect_code 0 git undertaker --no-notes --show=all def1 >out &&
+	grep "^src/def.c:1: undefined block B0 (missing, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" out &&
+	test_expect_code 0 git undertaker def1 &&
+	git notes --ref=undertaker show def1 >note &&
+	grep "^src/def.c:1: undefined block B0 (missing, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" note
+'
+
+test_expect_success '--explain: where a missing symbol was defined before it disappeared' '
+	cat >>Kconfig <<-\EOF &&
+	config GOING_AWAY
+		bool "soon gone"
+	EOF
+	git add Kconfig && test_tick && git commit -q -m "add GOING_AWAY" &&
+	line=$(grep -n "^config GOING_AWAY" Kconfig | cut -d: -f1) &&
+	sed -i "/^config GOING_AWAY/,+1d" Kconfig &&
+	git add Kconfig && test_tick && git commit -q -m "drop GOING_AWAY" && git tag gone &&
+	test_commit unrelated &&
+	write_file src/late.c <<-\EOF &&
+	#ifdef CONFIG_GOING_AWAY
+	int late;
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "late user" &&
+	test_expect_code 1 git undertaker --no-notes --explain HEAD >out &&
+	grep "CONFIG_GOING_AWAY was defined at Kconfig:$line until $(git rev-parse --short=12 gone) (\"drop GOING_AWAY\")" out &&
+	write_file src/typo.c <<-\EOF &&
+	#ifdef CONFIG_NEVER_EVER_DEFINED
+	#endif
+	EOF
+	git add src && test_tick && git commit -q -m "typo" &&
+	test_expect_code 1 git undertaker --no-notes --explain HEAD >out &&
+	grep "CONFIG_NEVER_EVER_DEFINED is defined by no Kconfig file" out &&
+	! grep "was defined at" out
+'
+
 test_done

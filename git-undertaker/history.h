@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where a Kconfig symbol went: the commit that removed its last definition,
+ * found by walking first parents and diffing only the Kconfig files, as
+ * `git log -S` would, for --explain of a missing symbol.
+ */
+#ifndef UT_HISTORY_H
+#define UT_HISTORY_H
+
+#include "repo.h"
+
+/* How many first-parent commits are looked at before giving up. */
+#define HISTORY_DEPTH 1000
+
+/*
+ * Walks back from `commit` (whose Kconfig files do not define `name`, with or
+ * without its CONFIG_ prefix) to the commit that removed its last
+ * definition. Returns 1 and appends "<path>:<line> until <commit> (<title>)"
+ * to `out`; 0 when none of HISTORY_DEPTH commits did; -1 on a read error.
+ */
+int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *name,
+			   struct strbuf *out);
+
+#endif
