@@ -4,9 +4,11 @@
 # run per file (`--commit v6.1 -- <file>`), in two phases:
 #   1. the cover alone: configurations, the lower bound, blocks covered, dead, time;
 #   2. with --expand (the kernel's own `make alldefconfig` on each fragment): the
-#      coverage after expansion, how much each fragment had to pin, time.
+#      blocks this toolchain rules out (symbols only $(cc-option) and friends decide,
+#      learnt from one alldefconfig run), the blocks covered, the coverage after
+#      expansion, how much each fragment had to pin, time.
 #
-#   bench/vampyr.sh [--no-expand] [file...]
+#   bench/vampyr.sh [--no-expand | --expand-only] [file...]
 #
 # The repository: $LINUX_REPO, else the one bench/linux-repo.sh makes (tag v6.1).
 # Results: a table on stdout, appended to $BENCH_WORK/vampyr/results.txt, with
@@ -19,11 +21,11 @@ work=${BENCH_WORK:-$here/work}
 build=${UT_BUILD_DIR:-$top/build}
 PATH=$build/bin:$PATH
 
-expand=1
-if test "${1:-}" = --no-expand; then
-	expand=
-	shift
-fi
+expand=1 cover=1
+case "${1:-}" in
+--no-expand) expand= ; shift ;;
+--expand-only) cover= ; shift ;;
+esac
 files=("$@")
 if test ${#files[@]} = 0; then
 	# The 20 files of kernel/, mm/, net/core, net/ipv4 and lib/ with the most
@@ -63,6 +65,7 @@ cpu () {
 say "== bench/vampyr.sh $(date -u '+%F %T') UTC, $(nproc) cores, $(git vampyr --version 2>/dev/null)"
 
 # Phase 1, every file: the cover alone.
+if test -n "$cover"; then
 say "$(printf '%-26s %6s %5s %7s %7s %5s %7s %6s' file blocks dead covered configs bound time_s cpu_s)"
 tot_blocks=0 tot_dead=0 tot_cov=0 tot_cfg=0 tot_bound=0 tot_time=0 n=0 opt=0
 for f in "${files[@]}"; do
@@ -86,11 +89,12 @@ done
 say "$(printf '%-26s %6s %5s %7s %7s %5s %7.1f' "total ($n files)" "$tot_blocks" "$tot_dead" \
 	"$tot_cov" "$tot_cfg" "$tot_bound" "$tot_time")"
 say "configurations equal to the lower bound (provably fewest) for $opt of $n files"
+fi
 test -n "$expand" || exit 0
 
 # Phase 2, every file: --expand with the kernel's make alldefconfig.
-say "$(printf '%-26s %7s %8s %-22s %7s %6s' file covered expanded pinned time_s cpu_s)"
-tot_cov=0 tot_exp=0 tot_time=0 n=0
+say "$(printf '%-26s %9s %7s %8s %7s %-14s %7s %6s' file toolchain covered expanded configs pinned time_s cpu_s)"
+tot_tc=0 tot_cov=0 tot_exp=0 tot_cfg=0 tot_time=0 n=0
 for f in "${files[@]}"; do
 	name=$(echo "$f" | tr / _)
 	t0=$(now)
@@ -98,22 +102,25 @@ for f in "${files[@]}"; do
 		-o "$out/$name.x" -- "$f" >"$out/$name.x.json" 2>"$out/$name.x.err" || true
 	t1=$(now)
 	time_s=$(echo "$t1 - $t0" | bc)
-	read -r covered expanded pinned < <(python3 -c '
+	read -r toolchain covered expanded configs pinned < <(python3 -c '
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))
 except Exception:
-    print("- failed -"); sys.exit(0)
+    print("- - failed - -"); sys.exit(0)
 levels = {}
 for c in r["configs"]:
     levels[c.get("pinned", "?")] = levels.get(c.get("pinned", "?"), 0) + 1
-print(r["blocks_covered"], r.get("blocks_covered_expanded", "-"),
-      ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
+print(r.get("blocks_toolchain", "-"), r["blocks_covered"], r.get("blocks_covered_expanded", "-"),
+      len(r["configs"]), ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
 ' "$out/$name.x.json")
-	say "$(printf '%-26s %7s %8s %-22s %7.1f %6s' "$f" "$covered" "$expanded" "$pinned" "$time_s" "$cpu_s")"
-	if test "$expanded" != failed; then
-		tot_cov=$((tot_cov + covered)) tot_exp=$((tot_exp + expanded)) n=$((n + 1))
+	say "$(printf '%-26s %9s %7s %8s %7s %-14s %7.1f %6s' "$f" "$toolchain" "$covered" "$expanded" \
+		"$configs" "$pinned" "$time_s" "$cpu_s")"
+	if test "$expanded" != failed && test "$expanded" != -; then
+		tot_tc=$((tot_tc + toolchain)) tot_cov=$((tot_cov + covered)) tot_exp=$((tot_exp + expanded))
+		tot_cfg=$((tot_cfg + configs)) n=$((n + 1))
 		tot_time=$(echo "$tot_time + $time_s" | bc)
 	fi
 done
-say "$(printf '%-26s %7s %8s %-22s %7.1f' "total ($n files)" "$tot_cov" "$tot_exp" "" "$tot_time")"
+say "$(printf '%-26s %9s %7s %8s %7s %-14s %7.1f' "total ($n files)" "$tot_tc" "$tot_cov" "$tot_exp" \
+	"$tot_cfg" "" "$tot_time")"

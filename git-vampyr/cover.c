@@ -5,6 +5,7 @@
  * they stay satisfiable together. The lower bound is a clique of blocks that
  * exclude each other: no configuration compiles two of them.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ void vconfig_release(struct vconfig *c)
 
 static int live_target(const struct vblock *b)
 {
-	return b->target && !b->dead;
+	return b->target && !b->dead && !b->toolchain;
 }
 
 /* Is the block's condition true in the solver's current model? */
@@ -36,7 +37,7 @@ static int lit_true(struct sat *s, const struct vblock *b)
 	return b->lit > 0 ? sat_value(s, b->lit) > 0 : sat_value(s, -b->lit) < 0;
 }
 
-static void find_dead(struct vampyr *v)
+void vampyr_find_dead(struct vampyr *v)
 {
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		struct vblock *b = &v->blocks[i];
@@ -70,23 +71,41 @@ static void snapshot(struct vampyr *v, struct vconfig *c)
 		c->values[var] = (int8_t)sat_value(v->sat, var);
 }
 
-void vampyr_cover(struct vampyr *v)
+/*
+ * The rounds. Round r < nr_seeds starts from block seeds[r] when it is still
+ * unclaimed (vampyr_recover gives the members of the lower bound's clique:
+ * one per configuration, as any cover of that size must do).
+ */
+static void cover(struct vampyr *v, const size_t *seeds, size_t nr_seeds)
 {
 	int *assume = NULL;
-	size_t nr_assume = 0, alloc_assume = 0;
+	size_t nr_assume = 0, alloc_assume = 0, round = 0;
 	/* Whether each block is true in the latest model of this round. */
 	unsigned char *now = xcalloc(v->nr_blocks + 1, 1);
 
-	find_dead(v);
-	while (v->nr_covered + v->nr_dead < v->nr_targets) {
+	while (v->nr_covered + v->nr_dead + v->nr_toolchain < v->nr_targets) {
 		struct vconfig *c;
 		int have_model = 0;
+		size_t seed = SIZE_MAX;
 
 		nr_assume = 0;
+		if (round < nr_seeds && v->blocks[seeds[round]].config < 0 &&
+		    v->blocks[seeds[round]].lit) {
+			seed = seeds[round];
+			ALLOC_GROW(assume, nr_assume + 1, alloc_assume);
+			assume[nr_assume++] = v->blocks[seed].lit;
+			if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT)
+				die("a live block is unsatisfiable (a bug)");
+			have_model = 1;
+			for (size_t j = 0; j < v->nr_blocks; j++)
+				if (live_target(&v->blocks[j]) && v->blocks[j].config < 0)
+					now[j] = (unsigned char)lit_true(v->sat, &v->blocks[j]);
+		}
+		round++;
 		for (size_t i = 0; i < v->nr_blocks; i++) {
 			struct vblock *b = &v->blocks[i];
 
-			if (!live_target(b) || b->config >= 0)
+			if (!live_target(b) || b->config >= 0 || i == seed)
 				continue;
 			if (b->pc == LOGIC_TRUE || (have_model && now[i])) {
 				/* Already true in the current model: adding it keeps it satisfiable. */
@@ -130,6 +149,162 @@ void vampyr_cover(struct vampyr *v)
 	}
 	free(assume);
 	free(now);
+}
+
+void vampyr_cover(struct vampyr *v)
+{
+	cover(v, NULL, 0);
+}
+
+void vampyr_recover(struct vampyr *v)
+{
+	struct vconfig *old = v->configs;
+	size_t nr_old = v->nr_configs, alloc_old = v->alloc_configs, old_covered = v->nr_covered;
+	long *old_claim = xmalloc((v->nr_blocks + 1) * sizeof(*old_claim));
+
+	if (!v->nr_clique || v->nr_configs <= v->lower_bound) {
+		free(old_claim);
+		return;
+	}
+	for (size_t i = 0; i < v->nr_blocks; i++) {
+		old_claim[i] = v->blocks[i].config;
+		v->blocks[i].config = -1;
+	}
+	v->configs = NULL;
+	v->nr_configs = v->alloc_configs = 0;
+	v->nr_covered = 0;
+	cover(v, v->clique, v->nr_clique);
+	if (v->nr_configs < nr_old) {
+		for (size_t i = 0; i < nr_old; i++)
+			vconfig_release(&old[i]);
+		free(old);
+	} else {
+		for (size_t i = 0; i < v->nr_configs; i++)
+			vconfig_release(&v->configs[i]);
+		free(v->configs);
+		v->configs = old;
+		v->nr_configs = nr_old;
+		v->alloc_configs = alloc_old;
+		v->nr_covered = old_covered;
+		for (size_t i = 0; i < v->nr_blocks; i++)
+			v->blocks[i].config = old_claim[i];
+	}
+	free(old_claim);
+}
+
+/* The literals of c's claims (and of `extra`), as assumptions. */
+static size_t claim_lits(struct vampyr *v, const struct vconfig *c, int **lits, size_t *alloc)
+{
+	size_t nr = 0;
+
+	for (size_t k = 0; k < c->nr_claims; k++) {
+		int lit = v->blocks[c->claims[k]].lit;
+
+		if (!lit)
+			continue;
+		ALLOC_GROW(*lits, nr + 1, *alloc);
+		(*lits)[nr++] = lit;
+	}
+	return nr;
+}
+
+/*
+ * Tries to spread the claims of configuration `gone` over the others, each
+ * block to the first that stays satisfiable with it. On success the others
+ * are solved again and snapshot, and `gone` is removed.
+ */
+static int dissolve(struct vampyr *v, size_t gone)
+{
+	struct vconfig *g = &v->configs[gone];
+	size_t *home = xmalloc((g->nr_claims + 1) * sizeof(*home));
+	int **lits = xcalloc(v->nr_configs, sizeof(*lits));
+	size_t *nr = xcalloc(v->nr_configs, sizeof(*nr)), *alloc = xcalloc(v->nr_configs, sizeof(*alloc));
+	int ok = 1;
+
+	for (size_t d = 0; d < v->nr_configs; d++)
+		if (d != gone)
+			nr[d] = claim_lits(v, &v->configs[d], &lits[d], &alloc[d]);
+	for (size_t k = 0; k < g->nr_claims && ok; k++) {
+		const struct vblock *b = &v->blocks[g->claims[k]];
+
+		home[k] = SIZE_MAX;
+		for (size_t d = 0; d < v->nr_configs && home[k] == SIZE_MAX; d++) {
+			if (d == gone)
+				continue;
+			if (!b->lit) {
+				home[k] = d;
+				break;
+			}
+			ALLOC_GROW(lits[d], nr[d] + 1, alloc[d]);
+			lits[d][nr[d]++] = b->lit;
+			if (sat_solve(v->sat, lits[d], nr[d]) == SAT_SAT)
+				home[k] = d;
+			else
+				nr[d]--;
+		}
+		ok = home[k] != SIZE_MAX;
+	}
+	if (ok) {
+		for (size_t k = 0; k < g->nr_claims; k++) {
+			struct vconfig *d = &v->configs[home[k]];
+
+			ALLOC_GROW(d->claims, d->nr_claims + 1, d->alloc_claims);
+			d->claims[d->nr_claims++] = g->claims[k];
+		}
+		for (size_t d = 0; d < v->nr_configs; d++) {
+			struct vconfig *c = &v->configs[d];
+
+			if (d == gone)
+				continue;
+			if (sat_solve(v->sat, lits[d], nr[d]) != SAT_SAT)
+				die("the solver lost a model it had found (a bug)");
+			free(c->values);
+			snapshot(v, c);
+		}
+		vconfig_release(g);
+		memmove(g, g + 1, (v->nr_configs - gone - 1) * sizeof(*g));
+		v->nr_configs--;
+		for (size_t d = 0; d < v->nr_configs; d++) {
+			struct vconfig *c = &v->configs[d];
+
+			free(c->name);
+			c->name = xstrfmt("config-%zu", d + 1);
+			for (size_t k = 0; k < c->nr_claims; k++)
+				v->blocks[c->claims[k]].config = (long)d;
+		}
+	}
+	for (size_t d = 0; d < v->nr_configs + ok; d++)
+		free(lits[d]);
+	free(lits);
+	free(nr);
+	free(alloc);
+	free(home);
+	return ok;
+}
+
+static int cmp_claims(const void *a, const void *b)
+{
+	const struct vconfig *const *x = a, *const *y = b;
+
+	return ((*x)->nr_claims > (*y)->nr_claims) - ((*x)->nr_claims < (*y)->nr_claims);
+}
+
+void vampyr_merge(struct vampyr *v)
+{
+	int progress = 1;
+
+	while (progress && v->nr_configs > v->lower_bound && v->nr_configs > 1) {
+		struct vconfig **order = xmalloc(v->nr_configs * sizeof(*order));
+
+		progress = 0;
+		for (size_t i = 0; i < v->nr_configs; i++)
+			order[i] = &v->configs[i];
+		/* The configuration with the fewest claims is the likeliest to go. */
+		qsort(order, v->nr_configs, sizeof(*order), cmp_claims);
+		for (size_t i = 0; i < v->nr_configs && !progress; i++)
+			progress = dissolve(v, (size_t)(order[i] - v->configs));
+		free(order);
+	}
 }
 
 /* Is block a inside block b (or b itself)? */
@@ -214,6 +389,15 @@ static size_t grow(struct bound *bd, size_t *members, size_t size)
 	return size;
 }
 
+/* The best clique so far, as block indices: the seeds of vampyr_recover. */
+static void keep_clique(struct vampyr *v, const struct bound *bd, const size_t *members, size_t n)
+{
+	v->clique = xrealloc(v->clique, n * sizeof(*v->clique));
+	for (size_t i = 0; i < n; i++)
+		v->clique[i] = bd->live[members[i]];
+	v->nr_clique = n;
+}
+
 size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 {
 	struct bound bd = { .v = v, .budget = budget };
@@ -265,7 +449,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 			continue;
 		got = grow(&bd, members, size);
 		if (got > best)
-			best = got;
+			keep_clique(v, &bd, members, best = got);
 	}
 	for (size_t i = 0; i < bd.nr && i < 256 && best < v->nr_configs && bd.budget; i++) {
 		size_t got;
@@ -273,7 +457,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 		members[0] = i;
 		got = grow(&bd, members, 1);
 		if (got > best)
-			best = got;
+			keep_clique(v, &bd, members, best = got);
 	}
 	if (!best)
 		best = 1;

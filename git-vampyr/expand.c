@@ -231,19 +231,54 @@ static void print_log_tail(const char *log)
 	free(text);
 }
 
-/* Runs kconfig on c's fragment; fills c->lost. 0, or -1 when the command failed. */
-static int expand_one(struct vampyr *v, struct vconfig *c, const char *tree, const char *cmd)
+static char *absolute(const char *path)
+{
+	char *dir;
+	char *abs;
+
+	if (path[0] == '/')
+		return xstrdup(path);
+	dir = realpath(".", NULL);
+	abs = xstrfmt("%s/%s", dir ? dir : ".", path);
+	free(dir);
+	return abs;
+}
+
+char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
+		  const char *config)
 {
 	struct strvec env = STRVEC_INIT;
-	char *log = xstrfmt("%s/.vampyr-kconfig.log", tree);
-	char *abs_frag = realpath(c->path, NULL), *text;
-	int8_t *values;
+	char *log = xstrfmt("%s/.vampyr-kconfig.log", v->tree);
+	char *abs_frag = absolute(fragment), *abs_config = absolute(config), *text;
 	int status;
 
-	if (!abs_frag) {
-		free(log);
-		return error("%s: %m", c->path);
+	unlink(config);
+	strvec_pushf(&env, "srctree=%s", v->tree);
+	strvec_pushf(&env, "KCONFIG_ALLCONFIG=%s", abs_frag);
+	strvec_pushf(&env, "KCONFIG_CONFIG=%s", abs_config);
+	if (v->arch) {
+		strvec_pushf(&env, "ARCH=%s", v->arch);
+		strvec_pushf(&env, "SRCARCH=%s", v->arch);
 	}
+	status = run_command(cmd, v->tree, &env, log);
+	text = status ? NULL : read_text(config);
+	if (!text) {
+		error("%s: the kconfig command failed (exit %d): %s", what, status, cmd);
+		print_log_tail(log);
+	}
+	free(abs_config);
+	free(abs_frag);
+	free(log);
+	strvec_clear(&env);
+	return text;
+}
+
+/* Runs kconfig on c's fragment; fills c->lost. 0, or -1 when the command failed. */
+static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd)
+{
+	char *text;
+	int8_t *values;
+
 	if (!c->expanded_path) {
 		size_t len = strlen(c->path);
 
@@ -251,59 +286,51 @@ static int expand_one(struct vampyr *v, struct vconfig *c, const char *tree, con
 			? xstrfmt("%.*s.expanded", (int)(len - 7), c->path)
 			: xstrfmt("%s.expanded", c->path);
 	}
-	unlink(c->expanded_path);
-	strvec_pushf(&env, "srctree=%s", tree);
-	strvec_pushf(&env, "KCONFIG_ALLCONFIG=%s", abs_frag);
-	{
-		char *dir = realpath(".", NULL);
-
-		strvec_pushf(&env, "KCONFIG_CONFIG=%s%s%s", c->expanded_path[0] == '/' ? "" : dir,
-			     c->expanded_path[0] == '/' ? "" : "/", c->expanded_path);
-		free(dir);
-	}
-	if (v->arch) {
-		strvec_pushf(&env, "ARCH=%s", v->arch);
-		strvec_pushf(&env, "SRCARCH=%s", v->arch);
-	}
-	status = run_command(cmd, tree, &env, log);
-	text = status ? NULL : read_text(c->expanded_path);
+	text = run_kconfig(v, c->name, cmd, c->path, c->expanded_path);
 	if (!text) {
-		error("%s: the kconfig command failed (exit %d): %s", c->name, status, cmd);
-		print_log_tail(log);
 		c->expanded = -1;
-	} else {
-		c->expanded = 1;
-		values = config_values(v, text, c->values, c->nr_values);
-		c->nr_lost = 0;
-		for (size_t i = 0; i < c->nr_claims; i++)
-			if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
-				ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);
-				c->lost[c->nr_lost++] = c->claims[i];
-			}
-		free(values);
+		return -1;
 	}
+	c->expanded = 1;
+	values = config_values(v, text, c->values, c->nr_values);
+	c->nr_lost = 0;
+	for (size_t i = 0; i < c->nr_claims; i++)
+		if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
+			ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);
+			c->lost[c->nr_lost++] = c->claims[i];
+		}
+	free(values);
 	free(text);
-	free(abs_frag);
-	free(log);
-	strvec_clear(&env);
-	return c->expanded < 0 ? -1 : 0;
+	return 0;
+}
+
+const char *kconfig_command(const struct expand_options *o)
+{
+	if (o->kconfig_cmd)
+		return o->kconfig_cmd;
+	return "make -s alldefconfig KCONFIG_ALLCONFIG=\"$KCONFIG_ALLCONFIG\" "
+	       "KCONFIG_CONFIG=\"$KCONFIG_CONFIG\"";
+}
+
+void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
+{
+	if (!v->tree)
+		return;
+	if (o->keep_tree)
+		fprintf(stderr, "vampyr: kept the tree in %s\n", v->tree);
+	else
+		remove_tree(v->tree);
+	free(v->tree);
+	v->tree = NULL;
 }
 
 int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 {
-	const char *cmd = o->kconfig_cmd;
-	char *tree, *default_cmd = NULL;
+	const char *cmd = kconfig_command(o);
 	int ret = 0;
 
-	if (!cmd)
-		cmd = default_cmd = xstrdup("make -s alldefconfig "
-					    "KCONFIG_ALLCONFIG=\"$KCONFIG_ALLCONFIG\" "
-					    "KCONFIG_CONFIG=\"$KCONFIG_CONFIG\"");
-	tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : "");
-	if (!tree) {
-		free(default_cmd);
+	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : "")))
 		return -1;
-	}
 	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
 		struct vconfig *c = &v->configs[i];
 
@@ -313,7 +340,7 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 			if (!quiet)
 				fprintf(stderr, "vampyr: expanding %s (pinning %s, %zu assignments)\n",
 					c->name, level[c->pin_level], c->assignments.nr);
-			if (expand_one(v, c, tree, cmd)) {
+			if (expand_one(v, c, cmd)) {
 				ret = -1;
 				break;
 			}
@@ -352,11 +379,5 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 		free(hit);
 		v->expand_done = 1;
 	}
-	if (o->keep_tree)
-		fprintf(stderr, "vampyr: kept the tree in %s\n", tree);
-	else
-		remove_tree(tree);
-	free(tree);
-	free(default_cmd);
 	return ret;
 }

@@ -100,20 +100,29 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 	if (symbol_value(c->v, c->values, sym) == 'm')
 		cone_add(c, c->v->kconfig->modules);
 	/*
-	 * A symbol the user cannot set is on because something selects it:
-	 * the active selectors belong to the cone; at PIN_REVERSE all of them.
+	 * A symbol the user cannot set is on because something selects it, and
+	 * any symbol is off only while each selector that is on has a false `if`
+	 * (x86's `select DCACHE_WORD_ACCESS if !KMSAN`): the selectors that are
+	 * on and their conditions belong to the cone; at PIN_REVERSE all of them.
 	 */
 	for (size_t i = 0; i < sym->nr_selected_by; i++) {
-		struct kconfig_symbol *from = sym->selected_by[i].from->symbol;
+		const struct kconfig_reverse *r = &sym->selected_by[i];
+		struct kconfig_symbol *from = r->from->symbol;
 
-		if (c->level >= PIN_REVERSE || (on && !has_prompt && from && symbol_on(c, from)))
+		if (c->level >= PIN_REVERSE ||
+		    ((!on || !has_prompt) && from && symbol_on(c, from))) {
 			cone_add(c, from);
+			cone_add_expr(c, r->cond);
+		}
 	}
 	for (size_t i = 0; i < sym->nr_implied_by; i++) {
-		struct kconfig_symbol *from = sym->implied_by[i].from->symbol;
+		const struct kconfig_reverse *r = &sym->implied_by[i];
+		struct kconfig_symbol *from = r->from->symbol;
 
-		if (c->level >= PIN_REVERSE || (on && from && symbol_on(c, from)))
+		if (c->level >= PIN_REVERSE || (from && symbol_on(c, from))) {
 			cone_add(c, from);
+			cone_add_expr(c, r->cond);
+		}
 	}
 }
 

@@ -220,6 +220,7 @@ static void vampyr_release(struct vampyr *v)
 	for (size_t i = 0; i < v->nr_blocks; i++)
 		free(v->blocks[i].path);
 	free(v->blocks);
+	free(v->clique);
 	for (size_t i = 0; i < v->nr_configs; i++)
 		vconfig_release(&v->configs[i]);
 	free(v->configs);
@@ -228,6 +229,7 @@ static void vampyr_release(struct vampyr *v)
 		strvec_clear(&v->warnings[i].configs);
 	}
 	free(v->warnings);
+	strvec_clear(&v->toolchain_facts);
 	pc_context_release(&v->pcx);
 	strmap_clear(&v->defined, NULL);
 	if (v->model)
@@ -265,6 +267,7 @@ int main(int argc, const char **argv)
 	struct strbuf json = STRBUF_INIT;
 	char *default_outdir = NULL, *config_kconfig = NULL;
 	int hunks = 0, ret = EXIT_CLEAN;
+	struct expand_options eo = { NULL, 0 };
 
 	set_program_name("git vampyr");
 	common_options_init(&common);
@@ -280,12 +283,14 @@ int main(int argc, const char **argv)
 		commit = pa.args.v[0];
 	if (build)
 		expand = 1;
+	eo.keep_tree = keep_tree;
 
 	v.repo = repo_open();
 	if (repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
 		exit(EXIT_FATAL);
 	if (!kconfig_cmd)
 		kconfig_cmd = config_kconfig = repo_config_get(v.repo, "vampyr.kconfig");
+	eo.kconfig_cmd = kconfig_cmd;
 
 	/* The files: those the commit changes, or every file the pathspec names. */
 	fl.pathspec = &pa.paths;
@@ -326,17 +331,19 @@ int main(int argc, const char **argv)
 		}
 	}
 
+	vampyr_find_dead(&v);
+	if (expand && vampyr_toolchain(&v, &eo))
+		ret = EXIT_FATAL;
 	vampyr_cover(&v);
 	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
+	vampyr_recover(&v);
+	vampyr_merge(&v);
 	if (!outdir)
 		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
 	write_fragments(&v, outdir);
-	if (expand && v.nr_configs) {
-		struct expand_options eo = { kconfig_cmd, keep_tree };
-
-		if (vampyr_expand(&v, &eo))
-			ret = EXIT_FATAL;
-	}
+	if (expand && ret == EXIT_CLEAN && v.nr_configs && vampyr_expand(&v, &eo))
+		ret = EXIT_FATAL;
+	vampyr_tree_done(&v, &eo);
 	if (build && ret == EXIT_CLEAN && v.nr_configs)
 		vampyr_build(&v, build);
 

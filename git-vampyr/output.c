@@ -47,8 +47,18 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 			fprintf(out, "%sdead%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
 				b->path, b->line, b->number);
 	}
+	for (size_t i = 0; i < v->nr_blocks; i++) {
+		const struct vblock *b = &v->blocks[i];
+
+		if (b->target && b->toolchain)
+			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
+				b->path, b->line, b->number);
+	}
 	summary(v, &sb);
 	fprintf(out, "%s\n", sb.buf);
+	if (v->toolchain_done)
+		fprintf(out, "this toolchain rules out %zu block%s (%zu symbols only probes decide)\n",
+			v->nr_toolchain, v->nr_toolchain == 1 ? "" : "s", v->toolchain_facts.nr);
 	if (v->expand_done)
 		fprintf(out, "after expansion: %zu of %zu blocks compiled\n",
 			v->nr_covered_expanded, v->nr_targets);
@@ -120,6 +130,18 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			json_block(&w, &v->blocks[i]);
 	json_array_end(&w);
 	json_add_int(&w, "lower_bound", (long long)v->lower_bound);
+	if (v->toolchain_done) {
+		json_add_int(&w, "blocks_toolchain", (long long)v->nr_toolchain);
+		json_array_begin(&w, "toolchain");
+		for (size_t i = 0; i < v->nr_blocks; i++)
+			if (v->blocks[i].target && v->blocks[i].toolchain)
+				json_block(&w, &v->blocks[i]);
+		json_array_end(&w);
+		json_array_begin(&w, "toolchain_facts");
+		for (size_t i = 0; i < v->toolchain_facts.nr; i++)
+			json_add_str(&w, NULL, v->toolchain_facts.v[i]);
+		json_array_end(&w);
+	}
 	if (v->expand_done)
 		json_add_int(&w, "blocks_covered_expanded", (long long)v->nr_covered_expanded);
 	if (v->build_done) {
@@ -165,6 +187,8 @@ void vampyr_note(struct vampyr *v, struct strbuf *out)
 
 		if (b->target && b->dead)
 			strbuf_addf(out, "dead %s:%d B%d\n", b->path, b->line, b->number);
+		if (b->target && b->toolchain)
+			strbuf_addf(out, "toolchain %s:%d B%d\n", b->path, b->line, b->number);
 	}
 	for (size_t i = 0; i < v->nr_warnings; i++)
 		strbuf_addf(out, "adds %s\n", v->warnings[i].text);

@@ -27,6 +27,7 @@ struct vblock {
 	int lit;		/* solver literal equivalent to pc */
 	unsigned target : 1;	/* to be covered (all blocks, or those the hunks touch) */
 	unsigned dead : 1;	/* pc unsatisfiable with the model */
+	unsigned toolchain : 1;	/* live in the model, but not with this toolchain (--expand) */
 	long config;		/* the configuration that claims it, -1 */
 };
 
@@ -68,7 +69,13 @@ struct vampyr {
 	struct vconfig *configs;
 	size_t nr_configs, alloc_configs;
 	size_t nr_targets, nr_dead, nr_covered;
+	/* --expand: what the toolchain decides, learnt from the tree's own kconfig */
+	size_t nr_toolchain;		/* live targets it rules out */
+	struct strvec toolchain_facts;	/* "CC_IS_CLANG=n", ... */
+	int toolchain_done;
+	char *tree;			/* the configuring tree of --expand, or NULL */
 	size_t lower_bound;
+	size_t *clique, nr_clique;	/* the blocks that prove the lower bound */
 	/* after --expand: targets compiled by some expanded configuration */
 	size_t nr_covered_expanded;
 	int expand_done;
@@ -79,13 +86,25 @@ struct vampyr {
 };
 
 /* cover.c */
-/* Marks dead targets, then builds configurations greedily until every live target is claimed. */
+/* Marks the targets that the model rules out (dead) and gives the others a solver literal. */
+void vampyr_find_dead(struct vampyr *v);
+/* Builds configurations greedily until every live target is claimed. */
 void vampyr_cover(struct vampyr *v);
 /*
  * A clique of pairwise exclusive live targets: no fewer configurations can
  * cover them. At most `budget` solver queries.
  */
 size_t vampyr_lower_bound(struct vampyr *v, size_t budget);
+/*
+ * When the count exceeds the lower bound: covers again, each configuration
+ * seeded with one block of the bound's clique, and keeps the smaller cover.
+ */
+void vampyr_recover(struct vampyr *v);
+/*
+ * While the count exceeds the lower bound: removes a configuration whose
+ * claims each fit into another configuration, fewest claims first.
+ */
+void vampyr_merge(struct vampyr *v);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */
@@ -114,8 +133,31 @@ struct expand_options {
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
 int remove_tree(const char *dir);
-/* Expands every configuration; returns 0, or -1 when the kconfig command could not run. */
+/*
+ * Expands every configuration (in v->tree, written first if need be); returns
+ * 0, or -1 when the kconfig command could not run.
+ */
 int vampyr_expand(struct vampyr *v, const struct expand_options *o);
+/*
+ * The kconfig command in v->tree on a fragment; the .config it writes (to be
+ * freed), or NULL after an error that names `what`.
+ */
+char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
+		  const char *config);
+/* The default kconfig command, when o->kconfig_cmd is NULL. */
+const char *kconfig_command(const struct expand_options *o);
+/* Removes v->tree (or says where it is kept). */
+void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
+
+/* toolchain.c */
+/*
+ * Runs the tree's kconfig once with an empty fragment (in v->tree, written
+ * here) and pins the symbols that only toolchain probes decide ($(cc-option),
+ * $(success), ...: free in the model) to the values found; the live targets
+ * this rules out are marked (vblock.toolchain) and not covered. Call between
+ * vampyr_find_dead and vampyr_cover. 0, or -1 when the command could not run.
+ */
+int vampyr_toolchain(struct vampyr *v, const struct expand_options *o);
 /* The values of a .config read over `base` (solver values for what Kconfig does not set). */
 int8_t *config_values(struct vampyr *v, const char *config_text, const int8_t *base, int nr);
 /* Does `values` compile block b? */

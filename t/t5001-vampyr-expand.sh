@@ -96,6 +96,148 @@ test_expect_success 'the temporary tree is made from the object store, not the w
 	git checkout Kconfig
 '
 
+# The model leaves $(shell,...) free; the real kconfig runs it. Blocks that only
+# another toolchain could configure are named apart, and no configuration loses them.
+test_expect_success KCONF,UNIFDEF '--expand: what only the toolchain decides is learnt from kconfig' '
+	mkdir tc &&
+	(
+		cd tc &&
+		git init -q &&
+		# Spaces indent the properties: <<- strips tabs, and conf wants
+		# "def_bool $(...)" indented.
+		write_file Kconfig <<-\EOF &&
+		mainmenu "toolchain"
+		config TC_YES
+		  def_bool $(shell,echo y)
+		config TC_NO
+		  def_bool $(shell,echo n)
+		config BOTH
+		  def_bool TC_YES && TC_NO
+		config KM
+		  bool "km"
+		  depends on TC_NO
+		config ARCH
+		  def_bool y
+		  select DCW if !KM
+		config DCW
+		  bool
+		config OTHER
+		  bool "other"
+		config PLUG
+		  bool "plug"
+		  depends on TC_YES
+		  depends on $(shell,echo n)
+		config PLUG_FEAT
+		  bool "plug feat"
+		  depends on PLUG
+		config VIS
+		  bool "vis"
+		  depends on $(shell,true && echo y)
+		config TC_VER
+		  int
+		  default $(shell,echo 5)
+		config TC_NEW
+		  def_bool TC_VER >= 10
+		config NEEDS_NEW
+		  bool "needs new"
+		  depends on TC_NEW
+		config DBG
+		  bool "dbg"
+		config SPLIT
+		  def_bool TC_VER >= 10
+		  depends on DBG
+		config USE_SPLIT
+		  bool "use split"
+		  depends on SPLIT
+		choice
+		  prompt "debug info"
+		config DBG_NONE
+		  bool "none"
+		config DBG_ON
+		  bool "on"
+		  select DBG_INFO
+		endchoice
+		config DBG_INFO
+		  bool
+		config SPLIT2
+		  def_bool TC_VER >= 10
+		  depends on DBG_INFO
+		config USE_SPLIT2
+		  bool "use split2"
+		  depends on SPLIT2
+		config TC_STR
+		  string
+		  default "abc"
+		config STR_USER
+		  bool "str user"
+		  depends on TC_STR != ""
+		EOF
+		write_file tc.c <<-\EOF &&
+		#ifdef CONFIG_KM
+		int km;
+		#endif
+		#ifndef CONFIG_DCW
+		int no_dcw;
+		#endif
+		#ifdef CONFIG_TC_YES
+		int tc_yes;
+		#endif
+		#ifdef CONFIG_OTHER
+		int other;
+		#endif
+		#ifdef CONFIG_BOTH
+		int both;
+		#endif
+		#ifndef CONFIG_OTHER
+		int no_other;
+		#endif
+		#ifdef CONFIG_PLUG
+		int plug;
+		#endif
+		#ifdef CONFIG_PLUG_FEAT
+		int plug_feat;
+		#endif
+		#ifdef CONFIG_VIS
+		int vis;
+		#endif
+		#ifdef CONFIG_NEEDS_NEW
+		int needs_new;
+		#endif
+		#ifdef CONFIG_USE_SPLIT
+		int use_split;
+		#endif
+		#ifdef CONFIG_USE_SPLIT2
+		int use_split2;
+		#endif
+		EOF
+		git add . &&
+		git commit -q -m tc &&
+		git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig" &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 12 and \"blocks_toolchain\" not in r, r" &&
+		git vampyr --no-notes --expand --format=json -o out >report.json &&
+		python3 - <<-\PY &&
+		import json
+		r = json.load(open("report.json"))
+		assert r["blocks_toolchain"] == 8, r
+		assert [b["line"] for b in r["toolchain"]] == [1, 4, 13, 19, 22, 28, 31, 34], r["toolchain"]
+		facts = set(r["toolchain_facts"])
+		assert {"TC_YES=y", "TC_NO=n", "BOTH=n", "$(shell,echo n)=n",
+		        "$(shell,true && echo y)=y", "TC_VER=set", "TC_NEW=n", "SPLIT=n", "SPLIT2=n"} <= facts, facts
+		assert not any(f.split("=")[0] in ("KM", "DCW", "PLUG", "PLUG_FEAT", "VIS", "DBG", "USE_SPLIT")
+		               for f in facts), facts
+		assert r["blocks_covered"] == 4 and r["blocks_covered_expanded"] == 4, r
+		assert all(c["lost"] == [] for c in r["configs"]), r["configs"]
+		PY
+		"$CHECK" report.json "$PWD" "$KCONF" expanded >oracle &&
+		test $(grep -c "^ok " oracle) = 4 &&
+		git vampyr --no-notes --expand -o out >actual &&
+		grep "^toolchain	tc.c:4 B1\$" actual &&
+		grep "^toolchain	tc.c:19 B6\$" actual &&
+		grep "^this toolchain rules out 8 blocks" actual
+	)
+'
+
 test_expect_success KCONF '--build: the warnings the commit adds, with the configurations that show them' '
 	write_file foo.c <<-\EOF &&
 	void f(void)

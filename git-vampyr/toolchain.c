@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the toolchain decides. The model leaves every $(cc-option,...),
+ * $(success,...) and $(shell,...) free, so it happily claims blocks that only
+ * another compiler can configure (Linux 6.1 on gcc: KMSAN needs clang, and
+ * `select DCACHE_WORD_ACCESS if !KMSAN` makes "#ifndef
+ * CONFIG_DCACHE_WORD_ACCESS" one of them). No fragment can keep such a block,
+ * so --expand runs the tree's own kconfig once, with every symbol a user can
+ * set asked to be y, and learns from the .config: the symbols whose value
+ * only probes decide (CC_IS_CLANG, HAVE_KMSAN_COMPILER) are pinned to what it
+ * found (so is one whose defaults only probes decide, when it is n while
+ * its dependencies hold), and a probe in the dependencies of a symbol a user
+ * can set is true when that symbol came out on, false when it stayed n while
+ * the rest of its dependencies held (GCC_PLUGINS without the plugin
+ * headers). The blocks this
+ * rules out are named apart and the cover spends no configuration on them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vampyr.h"
+
+/*
+ * Does e depend on nothing but probes, constants and symbols already known
+ * to be toolchain symbols (tc)? *probe is set when it names a probe or one
+ * of those.
+ */
+static int toolchain_expr(const struct kconfig_expr *e, const unsigned char *tc, int *probe)
+{
+	if (!e)
+		return 1;
+	switch (e->type) {
+	case KEXPR_CONST:
+		return 1;
+	case KEXPR_SYMBOL:
+		/* Undefined names are constants too: the 119 of `PAHOLE_VERSION >= 119`. */
+		if ((e->sym->flags & KSYM_CONST) || (!e->sym->nr_defs && !(e->sym->flags & KSYM_PROBE)))
+			return 1;
+		if ((e->sym->flags & KSYM_PROBE) || tc[e->sym->index]) {
+			*probe = 1;
+			return 1;
+		}
+		return 0;
+	case KEXPR_NOT:
+		return toolchain_expr(e->left, tc, probe);
+	default:
+		return toolchain_expr(e->left, tc, probe) && toolchain_expr(e->right, tc, probe);
+	}
+}
+
+/*
+ * No prompt, no select or imply onto it, every property decided by the
+ * toolchain; with `defaults_only`, the dependencies may be anything.
+ */
+static int toolchain_symbol(const struct kconfig_symbol *sym, const unsigned char *tc,
+			    int defaults_only)
+{
+	int probe = 0;
+
+	if (!sym->nr_defs || sym->nr_selected_by || sym->nr_implied_by ||
+	    (sym->flags & (KSYM_CHOICE_MEMBER | KSYM_ENV)))
+		return 0;
+	for (size_t d = 0; d < sym->nr_defs; d++) {
+		const struct kconfig_definition *def = sym->defs[d];
+
+		if (def->nr_prompts || (!defaults_only && !toolchain_expr(def->dep, tc, &probe)))
+			return 0;
+		for (size_t i = 0; i < def->nr_defaults; i++)
+			if (!toolchain_expr(def->defaults[i].value, tc, &probe) ||
+			    !toolchain_expr(def->defaults[i].cond, tc, &probe))
+				return 0;
+	}
+	return probe;
+}
+
+/* Pushes the unit literals that pin sym to its value in `values`. */
+static void pin(struct vampyr *v, const struct kconfig_symbol *sym, const int8_t *values,
+		int **lits, size_t *nr, size_t *alloc)
+{
+	int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+	int val;
+
+	if (y <= 0)
+		return;
+	ALLOC_GROW(*lits, *nr + 2, *alloc);
+	(*lits)[(*nr)++] = values[y] > 0 ? y : -y;
+	if (m > 0)
+		(*lits)[(*nr)++] = values[m] > 0 ? m : -m;
+	val = symbol_value(v, values, sym);
+	if (sym->type == KCONFIG_BOOL || sym->type == KCONFIG_TRISTATE)
+		strvec_pushf(&v->toolchain_facts, "%s=%c", sym->name, val);
+	else
+		strvec_pushf(&v->toolchain_facts, "%s=%s", sym->name, val == 'y' ? "set" : "unset");
+}
+
+static int user_settable(const struct kconfig_symbol *sym)
+{
+	if ((sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) ||
+	    (sym->flags & KSYM_CHOICE_MEMBER))
+		return 0;
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		if (sym->defs[d]->nr_prompts)
+			return 1;
+	return 0;
+}
+
+/*
+ * Asks for every symbol a user can set (choice members aside) to be y: a
+ * symbol that stays n is invisible, which tells about the probes in its
+ * dependencies (infer_probes).
+ */
+static int write_all_yes(struct vampyr *v, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return error("cannot write %s: %m", path);
+	for (size_t i = 0; i < v->kconfig->nr_defined; i++)
+		if (user_settable(v->kconfig->symbols[i]))
+			fprintf(f, "CONFIG_%s=y\n", v->kconfig->symbols[i]->name);
+	if (fclose(f))
+		return error("cannot write %s: %m", path);
+	return 0;
+}
+
+static int parse_number(const char *text, long long *out)
+{
+	char *end;
+
+	if (!text || !*text)
+		return -1;
+	errno = 0;
+	*out = strtoll(text, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* The number an operand of a comparison stands for on a .config: 0, or -1 when none. */
+static int number(const struct kconfig_expr *e, struct strmap *cfg, long long *out)
+{
+	if (e->type == KEXPR_CONST)
+		return parse_number(e->value, out);
+	if (e->type != KEXPR_SYMBOL)
+		return -1;
+	if (!e->sym->nr_defs && !(e->sym->flags & KSYM_PROBE))
+		return parse_number(e->sym->name, out);	/* an undefined name: its text */
+	if (e->sym->type != KCONFIG_INT && e->sym->type != KCONFIG_HEX)
+		return -1;
+	return parse_number(strmap_get(cfg, e->sym->name), out);
+}
+
+/* y 2, m 1, n 0 of a bool or tristate expression on a .config; -1 when unknown. */
+static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg)
+{
+	int l, r;
+
+	if (!e)
+		return 2;
+	switch (e->type) {
+	case KEXPR_SYMBOL: {
+		const char *val;
+
+		if (e->sym == kc->sym_y)
+			return 2;
+		if (e->sym == kc->sym_m)
+			return 1;
+		if (e->sym == kc->sym_n)
+			return 0;
+		if (e->sym->type != KCONFIG_BOOL && e->sym->type != KCONFIG_TRISTATE)
+			return -1;
+		val = strmap_get(cfg, e->sym->name);
+		return val && !strcmp(val, "y") ? 2 : val && !strcmp(val, "m") ? 1 : 0;
+	}
+	case KEXPR_CONST:
+		return -1;	/* a string or a number: no truth value */
+	case KEXPR_NOT:
+		l = eval(kc, e->left, cfg);
+		return l < 0 ? -1 : 2 - l;
+	case KEXPR_AND:
+	case KEXPR_OR:
+		l = eval(kc, e->left, cfg);
+		r = eval(kc, e->right, cfg);
+		if (e->type == KEXPR_AND)
+			return !l || !r ? 0 : l < 0 || r < 0 ? -1 : l < r ? l : r;
+		return l == 2 || r == 2 ? 2 : l < 0 || r < 0 ? -1 : l > r ? l : r;
+	default: {
+		long long a, b;
+		int cmp;
+
+		if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL) {
+			l = eval(kc, e->left, cfg);
+			r = eval(kc, e->right, cfg);
+			if (l >= 0 && r >= 0)
+				return (l == r) == (e->type == KEXPR_EQUAL) ? 2 : 0;
+		}
+		if (number(e->left, cfg, &a) || number(e->right, cfg, &b))
+			return -1;
+		cmp = (a > b) - (a < b);
+		switch (e->type) {
+		case KEXPR_EQUAL:
+			return cmp == 0 ? 2 : 0;
+		case KEXPR_UNEQUAL:
+			return cmp != 0 ? 2 : 0;
+		case KEXPR_LESS:
+			return cmp < 0 ? 2 : 0;
+		case KEXPR_LESS_EQUAL:
+			return cmp <= 0 ? 2 : 0;
+		case KEXPR_GREATER:
+			return cmp > 0 ? 2 : 0;
+		case KEXPR_GREATER_EQUAL:
+			return cmp >= 0 ? 2 : 0;
+		default:
+			return -1;
+		}
+	}
+	}
+}
+
+static void conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
+		      size_t *alloc)
+{
+	if (!e)
+		return;
+	if (e->type == KEXPR_AND) {
+		conjuncts(e->left, out, nr, alloc);
+		conjuncts(e->right, out, nr, alloc);
+		return;
+	}
+	ALLOC_GROW(*out, *nr + 1, *alloc);
+	(*out)[(*nr)++] = e;
+}
+
+/*
+ * A symbol asked to be y (write_all_yes) whose dependencies and prompt
+ * condition are one probe and otherwise true on the .config: y or m there
+ * means the probe holds (unless something selects the symbol), n that it
+ * does not (GCC_PLUGINS and its `$(success,test -e .../plugin-version.h)`).
+ * Sets known[probe index] to 1 (false), 2 (true) or 3 (contradictory).
+ */
+static void infer_probes(struct vampyr *v, struct strmap *cfg, unsigned char *known)
+{
+	const struct kconfig *kc = v->kconfig;
+	const struct kconfig_expr **parts = NULL;
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < kc->nr_defined; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		const struct kconfig_definition *def;
+		const struct kconfig_symbol *probe = NULL;
+		const char *val;
+		size_t nr = 0;
+		int negated = 0, other = 2, on;
+
+		if (!user_settable(sym) || sym->nr_defs != 1 || sym->defs[0]->nr_prompts != 1)
+			continue;
+		def = sym->defs[0];
+		conjuncts(def->dep, &parts, &nr, &alloc);
+		conjuncts(def->prompts[0].cond, &parts, &nr, &alloc);
+		for (size_t k = 0; k < nr && other > 0; k++) {
+			const struct kconfig_expr *e = parts[k];
+			int neg = e->type == KEXPR_NOT;
+
+			if (neg)
+				e = e->left;
+			if (e->type == KEXPR_SYMBOL && (e->sym->flags & KSYM_PROBE)) {
+				if (probe)
+					other = 0;	/* two probes: nothing to tell */
+				probe = e->sym;
+				negated = neg;
+			} else {
+				int val_k = eval(kc, parts[k], cfg);
+
+				if (val_k <= 0)
+					other = 0;
+			}
+		}
+		if (!probe || other <= 0)
+			continue;
+		val = strmap_get(cfg, sym->name);
+		on = val && (!strcmp(val, "y") || !strcmp(val, "m"));
+		if (on && sym->nr_selected_by)
+			continue;
+		known[probe->index] |= (on != negated) ? 2 : 1;
+	}
+	free(parts);
+}
+
+/*
+ * The value the defaults of a symbol give on a .config (the first active
+ * one, n when none is), whatever its dependencies: 0, 1, 2, or -1 unknown.
+ */
+static int defaults_value(const struct kconfig *kc, const struct kconfig_symbol *sym,
+			  struct strmap *cfg)
+{
+	if (sym->nr_defs != 1)
+		return -1;
+	for (size_t i = 0; i < sym->defs[0]->nr_defaults; i++) {
+		const struct kconfig_default *d = &sym->defs[0]->defaults[i];
+		int cond = eval(kc, d->cond, cfg);
+
+		if (cond < 0)
+			return -1;
+		if (cond)
+			return eval(kc, d->value, cfg);
+	}
+	return 0;
+}
+
+static void parse_config(const char *text, struct strmap *cfg)
+{
+	for (const char *p = text; *p; ) {
+		const char *eol = strchrnul(p, '\n'), *eq;
+
+		if (starts_with(p, "CONFIG_") && (eq = memchr(p, '=', (size_t)(eol - p)))) {
+			char *name = xstrndup(p + 7, (size_t)(eq - p - 7));
+
+			free(strmap_put(cfg, name, xstrndup(eq + 1, (size_t)(eol - eq - 1))));
+			free(name);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+}
+
+int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
+{
+	struct kconfig *kc = v->kconfig;
+	unsigned char *tc = xcalloc(kc->nr_symbols + 1, 1);
+	int nr_vars = logic_nr_vars(v->logic), *lits = NULL, changed = 1;
+	int8_t *zero, *values;
+	size_t nr_lits = 0, alloc_lits = 0;
+	char *fragment, *config, *text;
+	struct strmap cfg = STRMAP_INIT;
+	unsigned char *known;
+
+	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : ""))) {
+		free(tc);
+		return -1;
+	}
+	fragment = xstrfmt("%s/.vampyr-yes.config", v->tree);
+	config = xstrfmt("%s/.vampyr-toolchain.config", v->tree);
+	text = write_all_yes(v, fragment) ? NULL :
+		run_kconfig(v, "a fragment of every symbol =y", kconfig_command(o), fragment, config);
+	free(fragment);
+	free(config);
+	if (!text) {
+		free(tc);
+		return -1;
+	}
+	/* Toolchain symbols build on each other (CC_IS_CLANG, then HAVE_KMSAN_COMPILER). */
+	while (changed) {
+		changed = 0;
+		for (size_t i = 0; i < kc->nr_defined; i++) {
+			const struct kconfig_symbol *sym = kc->symbols[i];
+
+			if (!tc[sym->index] && toolchain_symbol(sym, tc, 0))
+				changed = tc[sym->index] = 1;
+		}
+	}
+	zero = xcalloc((size_t)nr_vars + 1, 1);
+	values = config_values(v, text, zero, nr_vars);
+	for (size_t i = 0; i < kc->nr_defined; i++)
+		if (tc[kc->symbols[i]->index])
+			pin(v, kc->symbols[i], values, &lits, &nr_lits, &alloc_lits);
+	parse_config(text, &cfg);
+	/*
+	 * A symbol whose defaults only the toolchain decides, found n while its
+	 * dependencies held, is n everywhere (PAHOLE_HAS_SPLIT_BTF, `def_bool
+	 * PAHOLE_VERSION >= 119` inside `if DEBUG_INFO`, without pahole).
+	 */
+	for (size_t i = 0; i < kc->nr_defined; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		const char *val = strmap_get(&cfg, sym->name);
+		int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+		int deps_hold = 1;
+
+		if (tc[sym->index] || (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) ||
+		    y <= 0 || (val && strcmp(val, "n")) || !toolchain_symbol(sym, tc, 1))
+			continue;
+		for (size_t d = 0; d < sym->nr_defs && deps_hold; d++)
+			deps_hold = eval(kc, sym->defs[d]->dep, &cfg) == 2;
+		if (!deps_hold && defaults_value(kc, sym, &cfg) != 0)
+			continue;
+		ALLOC_GROW(lits, nr_lits + 2, alloc_lits);
+		lits[nr_lits++] = -y;
+		if (m > 0)
+			lits[nr_lits++] = -m;
+		strvec_pushf(&v->toolchain_facts, "%s=n", sym->name);
+	}
+	known = xcalloc(kc->nr_symbols + 1, 1);
+	infer_probes(v, &cfg, known);
+	for (size_t i = kc->nr_defined; i < kc->nr_symbols; i++) {
+		const struct kconfig_symbol *sym = kc->symbols[i];
+		int y = model_var_y(v->model, sym->name);
+
+		if (!(sym->flags & KSYM_PROBE) || y <= 0 || (known[i] != 1 && known[i] != 2))
+			continue;
+		ALLOC_GROW(lits, nr_lits + 1, alloc_lits);
+		lits[nr_lits++] = known[i] == 2 ? y : -y;
+		strvec_pushf(&v->toolchain_facts, "%s=%c", sym->name, known[i] == 2 ? 'y' : 'n');
+	}
+	free(known);
+	strmap_clear(&cfg, free);
+	/* A model that disagrees with the tree's kconfig is worth a warning, not a failure. */
+	if (nr_lits && sat_solve(v->sat, lits, nr_lits) != SAT_SAT) {
+		warning("the toolchain's values contradict the model: not pinned");
+		strvec_clear(&v->toolchain_facts);
+	} else {
+		for (size_t i = 0; i < nr_lits; i++)
+			sat_add_clause(v->sat, &lits[i], 1);
+		for (size_t i = 0; i < v->nr_blocks; i++) {
+			struct vblock *b = &v->blocks[i];
+
+			if (b->target && !b->dead && b->lit && sat_solve(v->sat, &b->lit, 1) != SAT_SAT) {
+				b->toolchain = 1;
+				v->nr_toolchain++;
+			}
+		}
+	}
+	v->toolchain_done = 1;
+	free(lits);
+	free(values);
+	free(zero);
+	free(text);
+	free(tc);
+	return 0;
+}
