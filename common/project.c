@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "kconfig_git.h"
 #include "kconfig_int.h"
@@ -19,6 +20,29 @@ const char *project_kind_name(enum project_kind k)
 	};
 
 	return k < ARRAY_SIZE(names) ? names[k] : "none";
+}
+
+const char *project_host_srcarch(void)
+{
+	static const struct { const char *prefix, *arch; } map[] = {
+		{ "x86_64", "x86" }, { "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" },
+		{ "i686", "x86" }, { "aarch64", "arm64" }, { "arm64", "arm64" }, { "arm", "arm" },
+		{ "sa110", "arm" }, { "s390", "s390" }, { "ppc", "powerpc" },
+		{ "powerpc", "powerpc" }, { "mips", "mips" }, { "sh2", "sh" }, { "sh3", "sh" },
+		{ "sh4", "sh" }, { "riscv", "riscv" }, { "loongarch", "loongarch" },
+		{ "sun4u", "sparc" }, { "sparc", "sparc" }, { "parisc", "parisc" },
+	};
+	static char machine[sizeof(((struct utsname *)0)->machine)];
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return "x86";
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (starts_with(u.machine, map[i].prefix))
+			return map[i].arch;
+	memcpy(machine, u.machine, sizeof(machine));
+	machine[sizeof(machine) - 1] = '\0';
+	return machine;
 }
 
 void project_config_init(struct project_config *pc, struct repo *r)

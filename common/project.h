@@ -39,6 +39,12 @@ struct project_config {
 	int no_presets;			/* undertaker.presets false */
 };
 void project_config_init(struct project_config *pc, struct repo *r);
+/*
+ * The host's architecture as the kernel's top Makefile derives SRCARCH from
+ * `uname -m` (x86_64 and i686 are x86, aarch64 is arm64, ...): the one to
+ * try first when no --arch is given.
+ */
+const char *project_host_srcarch(void);
 void project_config_release(struct project_config *pc);
 
 /* One commit's tree. */

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "analyze.h"
@@ -66,34 +65,6 @@ struct checker {
 	struct checker *parent;
 };
 
-static const char *host_srcarch(void)
-{
-	struct utsname u;
-	static char buf[sizeof(u.machine)];
-
-	if (uname(&u) < 0)
-		return "x86";
-	/* As the kernel's top Makefile maps `uname -m` to SRCARCH. */
-	if (!strcmp(u.machine, "x86_64") || (u.machine[0] == 'i' && !strcmp(u.machine + 2, "86")))
-		return "x86";
-	if (!strcmp(u.machine, "aarch64") || starts_with(u.machine, "arm64"))
-		return "arm64";
-	if (starts_with(u.machine, "arm"))
-		return "arm";
-	if (starts_with(u.machine, "riscv"))
-		return "riscv";
-	if (starts_with(u.machine, "ppc") || starts_with(u.machine, "powerpc"))
-		return "powerpc";
-	if (starts_with(u.machine, "s390"))
-		return "s390";
-	if (starts_with(u.machine, "mips"))
-		return "mips";
-	if (starts_with(u.machine, "loongarch"))
-		return "loongarch";
-	memcpy(buf, u.machine, sizeof(buf));
-	buf[sizeof(buf) - 1] = 0;
-	return buf;
-}
 
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 {
@@ -110,7 +81,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
-	c->host_arch = xstrdup(host_srcarch());
+	c->host_arch = xstrdup(project_host_srcarch());
 	return c;
 }
 

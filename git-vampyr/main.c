@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include "cpp.h"
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "notes.h"
 #include "options.h"
+#include "project.h"
 #include "report.h"
 #include "vampyr.h"
 
@@ -24,25 +24,6 @@ static const char *const usage_lines[] = {
 	NULL,
 };
 
-/* The host's architecture as the kernel's Makefile derives SUBARCH from uname -m. */
-static const char *host_arch(void)
-{
-	static const struct { const char *prefix, *arch; } map[] = {
-		{ "x86_64", "x86" }, { "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" },
-		{ "i686", "x86" }, { "aarch64", "arm64" }, { "arm", "arm" }, { "sa110", "arm" },
-		{ "s390x", "s390" }, { "ppc", "powerpc" }, { "mips", "mips" }, { "sh2", "sh" },
-		{ "sh3", "sh" }, { "sh4", "sh" }, { "riscv", "riscv" }, { "loongarch", "loongarch" },
-		{ "sun4u", "sparc" }, { "sparc", "sparc" }, { "parisc", "parisc" },
-	};
-	static struct utsname u;
-
-	if (uname(&u))
-		return NULL;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (starts_with(u.machine, map[i].prefix))
-			return map[i].arch;
-	return u.machine;
-}
 
 static int is_source_file(const char *path)
 {
@@ -162,7 +143,7 @@ static void load_model(struct vampyr *v, const char *want_arch, struct strvec *a
 	if (kconfig_architectures(&reader, NULL, arches) < 0)
 		die("no Kconfig at the top of %s", oid_short(v->repo, &v->commit));
 	if (arches->nr) {
-		const char *arch = want_arch ? want_arch : host_arch();
+		const char *arch = want_arch ? want_arch : project_host_srcarch();
 		size_t i;
 
 		for (i = 0; i < arches->nr; i++)
