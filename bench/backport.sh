@@ -147,10 +147,13 @@ if test -z "${SKIP_PER_RULE:-}"; then
 		backport "$repo" v6.12 "$work/one/$i" >"$work/one.diff" 2>/dev/null
 		checkout v6.12 "$work/p2"
 		(cd "$work/p2" && git apply --allow-empty "$work/one.diff")
-		if diff -r "$work/p1/$path" "$work/p2/$path" >/dev/null; then
+		if diff -r "$work/p1/$path" "$work/p2/$path" >"$work/one.cmp"; then
 			same=$((same + 1))
+			say "rule $r: identical ($(grep -c '^diff --git' "$work/one.diff" || true) files changed)"
 		else
 			differ="$differ $r"
+			cp "$work/one.cmp" "$work/one-$i.cmp"
+			say "rule $r: DIFFERENT (see $work/one-$i.cmp)"
 		fi
 		i=$((i + 1))
 	done
