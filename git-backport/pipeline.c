@@ -6,7 +6,7 @@
  * that run in parallel, each spatch in a private directory holding its files
  * at their paths in the tree and the local headers spatch reads beside them.
  */
-#define _GNU_SOURCE /* strcasestr */
+#define _GNU_SOURCE /* qsort_r */
 #include "jobs.h"
 
 #include <errno.h>
@@ -261,6 +261,10 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	if (b->single) {
 		strvec_push(&args, ctx->subjects->v[b->v[0]].path);
 	} else {
+		if (ctx->opts->jobs > 1 && b->nr > 1) {
+			strvec_push(&args, "-j");
+			strvec_pushf(&args, "%d", ctx->opts->jobs);
+		}
 		strvec_push(&args, "--dir");
 		strvec_push(&args, ".");
 	}
@@ -268,21 +272,25 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	strvec_clear(&args);
 }
 
+/*
+ * spatch's own timeout messages only: --verbose-parsing also prints source
+ * lines ("bad: ..."), where "timeout" is a common identifier.
+ */
 static int is_timeout(const char *line)
 {
-	return strcasestr(line, "timeout") != NULL;
+	return starts_with(line, "timeout (we abort)") || starts_with(line, "Timeout at ") ||
+		starts_with(line, "TIMEOUT") || (starts_with(line, "EXN") && strstr(line, "Timeout"));
 }
 
-/* What spatch said about one file: parse errors, exceptions, timeouts. */
+/* What spatch said about one file: exceptions, timeouts (parse errors: below). */
 static void file_messages(const char *section, struct strvec *msgs, int *transient)
 {
-	parse_errors(section, msgs);
 	for (const char *p = section; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = xstrndup(p, len);
 
-		if (starts_with(line, "EXN") || (is_timeout(line) && !starts_with(line, "HANDLING"))) {
+		if (starts_with(line, "EXN") || is_timeout(line)) {
 			strvec_push(msgs, line);
 			if (is_timeout(line))
 				*transient = 1;
@@ -292,6 +300,40 @@ static void file_messages(const char *section, struct strvec *msgs, int *transie
 			break;
 		p = nl + 1;
 	}
+}
+
+/*
+ * spatch -j interleaves the lines of its workers, but each parse error names
+ * its file (File "./<path>", line ...): each goes to that file's messages.
+ */
+static void parse_messages(struct run_context *ctx, const struct job *job, const char *err,
+			   struct strvec *per_file)
+{
+	struct strvec all = STRVEC_INIT;
+
+	parse_errors(err, &all);
+	for (size_t m = 0; m < all.nr; m++) {
+		const char *f = strstr(all.v[m], "File \"");
+		size_t len;
+
+		if (job->single || job->nr_subjects == 1 || !f) {
+			strvec_push(&per_file[0], all.v[m]);
+			continue;
+		}
+		f += 6;
+		if (starts_with(f, "./"))
+			f += 2;
+		len = strcspn(f, "\"");
+		for (size_t i = 0; i < job->nr_subjects; i++) {
+			const char *sp = ctx->subjects->v[job->subjects[i]].path;
+
+			if (strlen(sp) == len && !strncmp(sp, f, len)) {
+				strvec_push(&per_file[i], all.v[m]);
+				break;
+			}
+		}
+	}
+	strvec_clear(&all);
 }
 
 /* spatch --dir prints "HANDLING: ./<path>" before each file: split its stderr so. */
@@ -376,6 +418,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	struct run_context *ctx = rr->ctx;
 	struct rule *rule = &ctx->rules->v[job->rule];
 	struct strbuf *sections;
+	struct strvec *parsing;
 	struct strmap changed = STRMAP_INIT;
 
 	rule->seconds += now_seconds() - job->start;
@@ -406,6 +449,8 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	changed_headers(rr, job, &changed);
 	sections = xcalloc(job->nr_subjects, sizeof(*sections));
 	split_sections(ctx, job, strbuf_str(&job->err), sections);
+	parsing = xcalloc(job->nr_subjects, sizeof(*parsing));
+	parse_messages(ctx, job, strbuf_str(&job->err), parsing);
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		size_t si = job->subjects[i];
 		struct subject *s = &ctx->subjects->v[si];
@@ -428,6 +473,8 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		}
 		rule->runs++;
 		path = xstrfmt("%s/%s", job->dir, s->path);
+		for (size_t k = 0; k < parsing[i].nr; k++)
+			strvec_push(&msgs, parsing[i].v[k]);
 		file_messages(strbuf_str(&sections[i]), &msgs, &transient);
 		if (read_whole_file(path, &data, &size) < 0) {
 			strvec_pushf(&msgs, "spatch left no output: %s", strerror(errno));
@@ -466,9 +513,12 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		strvec_clear(&msgs);
 		free(path);
 	}
-	for (size_t i = 0; i < job->nr_subjects; i++)
+	for (size_t i = 0; i < job->nr_subjects; i++) {
 		strbuf_release(&sections[i]);
+		strvec_clear(&parsing[i]);
+	}
 	free(sections);
+	free(parsing);
 	strmap_clear(&changed, free);
 }
 
@@ -484,7 +534,7 @@ static void plan_rule(struct rule_run *rr, size_t k, size_t nr_jobs)
 {
 	struct run_context *ctx = rr->ctx;
 	size_t (*c)[2] = xcalloc(ctx->subjects->nr + 1, sizeof(*c));
-	size_t nr_c = 0, first;
+	size_t nr_c = 0;
 
 	rr->nr_batches = rr->next_batch = 0;
 	for (size_t si = 0; si < ctx->subjects->nr; si++) {
@@ -501,16 +551,16 @@ static void plan_rule(struct rule_run *rr, size_t k, size_t nr_jobs)
 		}
 	}
 	qsort(c, nr_c, sizeof(*c), cmp_bytes_desc);
-	first = rr->nr_batches;
-	for (size_t i = 0; i < nr_jobs && i < nr_c; i++)
-		new_batch(rr, 0);
-	for (size_t i = 0; i < nr_c; i++) {
-		struct batch *least = &rr->batches[first];
+	/*
+	 * The C files in one spatch -j N, like plain spatch: its workers take
+	 * the next file when done, where batches fixed in advance wait for the
+	 * slowest, and its rule is parsed once, not once per batch.
+	 */
+	if (nr_c) {
+		struct batch *b = new_batch(rr, 0);
 
-		for (size_t b = first; b < rr->nr_batches; b++)
-			if (rr->batches[b].bytes < least->bytes)
-				least = &rr->batches[b];
-		batch_add(least, c[i][1], c[i][0]);
+		for (size_t i = 0; i < nr_c; i++)
+			batch_add(b, c[i][1], c[i][0]);
 	}
 	free(c);
 }

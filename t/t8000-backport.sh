@@ -278,13 +278,16 @@ test_expect_success 'a C file that spatch cannot parse is reported per file and 
 	at_to_tab <<-\EOF | write_file drivers/net/baz/baz.c &&
 	int baz(void)
 	{
-	@int ret = request_threaded_irq(1, 2 3, 4 ;;; }} {
+	@int timeout = 5;
+	@int ret = request_threaded_irq(1, 2 3, timeout ;;; }} {
 	@return ret
 	EOF
 	git add drivers/net/baz &&
 	git commit -q -m "baz: broken" &&
 	git backport --rules=rules base..HEAD >out 2>err &&
 	grep "drivers/net/baz/baz.c: 0001-threaded-irq.cocci: parse error" err &&
+	# The source lines spatch prints are no message, "timeout" in them no timeout.
+	! grep "bad:" err &&
 	grep compat_request_threaded_irq out &&
 	! grep "baz.c" out &&
 	git reset -q --hard HEAD~1
