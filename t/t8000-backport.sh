@@ -202,6 +202,10 @@ test_expect_success 'two C files of one batch read the header: it changes once, 
 	done &&
 	git backport -j 1 --rules=rules --at=HEAD -- drivers/net/foo/foo.c drivers/net/foo/foo2.c >again.diff &&
 	test_cmp preview.diff again.diff &&
+	# spatch -j 2 changes the header once per worker: the same preview.
+	rm -rf .git/backport/cache &&
+	git backport -j 2 --rules=rules --at=HEAD -- drivers/net/foo/foo.c drivers/net/foo/foo2.c >two.diff &&
+	test_cmp preview.diff two.diff &&
 	git worktree remove --force co &&
 	git worktree remove --force spatched &&
 	git reset -q --hard HEAD~1
