@@ -20,6 +20,9 @@
 #   BACKPORT_BIN  the git-backport to measure (default build/bin/git-backport)
 #   SKIP_PER_RULE=1  skip the per-rule correctness pass (the slowest part)
 #   SKIP_VERSIONS=1  skip v6.12 after v6.1
+#   SKIP_SPEED=1     skip the cold, warm and plain runs and the whole-set check
+#                    (with SKIP_PER_RULE=1: only v6.12 after v6.1, e.g. on a
+#                    BENCH_RULES subset when the whole set takes too long)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,6 +96,7 @@ backport () {
 	GIT_DIR=$repo "$bin" -q --no-notes -j "$jobs" -D patch --rules="$rdir" --at="$rev" "$@" -- "$path/*.c"
 }
 
+if test -z "${SKIP_SPEED:-}"; then
 # 1. Cold and warm, whole set.
 repo=$(fresh_repo cold)
 cpu; c0=$(cat "$work/.cpu")
@@ -135,10 +139,12 @@ else
 	whole="DIFFERENT (see $work/whole.cmp)"
 fi
 say "whole set: $whole"
+fi
 
 # 3. Each rule alone, on a pristine checkout.
 same=0 differ=""
 if test -z "${SKIP_PER_RULE:-}"; then
+	test -n "${repo:-}" || repo=$(fresh_repo cold)
 	i=0
 	for r in $rules; do
 		checkout v6.12 "$work/p1"
@@ -147,10 +153,13 @@ if test -z "${SKIP_PER_RULE:-}"; then
 		backport "$repo" v6.12 "$work/one/$i" >"$work/one.diff" 2>/dev/null
 		checkout v6.12 "$work/p2"
 		(cd "$work/p2" && git apply --allow-empty "$work/one.diff")
-		if diff -r "$work/p1/$path" "$work/p2/$path" >/dev/null; then
+		if diff -r "$work/p1/$path" "$work/p2/$path" >"$work/one.cmp"; then
 			same=$((same + 1))
+			say "rule $r: identical ($(grep -c '^diff --git' "$work/one.diff" || true) files changed)"
 		else
 			differ="$differ $r"
+			cp "$work/one.cmp" "$work/one-$i.cmp"
+			say "rule $r: DIFFERENT (see $work/one-$i.cmp)"
 		fi
 		i=$((i + 1))
 	done
@@ -180,15 +189,15 @@ if test -z "${SKIP_VERSIONS:-}"; then
 	git --git-dir="$src" diff --name-only v6.1 v6.12 -- "$path" >"$work/differ.list"
 	ndiffer=$(grep -c '\.c$' "$work/differ.list" || true)
 	runs_after=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/v612.stat")
-	runs_cold=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/cold.stat")
+	runs_cold=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/cold.stat" 2>/dev/null || true)
 	# A file whose own blob is the same may still run when a header beside it changed.
 	outside=$(sort -u "$work/wrap.log" | grep -v -x -F -f "$work/differ.list" | wc -l || true)
 	say "v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s, $runs_after spatch runs (cold: $runs_cold)"
 
 fi
 
-cat <<EOF
-git backport bench: $n rules of scripts/coccinelle (-D patch), $path at v6.12 ($nfiles C files), -j $jobs
+echo "git backport bench: $n rules of scripts/coccinelle (-D patch), $path at v6.12 ($nfiles C files), -j $jobs"
+test -n "${SKIP_SPEED:-}" || cat <<EOF
 correctness, whole set in order: $whole ($changed files changed)
 correctness, each rule alone: ${SKIP_PER_RULE:+skipped}${SKIP_PER_RULE:-$same of $n identical${differ:+ (different:$differ)}}
 plain spatch rule after rule: $plain s
@@ -198,6 +207,6 @@ git backport warm: $warm s ($(echo "scale=1; 100 * $warm / $cold" | bc)% of cold
 token filter (cold): ${filter#*; }
 EOF
 test -n "${SKIP_VERSIONS:-}" || cat <<EOF
-v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s ($(echo "scale=1; 100 * $v612 / $cold" | bc)% of v6.12 cold), spatch on $runs_after files vs $runs_cold cold
+v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s ($(echo "scale=1; 100 * $v612 / $v61" | bc)% of v6.1 cold)${cold:+ ($(echo "scale=1; 100 * $v612 / $cold" | bc)% of v6.12 cold)}, spatch on $runs_after files${runs_cold:+ vs $runs_cold cold}
   C files differing v6.1..v6.12 in $path: $ndiffer of $nfiles; files spatch ran on whose blob did not change: $outside
 EOF

@@ -71,17 +71,29 @@ struct subject {
 	char *data;			/* after the rules so far */
 	size_t size;
 	git_oid cur;			/* id of data */
-	size_t next_rule;
 	unsigned char *changed_by;	/* per rule: 1 when it changed this file */
 	struct file_failure *fails;
 	size_t nr_fails, alloc_fails;
 	int touched;			/* scratch flag for notes */
+	/*
+	 * A header outside the files previewed that spatch changed while it
+	 * read it for a C file (its "local includes"): never run alone.
+	 */
+	int include_only;
 };
 
 struct subject_set {
 	struct subject *v;
 	size_t nr, alloc;
 };
+
+/* main.c */
+/*
+ * Adds the C file or header at `path` of commit `tip` to `set`; returns its
+ * index, or -1 when it is neither or is not in that commit.
+ */
+long subject_add(struct repo *r, const git_oid *tip, struct subject_set *set,
+		 const char *path, size_t nr_rules);
 
 /* version.c */
 /* Kernel version order: 4.9 < 4.10 < 5.0 < 6.1 < 6.12; "v" prefix and -rcN allowed. */
@@ -127,6 +139,7 @@ struct run_context {
 	const git_oid *tip;
 	char *tmpdir;
 	int spatch_runs;		/* processes started */
+	struct strmap index;		/* subject path -> its index + 1 */
 };
 /* Asks spatch for each selected rule's tokens (or its parse error). */
 void run_queries(struct run_context *ctx);

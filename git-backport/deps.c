@@ -2,6 +2,7 @@
 /* The headers spatch reads beside a C file, which its private directory must hold. */
 #include "jobs.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,11 +17,17 @@ static void add_dep(struct run_context *ctx, struct pending *p, const char *path
 {
 	git_oid oid;
 
+	void *idx;
+
 	for (size_t i = 0; i < p->nr; i++)
 		if (!strcmp(p->deps[i].path, path))
 			return;
 	if (repo_path_oid(ctx->repo, ctx->tip, path, &oid) != 0)
 		return;
+	/* A header the rules so far have changed is read as they left it. */
+	idx = strmap_get(&ctx->index, path);
+	if (idx)
+		oid = ctx->subjects->v[(uintptr_t)idx - 1].cur;
 	ALLOC_GROW(p->deps, p->nr + 1, p->alloc);
 	p->deps[p->nr].path = xstrdup(path);
 	p->deps[p->nr].blob = oid;

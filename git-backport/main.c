@@ -47,8 +47,8 @@ static int is_c_file(const char *path)
 	return ends_with(path, ".c") || ends_with(path, ".h");
 }
 
-static void add_subject(struct repo *r, const git_oid *tip, struct subject_set *set,
-			const char *path, size_t nr_rules)
+long subject_add(struct repo *r, const git_oid *tip, struct subject_set *set,
+		 const char *path, size_t nr_rules)
 {
 	struct subject *s;
 	struct blob *b;
@@ -58,7 +58,7 @@ static void add_subject(struct repo *r, const git_oid *tip, struct subject_set *
 	git_oid oid;
 
 	if (!is_c_file(path) || repo_path_oid(r, tip, path, &oid) != 0)
-		return;
+		return -1;
 	if (repo_read_blob(r, &oid, &b) < 0)
 		die("cannot read %s", path);
 	ALLOC_GROW(set->v, set->nr + 1, set->alloc);
@@ -86,6 +86,7 @@ static void add_subject(struct repo *r, const git_oid *tip, struct subject_set *
 		}
 		git_commit_free(commit);
 	}
+	return (long)(set->nr - 1);
 }
 
 static void subjects_clear(struct subject_set *set)
@@ -263,7 +264,7 @@ int main(int argc, const char **argv)
 		sorted[nr_paths++] = e->key;
 	qsort(sorted, nr_paths, sizeof(*sorted), cmp_str);
 	for (size_t i = 0; i < nr_paths; i++)
-		add_subject(r, &tip, &subjects, sorted[i], rules.nr);
+		subject_add(r, &tip, &subjects, sorted[i], rules.nr);
 	free(sorted);
 
 	memset(&ctx, 0, sizeof(ctx));

@@ -34,6 +34,26 @@ static int subject_changed(const struct subject *s)
 	return s->size != s->tip_size || memcmp(s->data, s->tip_data, s->size);
 }
 
+static const struct subject_set *sort_set;
+
+static int cmp_subject(const void *a, const void *b)
+{
+	return strcmp(sort_set->v[*(const size_t *)a].path, sort_set->v[*(const size_t *)b].path);
+}
+
+/* The subjects in path order: headers that joined the run come last in the set. */
+static size_t *path_order(const struct subject_set *set)
+{
+	size_t *order = xcalloc(set->nr + 1, sizeof(*order));
+
+	for (size_t i = 0; i < set->nr; i++)
+		order[i] = i;
+	sort_set = set;
+	if (set->nr)
+		qsort(order, set->nr, sizeof(*order), cmp_subject);
+	return order;
+}
+
 /*
  * git_patch_to_buf gives git's own format ("diff --git a/x b/x", "--- a/x",
  * "+++ b/x"), which `git apply` takes from the top of a checkout. Its index
@@ -41,8 +61,10 @@ static int subject_changed(const struct subject *s)
  */
 void print_diff(struct run_context *ctx, struct strbuf *out)
 {
+	size_t *order = path_order(ctx->subjects);
+
 	for (size_t i = 0; i < ctx->subjects->nr; i++) {
-		struct subject *s = &ctx->subjects->v[i];
+		struct subject *s = &ctx->subjects->v[order[i]];
 		git_patch *patch;
 		git_buf buf = { 0 };
 
@@ -55,6 +77,7 @@ void print_diff(struct run_context *ctx, struct strbuf *out)
 		git_buf_dispose(&buf);
 		git_patch_free(patch);
 	}
+	free(order);
 }
 
 static size_t changed_files(struct run_context *ctx)
@@ -99,6 +122,7 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	int first = 1;
+	size_t *order;
 
 	strbuf_addf(out, "{\"tip\":\"%s\",\"target\":", oid_hex(ctx->tip, hex));
 	if (ctx->opts->target)
@@ -146,8 +170,9 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
 		strbuf_addstr(out, "]}");
 	}
 	strbuf_addstr(out, "],\"files\":[");
+	order = path_order(ctx->subjects);
 	for (size_t j = 0; j < ctx->subjects->nr; j++) {
-		struct subject *s = &ctx->subjects->v[j];
+		struct subject *s = &ctx->subjects->v[order[j]];
 		int firstr = 1;
 
 		if (!subject_changed(s))
@@ -166,6 +191,7 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
 		}
 		strbuf_addstr(out, "]}");
 	}
+	free(order);
 	strbuf_addf(out, "],\"files_considered\":%zu,\"diff\":", ctx->subjects->nr);
 	strbuf_add_json_str(out, diff);
 	strbuf_addstr(out, "}\n");

@@ -6,10 +6,11 @@
  * that run in parallel, each spatch in a private directory holding its files
  * at their paths in the tree and the local headers spatch reads beside them.
  */
-#define _GNU_SOURCE /* strcasestr */
+#define _GNU_SOURCE /* qsort_r */
 #include "jobs.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,81 +35,12 @@ static void apply_result(struct run_context *ctx, struct subject *s, size_t ri,
 	s->cur = *oid;
 }
 
-/* Replays a cached result; -1 when it cannot be (its blob is gone): run again. */
-static int apply_cached(struct run_context *ctx, struct subject *s, size_t ri, const char *entry)
-{
-	struct strvec msgs = STRVEC_INIT;
-	char *data = NULL;
-	size_t size = 0;
-	git_oid oid;
-	int changed = 0;
-
-	for (const char *p = entry; *p;) {
-		const char *nl = strchr(p, '\n');
-		char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-
-		if (starts_with(line, "changed ")) {
-			git_blob *blob;
-
-			if (git_oid_fromstr(&oid, line + 8) < 0 ||
-			    git_blob_lookup(&blob, repo_git(ctx->repo), &oid) < 0) {
-				free(line);
-				strvec_clear(&msgs);
-				return -1;
-			}
-			size = git_blob_rawsize(blob);
-			data = xmalloc(size + 1);
-			memcpy(data, git_blob_rawcontent(blob), size);
-			data[size] = '\0';
-			git_blob_free(blob);
-			changed = 1;
-		} else if (starts_with(line, "message ")) {
-			strvec_push(&msgs, line + 8);
-		}
-		free(line);
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	apply_result(ctx, s, ri, changed ? data : NULL, size, &oid, &msgs);
-	strvec_clear(&msgs);
-	return 0;
-}
-
-/* Takes a subject through the rules it needs no spatch for; 1 when it needs one. */
-static int advance(struct run_context *ctx, size_t si, struct pending *p)
-{
-	struct subject *s = &ctx->subjects->v[si];
-
-	while (s->next_rule < ctx->rules->nr) {
-		struct rule *rule = &ctx->rules->v[s->next_rule];
-		char *entry;
-
-		if (!rule->selected || rule->failure) {
-			s->next_rule++;
-			continue;
-		}
-		rule->considered++;
-		if (!rule_may_apply(rule, s->data, s->size)) {
-			rule->filtered++;
-			s->next_rule++;
-			continue;
-		}
-		find_deps(ctx, p, s);
-		cache_key_result(ctx->cache, rule, &s->cur, p->deps, p->nr, &p->key);
-		entry = cache_get(ctx->cache, &p->key);
-		if (entry && apply_cached(ctx, s, s->next_rule, entry) == 0) {
-			free(entry);
-			rule->cached++;
-			s->next_rule++;
-			continue;
-		}
-		free(entry);
-		return 1;
-	}
-	return 0;
-}
-
+/* A header that spatch changed while it read it for a C file of the run. */
+struct hdr_change {
+	size_t from;			/* the C file */
+	char *path;
+	git_oid base, oid;		/* the header before and after */
+};
 
 /* Files for one spatch process: C files of one rule, or one file alone. */
 struct batch {
@@ -120,11 +52,129 @@ struct batch {
 
 struct rule_run {
 	struct run_context *ctx;
-	struct pending *pend;
-	unsigned char *waiting;		/* per subject: needs spatch for its next rule */
+	struct pending *pend;		/* per subject */
+	size_t alloc_pend;
 	struct batch *batches;
 	size_t nr_batches, alloc_batches, next_batch;
+	struct hdr_change *hdrs;	/* of the current rule */
+	size_t nr_hdrs, alloc_hdrs;
 };
+
+static const git_oid *dep_blob(const struct pending *p, const char *path)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (!strcmp(p->deps[i].path, path))
+			return &p->deps[i].blob;
+	return NULL;
+}
+
+static void push_hdr(struct rule_run *rr, size_t from, const char *path, const git_oid *oid)
+{
+	const git_oid *base = dep_blob(&rr->pend[from], path);
+	struct hdr_change *h;
+
+	if (!base)
+		return;
+	ALLOC_GROW(rr->hdrs, rr->nr_hdrs + 1, rr->alloc_hdrs);
+	h = &rr->hdrs[rr->nr_hdrs++];
+	h->from = from;
+	h->path = xstrdup(path);
+	h->base = *base;
+	h->oid = *oid;
+}
+
+/* Replays a cached result; -1 when it cannot be (a blob is gone): run again. */
+static int apply_cached(struct rule_run *rr, size_t si, size_t ri, const char *entry)
+{
+	struct run_context *ctx = rr->ctx;
+	struct strvec msgs = STRVEC_INIT, hdrs = STRVEC_INIT;
+	char *data = NULL;
+	size_t size = 0;
+	git_oid oid;
+	int changed = 0, ret = 0;
+
+	for (const char *p = entry; *p;) {
+		const char *nl = strchr(p, '\n');
+		char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+
+		if (starts_with(line, "changed ")) {
+			git_blob *blob;
+
+			if (git_oid_fromstr(&oid, line + 8) < 0 ||
+			    git_blob_lookup(&blob, repo_git(ctx->repo), &oid) < 0) {
+				ret = -1;
+			} else {
+				free(data);
+				size = git_blob_rawsize(blob);
+				data = xmalloc(size + 1);
+				memcpy(data, git_blob_rawcontent(blob), size);
+				data[size] = '\0';
+				git_blob_free(blob);
+				changed = 1;
+			}
+		} else if (starts_with(line, "message ")) {
+			strvec_push(&msgs, line + 8);
+		} else if (starts_with(line, "header ")) {
+			git_oid h;
+
+			/* "header <blob> <path>" */
+			git_blob *blob;
+
+			if (strlen(line) < 7 + GIT_OID_HEXSZ + 2 ||
+			    git_oid_fromstrn(&h, line + 7, GIT_OID_HEXSZ) < 0 ||
+			    git_blob_lookup(&blob, repo_git(ctx->repo), &h) < 0) {
+				ret = -1;
+			} else {
+				git_blob_free(blob);
+				strvec_push(&hdrs, line + 7);
+			}
+		}
+		free(line);
+		if (ret < 0 || !nl)
+			break;
+		p = nl + 1;
+	}
+	if (ret == 0) {
+		for (size_t i = 0; i < hdrs.nr; i++) {
+			git_oid h;
+
+			git_oid_fromstrn(&h, hdrs.v[i], GIT_OID_HEXSZ);
+			push_hdr(rr, si, hdrs.v[i] + GIT_OID_HEXSZ + 1, &h);
+		}
+		apply_result(ctx, &ctx->subjects->v[si], ri, changed ? data : NULL, size, &oid, &msgs);
+	} else {
+		free(data);
+	}
+	strvec_clear(&msgs);
+	strvec_clear(&hdrs);
+	return ret;
+}
+
+/* 1 when the subject needs spatch for rule k: no filter skips it, no cached answer. */
+static int needs_spatch(struct rule_run *rr, size_t si, size_t k)
+{
+	struct run_context *ctx = rr->ctx;
+	struct subject *s = &ctx->subjects->v[si];
+	struct rule *rule = &ctx->rules->v[k];
+	struct pending *p = &rr->pend[si];
+	char *entry;
+	int ret = 1;
+
+	rule->considered++;
+	if (!rule_may_apply(rule, s->data, s->size)) {
+		rule->filtered++;
+		return 0;
+	}
+	find_deps(ctx, p, s);
+	cache_key_result(ctx->cache, rule, &s->cur, p->deps, p->nr, &p->key);
+	entry = cache_get(ctx->cache, &p->key);
+	if (entry && apply_cached(rr, si, k, entry) == 0) {
+		rule->cached++;
+		ret = 0;
+	}
+	free(entry);
+	return ret;
+}
 
 static struct batch *new_batch(struct rule_run *rr, int single)
 {
@@ -211,6 +261,10 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	if (b->single) {
 		strvec_push(&args, ctx->subjects->v[b->v[0]].path);
 	} else {
+		if (ctx->opts->jobs > 1 && b->nr > 1) {
+			strvec_push(&args, "-j");
+			strvec_pushf(&args, "%d", ctx->opts->jobs);
+		}
 		strvec_push(&args, "--dir");
 		strvec_push(&args, ".");
 	}
@@ -218,21 +272,25 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	strvec_clear(&args);
 }
 
+/*
+ * spatch's own timeout messages only: --verbose-parsing also prints source
+ * lines ("bad: ..."), where "timeout" is a common identifier.
+ */
 static int is_timeout(const char *line)
 {
-	return strcasestr(line, "timeout") != NULL;
+	return starts_with(line, "timeout (we abort)") || starts_with(line, "Timeout at ") ||
+		starts_with(line, "TIMEOUT") || (starts_with(line, "EXN") && strstr(line, "Timeout"));
 }
 
-/* What spatch said about one file: parse errors, exceptions, timeouts. */
+/* What spatch said about one file: exceptions, timeouts (parse errors: below). */
 static void file_messages(const char *section, struct strvec *msgs, int *transient)
 {
-	parse_errors(section, msgs);
 	for (const char *p = section; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = xstrndup(p, len);
 
-		if (starts_with(line, "EXN") || (is_timeout(line) && !starts_with(line, "HANDLING"))) {
+		if (starts_with(line, "EXN") || is_timeout(line)) {
 			strvec_push(msgs, line);
 			if (is_timeout(line))
 				*transient = 1;
@@ -242,6 +300,40 @@ static void file_messages(const char *section, struct strvec *msgs, int *transie
 			break;
 		p = nl + 1;
 	}
+}
+
+/*
+ * spatch -j interleaves the lines of its workers, but each parse error names
+ * its file (File "./<path>", line ...): each goes to that file's messages.
+ */
+static void parse_messages(struct run_context *ctx, const struct job *job, const char *err,
+			   struct strvec *per_file)
+{
+	struct strvec all = STRVEC_INIT;
+
+	parse_errors(err, &all);
+	for (size_t m = 0; m < all.nr; m++) {
+		const char *f = strstr(all.v[m], "File \"");
+		size_t len;
+
+		if (job->single || job->nr_subjects == 1 || !f) {
+			strvec_push(&per_file[0], all.v[m]);
+			continue;
+		}
+		f += 6;
+		if (starts_with(f, "./"))
+			f += 2;
+		len = strcspn(f, "\"");
+		for (size_t i = 0; i < job->nr_subjects; i++) {
+			const char *sp = ctx->subjects->v[job->subjects[i]].path;
+
+			if (strlen(sp) == len && !strncmp(sp, f, len)) {
+				strvec_push(&per_file[i], all.v[m]);
+				break;
+			}
+		}
+	}
+	strvec_clear(&all);
 }
 
 /* spatch --dir prints "HANDLING: ./<path>" before each file: split its stderr so. */
@@ -279,10 +371,46 @@ static void split_sections(struct run_context *ctx, const struct job *job, const
 	}
 }
 
-static void finish_subject(struct rule_run *rr, size_t si)
+/*
+ * The local headers of the job's files that spatch changed in its directory
+ * (it transforms what it reads for a C file, as plain spatch --in-place does
+ * in the tree): path -> strdup'ed content, in `changed`.
+ */
+static void changed_headers(struct rule_run *rr, const struct job *job, struct strmap *changed)
 {
-	rr->ctx->subjects->v[si].next_rule++;
-	rr->waiting[si] = advance(rr->ctx, si, &rr->pend[si]);
+	struct strmap seen = STRMAP_INIT;
+
+	for (size_t i = 0; i < job->nr_subjects; i++) {
+		const struct pending *p = &rr->pend[job->subjects[i]];
+
+		for (size_t k = 0; k < p->nr; k++) {
+			char *path, *data;
+			size_t size;
+			git_oid now;
+
+			if (strmap_contains(&seen, p->deps[k].path))
+				continue;
+			strmap_put(&seen, p->deps[k].path, NULL);
+			path = xstrfmt("%s/%s", job->dir, p->deps[k].path);
+			if (read_whole_file(path, &data, &size) == 0) {
+				if (git_odb_hash(&now, data, size, GIT_OBJECT_BLOB) == 0 &&
+				    !git_oid_equal(&now, &p->deps[k].blob))
+					strmap_put(changed, p->deps[k].path, data);
+				else
+					free(data);
+			}
+			free(path);
+		}
+	}
+	strmap_clear(&seen, NULL);
+}
+
+static int includes_changed(const struct pending *p, const struct strmap *changed)
+{
+	for (size_t k = 0; k < p->nr; k++)
+		if (strmap_contains(changed, p->deps[k].path))
+			return 1;
+	return 0;
 }
 
 static void batch_done(struct rule_run *rr, struct job *job, int status)
@@ -290,6 +418,8 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	struct run_context *ctx = rr->ctx;
 	struct rule *rule = &ctx->rules->v[job->rule];
 	struct strbuf *sections;
+	struct strvec *parsing;
+	struct strmap changed = STRMAP_INIT;
 
 	rule->seconds += now_seconds() - job->start;
 	if (job->timed_out || !exit_ok(status)) {
@@ -312,33 +442,47 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 			strvec_push(&msgs, msg);
 			apply_result(ctx, &ctx->subjects->v[job->subjects[i]], job->rule, NULL, 0, NULL, &msgs);
 			strvec_clear(&msgs);
-			finish_subject(rr, job->subjects[i]);
 		}
 		free(msg);
 		return;
 	}
+	changed_headers(rr, job, &changed);
 	sections = xcalloc(job->nr_subjects, sizeof(*sections));
 	split_sections(ctx, job, strbuf_str(&job->err), sections);
+	parsing = xcalloc(job->nr_subjects, sizeof(*parsing));
+	parse_messages(ctx, job, strbuf_str(&job->err), parsing);
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		size_t si = job->subjects[i];
 		struct subject *s = &ctx->subjects->v[si];
 		struct strvec msgs = STRVEC_INIT;
 		struct strbuf entry = STRBUF_INIT;
-		char *path = xstrfmt("%s/%s", job->dir, s->path), *data = NULL;
+		char *path, *data = NULL;
 		char hex[GIT_OID_HEXSZ + 1];
 		size_t size = 0;
-		int transient = 0, changed;
+		int transient = 0, is_changed;
 		git_oid oid;
 
+		/*
+		 * spatch changes a header once per process, for whichever of
+		 * its files comes first: which one did is known only when each
+		 * file that reads it runs alone.
+		 */
+		if (job->nr_subjects > 1 && includes_changed(&rr->pend[si], &changed)) {
+			batch_add(new_batch(rr, 1), si, 0);
+			continue;
+		}
 		rule->runs++;
+		path = xstrfmt("%s/%s", job->dir, s->path);
+		for (size_t k = 0; k < parsing[i].nr; k++)
+			strvec_push(&msgs, parsing[i].v[k]);
 		file_messages(strbuf_str(&sections[i]), &msgs, &transient);
 		if (read_whole_file(path, &data, &size) < 0) {
 			strvec_pushf(&msgs, "spatch left no output: %s", strerror(errno));
 			transient = 1;
 			data = NULL;
 		}
-		changed = data && !transient && (size != s->size || memcmp(data, s->data, size));
-		if (changed) {
+		is_changed = data && !transient && (size != s->size || memcmp(data, s->data, size));
+		if (is_changed) {
 			if (git_blob_create_from_buffer(&oid, repo_git(ctx->repo), data, size) < 0)
 				die_git("writing spatch's output to the object store");
 			strbuf_addf(&entry, "changed %s\n", oid_hex(&oid, hex));
@@ -347,19 +491,35 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 			free(data);
 			data = NULL;
 		}
+		for (size_t k = 0; !transient && k < rr->pend[si].nr; k++) {
+			const char *hp = rr->pend[si].deps[k].path;
+			const char *hd = strmap_get(&changed, hp);
+			git_oid h;
+
+			if (!hd)
+				continue;
+			if (git_blob_create_from_buffer(&h, repo_git(ctx->repo), hd, strlen(hd)) < 0)
+				die_git("writing spatch's output to the object store");
+			strbuf_addf(&entry, "header %s %s\n", oid_hex(&h, hex), hp);
+			push_hdr(rr, si, hp, &h);
+		}
 		for (size_t k = 0; k < msgs.nr; k++)
 			strbuf_addf(&entry, "message %s\n", msgs.v[k]);
 		/* A timeout may not happen again: never cached. */
 		if (!transient)
 			cache_put(ctx->cache, &rr->pend[si].key, entry.buf);
 		apply_result(ctx, s, job->rule, data, size, &oid, &msgs);
-		finish_subject(rr, si);
 		strbuf_release(&entry);
-		strbuf_release(&sections[i]);
 		strvec_clear(&msgs);
 		free(path);
 	}
+	for (size_t i = 0; i < job->nr_subjects; i++) {
+		strbuf_release(&sections[i]);
+		strvec_clear(&parsing[i]);
+	}
 	free(sections);
+	free(parsing);
+	strmap_clear(&changed, free);
 }
 
 static int cmp_bytes_desc(const void *a, const void *b)
@@ -369,18 +529,18 @@ static int cmp_bytes_desc(const void *a, const void *b)
 	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0;
 }
 
-/* The C files waiting at rule k into -j batches of about equal size (largest first). */
+/* The files that need spatch for rule k into -j batches of about equal size (largest first). */
 static void plan_rule(struct rule_run *rr, size_t k, size_t nr_jobs)
 {
 	struct run_context *ctx = rr->ctx;
 	size_t (*c)[2] = xcalloc(ctx->subjects->nr + 1, sizeof(*c));
-	size_t nr_c = 0, first;
+	size_t nr_c = 0;
 
 	rr->nr_batches = rr->next_batch = 0;
 	for (size_t si = 0; si < ctx->subjects->nr; si++) {
 		struct subject *s = &ctx->subjects->v[si];
 
-		if (!rr->waiting[si] || s->next_rule != k)
+		if (s->include_only || !needs_spatch(rr, si, k))
 			continue;
 		if (ends_with(s->path, ".c")) {
 			c[nr_c][0] = s->size;
@@ -391,18 +551,95 @@ static void plan_rule(struct rule_run *rr, size_t k, size_t nr_jobs)
 		}
 	}
 	qsort(c, nr_c, sizeof(*c), cmp_bytes_desc);
-	first = rr->nr_batches;
-	for (size_t i = 0; i < nr_jobs && i < nr_c; i++)
-		new_batch(rr, 0);
-	for (size_t i = 0; i < nr_c; i++) {
-		struct batch *least = &rr->batches[first];
+	/*
+	 * The C files in one spatch -j N, like plain spatch: its workers take
+	 * the next file when done, where batches fixed in advance wait for the
+	 * slowest, and its rule is parsed once, not once per batch.
+	 */
+	if (nr_c) {
+		struct batch *b = new_batch(rr, 0);
 
-		for (size_t b = first; b < rr->nr_batches; b++)
-			if (rr->batches[b].bytes < least->bytes)
-				least = &rr->batches[b];
-		batch_add(least, c[i][1], c[i][0]);
+		for (size_t i = 0; i < nr_c; i++)
+			batch_add(b, c[i][1], c[i][0]);
 	}
 	free(c);
+}
+
+static int cmp_hdr(const void *a, const void *b, void *data)
+{
+	const struct hdr_change *x = a, *y = b;
+	const struct subject_set *set = data;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : strcmp(set->v[x->from].path, set->v[y->from].path);
+}
+
+static void grow_pending(struct rule_run *rr)
+{
+	size_t old = rr->alloc_pend;
+
+	if (rr->ctx->subjects->nr + 1 <= old)
+		return;
+	rr->alloc_pend = (rr->ctx->subjects->nr + 1) * 2;
+	rr->pend = xrealloc(rr->pend, rr->alloc_pend * sizeof(*rr->pend));
+	memset(rr->pend + old, 0, (rr->alloc_pend - old) * sizeof(*rr->pend));
+}
+
+/*
+ * After rule k: the headers its runs changed through C files, each as the
+ * first of those C files (in path order) left it, as spatch in place over a
+ * directory leaves it. A header not previewed itself joins the preview.
+ */
+static void apply_headers(struct rule_run *rr, size_t k)
+{
+	struct run_context *ctx = rr->ctx;
+
+	if (!rr->nr_hdrs)
+		return;
+	qsort_r(rr->hdrs, rr->nr_hdrs, sizeof(*rr->hdrs), cmp_hdr, ctx->subjects);
+	for (size_t i = 0; i < rr->nr_hdrs; i++) {
+		struct hdr_change *h = &rr->hdrs[i];
+		void *idx;
+		size_t hi;
+		struct blob *b;
+		char *data;
+
+		if (i && !strcmp(h->path, rr->hdrs[i - 1].path))
+			continue;
+		idx = strmap_get(&ctx->index, h->path);
+		if (idx) {
+			hi = (uintptr_t)idx - 1;
+		} else {
+			long n = subject_add(ctx->repo, ctx->tip, ctx->subjects, h->path, ctx->rules->nr);
+
+			if (n < 0)
+				continue;
+			hi = (size_t)n;
+			ctx->subjects->v[hi].include_only = 1;
+			strmap_put(&ctx->index, h->path, (void *)(uintptr_t)(hi + 1));
+			grow_pending(rr);
+		}
+		if (!git_oid_equal(&ctx->subjects->v[hi].cur, &h->base)) {
+			/* Run alone, it changed already: that result stays. */
+			char *m = xstrfmt("also changed through %s: that change is left out",
+					  ctx->subjects->v[h->from].path);
+
+			subject_add_failure(&ctx->subjects->v[hi], k, m);
+			ctx->rules->v[k].failures++;
+			free(m);
+			continue;
+		}
+		if (repo_read_blob(ctx->repo, &h->oid, &b) < 0)
+			die("cannot read spatch's output for %s", h->path);
+		data = xmalloc(b->size + 1);
+		memcpy(data, b->data, b->size);
+		data[b->size] = '\0';
+		apply_result(ctx, &ctx->subjects->v[hi], k, data, b->size, &h->oid, NULL);
+		blob_release(ctx->repo, b);
+	}
+	for (size_t i = 0; i < rr->nr_hdrs; i++)
+		free(rr->hdrs[i].path);
+	rr->nr_hdrs = 0;
 }
 
 void run_rules(struct run_context *ctx)
@@ -414,14 +651,19 @@ void run_rules(struct run_context *ctx)
 	if (nr_jobs > 32)
 		nr_jobs = 32;
 	jobs = xcalloc(nr_jobs, sizeof(*jobs));
-	rr.pend = xcalloc(ctx->subjects->nr + 1, sizeof(*rr.pend));
-	rr.waiting = xcalloc(ctx->subjects->nr + 1, 1);
+	grow_pending(&rr);
 	for (size_t si = 0; si < ctx->subjects->nr; si++)
-		rr.waiting[si] = advance(ctx, si, &rr.pend[si]);
-	/* Rule by rule, as spatch in place rule after rule; files in parallel. */
+		strmap_put(&ctx->index, ctx->subjects->v[si].path, (void *)(uintptr_t)(si + 1));
+	/*
+	 * Rule by rule, as spatch in place rule after rule: every file through
+	 * rule k (in parallel) before any goes on to rule k+1, so that a C file
+	 * reads its headers as the rules before left them.
+	 */
 	for (size_t k = 0; k < ctx->rules->nr; k++) {
 		size_t running = 0;
 
+		if (!ctx->rules->v[k].selected || ctx->rules->v[k].failure)
+			continue;
 		plan_rule(&rr, k, nr_jobs);
 		while (rr.next_batch < rr.nr_batches || running) {
 			int status, done;
@@ -441,15 +683,17 @@ void run_rules(struct run_context *ctx)
 		}
 		for (size_t b = 0; b < rr.nr_batches; b++)
 			free(rr.batches[b].v);
+		apply_headers(&rr, k);
 	}
 	for (size_t slot = 0; slot < nr_jobs; slot++)
 		job_release(&jobs[slot]);
-	for (size_t si = 0; si < ctx->subjects->nr; si++) {
+	for (size_t si = 0; si < rr.alloc_pend; si++) {
 		pending_clear_deps(&rr.pend[si]);
 		free(rr.pend[si].deps);
 	}
+	strmap_clear(&ctx->index, NULL);
 	free(rr.pend);
-	free(rr.waiting);
+	free(rr.hdrs);
 	free(rr.batches);
 	free(jobs);
 }

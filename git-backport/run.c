@@ -125,6 +125,39 @@ void parse_errors(const char *err, struct strvec *out)
 	}
 }
 
+/*
+ * Each spatch runs in its own process group (so that a timeout kills its
+ * helpers too), which also keeps it from the terminal's ^C: on a fatal
+ * signal the running ones are killed here before we die of it.
+ */
+static volatile sig_atomic_t running_pgid[64];
+
+static void kill_running(int sig)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(running_pgid); i++)
+		if (running_pgid[i] > 0)
+			kill(-running_pgid[i], SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void track(pid_t pid, pid_t old)
+{
+	static int installed;
+
+	if (!installed) {
+		signal(SIGINT, kill_running);
+		signal(SIGTERM, kill_running);
+		signal(SIGHUP, kill_running);
+		installed = 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(running_pgid); i++)
+		if (running_pgid[i] == old) {
+			running_pgid[i] = pid;
+			return;
+		}
+}
+
 void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)
 {
 	int out[2] = { -1, -1 }, err[2];
@@ -147,6 +180,7 @@ void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *ar
 		_exit(127);
 	}
 	setpgid(job->pid, job->pid);
+	track(job->pid, 0);
 	close(null);
 	close(err[1]);
 	if (out[1] >= 0)
@@ -261,8 +295,10 @@ int job_wait_any(struct job *jobs, size_t nr, int *status)
 			continue;
 		if (job->fd[0] < 0 && job->fd[1] < 0) {
 			/* Its output is closed: it has exited, or is about to. */
-			if (waitpid(job->pid, status, 0) == job->pid)
+			if (waitpid(job->pid, status, 0) == job->pid) {
+				track(0, job->pid);
 				return (int)i;
+			}
 		}
 		if (job->limit > 0 && !job->timed_out) {
 			double left = job->start + job->limit - now;

@@ -19,28 +19,29 @@ write_rules () {
 	mkdir -p "$1" &&
 	write_file "$1/0001-threaded-irq.cocci" <<-\EOF &&
 	// Backport: 2.6.31
-	@ threaded @
-	identifier s;
-	struct s *priv;
-	expression irq, handler, thread_fn, flags, name;
+	@ threaded_irq @
+	identifier ret;
+	expression irq, irq_handler, irq_thread_handler, flags, name;
+	type T;
+	T *private;
 	@@
-	-request_threaded_irq(irq, handler, thread_fn, flags, name, priv)
-	+compat_request_threaded_irq(&priv->irq_compat, irq, handler, thread_fn, flags, name, priv)
+	-ret = request_threaded_irq(irq, irq_handler, irq_thread_handler, flags, name, private);
+	+ret = compat_request_threaded_irq(&private->irq_compat, irq, irq_handler, irq_thread_handler, flags, name, private);
 
-	@ depends on threaded @
-	identifier threaded.s;
-	struct s *priv;
+	@ sane_threaded_irq depends on threaded_irq @
+	type threaded_irq.T;
+	T *threaded_irq.private;
 	expression irq;
 	@@
-	-free_irq(irq, priv)
-	+compat_free_threaded_irq(&priv->irq_compat)
+	-free_irq(irq, private);
+	+compat_free_threaded_irq(&private->irq_compat);
 
-	@ depends on threaded @
-	identifier threaded.s;
+	@ modify_private_header depends on threaded_irq @
+	type threaded_irq.T;
 	@@
-	struct s {
-		...
+	T {
 	+	struct compat_threaded_irq irq_compat;
+	...
 	};
 	EOF
 	write_file "$1/0002-new-api.cocci" <<-\EOF
@@ -58,11 +59,6 @@ test_expect_success 'setup: drivers and rules' '
 	#include <linux/interrupt.h>
 	#include "foo.h"
 
-	struct foo_priv {
-	@int irq;
-	@void __iomem *regs;
-	};
-
 	static irqreturn_t foo_thread(int irq, void *data)
 	{
 	@return IRQ_HANDLED;
@@ -70,8 +66,11 @@ test_expect_success 'setup: drivers and rules' '
 
 	static int foo_probe(struct foo_priv *priv)
 	{
-	@return request_threaded_irq(priv->irq, NULL, foo_thread,
-	@@@@    IRQF_ONESHOT, "foo", priv);
+	@int ret;
+
+	@ret = request_threaded_irq(priv->irq, NULL, foo_thread,
+	@@@@   IRQF_ONESHOT, "foo", priv);
+	@return ret;
 	}
 
 	static void foo_remove(struct foo_priv *priv)
@@ -81,6 +80,12 @@ test_expect_success 'setup: drivers and rules' '
 	EOF
 	at_to_tab <<-\EOF | write_file drivers/net/foo/foo.h &&
 	#define FOO_REGS 16
+
+	/* the structure the driver uses for its device */
+	struct foo_priv {
+	@int irq;
+	@void __iomem *regs;
+	};
 	EOF
 	at_to_tab <<-\EOF | write_file drivers/net/bar/bar.c &&
 	int bar_init(void)
@@ -104,17 +109,21 @@ test_expect_success 'setup: drivers and rules' '
 	write_rules rules
 '
 
-test_expect_success 'the threaded-interrupt rule rewrites the call and adds the member' '
+test_expect_success 'the threaded-interrupt rule rewrites the call and adds the member to the header' '
 	git backport --rules=rules base..HEAD >out 2>err &&
 	! grep "error" err &&
-	grep "^+	struct compat_threaded_irq irq_compat;" out &&
-	grep "^+	return compat_request_threaded_irq(&priv->irq_compat, priv->irq, NULL," out &&
+	grep "^+	ret = compat_request_threaded_irq(&priv->irq_compat, priv->irq, NULL," out &&
 	grep "^+	compat_free_threaded_irq(&priv->irq_compat);" out &&
 	grep "^-	free_irq(priv->irq, priv);" out &&
 	grep "^+	return foo_old_api(3, 0);" out &&
 	grep "^diff --git a/drivers/net/bar/bar.c b/drivers/net/bar/bar.c" out &&
 	grep "^--- a/drivers/net/foo/foo.c" out &&
-	grep "^+++ b/drivers/net/foo/foo.c" out
+	grep "^+++ b/drivers/net/foo/foo.c" out &&
+	# foo.h is no file of the range: spatch changed it reading foo.c.
+	sed -n "/^diff --git a\/drivers\/net\/foo\/foo.h/,/^diff/p" out >foo_h.diff &&
+	grep "^+	struct compat_threaded_irq irq_compat;" foo_h.diff &&
+	grep "^ struct foo_priv {" foo_h.diff &&
+	test $(grep -c "^diff --git" out) = 3
 '
 
 test_expect_success 'nothing of the work tree, index or HEAD changes' '
@@ -158,6 +167,48 @@ test_expect_success 'the range decides the files: only those its commits touch' 
 	git backport --rules=rules HEAD~1 >out &&
 	grep "^diff --git a/drivers/net/bar/bar.c" out &&
 	! grep "foo.c" out
+'
+
+test_expect_success 'no range means HEAD; a pathspec limits the files of a range' '
+	git backport --rules=rules HEAD >expect &&
+	git backport --rules=rules >actual &&
+	test_cmp expect actual &&
+	git backport --rules=rules base..HEAD -- drivers/net/bar >out &&
+	grep "^diff --git a/drivers/net/bar/bar.c" out &&
+	! grep "foo\.[ch]" out &&
+	git backport --rules=rules base..HEAD -- "*/foo/*" >out &&
+	grep "^diff --git a/drivers/net/foo/foo.c" out &&
+	! grep "bar.c" out
+'
+
+test_expect_success 'two C files of one batch read the header: it changes once, as spatch --dir leaves it' '
+	sed -e "s/foo_thread/foo2_thread/g" -e "s/foo_probe/foo2_probe/" -e "s/foo_remove/foo2_remove/" \
+		drivers/net/foo/foo.c >drivers/net/foo/foo2.c &&
+	git add drivers/net/foo/foo2.c &&
+	git commit -q -m "foo2" &&
+	git backport -j 1 --rules=rules --at=HEAD -- drivers/net/foo/foo.c drivers/net/foo/foo2.c >preview.diff &&
+	test $(grep -c "^+	struct compat_threaded_irq irq_compat;" preview.diff) = 1 &&
+	rm -rf co spatched &&
+	git worktree add -q --detach co HEAD &&
+	(cd co && git apply ../preview.diff) &&
+	git worktree add -q --detach spatched HEAD &&
+	(
+		cd spatched &&
+		spatch --very-quiet --in-place --sp-file ../rules/0001-threaded-irq.cocci \
+			--dir drivers/net/foo >/dev/null 2>&1
+	) &&
+	for f in foo.c foo2.c foo.h; do
+		test_cmp spatched/drivers/net/foo/$f co/drivers/net/foo/$f || return 1
+	done &&
+	git backport -j 1 --rules=rules --at=HEAD -- drivers/net/foo/foo.c drivers/net/foo/foo2.c >again.diff &&
+	test_cmp preview.diff again.diff &&
+	# spatch -j 2 changes the header once per worker: the same preview.
+	rm -rf .git/backport/cache &&
+	git backport -j 2 --rules=rules --at=HEAD -- drivers/net/foo/foo.c drivers/net/foo/foo2.c >two.diff &&
+	test_cmp preview.diff two.diff &&
+	git worktree remove --force co &&
+	git worktree remove --force spatched &&
+	git reset -q --hard HEAD~1
 '
 
 test_expect_success '--target runs only the rules for newer kernels (4.9 < 4.10 < 5.0)' '
@@ -231,13 +282,16 @@ test_expect_success 'a C file that spatch cannot parse is reported per file and 
 	at_to_tab <<-\EOF | write_file drivers/net/baz/baz.c &&
 	int baz(void)
 	{
-	@int ret = request_threaded_irq(1, 2 3, 4 ;;; }} {
+	@int timeout = 5;
+	@int ret = request_threaded_irq(1, 2 3, timeout ;;; }} {
 	@return ret
 	EOF
 	git add drivers/net/baz &&
 	git commit -q -m "baz: broken" &&
 	git backport --rules=rules base..HEAD >out 2>err &&
 	grep "drivers/net/baz/baz.c: 0001-threaded-irq.cocci: parse error" err &&
+	# The source lines spatch prints are no message, "timeout" in them no timeout.
+	! grep "bad:" err &&
 	grep compat_request_threaded_irq out &&
 	! grep "baz.c" out &&
 	git reset -q --hard HEAD~1
@@ -264,20 +318,20 @@ test_expect_success '--exit-code: 1 with changes, 0 without' '
 
 test_expect_success '--stat and --format=json give per-rule figures' '
 	git backport --stat --rules=rules base..HEAD >out &&
-	grep "^0001-threaded-irq.cocci  *1  *2  *0 " out &&
+	grep "^0001-threaded-irq.cocci  *2  *2  *0 " out &&
 	grep "^0002-new-api.cocci  *1  *1  *0 " out &&
-	grep "2 of 2 files changed by 2 rules" out &&
+	grep "3 of 3 files changed by 2 rules" out &&
 	git backport --format=json --rules=rules base..HEAD >out.json &&
 	python3 -c "
 import json, sys
 d = json.load(open(\"out.json\"))
 r = {x[\"name\"]: x for x in d[\"rules\"]}
-assert r[\"0001-threaded-irq.cocci\"][\"files_changed\"] == 1, r
+assert r[\"0001-threaded-irq.cocci\"][\"files_changed\"] == 2, r
 assert r[\"0001-threaded-irq.cocci\"][\"hunks\"] == 2, r
 assert r[\"0002-new-api.cocci\"][\"version\"] == \"5.10\", r
 assert \"seconds\" in r[\"0002-new-api.cocci\"]
 assert d[\"diff\"].startswith(\"diff --git a/drivers/net/bar/bar.c\"), d[\"diff\"][:80]
-assert [f[\"path\"] for f in d[\"files\"]] == [\"drivers/net/bar/bar.c\", \"drivers/net/foo/foo.c\"]
+assert [f[\"path\"] for f in d[\"files\"]] == [\"drivers/net/bar/bar.c\", \"drivers/net/foo/foo.c\", \"drivers/net/foo/foo.h\"]
 "
 '
 

@@ -35,6 +35,7 @@ test_expect_success 'setup: a logging spatch, drivers and a rule' '
 		(cd "$dir" && find . -name "*.c" | sed "s|^\./||") >>"$SPATCH_LOG"
 	fi
 	if test -n "$slow"; then
+		echo $$ >"$SPATCH_LOG.slow"
 		sleep 30
 	fi
 	exec "$REAL_SPATCH" "$@"
@@ -138,6 +139,24 @@ test_expect_success '--timeout kills a slow spatch and reports it; the other fil
 	grep "drivers/slow.c: 0001-threaded-irq.cocci: timeout" err &&
 	grep "compat_request_threaded_irq(2" out &&
 	! grep slow.c out &&
+	git reset -q --hard HEAD~1
+'
+
+test_expect_success 'killing git backport kills the spatch it runs' '
+	printf "/* SLOW_MARKER */\nint s(void)\n{\n\treturn request_threaded_irq(3, 0, 0, 0, \"s\", 0);\n}\n" >drivers/slow.c &&
+	git add drivers/slow.c &&
+	git commit -q -m "slow" &&
+	rm -f spatch.log.slow &&
+	{ git backport --rules=rules HEAD >/dev/null 2>&1 & } &&
+	bp=$! &&
+	n=0 &&
+	while ! test -s spatch.log.slow && test $n -lt 100; do sleep 0.1; n=$((n + 1)); done &&
+	slow=$(cat spatch.log.slow) &&
+	kill -0 $slow &&
+	kill -TERM $bp &&
+	n=0 &&
+	while kill -0 $slow 2>/dev/null && test $n -lt 50; do sleep 0.1; n=$((n + 1)); done &&
+	! kill -0 $slow 2>/dev/null &&
 	git reset -q --hard HEAD~1
 '
 
