@@ -77,7 +77,12 @@ gen_configs () {
 
 # The model of one version and architecture, cached as a file beside the configs.
 dump_model () {
-	local v=$1 a=$2 m=$kwork/$v/$a/model.cnf
+	local v=$1 a=$2 m=$kwork/$v/$a/model.cnf bin
+	# A model made by an older build of ours is stale: it is made again.
+	bin=$(command -v git-undertaker || true)
+	if test -n "$bin" && test -s "$m" && test "$bin" -nt "$m"; then
+		rm -f "$m"
+	fi
 	if ! test -s "$m"; then
 		git --git-dir="$repo" undertaker --dump-model=dimacs --arch="$a" "v$v" >"$m.tmp" &&
 			mv "$m.tmp" "$m" || { rm -f "$m.tmp"; return 1; }
