@@ -156,14 +156,23 @@ if test -n "$kl_src"; then
 		note "could not patch Kconfiglib for 'modules'; it may fail on Linux 6.x"
 fi
 
+# ratio: the last timed command against our cold x86 model, in wall and in CPU time
+# (the machine may be shared: CPU time is the steadier figure).
+ratio () {
+	test -n "$ours_wall" || return 0
+	echo " ($(echo "scale=1; $timed_wall / $ours_wall" | bc)x our x86 model's wall time, $(echo "scale=1; $timed_cpu / $ours_cpu" | bc)x its CPU time)"
+}
+
 for v in $versions; do
 	tree=$("$bench_dir/linux-repo.sh" --tree "$v")
+	ours_wall= ours_cpu=
 	say "-- Linux $v, model building"
 	# Ours: cold (no model kept under $GIT_DIR/undertaker/) then warm.
 	if has_undertaker_feature --dump-model=dimacs --arch=x86; then
 		rm -rf "$repo/undertaker"
 		timed "  git undertaker --dump-model=dimacs --arch=x86 v$v (cold)" \
 			git --git-dir="$repo" undertaker --dump-model=dimacs --arch=x86 "v$v" >"$kwork/model-$v-x86.cnf" || true
+		ours_wall=$timed_wall ours_cpu=$timed_cpu
 		timed "  git undertaker --dump-model=dimacs --arch=x86 v$v (warm)" \
 			git --git-dir="$repo" undertaker --dump-model=dimacs --arch=x86 "v$v" >/dev/null || true
 		say "  x86 model: $(grep -c '^c CONFIG_' "$kwork/model-$v-x86.cnf" || true) symbol variables, $(grep -m1 '^p cnf' "$kwork/model-$v-x86.cnf" || echo 'no p line')"
@@ -173,15 +182,23 @@ for v in $versions; do
 				git --git-dir="$repo" undertaker --dump-model=dimacs --arch=all "v$v" >/dev/null || true
 		else
 			# No --arch=all: one run per architecture of the tree, summed.
-			total=0 peak=0 n=0
+			total=0 cpu=0 peak=0 n=0
 			for a in $(git --git-dir="$repo" ls-tree --name-only "v$v:arch/"); do
 				git --git-dir="$repo" cat-file -e "v$v:arch/$a/Kconfig" 2>/dev/null || continue
 				timed "    --arch=$a" git --git-dir="$repo" undertaker --dump-model=dimacs --arch="$a" "v$v" >/dev/null || true
 				total=$(echo "$total + $timed_wall" | bc)
+				cpu=$(echo "$cpu + $timed_cpu" | bc)
 				if ((timed_mb > peak)); then peak=$timed_mb; fi
 				n=$((n + 1))
 			done
-			say "  git undertaker --dump-model=dimacs, all $n architectures one by one (cold): $total s in total, $peak MB peak RSS"
+			say "  git undertaker --dump-model=dimacs, all $n architectures one by one (cold): $total s wall ($cpu s CPU) in total, $peak MB peak RSS"
+		fi
+		# All architectures in one process sharing one parse cache, as a command that
+		# checks every architecture does (on the extracted tree: the test helper).
+		if test -x "$build_dir/t/helper/test-model"; then
+			timed "  all architectures in one process (test-model --all-arches stats, extracted tree)" \
+				"$build_dir/t/helper/test-model" --all-arches "$tree" stats 2>"$kwork/stats-$v.out" || true
+			say "    $(tail -n 1 "$kwork/stats-$v.out")"
 		fi
 	else
 		say "  SKIP ours: git undertaker --dump-model=dimacs is not available yet"
@@ -192,7 +209,7 @@ for v in $versions; do
 			env $(kconfig_env "$tree" x86) PYTHONPATH="$kconfiglib_dir" $sys_python -c \
 			'import kconfiglib; k = kconfiglib.Kconfig("Kconfig", warn=False); print(len(k.unique_defined_syms), "symbols")' \
 			>"$kwork/kconfiglib-$v.out" || true
-		say "  Kconfiglib: $(cat "$kwork/kconfiglib-$v.out")"
+		say "  Kconfiglib: $(cat "$kwork/kconfiglib-$v.out")$(ratio)"
 		# Every symbol Kconfiglib finds, with its type, against ours (--dump-model=symbols).
 		env $(kconfig_env "$tree" x86) PYTHONPATH="$kconfiglib_dir" $sys_python -c '
 import kconfiglib
@@ -219,6 +236,7 @@ for s in k.unique_defined_syms:
 	cp "$out/defconfig.config" "$out/.config"
 	timed "  conf --olddefconfig (the kernel's own, x86 defconfig)" \
 		env -C "$out" $(kconfig_env "$tree" x86) scripts/kconfig/conf --olddefconfig Kconfig >/dev/null || true
+	say "  conf --olddefconfig:$(ratio)"
 	timed "  make ARCH=x86 olddefconfig (kbuild around conf)" \
 		make -s -C "$tree" O="$out" ARCH=x86 olddefconfig >/dev/null || true
 done
