@@ -3,7 +3,7 @@
 # Soundness and speed of our Kconfig model on Linux, against the kernel's own kconfig.
 #
 #   bench/kconfig.sh [-n <randconfigs>] [--versions "6.1 6.12"] [--arches "x86 arm64 riscv"]
-#                    [--no-check] [--no-timing]
+#                    [--no-check] [--no-timing] [--mutants N]
 #
 # 1. Configurations, made by the kernel itself in an extracted tree (only scripts/kconfig
 #    is built, in O=bench/work/kconfig/<version>/<arch>/build): allnoconfig, allyesconfig,
@@ -13,6 +13,10 @@
 #    "tried N, accepted M" per version and architecture.
 # 3. Model building time and peak memory: ours for x86 and for every architecture, beside
 #    Kconfiglib (python3-kconfiglib) and the kernel's `conf --olddefconfig` on the same tree.
+# 4. With --mutants N (and not by default): precision and soundness together, on N
+#    one-symbol changes of each defconfig, against the kernel's conf --olddefconfig
+#    (bench/kconfig-mutants.py): conf keeps it -> the model must accept it; conf
+#    changes it -> the model should reject it.
 # Results are appended to bench/work/kconfig/results.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +26,7 @@ versions="6.1 6.12"
 arches="x86 arm64 riscv"
 do_check=1
 do_timing=1
+nmut=0
 while test $# -gt 0; do
 	case "$1" in
 	-n) nrand=$2; shift ;;
@@ -29,7 +34,8 @@ while test $# -gt 0; do
 	--arches) arches=$2; shift ;;
 	--no-check) do_check= ;;
 	--no-timing) do_timing= ;;
-	*) echo "usage: bench/kconfig.sh [-n N] [--versions V] [--arches A] [--no-check] [--no-timing]" >&2; exit 129 ;;
+	--mutants) nmut=$2; shift ;;
+	*) echo "usage: bench/kconfig.sh [-n N] [--versions V] [--arches A] [--no-check] [--no-timing] [--mutants N]" >&2; exit 129 ;;
 	esac
 	shift
 done
@@ -114,6 +120,19 @@ check_configs () {
 	fi
 }
 
+# The environment the kernel's Makefile exports to kconfig, for running conf and
+# Kconfiglib directly (toolchain probes run for real there, as they do in make).
+kconfig_env () {
+	local tree=$1 a=$2 srcarch=$2
+	case "$a" in
+	i386|x86_64) srcarch=x86 ;;
+	esac
+	# The tools too: some probes run them (6.12's TOOLS_SUPPORT_RELR wants NM and OBJCOPY).
+	echo srctree="$tree" ARCH="$a" SRCARCH="$srcarch" CC=gcc LD=ld HOSTCC=gcc HOSTCXX=g++ \
+		AR=ar NM=nm STRIP=strip OBJCOPY=objcopy OBJDUMP=objdump READELF=readelf PAHOLE=pahole \
+		RUSTC=rustc BINDGEN=bindgen KERNELVERSION="$(make -s -C "$tree" kernelversion 2>/dev/null)"
+}
+
 if test -n "$do_check"; then
 	can_dump=
 	if has_undertaker_feature --dump-model=dimacs --arch=x86; then
@@ -131,18 +150,25 @@ if test -n "$do_check"; then
 	done
 fi
 
+if test "$nmut" -gt 0 && has_undertaker_feature --dump-model=dimacs --arch=x86; then
+	for v in $versions; do
+		for a in $arches; do
+			gen_configs "$v" "$a"
+			m=$(dump_model "$v" "$a") || continue
+			tree=$("$bench_dir/linux-repo.sh" --tree "$v")
+			res=$kwork/$v/$a/mutants.txt
+			# conf's environment as kbuild exports it; CC_VERSION_TEXT has spaces.
+			env $(kconfig_env "$tree" "$a") CC_VERSION_TEXT="$(gcc --version | head -n 1)" \
+				"$bench_dir/kconfig-mutants.py" -n "$nmut" "$m" "$kwork/$v/$a/build" \
+				"$kwork/$v/$a/configs/defconfig.config" >"$res" 2>&1 || true
+			{ grep -E '^(UNSOUND|IMPRECISE)' "$res" || true; } | head -n 5 | sed 's/^/    /' | tee -a "$bench_log"
+			say "$v $a: defconfig $(tail -n 1 "$res") (details in $res)"
+		done
+	done
+fi
+
 test -n "$do_timing" || exit 0
 
-# The environment the kernel's Makefile exports to kconfig, for running conf and
-# Kconfiglib directly (toolchain probes run for real there, as they do in make).
-kconfig_env () {
-	local tree=$1 a=$2 srcarch=$2
-	case "$a" in
-	i386|x86_64) srcarch=x86 ;;
-	esac
-	echo srctree="$tree" ARCH="$a" SRCARCH="$srcarch" CC=gcc LD=ld HOSTCC=gcc HOSTCXX=g++ \
-		RUSTC=rustc BINDGEN=bindgen KERNELVERSION="$(make -s -C "$tree" kernelversion 2>/dev/null)"
-}
 
 # Kconfiglib 14.1 stops at the bare `modules` keyword (Linux 6.x writes `modules` where
 # older trees had `option modules`): a temporary copy of it takes `modules` as that.
