@@ -81,14 +81,15 @@ def read_lines(path):
 
 
 def values_of(lines):
-    """The bool/tristate symbols that are y or m, with their value: n is left out
-    (conf omits invisible n symbols), and so are int, hex and string values (the
-    model does not constrain them; some come from the environment, CC_VERSION_TEXT)."""
+    """The symbols that have a value: y or m for bool/tristate ones (n is left out:
+    conf omits invisible n symbols), only "set" for int, hex and string ones (the
+    model has whether they have a value, not which; some come from the environment,
+    CC_VERSION_TEXT)."""
     values = {}
     for line in lines:
         m = SET_RE.match(line)
-        if m and m.group(2) in ('y', 'm'):
-            values[m.group(1)] = m.group(2)
+        if m and m.group(2) != 'n':
+            values[m.group(1)] = m.group(2) if m.group(2) in ('y', 'm') else 'set'
     return values
 
 
