@@ -3,7 +3,7 @@
 # Soundness and speed of our Kconfig model on Linux, against the kernel's own kconfig.
 #
 #   bench/kconfig.sh [-n <randconfigs>] [--versions "6.1 6.12"] [--arches "x86 arm64 riscv"]
-#                    [--no-check] [--no-timing]
+#                    [--no-check] [--no-timing] [--mutants N]
 #
 # 1. Configurations, made by the kernel itself in an extracted tree (only scripts/kconfig
 #    is built, in O=bench/work/kconfig/<version>/<arch>/build): allnoconfig, allyesconfig,
@@ -13,6 +13,10 @@
 #    "tried N, accepted M" per version and architecture.
 # 3. Model building time and peak memory: ours for x86 and for every architecture, beside
 #    Kconfiglib (python3-kconfiglib) and the kernel's `conf --olddefconfig` on the same tree.
+# 4. With --mutants N (and not by default): precision and soundness together, on N
+#    one-symbol changes of each defconfig, against the kernel's conf --olddefconfig
+#    (bench/kconfig-mutants.py): conf keeps it -> the model must accept it; conf
+#    changes it -> the model should reject it.
 # Results are appended to bench/work/kconfig/results.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +26,7 @@ versions="6.1 6.12"
 arches="x86 arm64 riscv"
 do_check=1
 do_timing=1
+nmut=0
 while test $# -gt 0; do
 	case "$1" in
 	-n) nrand=$2; shift ;;
@@ -29,7 +34,8 @@ while test $# -gt 0; do
 	--arches) arches=$2; shift ;;
 	--no-check) do_check= ;;
 	--no-timing) do_timing= ;;
-	*) echo "usage: bench/kconfig.sh [-n N] [--versions V] [--arches A] [--no-check] [--no-timing]" >&2; exit 129 ;;
+	--mutants) nmut=$2; shift ;;
+	*) echo "usage: bench/kconfig.sh [-n N] [--versions V] [--arches A] [--no-check] [--no-timing] [--mutants N]" >&2; exit 129 ;;
 	esac
 	shift
 done
@@ -77,7 +83,12 @@ gen_configs () {
 
 # The model of one version and architecture, cached as a file beside the configs.
 dump_model () {
-	local v=$1 a=$2 m=$kwork/$v/$a/model.cnf
+	local v=$1 a=$2 m=$kwork/$v/$a/model.cnf bin
+	# A model made by an older build of ours is stale: it is made again.
+	bin=$(command -v git-undertaker || true)
+	if test -n "$bin" && test -s "$m" && test "$bin" -nt "$m"; then
+		rm -f "$m"
+	fi
 	if ! test -s "$m"; then
 		git --git-dir="$repo" undertaker --dump-model=dimacs --arch="$a" "v$v" >"$m.tmp" &&
 			mv "$m.tmp" "$m" || { rm -f "$m.tmp"; return 1; }
@@ -109,6 +120,19 @@ check_configs () {
 	fi
 }
 
+# The environment the kernel's Makefile exports to kconfig, for running conf and
+# Kconfiglib directly (toolchain probes run for real there, as they do in make).
+kconfig_env () {
+	local tree=$1 a=$2 srcarch=$2
+	case "$a" in
+	i386|x86_64) srcarch=x86 ;;
+	esac
+	# The tools too: some probes run them (6.12's TOOLS_SUPPORT_RELR wants NM and OBJCOPY).
+	echo srctree="$tree" ARCH="$a" SRCARCH="$srcarch" CC=gcc LD=ld HOSTCC=gcc HOSTCXX=g++ \
+		AR=ar NM=nm STRIP=strip OBJCOPY=objcopy OBJDUMP=objdump READELF=readelf PAHOLE=pahole \
+		RUSTC=rustc BINDGEN=bindgen KERNELVERSION="$(make -s -C "$tree" kernelversion 2>/dev/null)"
+}
+
 if test -n "$do_check"; then
 	can_dump=
 	if has_undertaker_feature --dump-model=dimacs --arch=x86; then
@@ -126,18 +150,25 @@ if test -n "$do_check"; then
 	done
 fi
 
+if test "$nmut" -gt 0 && has_undertaker_feature --dump-model=dimacs --arch=x86; then
+	for v in $versions; do
+		for a in $arches; do
+			gen_configs "$v" "$a"
+			m=$(dump_model "$v" "$a") || continue
+			tree=$("$bench_dir/linux-repo.sh" --tree "$v")
+			res=$kwork/$v/$a/mutants.txt
+			# conf's environment as kbuild exports it; CC_VERSION_TEXT has spaces.
+			env $(kconfig_env "$tree" "$a") CC_VERSION_TEXT="$(gcc --version | head -n 1)" \
+				"$bench_dir/kconfig-mutants.py" -n "$nmut" "$m" "$kwork/$v/$a/build" \
+				"$kwork/$v/$a/configs/defconfig.config" >"$res" 2>&1 || true
+			{ grep -E '^(UNSOUND|IMPRECISE)' "$res" || true; } | head -n 5 | sed 's/^/    /' | tee -a "$bench_log"
+			say "$v $a: defconfig $(tail -n 1 "$res") (details in $res)"
+		done
+	done
+fi
+
 test -n "$do_timing" || exit 0
 
-# The environment the kernel's Makefile exports to kconfig, for running conf and
-# Kconfiglib directly (toolchain probes run for real there, as they do in make).
-kconfig_env () {
-	local tree=$1 a=$2 srcarch=$2
-	case "$a" in
-	i386|x86_64) srcarch=x86 ;;
-	esac
-	echo srctree="$tree" ARCH="$a" SRCARCH="$srcarch" CC=gcc LD=ld HOSTCC=gcc HOSTCXX=g++ \
-		RUSTC=rustc BINDGEN=bindgen KERNELVERSION="$(make -s -C "$tree" kernelversion 2>/dev/null)"
-}
 
 # Kconfiglib 14.1 stops at the bare `modules` keyword (Linux 6.x writes `modules` where
 # older trees had `option modules`): a temporary copy of it takes `modules` as that.
@@ -151,14 +182,23 @@ if test -n "$kl_src"; then
 		note "could not patch Kconfiglib for 'modules'; it may fail on Linux 6.x"
 fi
 
+# ratio: the last timed command against our cold x86 model, in wall and in CPU time
+# (the machine may be shared: CPU time is the steadier figure).
+ratio () {
+	test -n "$ours_wall" || return 0
+	echo " ($(echo "scale=1; $timed_wall / $ours_wall" | bc)x our x86 model's wall time, $(echo "scale=1; $timed_cpu / $ours_cpu" | bc)x its CPU time)"
+}
+
 for v in $versions; do
 	tree=$("$bench_dir/linux-repo.sh" --tree "$v")
+	ours_wall= ours_cpu=
 	say "-- Linux $v, model building"
 	# Ours: cold (no model kept under $GIT_DIR/undertaker/) then warm.
 	if has_undertaker_feature --dump-model=dimacs --arch=x86; then
 		rm -rf "$repo/undertaker"
 		timed "  git undertaker --dump-model=dimacs --arch=x86 v$v (cold)" \
 			git --git-dir="$repo" undertaker --dump-model=dimacs --arch=x86 "v$v" >"$kwork/model-$v-x86.cnf" || true
+		ours_wall=$timed_wall ours_cpu=$timed_cpu
 		timed "  git undertaker --dump-model=dimacs --arch=x86 v$v (warm)" \
 			git --git-dir="$repo" undertaker --dump-model=dimacs --arch=x86 "v$v" >/dev/null || true
 		say "  x86 model: $(grep -c '^c CONFIG_' "$kwork/model-$v-x86.cnf" || true) symbol variables, $(grep -m1 '^p cnf' "$kwork/model-$v-x86.cnf" || echo 'no p line')"
@@ -168,15 +208,23 @@ for v in $versions; do
 				git --git-dir="$repo" undertaker --dump-model=dimacs --arch=all "v$v" >/dev/null || true
 		else
 			# No --arch=all: one run per architecture of the tree, summed.
-			total=0 peak=0 n=0
+			total=0 cpu=0 peak=0 n=0
 			for a in $(git --git-dir="$repo" ls-tree --name-only "v$v:arch/"); do
 				git --git-dir="$repo" cat-file -e "v$v:arch/$a/Kconfig" 2>/dev/null || continue
 				timed "    --arch=$a" git --git-dir="$repo" undertaker --dump-model=dimacs --arch="$a" "v$v" >/dev/null || true
 				total=$(echo "$total + $timed_wall" | bc)
+				cpu=$(echo "$cpu + $timed_cpu" | bc)
 				if ((timed_mb > peak)); then peak=$timed_mb; fi
 				n=$((n + 1))
 			done
-			say "  git undertaker --dump-model=dimacs, all $n architectures one by one (cold): $total s in total, $peak MB peak RSS"
+			say "  git undertaker --dump-model=dimacs, all $n architectures one by one (cold): $total s wall ($cpu s CPU) in total, $peak MB peak RSS"
+		fi
+		# All architectures in one process sharing one parse cache, as a command that
+		# checks every architecture does (on the extracted tree: the test helper).
+		if test -x "$build_dir/t/helper/test-model"; then
+			timed "  all architectures in one process (test-model --all-arches stats, extracted tree)" \
+				"$build_dir/t/helper/test-model" --all-arches "$tree" stats 2>"$kwork/stats-$v.out" || true
+			say "    $(tail -n 1 "$kwork/stats-$v.out")"
 		fi
 	else
 		say "  SKIP ours: git undertaker --dump-model=dimacs is not available yet"
@@ -187,7 +235,7 @@ for v in $versions; do
 			env $(kconfig_env "$tree" x86) PYTHONPATH="$kconfiglib_dir" $sys_python -c \
 			'import kconfiglib; k = kconfiglib.Kconfig("Kconfig", warn=False); print(len(k.unique_defined_syms), "symbols")' \
 			>"$kwork/kconfiglib-$v.out" || true
-		say "  Kconfiglib: $(cat "$kwork/kconfiglib-$v.out")"
+		say "  Kconfiglib: $(cat "$kwork/kconfiglib-$v.out")$(ratio)"
 		# Every symbol Kconfiglib finds, with its type, against ours (--dump-model=symbols).
 		env $(kconfig_env "$tree" x86) PYTHONPATH="$kconfiglib_dir" $sys_python -c '
 import kconfiglib
@@ -214,6 +262,7 @@ for s in k.unique_defined_syms:
 	cp "$out/defconfig.config" "$out/.config"
 	timed "  conf --olddefconfig (the kernel's own, x86 defconfig)" \
 		env -C "$out" $(kconfig_env "$tree" x86) scripts/kconfig/conf --olddefconfig Kconfig >/dev/null || true
+	say "  conf --olddefconfig:$(ratio)"
 	timed "  make ARCH=x86 olddefconfig (kbuild around conf)" \
 		make -s -C "$tree" O="$out" ARCH=x86 olddefconfig >/dev/null || true
 done

@@ -19,7 +19,7 @@ say () { printf '%s\n' "$*" | tee -a "${bench_log:-/dev/null}" >&3; }
 note () { printf '%s\n' "$*" >&2; }
 
 # timed <label> <command...>: run it, record wall time (s), CPU times and peak RSS (MB)
-# in $timed_wall, $timed_user, $timed_sys and $timed_mb, and print them under the label. The command's
+# in $timed_wall, $timed_user, $timed_sys, $timed_cpu (user + sys) and $timed_mb, and print them under the label. The command's
 # stdout goes where the caller sends it; the exit status is the command's.
 timed () {
 	local label=$1 tf rc
@@ -31,6 +31,7 @@ timed () {
 	read -r timed_wall timed_kb timed_user timed_sys < <(tail -n 1 "$tf")
 	rm -f "$tf"
 	timed_mb=$((timed_kb / 1024))
+	timed_cpu=$(echo "$timed_user + $timed_sys" | bc)
 	# CPU time beside wall time: the machine is shared, and load inflates the wall time.
 	say "$label: ${timed_wall} s wall (${timed_user} s user, ${timed_sys} s sys), ${timed_mb} MB peak RSS$( ((rc)) && echo " (exit $rc)")"
 	return $rc
