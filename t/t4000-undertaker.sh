@@ -306,4 +306,23 @@ test_expect_success '--explain: where a missing symbol was defined before it dis
 	! grep "was defined at" out
 '
 
+test_expect_success 'a Kconfig change of thousands of symbols still finds their users' '
+	for i in $(seq 1 5000); do
+		printf "config A_RATHER_LONG_GENERATED_SYMBOL_NAME_%d\n\tbool \"g\"\n" $i || return 1
+	done >Kconfig.many &&
+	echo "source \"Kconfig.many\"" >>Kconfig &&
+	write_file src/many.c <<-\EOF &&
+	#ifdef CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321
+	int many;
+	#endif
+	EOF
+	git add Kconfig Kconfig.many src/many.c && test_tick && git commit -q -m "many" &&
+	test_expect_code 0 git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out &&
+	sed -i "s/A_RATHER_LONG_GENERATED_SYMBOL_NAME_/RENAMED_LONG_GENERATED_SYMBOL_NAME_/" Kconfig.many &&
+	git add Kconfig.many && test_tick && git commit -q -m "rename them all" &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^src/many.c:1: undefined block B0 (missing, global): #ifdef CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321$" out
+'
+
 test_done
