@@ -80,6 +80,9 @@ struct subject {
 	 * read it for a C file (its "local includes"): never run alone.
 	 */
 	int include_only;
+	/* The C files (subject indices) through which rules changed it. */
+	struct via { size_t from, rule; } *via;
+	size_t nr_via, alloc_via;
 };
 
 struct subject_set {

@@ -101,6 +101,7 @@ static void subjects_clear(struct subject_set *set)
 		for (size_t k = 0; k < s->nr_fails; k++)
 			free(s->fails[k].message);
 		free(s->fails);
+		free(s->via);
 	}
 	free(set->v);
 }

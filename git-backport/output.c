@@ -293,6 +293,33 @@ static char *one_line(const char *s)
  * One note per commit of the range: the target, which rules change which of
  * the files that commit touches (as they are at the tip), and what failed.
  */
+/*
+ * The headers that rules changed while spatch read them for the C file
+ * `from` (the commit may not touch them itself): "changed include/x.h
+ * through drivers/x.c: rule, rule".
+ */
+static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf *note)
+{
+	for (size_t h = 0; h < ctx->subjects->nr; h++) {
+		const struct subject *hs = &ctx->subjects->v[h];
+		int any = 0;
+
+		for (size_t i = 0; i < hs->nr_via; i++) {
+			if (hs->via[i].from != from)
+				continue;
+			if (!any)
+				strbuf_addf(note, "changed %s through %s: ", hs->path,
+					    ctx->subjects->v[from].path);
+			else
+				strbuf_addstr(note, ", ");
+			strbuf_addstr(note, ctx->rules->v[hs->via[i].rule].name);
+			any = 1;
+		}
+		if (any)
+			strbuf_addch(note, '\n');
+	}
+}
+
 void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
 {
 	struct notes_batch *batch = notes_batch_begin(ctx->repo, ref);
@@ -357,6 +384,7 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 					    ctx->rules->v[s->fails[f].rule].name, m);
 				free(m);
 			}
+			note_headers_via(ctx, s - ctx->subjects->v, &note);
 		}
 		for (size_t k = 0; k < changes.nr; k++) {
 			struct subject *s = changes.files[k].new_path ?

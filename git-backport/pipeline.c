@@ -585,6 +585,16 @@ static void grow_pending(struct rule_run *rr)
 	memset(rr->pend + old, 0, (rr->alloc_pend - old) * sizeof(*rr->pend));
 }
 
+static void add_via(struct subject *h, size_t from, size_t rule)
+{
+	for (size_t i = 0; i < h->nr_via; i++)
+		if (h->via[i].from == from && h->via[i].rule == rule)
+			return;
+	ALLOC_GROW(h->via, h->nr_via + 1, h->alloc_via);
+	h->via[h->nr_via].from = from;
+	h->via[h->nr_via++].rule = rule;
+}
+
 /*
  * After rule k: the headers its runs changed through C files, each as the
  * first of those C files (in path order) left it, as spatch in place over a
@@ -629,6 +639,7 @@ static void apply_headers(struct rule_run *rr, size_t k)
 			free(m);
 			continue;
 		}
+		add_via(&ctx->subjects->v[hi], h->from, k);
 		if (repo_read_blob(ctx->repo, &h->oid, &b) < 0)
 			die("cannot read spatch's output for %s", h->path);
 		data = xmalloc(b->size + 1);

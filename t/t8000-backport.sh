@@ -126,6 +126,16 @@ test_expect_success 'the threaded-interrupt rule rewrites the call and adds the 
 	test $(grep -c "^diff --git" out) = 3
 '
 
+test_expect_success 'the note of the commit that touched foo.c names the header changed through it' '
+	git backport --rules=rules base..HEAD >/dev/null &&
+	git notes --ref=backport show HEAD >note &&
+	grep "^changed drivers/net/foo/foo.c: 0001-threaded-irq.cocci$" note &&
+	grep "^changed drivers/net/foo/foo.h through drivers/net/foo/foo.c: 0001-threaded-irq.cocci$" note &&
+	git notes --ref=backport show HEAD~1 >note &&
+	grep "^changed drivers/net/bar/bar.c: " note &&
+	! grep "foo" note
+'
+
 test_expect_success 'nothing of the work tree, index or HEAD changes' '
 	git rev-parse HEAD >head.before &&
 	git status --porcelain -uno >status.before &&
