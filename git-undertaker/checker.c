@@ -63,6 +63,16 @@ struct checker {
 	char *host_arch;
 	/* A census worker: buildfiles and macros are its parent's, read only. */
 	struct checker *parent;
+	/*
+	 * Range workers (kept from one commit to the next, each with its own
+	 * models and solvers) share this checker's results, under results_lock:
+	 * a file's "before" is often what another worker found as "after".
+	 */
+	struct checker **workers;
+	size_t nr_workers;
+	struct checker *results_of;	/* a range worker: its parent */
+	pthread_mutex_t results_lock;
+	int file_progress;
 };
 
 
@@ -82,7 +92,13 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
 	c->host_arch = xstrdup(project_host_srcarch());
+	pthread_mutex_init(&c->results_lock, NULL);
 	return c;
+}
+
+void checker_set_file_progress(struct checker *c, int on)
+{
+	c->file_progress = on;
 }
 
 static void print_stats(struct arch_model *am)
@@ -138,6 +154,8 @@ static void free_defect_list(void *p)
 
 void checker_save(struct checker *c)
 {
+	for (size_t w = 0; c && w < c->nr_workers; w++)
+		checker_save(c->workers[w]);
 	for (size_t i = 0; c && i < MAX_MODEL_SETS; i++) {
 		struct model_set *ms = c->sets[i];
 
@@ -156,6 +174,9 @@ void checker_free(struct checker *c)
 {
 	if (!c)
 		return;
+	for (size_t w = 0; w < c->nr_workers; w++)
+		checker_free(c->workers[w]);
+	free(c->workers);
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
 		model_set_free(c->sets[i]);
 	strmap_clear(&c->results, free_defect_list);
@@ -169,6 +190,7 @@ void checker_free(struct checker *c)
 		project_config_release(&c->project_config);
 	}
 	free(c->host_arch);
+	pthread_mutex_destroy(&c->results_lock);
 	free(c);
 }
 
@@ -220,7 +242,9 @@ static struct arch_model *get_model(void *data, size_t i)
 {
 	struct model_set *ms = data;
 	struct arch_model *am = &ms->models[i];
-	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
+	/* A worker parses what its parent parsed and reported already. */
+	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache,
+					 .quiet = ms->checker->parent != NULL };
 	double t;
 
 	if (ms->built[i])
@@ -441,12 +465,17 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
 					 .macro_defs = &c->macro_defs };
 
+	struct checker *rc = c->results_of ? c->results_of : c;
+	const struct defect_list *found;
+
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
 		    git_oid_tostr(dhex, sizeof(dhex), &ms->digest), path);
-	l = strmap_get(&c->results, key.buf);
-	if (l) {
+	pthread_mutex_lock(&rc->results_lock);
+	found = strmap_get(&rc->results, key.buf);
+	pthread_mutex_unlock(&rc->results_lock);
+	if (found) {
 		strbuf_release(&key);
-		return l;
+		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
 	if (not_checked(ms, path))
@@ -459,9 +488,16 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		blob_release(c->repo, blob);
 	}
 done:
-	strmap_put(&c->results, key.buf, l);
+	pthread_mutex_lock(&rc->results_lock);
+	/* Another worker may have analysed the same blob meanwhile: keep one. */
+	found = strmap_get(&rc->results, key.buf);
+	if (found)
+		free_defect_list(l);
+	else
+		strmap_put(&rc->results, key.buf, l);
+	pthread_mutex_unlock(&rc->results_lock);
 	strbuf_release(&key);
-	return l;
+	return found ? found : l;
 }
 
 /*
@@ -697,6 +733,141 @@ static void copy_list(struct defect_list *dst, const struct defect_list *src, co
 		defect_list_copy(dst, &src->v[i], path);
 }
 
+/* One file of a commit to check: changed by it, or affected by its Kconfig change. */
+struct commit_item {
+	const struct file_change *fc;	/* NULL: affected */
+	const char *path;		/* affected: the file and its blob */
+	git_oid blob;
+	struct defect_list out;		/* its defects, compared with the parent */
+};
+
+static void check_item(struct checker *c, struct model_set *ps, struct model_set *ms,
+		       struct commit_item *it)
+{
+	struct defect_list before = { 0 }, after = { 0 };
+	const struct file_change *fc = it->fc;
+
+	if (!fc) {
+		if (ps)
+			copy_list(&before, blob_defects(c, ps, it->path, &it->blob), NULL);
+		copy_list(&after, blob_defects(c, ms, it->path, &it->blob), NULL);
+	} else {
+		const char *path = fc->new_path ? fc->new_path : fc->old_path;
+
+		if (fc->status == 'M' && ps && git_oid_equal(&ps->digest, &ms->digest) &&
+		    !c->opts->show_all && is_c_file(path) &&
+		    !changed_blocks_defects(c, ms, path, &fc->old_blob, &fc->new_blob,
+					    &before, &after))
+			;	/* only the blocks that differ */
+		else {
+			if (fc->status != 'A' && fc->old_path && is_c_file(fc->old_path) && ps)
+				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
+					  path);
+			if (fc->status != 'D' && is_c_file(fc->new_path))
+				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
+					  path);
+		}
+	}
+	defect_match(&before, &after);
+	defect_list_take(&it->out, &after);
+	defect_list_clear(&before);
+}
+
+/* The files of one commit, shared out among the range workers. */
+struct commit_work {
+	const git_oid *commit, *parent;	/* parent NULL: a root commit */
+	struct commit_item *items;
+	size_t nr, next;
+	pthread_mutex_t lock;
+	struct progress *progress;
+};
+
+struct commit_worker {
+	struct commit_work *cw;
+	struct checker *c;
+	pthread_t thread;
+	int started;
+};
+
+static void *commit_run(void *arg)
+{
+	struct commit_worker *w = arg;
+	struct commit_work *cw = w->cw;
+	/* The parent's set first, as checker_check_commit does: ms is then the newest. */
+	struct model_set *ps = cw->parent ? model_set_for(w->c, cw->parent) : NULL;
+	struct model_set *ms = model_set_for(w->c, cw->commit);
+
+	/* A worker without models leaves its share to the others. */
+	if (!ms || (cw->parent && !ps))
+		return NULL;
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&cw->lock);
+		i = cw->next++;
+		pthread_mutex_unlock(&cw->lock);
+		if (i >= cw->nr)
+			break;
+		check_item(w->c, ps, ms, &cw->items[i]);
+		progress_add(cw->progress, 1);
+	}
+	return NULL;
+}
+
+static struct checker *checker_worker(struct checker *parent);
+
+/*
+ * Below this many files a commit is checked on one thread: a worker's first
+ * commit builds its own models (about half a second per architecture), and
+ * each worker gets at least half this many files.
+ */
+#define PARALLEL_MIN_FILES 16
+
+static void check_items(struct checker *c, struct commit_work *cw)
+{
+	size_t jobs = c->opts->common.jobs > 1 ? (size_t)c->opts->common.jobs : 1;
+	struct commit_worker *w;
+
+	if (jobs > cw->nr / (PARALLEL_MIN_FILES / 2))
+		jobs = cw->nr / (PARALLEL_MIN_FILES / 2);
+	if (jobs < 2 || cw->nr < PARALLEL_MIN_FILES) {
+		struct model_set *ps = cw->parent ? model_set_for(c, cw->parent) : NULL;
+		struct model_set *ms = model_set_for(c, cw->commit);
+
+		for (size_t i = 0; i < cw->nr; i++) {
+			check_item(c, ps, ms, &cw->items[i]);
+			progress_add(cw->progress, 1);
+		}
+		return;
+	}
+	/* Workers are kept for the next commits: their models stay built. */
+	while (c->nr_workers < jobs - 1) {
+		struct checker *wc = checker_worker(c);
+
+		wc->results_of = c;
+		c->workers = xrealloc(c->workers, (c->nr_workers + 1) * sizeof(*c->workers));
+		c->workers[c->nr_workers++] = wc;
+	}
+	pthread_mutex_init(&cw->lock, NULL);
+	w = xcalloc(jobs, sizeof(*w));
+	for (size_t j = 0; j < jobs; j++) {
+		w[j].cw = cw;
+		w[j].c = j ? c->workers[j - 1] : c;
+		if (j)
+			w[j].started = !pthread_create(&w[j].thread, NULL, commit_run, &w[j]);
+	}
+	commit_run(&w[0]);
+	for (size_t j = 1; j < jobs; j++) {
+		if (!w[j].started)
+			continue;
+		pthread_join(w[j].thread, NULL);
+		c->input_errors += w[j].c->input_errors;
+		w[j].c->input_errors = 0;
+	}
+	pthread_mutex_destroy(&cw->lock);
+	free(w);
+}
+
 int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct change_list changes = { 0 };
@@ -706,6 +877,8 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	int has_parent;
 	struct strmap checked = STRMAP_INIT;
 	struct strvec apaths = STRVEC_INIT, ablobs = STRVEC_INIT;
+	struct commit_work cw = { .commit = commit };
+	size_t alloc = 0;
 
 	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
 		return error("cannot read commit %s", oid_short(c->repo, commit));
@@ -720,6 +893,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 		ps = model_set_for(c, &parent);
 		if (!ps)
 			return -1;
+		cw.parent = &parent;
 	}
 	ms = model_set_for(c, commit);
 	if (!ms)
@@ -727,48 +901,34 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 
 	for (size_t i = 0; i < changes.nr; i++) {
 		const struct file_change *fc = &changes.files[i];
-		struct defect_list before = { 0 }, after = { 0 };
-		const char *path = fc->new_path ? fc->new_path : fc->old_path;
 
 		if ((!fc->new_path || !is_c_file(fc->new_path)) &&
 		    (!fc->old_path || !is_c_file(fc->old_path)))
 			continue;
-		if (fc->status == 'M' && ps && git_oid_equal(&ps->digest, &ms->digest) &&
-		    !c->opts->show_all && is_c_file(path) &&
-		    !changed_blocks_defects(c, ms, path, &fc->old_blob, &fc->new_blob,
-					    &before, &after))
-			;	/* only the blocks that differ */
-		else {
-			if (fc->status != 'A' && fc->old_path && is_c_file(fc->old_path) && ps)
-				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
-					  path);
-			if (fc->status != 'D' && is_c_file(fc->new_path))
-				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
-					  path);
-		}
-		defect_match(&before, &after);
-		defect_list_take(out, &after);
-		defect_list_clear(&before);
-		strmap_put(&checked, path, (void *)1);
+		ALLOC_GROW(cw.items, cw.nr + 1, alloc);
+		memset(&cw.items[cw.nr], 0, sizeof(*cw.items));
+		cw.items[cw.nr++].fc = fc;
+		strmap_put(&checked, fc->new_path ? fc->new_path : fc->old_path, (void *)1);
 	}
-
 	if (!ps || !git_oid_equal(&ps->digest, &ms->digest)) {
-		/* Pin ms: looking up the parent's models must not evict it. */
 		affected_files(c, ps, ms, commit, &checked, &apaths, &ablobs);
 		for (size_t i = 0; i < apaths.nr; i++) {
-			struct defect_list before = { 0 }, after = { 0 };
-			git_oid id;
-
-			git_oid_fromstr(&id, ablobs.v[i]);
-			if (ps)
-				copy_list(&before, blob_defects(c, ps, apaths.v[i], &id), NULL);
-			copy_list(&after, blob_defects(c, ms, apaths.v[i], &id), NULL);
-			defect_match(&before, &after);
-			defect_list_take(out, &after);
-			defect_list_clear(&before);
+			ALLOC_GROW(cw.items, cw.nr + 1, alloc);
+			memset(&cw.items[cw.nr], 0, sizeof(*cw.items));
+			cw.items[cw.nr].path = apaths.v[i];
+			git_oid_fromstr(&cw.items[cw.nr++].blob, ablobs.v[i]);
 		}
 	}
+	/* A big commit (a merge of a release) takes minutes: say how far it is. */
+	if (c->file_progress && cw.nr >= 100)
+		cw.progress = progress_start("Checking files", cw.nr);
+	check_items(c, &cw);
+	progress_stop(&cw.progress);
+	/* In item order, whichever worker took each: the output is the same for any -j. */
+	for (size_t i = 0; i < cw.nr; i++)
+		defect_list_take(out, &cw.items[i].out);
 	defect_list_sort(out);
+	free(cw.items);
 	strvec_clear(&apaths);
 	strvec_clear(&ablobs);
 	strmap_clear(&checked, NULL);
@@ -776,7 +936,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	return 0;
 }
 
-/* A worker of the census: its own models and solvers, the parent's tree data. */
+/* A census worker: its own models and solvers, the parent's tree data. */
 static struct checker *checker_worker(struct checker *parent)
 {
 	struct checker *c = xcalloc(1, sizeof(*c));
@@ -791,6 +951,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->kconfig_cache = kconfig_cache_new();
 	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
+	pthread_mutex_init(&c->results_lock, NULL);
 	return c;
 }
 

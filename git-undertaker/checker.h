@@ -40,9 +40,17 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 /*
  * Checks `commit` against its first parent: the files it changed and the files
  * a Kconfig change may affect. Defects get status new, unchanged or fixed.
- * Returns 0, or -1 after a fatal error was reported.
+ * A commit of many files is shared out among -j workers, each with its own
+ * models (kept for the next commits). Returns 0, or -1 after a fatal error
+ * was reported.
  */
 int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out);
+
+/*
+ * Show "Checking files" progress for a commit with many files (a single
+ * commit is checked; the range's own progress is not on screen).
+ */
+void checker_set_file_progress(struct checker *c, int on);
 
 /* Every block of every .c/.h/.S file at `commit` (within the pathspec), status new. */
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out);

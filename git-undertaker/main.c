@@ -199,6 +199,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		return -1;
 	}
 	c = checker_new(r, o);
+	checker_set_file_progress(c, commits.nr == 1);
 	if (o->common.notes)
 		batch = notes_batch_begin(r, ref);
 	if (!o->common.quiet && commits.nr > 1)

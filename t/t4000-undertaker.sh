@@ -325,4 +325,53 @@ test_expect_success 'a Kconfig change of thousands of symbols still finds their 
 	grep "^src/many.c:1: undefined block B0 (missing, global): #ifdef CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321$" out
 '
 
+test_expect_success 'a commit of many files gives the same result with any -j' '
+	git checkout -q --orphan wide &&
+	git rm -q -rf . &&
+	write_file Kconfig <<-\EOF &&
+	config FOO
+		bool "foo"
+	config BAR
+		bool "bar"
+		depends on FOO
+	config OLD
+		bool "old"
+	EOF
+	mkdir -p wide other &&
+	for i in $(seq 1 40); do
+		printf "#ifdef CONFIG_OLD\nint old$i;\n#endif\nint keep$i;\n" >wide/f$i.c || return 1
+	done &&
+	# Files the Kconfig change affects though the commit leaves them alone.
+	for i in $(seq 1 20); do
+		printf "#ifndef CONFIG_OLD\nint other$i;\n#endif\n" >other/o$i.c || return 1
+	done &&
+	git add Kconfig wide other && test_tick && git commit -q -m "wide base" &&
+	for i in $(seq 1 40); do
+		case $i in
+		*[02468]) printf "#ifdef CONFIG_BAR\n#ifndef CONFIG_FOO\nint never$i;\n#endif\n#endif\n" ;;
+		*) printf "#ifdef CONFIG_TYPO_$i\nint typo$i;\n#endif\n" ;;
+		esac >>wide/f$i.c || return 1
+	done &&
+	sed -i "/config OLD/,+1d" Kconfig &&
+	git add Kconfig wide && test_tick && git commit -q -m "wide change" &&
+	for i in $(seq 1 20); do
+		sed -i "s/CONFIG_TYPO_/CONFIG_FOO_TYPO_/" wide/f$i.c || return 1
+	done &&
+	git add wide && test_tick && git commit -q -m "wide again" &&
+	test_expect_code 1 git undertaker --no-notes -j 1 HEAD~2.. >one &&
+	test_expect_code 1 git undertaker --no-notes -j 2 HEAD~2.. >two &&
+	test_expect_code 1 git undertaker --no-notes -j 5 --format=json HEAD~2.. >five.json &&
+	test_expect_code 1 git undertaker --no-notes -j 1 --format=json HEAD~2.. >one.json &&
+	test_cmp one two &&
+	test_cmp one.json five.json &&
+	# The first commit: 20 dead #ifndef, 20 typos, 40 blocks of a removed
+	# symbol and 20 undead ones in files it did not touch; the second
+	# (edits in place): 10 typos renamed.
+	test $(grep -c "dead block B2 (kconfig, global): #ifndef CONFIG_FOO" one) = 20 &&
+	test $(grep -c "dead block B1 (missing, global): #ifdef CONFIG_TYPO_" one) = 20 &&
+	test $(grep -c "dead block B0 (missing, global): #ifdef CONFIG_OLD" one) = 40 &&
+	test $(grep -c "^other/o[0-9]*.c:1: undead block B0 (missing, global): #ifndef CONFIG_OLD" one) = 20 &&
+	test $(grep -c "dead block B1 (missing, global): #ifdef CONFIG_FOO_TYPO_" one) = 10
+'
+
 test_done
