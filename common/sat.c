@@ -2,10 +2,11 @@
 /* The picosat wrapper; see sat.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <picosat/picosat.h>
 #include "sat.h"
 
-#define SAT_WITNESSES 8
+#define SAT_DEFAULT_WITNESSES 8
 
 /* The answer cache: formula -> 1 (sat) / 0 (unsat), open addressing. */
 struct answer {
@@ -34,9 +35,20 @@ struct sat {
 	 * variable (tens of milliseconds on Linux); evaluating a small formula in a
 	 * few stored models costs microseconds, and most questions are satisfiable.
 	 */
-	int8_t *witness[SAT_WITNESSES];
-	int witness_vars[SAT_WITNESSES];
-	size_t nr_witnesses, next_witness;
+	int8_t *witness[SAT_MAX_WITNESSES];
+	int witness_vars[SAT_MAX_WITNESSES];
+	size_t nr_witnesses, next_witness, max_witnesses;
+	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
+	/*
+	 * The store's variable count at the last question: a base clause over
+	 * variables above it only (a fact about a variable made since) cannot
+	 * touch an earlier answer, which stays. A unit fact's value is kept in
+	 * late[] for the witnesses made before the variable; any other variable
+	 * they do not know is free.
+	 */
+	int seen_vars;
+	int8_t *late;
+	size_t alloc_late;
 	struct logic_eval *ev;
 };
 
@@ -64,6 +76,15 @@ static void add_to_solver(struct sat *s, const int *lits, size_t nr)
 	picosat_add(s->ps, 0);
 }
 
+/* Are all the clause's variables newer than every question asked so far? */
+static int fresh_clause(const struct sat *s, const int *lits, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (abs(lits[i]) <= s->seen_vars)
+			return 0;
+	return 1;
+}
+
 static void base_sink(void *ctx, const int *lits, size_t nr)
 {
 	struct sat *s = ctx;
@@ -78,6 +99,24 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	s->nr_base_clauses++;
 	if (s->ps)
 		add_to_solver(s, lits, nr);
+	if (nr && fresh_clause(s, lits, nr)) {
+		if (nr == 1) {
+			int v = abs(lits[0]);
+
+			if ((size_t)v >= s->alloc_late) {
+				size_t old = s->alloc_late;
+
+				s->alloc_late = ((size_t)v + 1) * 2;
+				s->late = xrealloc(s->late, s->alloc_late);
+				memset(s->late + old, 0, s->alloc_late - old);
+			}
+			s->late[v] = lits[0] > 0 ? 1 : -1;
+		} else {
+			/* Free variables are tried all false or all true: this clause may want both. */
+			s->nr_witnesses = s->next_witness = 0;
+		}
+		return;
+	}
 	/* A stronger base may refute earlier answers and witnesses: forget them. */
 	if (s->nr_answers) {
 		memset(s->answers, 0, s->cap_answers * sizeof(*s->answers));
@@ -95,6 +134,7 @@ struct sat *sat_new(struct logic *l)
 {
 	struct sat *s = xcalloc(1, sizeof(*s));
 	s->l = l;
+	s->max_witnesses = SAT_DEFAULT_WITNESSES;
 	s->base_enc = cnf_encoder_new(l, base_sink, s);
 	s->query_enc = cnf_encoder_new(l, query_sink, s);
 	return s;
@@ -110,8 +150,9 @@ void sat_free(struct sat *s)
 	cnf_encoder_free(s->query_enc);
 	free(s->log);
 	free(s->answers);
-	for (size_t i = 0; i < SAT_WITNESSES; i++)
+	for (size_t i = 0; i < SAT_MAX_WITNESSES; i++)
 		free(s->witness[i]);
+	free(s->late);
 	logic_eval_free(s->ev);
 	free(s);
 }
@@ -135,14 +176,24 @@ void sat_assert_guarded(struct sat *s, formula f, int guard)
 
 size_t sat_nr_base_clauses(const struct sat *s) { return s->nr_base_clauses; }
 
+static void seen(struct sat *s)
+{
+	int n = logic_nr_vars(s->l);
+
+	if (n > s->seen_vars)
+		s->seen_vars = n;
+}
+
 int sat_query_literal(struct sat *s, formula f)
 {
+	seen(s);
 	return cnf_literal(s->query_enc, f, 1, 1);
 }
 
 int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 {
 	load_solver(s);
+	seen(s);
 	for (size_t i = 0; i < nr; i++)
 		picosat_assume(s->ps, assumptions[i]);
 	s->calls++;
@@ -214,7 +265,7 @@ static void keep_witness(struct sat *s)
 {
 	int n = picosat_variables(s->ps);
 	size_t i = s->next_witness;
-	s->next_witness = (i + 1) % SAT_WITNESSES;
+	s->next_witness = (i + 1) % s->max_witnesses;
 	if (i == s->nr_witnesses)
 		s->nr_witnesses++;
 	s->witness[i] = xrealloc(s->witness[i], n + 1);
@@ -222,18 +273,167 @@ static void keep_witness(struct sat *s)
 	s->witness[i][0] = 0;
 	for (int v = 1; v <= n; v++)
 		s->witness[i][v] = picosat_deref(s->ps, v);
+	s->witnesses_found = 1;
 }
 
+struct witness_eval {
+	const struct sat *s;
+	const int8_t *w;
+	int n, free_value, used_free;
+};
+
+static int witness_value(void *data, int var)
+{
+	struct witness_eval *we = data;
+
+	if (var <= we->n)
+		return we->w[var];
+	if ((size_t)var < we->s->alloc_late && we->s->late[var])
+		return we->s->late[var];
+	/* Made after the witness and constrained by no base clause: either value. */
+	we->used_free = 1;
+	return we->free_value;
+}
+
+/*
+ * Is f true in a witness? Variables made since it are fixed by their unit
+ * facts, or free: then tried all false, then all true (both extend the
+ * witness to a model of the base, which says nothing of them).
+ */
 static int witnessed(struct sat *s, formula f)
 {
+	struct witness_eval we = { .s = s };
+
 	if (!s->ev)
 		s->ev = logic_eval_new(s->l, NULL, 0);
 	for (size_t i = 0; i < s->nr_witnesses; i++) {
+		int r;
+
+		/*
+		 * Three-valued first, shared subformulas evaluated once (model
+		 * formulas are large DAGs): variables the witness does not know
+		 * are unknown, and only an unknown result needs them.
+		 */
 		logic_eval_set_values(s->ev, s->witness[i], s->witness_vars[i]);
-		if (logic_eval(s->ev, f) > 0)
+		r = logic_eval(s->ev, f);
+		if (r > 0)
+			return 1;
+		if (r < 0)
+			continue;
+		we.w = s->witness[i];
+		we.n = s->witness_vars[i];
+		we.used_free = 0;
+		we.free_value = -1;
+		if (logic_eval_with(s->l, f, witness_value, &we))
+			return 1;
+		if (!we.used_free)
+			continue;
+		we.free_value = 1;
+		if (logic_eval_with(s->l, f, witness_value, &we))
 			return 1;
 	}
 	return 0;
+}
+
+void sat_set_witnesses(struct sat *s, size_t n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > SAT_MAX_WITNESSES)
+		n = SAT_MAX_WITNESSES;
+	s->max_witnesses = n;
+	if (s->nr_witnesses > n)
+		s->nr_witnesses = n;
+	s->next_witness %= n;
+}
+
+/* The file: "undertaker samples 1 <vars> <count>\n", then each witness as a bit per variable. */
+#define WITNESS_MAGIC "undertaker samples 1"
+
+void sat_load_witnesses(struct sat *s, const char *path, int nr_vars)
+{
+	size_t bytes = ((size_t)nr_vars + 8) / 8;
+	unsigned char *bits;
+	FILE *f = fopen(path, "rb");
+	int vars, count;
+
+	if (nr_vars > s->seen_vars)
+		s->seen_vars = nr_vars;
+	if (!f)
+		return;
+	if (fscanf(f, WITNESS_MAGIC " %d %d", &vars, &count) != 2 || vars != nr_vars ||
+	    count < 0 || count > SAT_MAX_WITNESSES || fgetc(f) != '\n') {
+		fclose(f);
+		return;
+	}
+	bits = xmalloc(bytes);
+	for (int w = 0; w < count && fread(bits, 1, bytes, f) == bytes; w++) {
+		int8_t *v = xmalloc((size_t)nr_vars + 1);
+		size_t i;
+
+		v[0] = 0;
+		for (int var = 1; var <= nr_vars; var++)
+			v[var] = (bits[var / 8] >> (var % 8)) & 1 ? 1 : -1;
+		/* Another build of the tool may number variables otherwise: check. */
+		if (s->nr_witnesses >= s->max_witnesses || !sat_base_satisfied_by(s, v, nr_vars)) {
+			free(v);
+			continue;
+		}
+		i = s->nr_witnesses++;
+		free(s->witness[i]);
+		s->witness[i] = v;
+		s->witness_vars[i] = nr_vars;
+	}
+	s->next_witness = s->nr_witnesses % s->max_witnesses;
+	free(bits);
+	fclose(f);
+}
+
+void sat_save_witnesses(struct sat *s, const char *path, int nr_vars)
+{
+	size_t bytes = ((size_t)nr_vars + 8) / 8, nr = 0;
+	unsigned char *bits;
+	char *tmp, *slash;
+	FILE *f;
+	int ok;
+
+	if (!s->witnesses_found)
+		return;
+	for (size_t i = 0; i < s->nr_witnesses; i++)
+		nr += s->witness_vars[i] >= nr_vars;
+	if (!nr)
+		return;
+	slash = strrchr(path, '/');
+	if (slash) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+
+		mkdir_p(dir);
+		free(dir);
+	}
+	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		free(tmp);
+		return;
+	}
+	bits = xmalloc(bytes);
+	ok = fprintf(f, WITNESS_MAGIC " %d %zu\n", nr_vars, nr) > 0;
+	for (size_t i = 0; ok && i < s->nr_witnesses; i++) {
+		if (s->witness_vars[i] < nr_vars)
+			continue;
+		memset(bits, 0, bytes);
+		for (int var = 1; var <= nr_vars; var++)
+			if (s->witness[i][var] > 0)
+				bits[var / 8] |= (unsigned char)(1u << (var % 8));
+		ok = fwrite(bits, 1, bytes, f) == bytes;
+	}
+	ok = !fclose(f) && ok;
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+	else
+		s->witnesses_found = 0;
+	free(bits);
+	free(tmp);
 }
 
 int sat_satisfiable(struct sat *s, formula f)
@@ -266,11 +466,12 @@ int sat_satisfiable(struct sat *s, formula f)
 	return r;
 }
 
-void sat_stats(const struct sat *s, size_t *queries, size_t *cached, size_t *calls)
+void sat_get_stats(const struct sat *s, struct sat_stats *st)
 {
-	*queries = s->queries;
-	*cached = s->cached + s->witnessed;
-	*calls = s->calls;
+	st->queries = s->queries;
+	st->cached = s->cached;
+	st->witnessed = s->witnessed;
+	st->calls = s->calls;
 }
 
 int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars)

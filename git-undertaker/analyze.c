@@ -13,222 +13,33 @@
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
-#define MAX_SAMPLES 64
-
-/* Answers by formula: an open-addressing table of (formula + 1, answer). */
-struct answer_cache {
-	uint32_t *keys;
-	int8_t *values;
-	size_t nr, cap;
-};
-
-static int answer_get(struct answer_cache *c, formula f)
-{
-	if (!c->cap)
-		return -1;
-	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-		if (!c->keys[i])
-			return -1;
-		if (c->keys[i] == f + 1)
-			return c->values[i];
-	}
-}
-
-static void answer_put(struct answer_cache *c, formula f, int v)
-{
-	if ((c->nr + 1) * 2 > c->cap) {
-		struct answer_cache old = *c;
-
-		c->cap = c->cap ? c->cap * 2 : 1024;
-		c->keys = xcalloc(c->cap, sizeof(*c->keys));
-		c->values = xcalloc(c->cap, 1);
-		c->nr = 0;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.keys[i])
-				answer_put(c, old.keys[i] - 1, old.values[i]);
-		free(old.keys);
-		free(old.values);
-	}
-	for (size_t i = (f * 2654435761u) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-		if (!c->keys[i]) {
-			c->keys[i] = f + 1;
-			c->values[i] = (int8_t)v;
-			c->nr++;
-			return;
-		}
-		if (c->keys[i] == f + 1)
-			return;
-	}
-}
+/*
+ * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
+ * and 64 assignments answer most of them without a solve.
+ */
+#define MODEL_WITNESSES 64
 
 void arch_model_init_samples(struct arch_model *am)
 {
 	am->base_vars = logic_nr_vars(am->logic);
-	am->samples = xcalloc(MAX_SAMPLES, sizeof(*am->samples));
-	am->answers = xcalloc(1, sizeof(*am->answers));
+	sat_set_witnesses(am->sat, MODEL_WITNESSES);
 }
-
-void arch_model_release_samples(struct arch_model *am)
-{
-	for (size_t i = 0; i < MAX_SAMPLES && am->samples; i++)
-		free(am->samples[i]);
-	free(am->samples);
-	if (am->answers) {
-		free(am->answers->keys);
-		free(am->answers->values);
-		free(am->answers);
-	}
-}
-
-static void keep_sample(struct arch_model *am)
-{
-	int8_t *v = am->samples[am->next_sample];
-
-	if (!v)
-		v = am->samples[am->next_sample] = xmalloc((size_t)am->base_vars + 1);
-	for (int var = 1; var <= am->base_vars; var++)
-		v[var] = (int8_t)sat_value(am->sat, var);
-	am->next_sample = (am->next_sample + 1) % MAX_SAMPLES;
-	if (am->nr_samples < MAX_SAMPLES)
-		am->nr_samples++;
-	am->samples_dirty = 1;
-}
-
-/* The file: "undertaker samples 1 <vars> <count>\n", then each sample as a bit per variable. */
-#define SAMPLES_MAGIC "undertaker samples 1"
 
 void arch_model_load_samples(struct arch_model *am, const char *path)
 {
-	size_t bytes = ((size_t)am->base_vars + 8) / 8;
-	unsigned char *bits;
-	FILE *f = fopen(path, "rb");
-	int vars, count;
-
-	if (!f)
-		return;
-	if (fscanf(f, SAMPLES_MAGIC " %d %d", &vars, &count) != 2 || vars != am->base_vars ||
-	    count < 0 || count > MAX_SAMPLES || fgetc(f) != '\n') {
-		fclose(f);
-		return;
-	}
-	bits = xmalloc(bytes);
-	for (int s = 0; s < count && fread(bits, 1, bytes, f) == bytes; s++) {
-		int8_t *v = xmalloc((size_t)am->base_vars + 1);
-
-		v[0] = 0;
-		for (int var = 1; var <= am->base_vars; var++)
-			v[var] = (bits[var / 8] >> (var % 8)) & 1 ? 1 : -1;
-		/* Another build of the tool may number variables otherwise: check. */
-		if (am->nr_samples >= MAX_SAMPLES || !sat_base_satisfied_by(am->sat, v, am->base_vars)) {
-			free(v);
-			continue;
-		}
-		am->samples[am->nr_samples++] = v;
-	}
-	am->next_sample = am->nr_samples % MAX_SAMPLES;
-	free(bits);
-	fclose(f);
+	sat_load_witnesses(am->sat, path, am->base_vars);
 }
 
 void arch_model_save_samples(struct arch_model *am, const char *path)
 {
-	size_t bytes = ((size_t)am->base_vars + 8) / 8;
-	unsigned char *bits;
-	char *tmp, *slash;
-	FILE *f;
-	int ok;
-
-	if (!am->samples_dirty || !am->nr_samples)
-		return;
-	slash = strrchr(path, '/');
-	if (slash) {
-		char *dir = xstrndup(path, (size_t)(slash - path));
-
-		mkdir_p(dir);
-		free(dir);
-	}
-	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
-	if (!f) {
-		free(tmp);
-		return;
-	}
-	bits = xmalloc(bytes);
-	ok = fprintf(f, SAMPLES_MAGIC " %d %zu\n", am->base_vars, am->nr_samples) > 0;
-	for (size_t s = 0; ok && s < am->nr_samples; s++) {
-		memset(bits, 0, bytes);
-		for (int var = 1; var <= am->base_vars; var++)
-			if (am->samples[s][var] > 0)
-				bits[var / 8] |= (unsigned char)(1u << (var % 8));
-		ok = fwrite(bits, 1, bytes, f) == bytes;
-	}
-	ok = !fclose(f) && ok;
-	if (!ok || rename(tmp, path) < 0)
-		unlink(tmp);
-	free(bits);
-	free(tmp);
-}
-
-struct sample_values {
-	const struct arch_model *am;
-	const int8_t *v;
-	int free_value;
-};
-
-static int sample_value(void *data, int var)
-{
-	struct sample_values *sv = data;
-	const char *name;
-
-	if (var <= sv->am->base_vars)
-		return sv->v[var];
-	/* Made after the model: a fact pinned false (a bool's m), or a free macro. */
-	name = logic_var_name(sv->am->logic, var);
-	if (name && starts_with(name, "CONFIG_"))
-		return -1;
-	return sv->free_value;
-}
-
-/*
- * Does a known model of the Kconfig formula satisfy f, with the variables
- * the model does not constrain (free macros, opaque atoms, missing symbols)
- * all false or all true? A cheap sufficient test; the solver decides the rest.
- */
-static int sample_satisfies(struct arch_model *am, formula f)
-{
-	struct sample_values sv = { .am = am };
-
-	for (size_t s = 0; s < am->nr_samples; s++) {
-		sv.v = am->samples[s];
-		for (sv.free_value = -1; sv.free_value <= 1; sv.free_value += 2)
-			if (logic_eval_with(am->logic, f, sample_value, &sv))
-				return 1;
-	}
-	return 0;
+	sat_save_witnesses(am->sat, path, am->base_vars);
 }
 
 int arch_model_satisfiable(struct arch_model *am, formula f)
 {
-	int r;
-
 	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
 		return f == LOGIC_TRUE;
-	r = answer_get(am->answers, f);
-	if (r >= 0)
-		return r;
-	if (sample_satisfies(am, f)) {
-		am->sample_hits++;
-		r = 1;
-	} else {
-		int lit = sat_query_literal(am->sat, f);
-
-		am->solver_calls++;
-		r = sat_solve(am->sat, &lit, 1) == SAT_SAT;
-		if (r)
-			keep_sample(am);
-	}
-	answer_put(am->answers, f, r);
-	return r;
+	return sat_satisfiable(am->sat, f) == SAT_SAT;
 }
 
 /* A file's formulas on one architecture, built as blocks need them. */

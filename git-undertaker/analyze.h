@@ -23,32 +23,17 @@ struct arch_model {
 	struct logic *logic;
 	struct sat *sat;	/* the model's solver */
 	struct sat *code_sat;	/* the same store, no Kconfig: the `code` cause */
-	/*
-	 * Satisfying assignments the model's solver found (values of variables
-	 * 1..base_vars: the model's own), tried before the solver: a full solve
-	 * of the Linux model costs tens of milliseconds, trying a sample costs
-	 * a tiny solve over the query's free variables.
-	 */
-	int base_vars;
-	int8_t **samples;
-	size_t nr_samples, next_sample;
-	struct answer_cache *answers;
-	size_t solver_calls, sample_hits;
-	int samples_dirty;	/* the solver found one since they were loaded */
-	char *samples_path;	/* where they are kept between runs, or NULL */
+	int base_vars;		/* the model's own variables, 1..base_vars */
+	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
 	int stats_printed;	/* UNDERTAKER_STATS */
 };
 
-/* Is f satisfiable with the model? Samples first, then the solver. */
+/* Is f satisfiable with the model? (sat_satisfiable: witnesses first, then the solver) */
 int arch_model_satisfiable(struct arch_model *am, formula f);
 void arch_model_init_samples(struct arch_model *am);
-void arch_model_release_samples(struct arch_model *am);
 /*
- * Samples kept between runs in `path` (a file per model): the first query of
- * a run is then answered without the solver's first, slowest solve. Loading
- * keeps only assignments that satisfy every clause of this model; saving
- * (when the solver found new ones) writes aside and renames. A cache that
- * cannot be read or written only costs time: both are silent.
+ * The solver's witnesses kept between runs in `path` (a file per model):
+ * sat_load_witnesses() and sat_save_witnesses() over the model's variables.
  */
 void arch_model_load_samples(struct arch_model *am, const char *path);
 void arch_model_save_samples(struct arch_model *am, const char *path);

@@ -103,9 +103,13 @@ void checker_set_file_progress(struct checker *c, int on)
 
 static void print_stats(struct arch_model *am)
 {
-	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS"))
+	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS")) {
+		struct sat_stats st;
+
+		sat_get_stats(am->sat, &st);
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
-			am->arch ? am->arch : "model", am->solver_calls, am->sample_hits);
+			am->arch ? am->arch : "model", st.calls, st.witnessed);
+	}
 	am->stats_printed = 1;
 }
 
@@ -115,7 +119,6 @@ static void arch_model_release(struct arch_model *am)
 	if (am->samples_path)
 		arch_model_save_samples(am, am->samples_path);
 	free(am->samples_path);
-	arch_model_release_samples(am);
 	if (am->code_sat)
 		sat_free(am->code_sat);
 	if (am->model)
@@ -162,9 +165,8 @@ void checker_save(struct checker *c)
 		for (size_t k = 0; ms && k < (ms->arches.nr ? ms->arches.nr : 1); k++) {
 			struct arch_model *am = &ms->models[k];
 
-			if (am->samples_path && am->samples)
+			if (am->samples_path && am->sat)
 				arch_model_save_samples(am, am->samples_path);
-			am->samples_dirty = 0;
 			print_stats(am);
 		}
 	}

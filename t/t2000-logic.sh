@@ -17,4 +17,10 @@ test_expect_success 'the DIMACS export is read by picosat' '
 	grep "^s UNSATISFIABLE" res
 '
 
+test_expect_success 'witnesses: facts on new variables keep answers; saved and loaded' '
+	test-logic witnesses "$PWD" >out &&
+	grep "^witnesses ok$" out &&
+	test -f witnesses/one
+'
+
 test_done

@@ -147,6 +147,71 @@ static int selftest(void)
 	return !!bad;
 }
 
+static size_t solver_calls(struct sat *s)
+{
+	struct sat_stats st;
+
+	sat_get_stats(s, &st);
+	return st.calls;
+}
+
+/*
+ * Witnesses and facts on variables made later: a unit fact on a fresh
+ * variable keeps the answers and fixes the variable for older witnesses; a
+ * variable without one is free; a clause on an old variable forgets; saved
+ * witnesses answer a new solver's first question.
+ */
+static int witnesses(const char *dir)
+{
+	struct logic *l = logic_new();
+	formula a = logic_atom(l, logic_var(l, "A")), b = logic_atom(l, logic_var(l, "B"));
+	struct sat *s = sat_new(l), *t;
+	int base_vars, bad = 0;
+	size_t calls;
+	char *path = xstrfmt("%s/witnesses/one", dir);
+
+	sat_assert(s, logic_or(l, a, b));
+	base_vars = logic_nr_vars(l);
+	bad += check(sat_satisfiable(s, a) == SAT_SAT, "a");
+	calls = solver_calls(s);
+	/* A new variable C with the fact !C, as pc.c pins a bool's _MODULE. */
+	int c = logic_var(l, "C");
+	sat_add_clause(s, (int[]){ -c }, 1);
+	bad += check(sat_satisfiable(s, a) == SAT_SAT && solver_calls(s) == calls,
+		     "answer kept across a fresh fact");
+	bad += check(sat_satisfiable(s, logic_and(l, a, logic_not(logic_atom(l, c)))) == SAT_SAT &&
+		     solver_calls(s) == calls, "old witness with the fact's value");
+	bad += check(sat_satisfiable(s, logic_and(l, a, logic_atom(l, c))) == SAT_UNSAT,
+		     "the fact holds");
+	calls = solver_calls(s);
+	/* D: no fact, free both ways. */
+	formula d = logic_atom(l, logic_var(l, "D"));
+	bad += check(sat_satisfiable(s, logic_and(l, a, d)) == SAT_SAT &&
+		     sat_satisfiable(s, logic_and(l, a, logic_not(d))) == SAT_SAT &&
+		     solver_calls(s) == calls, "free variable either way, no solve");
+	/* Saved and loaded by a solver with the same base. */
+	sat_save_witnesses(s, path, base_vars);
+	t = sat_new(l);
+	sat_assert(t, logic_or(l, a, b));
+	sat_load_witnesses(t, path, base_vars);
+	bad += check(sat_satisfiable(t, a) == SAT_SAT && solver_calls(t) == 0, "loaded witness");
+	sat_free(t);
+	/* A different base: the saved assignments are no models of it. */
+	t = sat_new(l);
+	sat_assert(t, logic_and(l, logic_not(a), b));
+	sat_load_witnesses(t, path, base_vars);
+	bad += check(sat_satisfiable(t, b) == SAT_SAT && solver_calls(t) == 1, "foreign witness dropped");
+	sat_free(t);
+	/* A clause on an old variable may refute: forgotten. */
+	sat_add_clause(s, (int[]){ -1 }, 1);
+	bad += check(sat_satisfiable(s, a) == SAT_UNSAT, "old variable: answers forgotten");
+	sat_free(s);
+	logic_free(l);
+	free(path);
+	printf("witnesses %s\n", bad ? "FAILED" : "ok");
+	return !!bad;
+}
+
 static int dimacs(void)
 {
 	struct logic *l = logic_new();
@@ -168,6 +233,8 @@ int main(int argc, char **argv)
 		return selftest();
 	if (argc == 2 && !strcmp(argv[1], "dimacs"))
 		return dimacs();
-	fprintf(stderr, "usage: test-logic (selftest | dimacs)\n");
+	if (argc == 3 && !strcmp(argv[1], "witnesses"))
+		return witnesses(argv[2]);
+	fprintf(stderr, "usage: test-logic (selftest | dimacs | witnesses <dir>)\n");
 	return 129;
 }

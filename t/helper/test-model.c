@@ -118,10 +118,10 @@ static int alive(struct model *m, const struct kconfig *kc, size_t limit)
 			undead++;
 		}
 	}
-	size_t queries, cached, calls;
-	sat_stats(model_sat(m), &queries, &cached, &calls);
+	struct sat_stats st;
+	sat_get_stats(model_sat(m), &st);
 	fprintf(stderr, "%zu symbols asked, %zu dead, %zu undead, %.3f s (%zu queries, %zu answered without the solver, %zu solver calls)\n",
-		asked, dead, undead, now() - t0, queries, cached, calls);
+		asked, dead, undead, now() - t0, st.queries, st.cached + st.witnessed, st.calls);
 	return 0;
 }
 
