@@ -5,6 +5,7 @@
 #      defects per kind, cause and scope;
 #   2. the v6.1..v6.12 commit (every changed C file, and the Kconfig changes): cold, then
 #      again once its note is written (skipped), then with --force and the model cached;
+#      on as many threads as the machine has CPUs (git undertaker's default -j);
 #   3. typical commits: a series of ten one-hunk commits on v6.1 (bench/make-series.py,
 #      real hunks of v6.1..v6.12 that touch #if lines): each commit alone in a fresh
 #      process (cold, then with the kept solver samples), and the whole series in one

@@ -257,11 +257,16 @@ static int skipped(const struct cpp_file *f, size_t i, const struct analyze_opti
 	return strmap_get(opt->skip, key->buf) != NULL;
 }
 
-void analyze_block_keys(const char *path, const char *data, size_t size,
-			const struct analyze_options *opt, struct strmap *counts)
+struct cpp_file *analyze_scan(const char *path, const char *data, size_t size,
+			      const struct analyze_options *opt)
 {
 	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
-	struct cpp_file *f = cpp_scan(data, size, &copt);
+
+	return cpp_scan(data, size, &copt);
+}
+
+void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
+{
 	struct strbuf key = STRBUF_INIT;
 
 	for (size_t i = 0; i < f->nr_blocks; i++) {
@@ -270,7 +275,6 @@ void analyze_block_keys(const char *path, const char *data, size_t size,
 		strmap_put(counts, key.buf, (void *)((uintptr_t)strmap_get(counts, key.buf) + 1));
 	}
 	strbuf_release(&key);
-	cpp_file_free(f);
 }
 
 static struct defect *add_defect(struct defect_list *out, const char *path,
@@ -594,8 +598,16 @@ static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t n
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors)
 {
-	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
-	struct cpp_file *f = cpp_scan(data, size, &copt);
+	struct cpp_file *f = analyze_scan(path, data, size, opt);
+
+	analyze_scanned(tm, path, f, opt, out, input_errors);
+	cpp_file_free(f);
+}
+
+void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
+		     const struct analyze_options *opt, struct defect_list *out,
+		     size_t *input_errors)
+{
 	struct file_state fs = { .path = path, .f = f, .tm = tm };
 	struct strbuf key = STRBUF_INIT;
 	size_t *scope, nr_scope;
@@ -691,5 +703,4 @@ done:
 	free(fs.arches);
 	free(scope);
 	strbuf_release(&key);
-	cpp_file_free(f);
 }

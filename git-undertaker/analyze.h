@@ -83,20 +83,30 @@ struct analyze_options {
 	const struct strmap *skip;
 };
 
-/*
- * Counts the blocks of `data` per key into `counts` (key -> count cast to a
- * pointer). A block's key is its context (the directives from the file down
- * to it, as defects are matched) with which of their CONFIG names the file
- * #defines before them: under the same models and path, blocks with equal
- * keys have equal verdicts.
- */
-void analyze_block_keys(const char *path, const char *data, size_t size,
-			const struct analyze_options *opt, struct strmap *counts);
+struct cpp_file;
+
+/* Scans `data` as file `path` (cpp_scan with the options' macros); cpp_file_free() it. */
+struct cpp_file *analyze_scan(const char *path, const char *data, size_t size,
+			      const struct analyze_options *opt);
 
 /*
- * Scans `data` as file `path` and appends its defects to `out` (status new).
+ * Counts the blocks of a scanned file per key into `counts` (key -> count
+ * cast to a pointer). A block's key is its context (the directives from the
+ * file down to it, as defects are matched) with which of their CONFIG names
+ * the file #defines before them: under the same models and path, blocks
+ * with equal keys have equal verdicts.
+ */
+void analyze_block_keys(const struct cpp_file *f, struct strmap *counts);
+
+/*
+ * Appends the defects of the scanned file `path` to `out` (status new). Its
  * cpp errors are printed (path:line) and counted in *input_errors.
  */
+void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
+		     const struct analyze_options *opt, struct defect_list *out,
+		     size_t *input_errors);
+
+/* analyze_scan() and analyze_scanned() of `data`. */
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors);
 

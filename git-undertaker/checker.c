@@ -519,6 +519,7 @@ static int changed_blocks_defects(struct checker *c, struct model_set *ms, const
 	struct strmap old_keys = STRMAP_INIT, new_keys = STRMAP_INIT, skip = STRMAP_INIT;
 	struct strmap_entry *e;
 	struct blob *ob, *nb;
+	struct cpp_file *of, *nf;
 	size_t dummy = 0;
 
 	if (not_checked(ms, path))
@@ -530,15 +531,19 @@ static int changed_blocks_defects(struct checker *c, struct model_set *ms, const
 		blob_release(c->repo, ob);
 		return -1;
 	}
-	analyze_block_keys(path, ob->data, ob->size, &aopt, &old_keys);
-	analyze_block_keys(path, nb->data, nb->size, &aopt, &new_keys);
+	of = analyze_scan(path, ob->data, ob->size, &aopt);
+	nf = analyze_scan(path, nb->data, nb->size, &aopt);
+	analyze_block_keys(of, &old_keys);
+	analyze_block_keys(nf, &new_keys);
 	strmap_for_each(&new_keys, e)
 		if (strmap_get(&old_keys, e->key) == e->value)
 			strmap_put(&skip, e->key, (void *)1);
 	aopt.skip = &skip;
 	/* The old version's input errors were counted when it was new. */
-	analyze_file(&ms->tm, path, ob->data, ob->size, &aopt, before, &dummy);
-	analyze_file(&ms->tm, path, nb->data, nb->size, &aopt, after, &c->input_errors);
+	analyze_scanned(&ms->tm, path, of, &aopt, before, &dummy);
+	analyze_scanned(&ms->tm, path, nf, &aopt, after, &c->input_errors);
+	cpp_file_free(of);
+	cpp_file_free(nf);
 	blob_release(c->repo, ob);
 	blob_release(c->repo, nb);
 	strmap_clear(&old_keys, NULL);
