@@ -4,6 +4,7 @@
 #   make                 build the three commands into $(O)/bin
 #   make test            build and run the test suite (prove, TAP)
 #   make test SANITIZE=1 the same under -fsanitize=address,undefined
+#   make test SANITIZE=thread  the same under -fsanitize=thread
 #   make install prefix=DIR   executables into DIR/bin, man pages into DIR/share/man
 #   make deps            install the Debian packages the build and the tests need
 #   make doc             the man pages (asciidoctor)
@@ -22,6 +23,11 @@ ifeq ($(SANITIZE),1)
 O ?= build-sanitize
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 OPT ?= -O1
+else ifeq ($(SANITIZE),thread)
+# The threads of the census, the range workers and git backport: data races.
+O ?= build-tsan
+SAN_FLAGS = -fsanitize=thread
+OPT ?= -O2
 else
 O ?= build
 SAN_FLAGS =
@@ -148,7 +154,7 @@ $(O)/kconfig/conf: $(LINUX_SOURCE)
 	mv $(O)/kconfig/conf.tmp $@
 
 clean:
-	rm -rf build build-sanitize t/trash\ directory.* t/test-results
+	rm -rf build build-sanitize build-tsan t/trash\ directory.* t/test-results
 
 .PHONY: all test install deps doc clean kconfig FORCE
 -include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d))

@@ -98,7 +98,7 @@ static int per_delta(const git_diff_delta *d, float progress, void *payload)
 int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *name,
 			   struct strbuf *out)
 {
-	git_repository *g = repo_git(r);
+	git_repository *g = repo_git_local(r);
 	struct walk_state ws = { .repo = r };
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
 	git_commit *c = NULL, *p = NULL;

@@ -364,6 +364,11 @@ test_expect_success 'a commit of many files gives the same result with any -j' '
 	test_expect_code 1 git undertaker --no-notes -j 1 --format=json HEAD~2.. >one.json &&
 	test_cmp one two &&
 	test_cmp one.json five.json &&
+	# --explain walks history from each worker (make test SANITIZE=thread).
+	test_expect_code 1 git undertaker --no-notes --explain -j 1 HEAD~1 >explain1 &&
+	test_expect_code 1 git undertaker --no-notes --explain -j 3 HEAD~1 >explain3 &&
+	test_cmp explain1 explain3 &&
+	grep "CONFIG_OLD was defined at Kconfig:6 until .* (\"wide change\")" explain1 &&
 	# The first commit: 20 dead #ifndef, 20 typos, 40 blocks of a removed
 	# symbol and 20 undead ones in files it did not touch; the second
 	# (edits in place): 10 typos renamed.
