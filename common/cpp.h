@@ -139,6 +139,12 @@ struct cpp_block {
 	struct cpp_expr *pc;
 	/* local is a constant after folding: #if 0, #if 1, #if 0 && X, #else of #if 0. */
 	unsigned constant : 1;
+	/*
+	 * What it holds directly: an #error line (has_error), anything else:
+	 * code, another directive, a nested block (has_code). A block of only
+	 * #error is a build assertion: being dead is what it is for.
+	 */
+	unsigned has_error : 1, has_code : 1;
 	struct cpp_symbol_ref *symbols;	/* CONFIG_ names of its own directive */
 	size_t nr_symbols;
 };

@@ -245,6 +245,25 @@ static int open_block(struct scanner *s, enum cpp_directive kind, struct cpp_exp
 	return (int)f->nr_blocks++;
 }
 
+/* The innermost open block holds code (what) or an #error line. */
+static void mark_content(struct scanner *s, int error)
+{
+	struct cpp_block *b;
+
+	if (!s->nr_chains)
+		return;
+	b = &s->f->blocks[s->chains[s->nr_chains - 1].cur];
+	if (error)
+		b->has_error = 1;
+	else
+		b->has_code = 1;
+}
+
+static int is_error_word(const char *w, size_t n)
+{
+	return n == 5 && !memcmp(w, "error", 5);
+}
+
 static void close_block(struct scanner *s, int block, int line, int line_last)
 {
 	s->f->blocks[block].end_line = line;
@@ -357,6 +376,7 @@ static void conditional(struct scanner *s, enum cpp_directive kind, const char *
 	if (kind == CPP_IF || kind == CPP_IFDEF || kind == CPP_IFNDEF) {
 		int parent = c ? c->cur : -1;
 
+		mark_content(s, 0);
 		b = open_block(s, kind, expr, parent, -1, line, line_last,
 			       directive_text(s, hash, eol));
 		ALLOC_GROW(s->chains, s->nr_chains + 1, s->alloc_chains);
@@ -463,11 +483,13 @@ static void directive(struct scanner *s)
 	if (e == end || !special[(unsigned char)*e] || *e == '\n') {
 		kind = keyword(w, e - w, &known);
 		if (!known) {
+			mark_content(s, is_error_word(w, e - w));
 			s->p = e;
 			logical_line(s, NULL);
 			return;	/* #include, #pragma, "# 1 file", an assembler comment... */
 		}
 		if (kind == CPP_DEFINE || kind == CPP_UNDEF) {
+			mark_content(s, 0);
 			const char *name = skip_blanks(e, end), *ne = name;
 
 			while (ne < end && is_word(*ne))
@@ -490,12 +512,16 @@ static void directive(struct scanner *s)
 	for (e = w; is_alpha(*e); e++)
 		;
 	kind = keyword(w, e - w, &known);
-	if (!known)
+	if (!known) {
+		mark_content(s, is_error_word(w, e - w));
 		return;
-	if (kind == CPP_DEFINE || kind == CPP_UNDEF)
+	}
+	if (kind == CPP_DEFINE || kind == CPP_UNDEF) {
+		mark_content(s, 0);
 		define(s, kind, e, clean->len - (e - clean->buf), line);
-	else
+	} else {
 		conditional(s, kind, e, clean->len - (e - clean->buf), line, s->line, hash, s->p);
+	}
 }
 
 static void scan(struct scanner *s)
@@ -521,6 +547,9 @@ static void scan(struct scanner *s)
 			bol = 0;
 			if (s->p < s->end && *s->p == '#')
 				directive(s);
+			else if (s->p < s->end && *s->p != '\n' && s->nr_chains &&
+				 !(*s->p == '/' && s->p + 1 < s->end && s->p[1] == '/'))
+				mark_content(s, 0);
 		}
 		s->p = find_special(s->p, s->end);
 		if (s->p >= s->end)

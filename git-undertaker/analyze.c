@@ -667,6 +667,14 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 		}
 		if (v != DEAD && v != UNDEAD)
 			continue;
+		/*
+		 * `#else #error "needs FOO"` that the configuration rules out is a
+		 * build assertion that holds, not dead code. One that a typo keeps
+		 * from ever firing (missing) is still a defect.
+		 */
+		if (v == DEAD && b->has_error && !b->has_code &&
+		    (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))
+			continue;
 		d = add_defect(out, path, f, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
 		d->cause = cause;
 		set_symbols(d, f, i);

@@ -379,4 +379,52 @@ test_expect_success 'a commit of many files gives the same result with any -j' '
 	test $(grep -c "dead block B1 (missing, global): #ifdef CONFIG_FOO_TYPO_" one) = 10
 '
 
+test_expect_success 'a dead block of only #error is an assertion that holds, not a defect' '
+	git checkout -q --orphan asserts &&
+	git rm -q -rf . &&
+	write_file Kconfig <<-\EOF &&
+	config FOO
+		bool "foo"
+	config BAR
+		bool "bar"
+		depends on FOO
+	config ALWAYS
+		def_bool y
+	EOF
+	write_file a.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	#ifdef CONFIG_FOO
+	int ok;
+	#else
+	/* Kconfig says BAR needs FOO */
+	#error "BAR needs FOO"
+	#endif
+	#ifndef CONFIG_FOO
+	#error "BAR needs FOO"
+	int not_only_error;
+	#endif
+	#ifndef CONFIG_FOO
+	#warning "a warning is no assertion"
+	#endif
+	#endif
+	#ifndef CONFIG_ALWAYS
+	  #  error "never"
+	#endif
+	#ifdef CONFIG_FOO_TYPO
+	#error "a typo keeps this from ever firing"
+	#endif
+	#ifdef CONFIG_ALWAYS
+	#error "always fires"
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m asserts &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	! grep "^a.c:4:" out &&
+	! grep "^a.c:16:" out &&
+	grep "^a.c:8: dead block B3 (kconfig, global): #ifndef CONFIG_FOO$" out &&
+	grep "^a.c:12: dead block B4 (kconfig, global): #ifndef CONFIG_FOO$" out &&
+	grep "^a.c:19: dead block B6 (missing, global): #ifdef CONFIG_FOO_TYPO$" out &&
+	grep "^a.c:22: undead block B7 (kconfig, global): #ifdef CONFIG_ALWAYS$" out
+'
+
 test_done
