@@ -173,9 +173,17 @@ if test -z "${SKIP_VERSIONS:-}"; then
 	backport "$repo" v6.1 "$work/all" --stat >"$work/v61.stat" 2>/dev/null || true
 	t1=$(now)
 	mkdir -p "$work/wrap"
+	# Logs each file spatch is given: named alone, or the C files of its --dir.
 	cat >"$work/wrap/spatch" <<-EOF
 	#!/bin/sh
-	for a in "\$@"; do case "\$a" in *.c|*.h) echo "\$a" >>"$work/wrap.log";; esac; done
+	prev=
+	for a in "\$@"; do
+		if test "\$prev" = --dir; then
+			find "\$a" -name '*.c' | sed 's|^\./||' >>"$work/wrap.log"
+		fi
+		case "\$a" in *.c|*.h) echo "\$a" >>"$work/wrap.log";; esac
+		prev=\$a
+	done
 	exec "$spatch" "\$@"
 	EOF
 	chmod +x "$work/wrap/spatch"
@@ -190,8 +198,21 @@ if test -z "${SKIP_VERSIONS:-}"; then
 	ndiffer=$(grep -c '\.c$' "$work/differ.list" || true)
 	runs_after=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/v612.stat")
 	runs_cold=$(sed -n 's/.*spatch ran on \([0-9]*\) files.*/\1/p' "$work/cold.stat" 2>/dev/null || true)
-	# A file whose own blob is the same may still run when a header beside it changed.
-	outside=$(sort -u "$work/wrap.log" | grep -v -x -F -f "$work/differ.list" | wc -l || true)
+	# A file whose own blob is the same may still run when a header it reads
+	# (#include "x.h" beside it) changed: spatch's result may differ then.
+	sort -u "$work/wrap.log" | grep -v -x -F -f "$work/differ.list" >"$work/outside.list" || true
+	outside=$(wc -l <"$work/outside.list")
+	by_header=0
+	while read -r f; do
+		d=$(dirname "$f")
+		for h in $(git --git-dir="$src" show "v6.12:$f" | sed -n 's/^#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p'); do
+			if grep -q -x -F "$d/$h" "$work/differ.list"; then
+				by_header=$((by_header + 1))
+				break
+			fi
+		done
+	done <"$work/outside.list"
+	runs=$(wc -l <"$work/wrap.log")
 	say "v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s, $runs_after spatch runs (cold: $runs_cold)"
 
 fi
@@ -208,5 +229,6 @@ token filter (cold): ${filter#*; }
 EOF
 test -n "${SKIP_VERSIONS:-}" || cat <<EOF
 v6.1 cold: $v61 s; v6.12 after v6.1: $v612 s ($(echo "scale=1; 100 * $v612 / $v61" | bc)% of v6.1 cold)${cold:+ ($(echo "scale=1; 100 * $v612 / $cold" | bc)% of v6.12 cold)}, spatch on $runs_after files${runs_cold:+ vs $runs_cold cold}
-  C files differing v6.1..v6.12 in $path: $ndiffer of $nfiles; files spatch ran on whose blob did not change: $outside
+  C files differing v6.1..v6.12 in $path: $ndiffer of $nfiles; (rule, file) runs of spatch: $runs
+  files spatch ran on whose blob did not change: $outside, of which $by_header read a header beside them that changed
 EOF
