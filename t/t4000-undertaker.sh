@@ -325,15 +325,18 @@ test_expect_success 'a Kconfig change of thousands of symbols still finds their 
 	grep "^src/many.c:1: undefined block B0 (missing, global): #ifdef CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321$" out
 '
 
-test_expect_success 'a commit of many files gives the same result with any -j' '
-	git checkout -q --orphan wide &&
+# A new root commit's tree: FOO, BAR (depends on FOO) and the Kconfig lines given on stdin.
+orphan_with_foo_bar () {
+	git checkout -q --orphan "$1" &&
 	git rm -q -rf . &&
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
+	{
+		printf "config FOO\n\tbool \"foo\"\nconfig BAR\n\tbool \"bar\"\n\tdepends on FOO\n" &&
+		cat
+	} >Kconfig
+}
+
+test_expect_success 'a commit of many files gives the same result with any -j' '
+	orphan_with_foo_bar wide <<-\EOF &&
 	config OLD
 		bool "old"
 	EOF
@@ -380,14 +383,7 @@ test_expect_success 'a commit of many files gives the same result with any -j' '
 '
 
 test_expect_success 'a dead block of only #error is an assertion that holds, not a defect' '
-	git checkout -q --orphan asserts &&
-	git rm -q -rf . &&
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
+	orphan_with_foo_bar asserts <<-\EOF &&
 	config ALWAYS
 		def_bool y
 	EOF
