@@ -438,6 +438,8 @@ void sat_save_witnesses(struct sat *s, const char *path, int nr_vars)
 
 int sat_satisfiable(struct sat *s, formula f)
 {
+	/* f may name any variable made so far: a later fact on one is no longer fresh. */
+	seen(s);
 	s->queries++;
 	if ((s->nr_answers + 1) * 2 > s->cap_answers)
 		answers_grow(s);

@@ -202,6 +202,12 @@ static int witnesses(const char *dir)
 	sat_load_witnesses(t, path, base_vars);
 	bad += check(sat_satisfiable(t, b) == SAT_SAT && solver_calls(t) == 1, "foreign witness dropped");
 	sat_free(t);
+	/* A fact on a variable a query named is no fresh fact: answers go. */
+	formula e = logic_atom(l, logic_var(l, "E"));
+	bad += check(sat_satisfiable(s, logic_and(l, a, e)) == SAT_SAT, "free E");
+	sat_add_clause(s, (int[]){ -logic_var_find(l, "E") }, 1);
+	bad += check(sat_satisfiable(s, logic_and(l, a, e)) == SAT_UNSAT,
+		     "a fact on a queried variable refutes the cached answer");
 	/* A clause on an old variable may refute: forgotten. */
 	sat_add_clause(s, (int[]){ -1 }, 1);
 	bad += check(sat_satisfiable(s, a) == SAT_UNSAT, "old variable: answers forgotten");
