@@ -183,7 +183,8 @@ void checker_free(struct checker *c)
 		model_set_free(c->sets[i]);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
-	kconfig_cache_free(c->kconfig_cache);
+	if (!c->parent)
+		kconfig_cache_free(c->kconfig_cache);
 	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
 		buildfiles_free(c->buildfiles);
@@ -244,9 +245,7 @@ static struct arch_model *get_model(void *data, size_t i)
 {
 	struct model_set *ms = data;
 	struct arch_model *am = &ms->models[i];
-	/* A worker parses what its parent parsed and reported already. */
-	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache,
-					 .quiet = ms->checker->parent != NULL };
+	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
 	double t;
 
 	if (ms->built[i])
@@ -955,7 +954,11 @@ static struct checker *checker_worker(struct checker *parent)
 	c->macros = parent->macros;
 	c->macro_defs = parent->macro_defs;
 	c->project_config = parent->project_config;
-	c->kconfig_cache = kconfig_cache_new();
+	/*
+	 * The parent's lexed Kconfig files (the cache locks): lexed once for
+	 * all workers, and a Kconfig error is said once, by whichever parses first.
+	 */
+	c->kconfig_cache = parent->kconfig_cache;
 	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
 	pthread_mutex_init(&c->results_lock, NULL);
