@@ -4,6 +4,7 @@
 #define UT_MODEL_INTERNAL_H
 
 #include "model.h"
+#include "u64map.h"
 
 enum msym_kind {
 	MSYM_UNDEFINED,	/* named by expressions, defined nowhere: n */
@@ -56,18 +57,11 @@ struct mchoice {
 	int y, m;		/* the choice's mode; m only for a tristate choice */
 };
 
-/* A translated expression, by address: expressions are a shared DAG. */
-struct memo_entry {
-	const void *key;	/* low bit: rewrite_m */
-	struct tv value;
-};
-
 struct builder {
 	struct model *m;
 	const struct kconfig *kc;
 	struct mchoice *choices;
-	struct memo_entry *memo;
-	size_t nr_memo, cap_memo;
+	struct u64map memo;	/* tv_expr() by expression (low bit: rewrite_m) */
 	struct tv *dep;		/* per definition index, once computed */
 	uint8_t *has_dep;
 };

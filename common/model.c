@@ -175,27 +175,6 @@ static formula comparison(struct builder *b, const struct kconfig_expr *e)
 	return opaque(b, ops[e->type], &x, &y);
 }
 
-static struct memo_entry *memo_slot(struct builder *b, const void *key)
-{
-	size_t mask = b->cap_memo - 1;
-	size_t i = ((uintptr_t)key * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	while (b->memo[i].key && b->memo[i].key != key)
-		i = (i + 1) & mask;
-	return &b->memo[i];
-}
-
-static void memo_grow(struct builder *b)
-{
-	struct memo_entry *old = b->memo;
-	size_t old_cap = b->cap_memo;
-	b->cap_memo = old_cap ? old_cap * 2 : 4096;
-	b->memo = xcalloc(b->cap_memo, sizeof(*b->memo));
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].key)
-			*memo_slot(b, old[i].key) = old[i];
-	free(old);
-}
-
 static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
 
 struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
@@ -204,17 +183,12 @@ struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m
 		return tv_const(LOGIC_TRUE, LOGIC_TRUE);
 	if (e->type == KEXPR_SYMBOL)
 		return tv_symbol(b, e->sym, rewrite_m);
-	const void *key = (const char *)e + !!rewrite_m;
-	if ((b->nr_memo + 1) * 2 > b->cap_memo)
-		memo_grow(b);
-	struct memo_entry *me = memo_slot(b, key);
-	if (me->key)
-		return me->value;
+	/* The expression's address, its low bit saying rewrite_m. */
+	uint64_t key = (uint64_t)(uintptr_t)e + !!rewrite_m, packed;
+	if (u64map_get(&b->memo, key, &packed))
+		return tv_const((formula)packed, (formula)(packed >> 32));
 	struct tv v = tv_expr_uncached(b, e, rewrite_m);
-	me = memo_slot(b, key);	/* the table may have grown meanwhile */
-	me->key = key;
-	me->value = v;
-	b->nr_memo++;
+	u64map_put(&b->memo, key, (uint64_t)v.ge1 | (uint64_t)v.ge2 << 32);
 	return v;
 }
 
@@ -529,7 +503,7 @@ static int is_choice_member(const struct kconfig_symbol *s)
 struct model *model_build(const struct kconfig *kc)
 {
 	struct model *m = model_new(kc);
-	struct builder b = { m, kc, NULL, NULL, 0, 0, NULL, NULL };
+	struct builder b = { .m = m, .kc = kc };
 	size_t i;
 	const struct kconfig_symbol *s;
 
@@ -562,6 +536,6 @@ struct model *model_build(const struct kconfig *kc)
 	free(b.choices);
 	free(b.dep);
 	free(b.has_dep);
-	free(b.memo);
+	u64map_release(&b.memo);
 	return m;
 }

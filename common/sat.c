@@ -5,14 +5,10 @@
 #include <unistd.h>
 #include <picosat/picosat.h>
 #include "sat.h"
+#include "u64map.h"
 
 #define SAT_DEFAULT_WITNESSES 8
 
-/* The answer cache: formula -> 1 (sat) / 0 (unsat), open addressing. */
-struct answer {
-	formula f;
-	int8_t used, value;
-};
 
 struct sat {
 	struct logic *l;
@@ -26,8 +22,7 @@ struct sat {
 	size_t nr_log, alloc_log;
 	size_t nr_base_clauses;
 	int max_var;		/* the highest variable in the base */
-	struct answer *answers;
-	size_t nr_answers, cap_answers;
+	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
 	size_t queries, cached, calls, witnessed;
 	/*
 	 * Models the solver found, kept to answer later questions without it: a
@@ -118,10 +113,7 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 		return;
 	}
 	/* A stronger base may refute earlier answers and witnesses: forget them. */
-	if (s->nr_answers) {
-		memset(s->answers, 0, s->cap_answers * sizeof(*s->answers));
-		s->nr_answers = 0;
-	}
+	u64map_clear(&s->answers);
 	s->nr_witnesses = s->next_witness = 0;
 }
 
@@ -149,7 +141,7 @@ void sat_free(struct sat *s)
 	cnf_encoder_free(s->base_enc);
 	cnf_encoder_free(s->query_enc);
 	free(s->log);
-	free(s->answers);
+	u64map_release(&s->answers);
 	for (size_t i = 0; i < SAT_MAX_WITNESSES; i++)
 		free(s->witness[i]);
 	free(s->late);
@@ -237,27 +229,6 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 		(*out)[n++] = assumptions[i];
 	}
 	return n;
-}
-
-static struct answer *answer_slot(struct sat *s, formula f)
-{
-	size_t mask = s->cap_answers - 1;
-	size_t i = (f * 2654435761u) & mask;
-	while (s->answers[i].used && s->answers[i].f != f)
-		i = (i + 1) & mask;
-	return &s->answers[i];
-}
-
-static void answers_grow(struct sat *s)
-{
-	struct answer *old = s->answers;
-	size_t old_cap = s->cap_answers;
-	s->cap_answers = old_cap ? old_cap * 2 : 256;
-	s->answers = xcalloc(s->cap_answers, sizeof(*s->answers));
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].used)
-			*answer_slot(s, old[i].f) = old[i];
-	free(old);
 }
 
 /* Keeps the solver's current model among the witnesses (oldest one replaced). */
@@ -441,12 +412,10 @@ int sat_satisfiable(struct sat *s, formula f)
 	/* f may name any variable made so far: a later fact on one is no longer fresh. */
 	seen(s);
 	s->queries++;
-	if ((s->nr_answers + 1) * 2 > s->cap_answers)
-		answers_grow(s);
-	struct answer *a = answer_slot(s, f);
-	if (a->used) {
+	uint64_t known;
+	if (u64map_get(&s->answers, (uint64_t)f + 1, &known)) {
 		s->cached++;
-		return a->value;
+		return (int)known;
 	}
 	int r;
 	if (f == LOGIC_FALSE) {
@@ -460,11 +429,7 @@ int sat_satisfiable(struct sat *s, formula f)
 		if (r == SAT_SAT)
 			keep_witness(s);
 	}
-	a = answer_slot(s, f);
-	a->used = 1;
-	a->f = f;
-	a->value = r;
-	s->nr_answers++;
+	u64map_put(&s->answers, (uint64_t)f + 1, (uint64_t)r);
 	return r;
 }
 

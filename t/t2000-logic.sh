@@ -17,6 +17,11 @@ test_expect_success 'the DIMACS export is read by picosat' '
 	grep "^s UNSATISFIABLE" res
 '
 
+test_expect_success 'the memo map (u64map): growth, replace, absent keys, clear' '
+	test-logic u64map >out &&
+	grep "^u64map ok$" out
+'
+
 test_expect_success 'witnesses: facts on new variables keep answers; saved and loaded' '
 	test-logic witnesses "$PWD" >out &&
 	grep "^witnesses ok$" out &&

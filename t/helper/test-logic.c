@@ -9,6 +9,7 @@
 #include <string.h>
 #include "logic.h"
 #include "sat.h"
+#include "u64map.h"
 
 #define NV 6
 
@@ -218,6 +219,29 @@ static int witnesses(const char *dir)
 	return !!bad;
 }
 
+/* The memo map: many keys alike in their low bits (pointers), growth, clear. */
+static int u64map(void)
+{
+	struct u64map m = U64MAP_INIT;
+	uint64_t v;
+	int bad = 0;
+
+	for (uint64_t i = 1; i <= 20000; i++)
+		u64map_put(&m, i * 64, i);
+	u64map_put(&m, 64, 7);
+	bad += check(u64map_size(&m) == 20000, "u64map: size");
+	for (uint64_t i = 2; i <= 20000; i++)
+		if (!u64map_get(&m, i * 64, &v) || v != i)
+			bad += check(0, "u64map: get");
+	bad += check(u64map_get(&m, 64, &v) && v == 7, "u64map: replace");
+	bad += check(!u64map_get(&m, 65, &v), "u64map: absent");
+	u64map_clear(&m);
+	bad += check(!u64map_get(&m, 128, &v) && u64map_size(&m) == 0, "u64map: clear");
+	u64map_release(&m);
+	printf("u64map %s\n", bad ? "FAILED" : "ok");
+	return !!bad;
+}
+
 static int dimacs(void)
 {
 	struct logic *l = logic_new();
@@ -239,8 +263,10 @@ int main(int argc, char **argv)
 		return selftest();
 	if (argc == 2 && !strcmp(argv[1], "dimacs"))
 		return dimacs();
+	if (argc == 2 && !strcmp(argv[1], "u64map"))
+		return u64map();
 	if (argc == 3 && !strcmp(argv[1], "witnesses"))
 		return witnesses(argv[2]);
-	fprintf(stderr, "usage: test-logic (selftest | dimacs | witnesses <dir>)\n");
+	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | witnesses <dir>)\n");
 	return 129;
 }
