@@ -2,10 +2,8 @@
 #include "analyze.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model.h"
 #include "pc.h"
@@ -23,16 +21,6 @@ void arch_model_init_samples(struct arch_model *am)
 {
 	am->base_vars = logic_nr_vars(am->logic);
 	sat_set_witnesses(am->sat, MODEL_WITNESSES);
-}
-
-void arch_model_load_samples(struct arch_model *am, const char *path)
-{
-	sat_load_witnesses(am->sat, path, am->base_vars);
-}
-
-void arch_model_save_samples(struct arch_model *am, const char *path)
-{
-	sat_save_witnesses(am->sat, path, am->base_vars);
 }
 
 int arch_model_satisfiable(struct arch_model *am, formula f)

@@ -30,13 +30,12 @@ struct arch_model {
 
 /* Is f satisfiable with the model? (sat_satisfiable: witnesses first, then the solver) */
 int arch_model_satisfiable(struct arch_model *am, formula f);
-void arch_model_init_samples(struct arch_model *am);
 /*
- * The solver's witnesses kept between runs in `path` (a file per model):
- * sat_load_witnesses() and sat_save_witnesses() over the model's variables.
+ * Sets the model's solver up to keep MODEL_WITNESSES witnesses, which
+ * sat_load_witnesses()/sat_save_witnesses() over its base_vars keep between
+ * runs (a file per model).
  */
-void arch_model_load_samples(struct arch_model *am, const char *path);
-void arch_model_save_samples(struct arch_model *am, const char *path);
+void arch_model_init_samples(struct arch_model *am);
 
 /* What the analysis needs of a tree: its models, built on demand. */
 struct tree_models {

@@ -117,7 +117,7 @@ static void arch_model_release(struct arch_model *am)
 {
 	print_stats(am);
 	if (am->samples_path)
-		arch_model_save_samples(am, am->samples_path);
+		sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
 	free(am->samples_path);
 	if (am->code_sat)
 		sat_free(am->code_sat);
@@ -166,7 +166,7 @@ void checker_save(struct checker *c)
 			struct arch_model *am = &ms->models[k];
 
 			if (am->samples_path && am->sat)
-				arch_model_save_samples(am, am->samples_path);
+				sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
 			print_stats(am);
 		}
 	}
@@ -273,7 +273,7 @@ static struct arch_model *get_model(void *data, size_t i)
 	stats_report("model build", am->arch, t);
 	if (ms->bf) {
 		am->samples_path = samples_path(ms, am->arch);
-		arch_model_load_samples(am, am->samples_path);
+		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
 	}
 	return am;
 }
