@@ -330,6 +330,18 @@ static struct blob *cache_ref(struct repo *r, struct cached_blob *c)
 	return &c->b;
 }
 
+int repo_has_object(struct repo *r, const git_oid *id)
+{
+	git_odb *odb;
+	int ret;
+
+	if (git_repository_odb(&odb, repo_git_local(r)) < 0)
+		return 0;
+	ret = git_odb_exists(odb, id);
+	git_odb_free(odb);
+	return ret;
+}
+
 int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out)
 {
 	struct cached_blob *c, *other;

@@ -71,6 +71,8 @@ int repo_read_path(struct repo *r, const git_oid *commit, const char *path, stru
 /* Reads a blob by id through the cache. */
 int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out);
 void blob_release(struct repo *r, struct blob *b);
+/* Is the object in the repository? (Its size and contents are not read.) */
+int repo_has_object(struct repo *r, const git_oid *id);
 /*
  * Released blobs stay cached (oldest dropped first) while the cache holds
  * less than this many bytes; 256 MiB by default.

@@ -98,18 +98,17 @@ static int apply_cached(struct rule_run *rr, size_t si, size_t ri, const char *e
 		char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
 
 		if (starts_with(line, "changed ")) {
-			git_blob *blob;
+			struct blob *blob;
 
 			if (git_oid_fromstr(&oid, line + 8) < 0 ||
-			    git_blob_lookup(&blob, repo_git(ctx->repo), &oid) < 0) {
+			    repo_read_blob(ctx->repo, &oid, &blob) < 0) {
 				ret = -1;
 			} else {
 				free(data);
-				size = git_blob_rawsize(blob);
+				size = blob->size;
 				data = xmalloc(size + 1);
-				memcpy(data, git_blob_rawcontent(blob), size);
-				data[size] = '\0';
-				git_blob_free(blob);
+				memcpy(data, blob->data, size + 1);	/* its NUL too */
+				blob_release(ctx->repo, blob);
 				changed = 1;
 			}
 		} else if (starts_with(line, "message ")) {
@@ -117,17 +116,13 @@ static int apply_cached(struct rule_run *rr, size_t si, size_t ri, const char *e
 		} else if (starts_with(line, "header ")) {
 			git_oid h;
 
-			/* "header <blob> <path>" */
-			git_blob *blob;
-
+			/* "header <blob> <path>": read once it is applied; here only present? */
 			if (strlen(line) < 7 + GIT_OID_HEXSZ + 2 ||
 			    git_oid_fromstrn(&h, line + 7, GIT_OID_HEXSZ) < 0 ||
-			    git_blob_lookup(&blob, repo_git(ctx->repo), &h) < 0) {
+			    !repo_has_object(ctx->repo, &h))
 				ret = -1;
-			} else {
-				git_blob_free(blob);
+			else
 				strvec_push(&hdrs, line + 7);
-			}
 		}
 		free(line);
 		if (ret < 0 || !nl)

@@ -95,6 +95,15 @@ test_expect_success 'a later commit runs spatch only on the files that differ' '
 	test $(wc -l <spatch.log) = 1
 '
 
+test_expect_success 'a cached output that git prune removed is made again, not lost' '
+	git backport --rules=rules base..HEAD >before &&
+	git prune --expire=now &&
+	rm -f spatch.log &&
+	git backport --rules=rules base..HEAD >after &&
+	test_cmp before after &&
+	grep "drivers/a.c" spatch.log
+'
+
 test_expect_success 'the cache lives under $GIT_DIR/backport' '
 	test -d .git/backport/cache &&
 	test -f .git/backport/spatch-version
