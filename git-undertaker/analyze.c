@@ -11,18 +11,6 @@
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
-/*
- * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
- * and 64 assignments answer most of them without a solve.
- */
-#define MODEL_WITNESSES 64
-
-void arch_model_init_samples(struct arch_model *am)
-{
-	am->base_vars = logic_nr_vars(am->logic);
-	sat_set_witnesses(am->sat, MODEL_WITNESSES);
-}
-
 int arch_model_satisfiable(struct arch_model *am, formula f)
 {
 	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
