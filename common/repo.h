@@ -80,6 +80,9 @@ int repo_has_object(struct repo *r, const git_oid *id);
 void repo_set_cache_limit(struct repo *r, size_t bytes);
 /* The blob id at path, without reading it; GIT_ENOTFOUND when absent. */
 int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out);
+/* The same, and the entry's file mode (GIT_FILEMODE_*) in *mode when mode is not NULL. */
+int repo_path_entry(struct repo *r, const git_oid *commit, const char *path, git_oid *out,
+		    unsigned *mode);
 
 /* One file of a tree listing. */
 struct tree_file {
