@@ -541,37 +541,47 @@ static int cmp_bytes_desc(const void *a, const void *b)
 }
 
 /*
- * The files that need spatch for rule k, C files and headers alike, in one
- * batch (largest first): one spatch -j N, as plain `spatch --include-headers
- * --dir` is one process per rule. Its workers take the next file when done,
- * where batches fixed in advance would wait for the slowest, and the rule is
- * parsed once.
+ * The files that need spatch for rule k in two batches (largest first), one
+ * spatch -j N each, as plain `spatch --include-headers --dir` is one process
+ * per rule: its workers take the next file when done, where batches fixed in
+ * advance would wait for the slowest, and the rule is parsed once. C files and
+ * headers go apart: a header that spatch transforms as a file of its own must
+ * not be the header that the C files of the same process read, or which of
+ * them changed it could not be told, and each would run again alone.
  */
 static void plan_rule(struct rule_run *rr, size_t k, size_t nr_jobs)
 {
 	struct run_context *ctx = rr->ctx;
 	size_t (*c)[2] = xcalloc(ctx->subjects->nr + 1, sizeof(*c));
-	size_t nr_c = 0;
+	size_t (*h)[2] = xcalloc(ctx->subjects->nr + 1, sizeof(*h));
+	size_t nr_c = 0, nr_h = 0;
 
 	rr->nr_batches = rr->next_batch = 0;
 	for (size_t si = 0; si < ctx->subjects->nr; si++) {
 		struct subject *s = &ctx->subjects->v[si];
+		size_t (*v)[2] = ends_with(s->path, ".h") ? h : c;
+		size_t *nr = ends_with(s->path, ".h") ? &nr_h : &nr_c;
 
 		if (s->include_only || !needs_spatch(rr, si, k))
 			continue;
-		c[nr_c][0] = s->size;
-		c[nr_c][1] = si;
-		nr_c++;
+		v[*nr][0] = s->size;
+		v[*nr][1] = si;
+		(*nr)++;
 	}
-	if (nr_c > 1)
-		qsort(c, nr_c, sizeof(*c), cmp_bytes_desc);
-	if (nr_c) {
-		struct batch *b = new_batch(rr, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		size_t (*v)[2] = pass ? h : c;
+		size_t nr = pass ? nr_h : nr_c;
+		struct batch *b;
 
-		for (size_t i = 0; i < nr_c; i++)
-			batch_add(b, c[i][1], c[i][0]);
+		if (!nr)
+			continue;
+		qsort(v, nr, sizeof(*v), cmp_bytes_desc);
+		b = new_batch(rr, 0);
+		for (size_t i = 0; i < nr; i++)
+			batch_add(b, v[i][1], v[i][0]);
 	}
 	free(c);
+	free(h);
 }
 
 static int cmp_hdr(const void *a, const void *b, void *data)

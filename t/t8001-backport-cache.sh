@@ -216,7 +216,7 @@ test_expect_success 'a bare repository: rules from a tree, cache in the bare dir
 	grep "changed drivers/a.c" note
 '
 
-test_expect_success 'C files and headers of a directory: one spatch process per rule and batch' '
+test_expect_success 'C files and headers of a directory: one spatch process per rule and batch (C files, headers)' '
 	mkdir -p many &&
 	for f in m1 m2 m3 m4; do
 		printf "#include \"mh.h\"\nint %s(void)\n{\n\treturn request_threaded_irq(1, 0, 0, 0, \"%s\", 0);\n}\n" $f $f >many/$f.c || return 1
@@ -229,13 +229,13 @@ test_expect_success 'C files and headers of a directory: one spatch process per 
 	git commit -q -m many &&
 	rm -rf .git/backport spatch.log spatch.log.processes &&
 	git backport -j 2 --format=json --rules=rules --at=HEAD -- many >out.json &&
-	# one process runs the rule, on all six files
+	# two processes run the rule: the four C files, the two headers
 	grep -e "--sp-file" spatch.log.processes | grep -v -e "--parse-cocci" >runs &&
-	test_line_count = 1 runs &&
+	test_line_count = 2 runs &&
 	grep -c "^many/" spatch.log >files &&
 	echo 6 >expect &&
 	test_cmp expect files &&
-	grep "\"processes\":1,\"alone\":{\"batch_failed\":0,\"header_changed\":0}" out.json &&
+	grep "\"processes\":2,\"alone\":{\"batch_failed\":0,\"header_changed\":0}" out.json &&
 	for f in m1 m2 m3 m4 h1 h2; do
 		grep "^+++ b/many/$f\.[ch]" out.json >/dev/null || grep -q "many/$f" out.json || return 1
 	done &&
