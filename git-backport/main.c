@@ -152,6 +152,7 @@ int main(int argc, const char **argv)
 {
 	struct common_options common;
 	struct bp_options o = { 0 };
+	struct strvec revopts = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
 		OPT_GROUP("Rules"),
@@ -165,6 +166,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "stat", &o.stat, "per-rule statistics instead of the diff"),
 		OPT_BOOL(0, "exit-code", &o.exit_code, "exit 1 when the rules change something"),
 		OPT_STRING(0, "commit-to", &o.commit_to, "branch", "also commit the result on top of the tip"),
+		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&common),
 		OPT_END(),
 	};
@@ -194,8 +196,9 @@ int main(int argc, const char **argv)
 		if (kernel_version_parse(o.target, parts, 4, &rc) < 0)
 			usage_error(usage_lines, "--target: '%s' is not a kernel version (like 5.10)", o.target);
 	}
-	if (o.at && pa.args.nr)
+	if (o.at && (pa.args.nr || revopts.nr))
 		usage_error(usage_lines, "--at and a range cannot be used together");
+	parsed_args_add_revopts(&pa, &revopts);
 	/* Outside a repository that is the first thing to say. */
 	r = repo_open();
 	if (!o.rules)

@@ -318,6 +318,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
+	struct strvec revopts = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
 		OPT_BOOL(0, "all", &o.all, "check every block of every file at one commit"),
@@ -328,6 +329,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
+		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&o.common),
 		OPT_END(),
 	};
@@ -346,6 +348,10 @@ int main(int argc, const char **argv)
 		usage_error(usage_lines, "--show takes 'new' or 'all', not '%s'", o.show);
 	if (o.all && o.dump_model)
 		usage_error(usage_lines, "--all and --dump-model cannot be used together");
+	if ((o.all || o.dump_model) && revopts.nr)
+		usage_error(usage_lines, "%s takes one commit, not commit limiting options",
+			    o.all ? "--all" : "--dump-model");
+	parsed_args_add_revopts(&pa, &revopts);
 	o.pathspec = pa.paths;
 	memset(&pa.paths, 0, sizeof(pa.paths));
 
