@@ -203,6 +203,8 @@ int main(int argc, const char **argv)
 	r = repo_open();
 	if (!o.rules)
 		usage_error(usage_lines, "--rules=<dir> is required");
+	if (repo_pathspec_from_cwd(r, &pa.paths) < 0)
+		exit(EXIT_FATAL);
 	spatch_find(r, &sp);
 
 	if (o.at) {
@@ -216,6 +218,11 @@ int main(int argc, const char **argv)
 			goto done;
 		tip = commits.oid[commits.nr - 1];
 		files_of_range(r, &commits, &pa.paths, &paths);
+	}
+	if (!common.quiet) {
+		const git_oid *ends[2] = { &tip, commits.nr ? &commits.oid[0] : &tip };
+
+		repo_pathspec_warn_unmatched(r, ends, 2, &pa.paths);
 	}
 
 	make_tmpdir();

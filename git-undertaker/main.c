@@ -198,6 +198,11 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		free(ref);
 		return -1;
 	}
+	if (commits.nr && !o->common.quiet) {
+		const git_oid *ends[2] = { &commits.oid[commits.nr - 1], &commits.oid[0] };
+
+		repo_pathspec_warn_unmatched(r, ends, 2, &o->pathspec);
+	}
 	c = checker_new(r, o);
 	checker_set_file_progress(c, commits.nr == 1);
 	if (o->common.notes)
@@ -281,6 +286,11 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
 	c = checker_new(r, o);
+	if (!o->common.quiet) {
+		const git_oid *at = &commit;
+
+		repo_pathspec_warn_unmatched(r, &at, 1, &o->pathspec);
+	}
 	ret = checker_census(c, &commit, &defects);
 	if (!ret) {
 		if (o->common.json)
@@ -360,6 +370,10 @@ int main(int argc, const char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = repo_open();
+	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0) {
+		repo_close(r);
+		return EXIT_FATAL;
+	}
 	if (o.dump_model)
 		ret = run_dump(r, &o, &pa.args);
 	else if (o.all)
