@@ -92,6 +92,9 @@ static int set_value(const struct option *o, const char *arg, const char *optnam
 	case OPTION_LIST:
 		strvec_push(o->value, arg);
 		break;
+	case OPTION_REV_ARG:
+		strvec_pushf(o->value, "--%s=%s", o->long_name, arg);
+		break;
 	default:
 		return -1;
 	}
@@ -141,10 +144,13 @@ static int parse_long(const char *arg, const char *next, const struct option *op
 		}
 		usage_error(current_usage, "option '%s' cannot be negated", match->long_name);
 	}
-	if (match->type == OPTION_BOOL) {
+	if (match->type == OPTION_BOOL || match->type == OPTION_REV_FLAG) {
 		if (eq)
 			usage_error(current_usage, "option '%s' takes no value", match->long_name);
-		*(int *)match->value = 1;
+		if (match->type == OPTION_REV_FLAG)
+			strvec_pushf(match->value, "--%s", match->long_name);
+		else
+			*(int *)match->value = 1;
 		return 1;
 	}
 	if (match->type == OPTION_OPTSTRING) {
@@ -274,4 +280,17 @@ void parsed_args_clear(struct parsed_args *pa)
 {
 	strvec_clear(&pa->args);
 	strvec_clear(&pa->paths);
+}
+
+void parsed_args_add_revopts(struct parsed_args *pa, struct strvec *revopts)
+{
+	struct strvec all = STRVEC_INIT;
+
+	for (size_t i = 0; i < revopts->nr; i++)
+		strvec_push(&all, revopts->v[i]);
+	for (size_t i = 0; i < pa->args.nr; i++)
+		strvec_push(&all, pa->args.v[i]);
+	strvec_clear(&pa->args);
+	pa->args = all;
+	strvec_clear(revopts);
 }

@@ -13,6 +13,8 @@ enum option_type {
 	OPTION_OPTSTRING, /* const char **: --foo (value "" ) or --foo=S; no separate argument */
 	OPTION_LIST,	/* struct strvec *: each use appends */
 	OPTION_GROUP,	/* a heading in the usage text */
+	OPTION_REV_FLAG, /* struct strvec *: appends "--<long>" (a rev-list option) */
+	OPTION_REV_ARG,	/* struct strvec *: appends "--<long>=<value>" (a rev-list option) */
 };
 
 struct option {
@@ -31,6 +33,24 @@ struct option {
 #define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h) }
 #define OPT_OPTSTRING(s, l, v, a, h) { OPTION_OPTSTRING, (s), (l), (v), (a), (h) }
 #define OPT_LIST(s, l, v, a, h) { OPTION_LIST, (s), (l), (v), (a), (h) }
+
+/*
+ * The commit limiting options of `git rev-list`, collected into a strvec in
+ * their long form, for repo_parse_revisions() before the revisions.
+ */
+#define OPT_REV_LIMITS(v) \
+	OPT_GROUP("Commit limiting (as in git rev-list)"), \
+	{ OPTION_REV_ARG, 'n', "max-count", (v), "n", "at most <n> commits, the newest" }, \
+	{ OPTION_REV_ARG, 0, "skip", (v), "n", "leave out the <n> newest commits" }, \
+	{ OPTION_REV_FLAG, 0, "no-merges", (v), NULL, "no commit with more than one parent" }, \
+	{ OPTION_REV_FLAG, 0, "merges", (v), NULL, "only commits with more than one parent" }, \
+	{ OPTION_REV_FLAG, 0, "first-parent", (v), NULL, "follow only the first parent of a merge" }, \
+	{ OPTION_REV_ARG, 0, "since", (v), "date", "commits more recent than <date>" }, \
+	{ OPTION_REV_ARG, 0, "after", (v), "date", "the same as --since" }, \
+	{ OPTION_REV_ARG, 0, "until", (v), "date", "commits older than <date>" }, \
+	{ OPTION_REV_ARG, 0, "before", (v), "date", "the same as --until" }, \
+	{ OPTION_REV_ARG, 0, "author", (v), "pattern", "commits whose author matches" }, \
+	{ OPTION_REV_ARG, 0, "grep", (v), "pattern", "commits whose message matches" }
 
 /* The options that every command of the suite takes. */
 struct common_options {
@@ -75,6 +95,8 @@ _Noreturn void usage_with_options(const char *const *usage, const struct option 
 _Noreturn void usage_error(const char *const *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void parsed_args_clear(struct parsed_args *pa);
+/* Puts the collected rev-list options (OPT_REV_LIMITS) before the revisions in pa->args. */
+void parsed_args_add_revopts(struct parsed_args *pa, struct strvec *revopts);
 
 extern const char suite_version[];
 

@@ -70,6 +70,12 @@ struct repo *repo_open(void)
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (int)GIT_OBJECT_COMMIT, (size_t)1 << 20);
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)512 << 20);
 	/*
+	 * git checks an object's hash in fsck, not on every read; libgit2
+	 * hashes each object it inflates again (a tenth of git backport's time
+	 * over a driver directory). zlib's own checksum still guards the data.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
 	 * We never touch the work tree, and libgit2 before 1.7 refuses
 	 * GIT_WORK_TREE: drop it, keep GIT_DIR, GIT_CEILING_DIRECTORIES & co.
 	 */
@@ -212,7 +218,8 @@ static int tree_error(const git_oid *oid)
 		     e && e->message ? e->message : "unknown error");
 }
 
-int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out)
+int repo_path_entry(struct repo *r, const git_oid *commit, const char *path, git_oid *out,
+		    unsigned *mode)
 {
 	git_repository *g = repo_git_local(r);
 	git_tree *tree;
@@ -227,12 +234,20 @@ int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_o
 		return GIT_ENOTFOUND;
 	if (err < 0)
 		return error_git(path);
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB) {
 		err = GIT_ENOTFOUND;
-	else
+	} else {
 		git_oid_cpy(out, git_tree_entry_id(e));
+		if (mode)
+			*mode = git_tree_entry_filemode(e);
+	}
 	git_tree_entry_free(e);
 	return err;
+}
+
+int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out)
+{
+	return repo_path_entry(r, commit, path, out, NULL);
 }
 
 /* ---- the blob cache ---- */
@@ -603,6 +618,142 @@ static int item_matches(const struct pathspec_item *it, const char *path)
 	 * files in subdirectories), but never a leading directory alone.
 	 */
 	return !fnmatch(pat, path, flags);
+}
+
+/* The current directory's path from the top of the work tree ("" at the top or bare). */
+static char *cwd_prefix(struct repo *r)
+{
+	const char *wd = git_repository_workdir(r->git);
+	char *top, *cwd, *ret = NULL;
+	size_t n;
+
+	if (!wd || git_repository_is_bare(r->git))
+		return xstrdup("");
+	top = realpath(wd, NULL);
+	cwd = realpath(".", NULL);
+	if (top && cwd) {
+		n = strlen(top);
+		while (n > 1 && top[n - 1] == '/')
+			n--;
+		if (!strncmp(cwd, top, n) && cwd[n] == '/')
+			ret = xstrfmt("%s/", cwd + n + 1);
+	}
+	free(top);
+	free(cwd);
+	return ret ? ret : xstrdup("");
+}
+
+/* prefix + path with "." and ".." resolved; NULL when it leaves the top. */
+static char *join_normalized(const char *prefix, const char *path)
+{
+	char *all = xstrfmt("%s%s", prefix, path);
+	struct strvec parts = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int trailing = *all && all[strlen(all) - 1] == '/';
+
+	for (char *p = all, *tok; (tok = strsep(&p, "/"));) {
+		if (!*tok || !strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			if (!parts.nr) {
+				free(all);
+				strvec_clear(&parts);
+				return NULL;
+			}
+			free((char *)parts.v[--parts.nr]);
+			parts.v[parts.nr] = NULL;
+			continue;
+		}
+		strvec_push(&parts, tok);
+	}
+	for (size_t i = 0; i < parts.nr; i++)
+		strbuf_addf(&out, "%s%s", i ? "/" : "", parts.v[i]);
+	if (trailing && out.len)
+		strbuf_addch(&out, '/');
+	free(all);
+	strvec_clear(&parts);
+	return strbuf_detach(&out, NULL);
+}
+
+int repo_pathspec_from_cwd(struct repo *r, struct strvec *pathspec)
+{
+	char *prefix = cwd_prefix(r);
+	struct strvec out = STRVEC_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < pathspec->nr; i++) {
+		const char *spec = pathspec->v[i], *pat = spec;
+		int top = 0;
+		char *joined;
+
+		/* The magic is kept as written; only the pattern is rooted. */
+		if (spec[0] == ':' && spec[1] == '(') {
+			const char *end = strchr(spec, ')');
+
+			if (end) {
+				const char *t = strstr(spec, "top");
+
+				top = t && t < end;
+				pat = end + 1;
+			}
+		} else if (spec[0] == ':') {
+			for (pat = spec + 1; *pat == '!' || *pat == '^' || *pat == '/'; pat++)
+				if (*pat == '/')
+					top = 1;
+			if (*pat == ':')
+				pat++;
+		}
+		joined = join_normalized(top ? "" : prefix, pat);
+		if (!joined) {
+			ret = error("%s: '%s' is outside the repository", spec, spec);
+			break;
+		}
+		strvec_pushf(&out, "%.*s%s", (int)(pat - spec), spec, joined);
+		free(joined);
+	}
+	free(prefix);
+	if (ret < 0) {
+		strvec_clear(&out);
+		return ret;
+	}
+	strvec_clear(pathspec);
+	*pathspec = out;
+	return 0;
+}
+
+static int has_wildcard(const char *s);
+
+void repo_pathspec_warn_unmatched(struct repo *r, const git_oid *const *commits, size_t nr,
+				  const struct strvec *pathspec)
+{
+	for (size_t i = 0; pathspec && i < pathspec->nr; i++) {
+		struct pathspec_item it;
+		int found = 0;
+
+		parse_pathspec_item(pathspec->v[i], &it);
+		if (it.exclude || !*it.pattern || has_wildcard(it.pattern))
+			continue;
+		for (size_t k = 0; k < nr && !found; k++) {
+			git_repository *g = repo_git_local(r);
+			git_tree *tree;
+			git_tree_entry *e;
+			char *path = xstrdup(it.pattern);
+			size_t n = strlen(path);
+
+			while (n > 1 && path[n - 1] == '/')
+				path[--n] = '\0';
+			if (lookup_tree(g, commits[k], &tree) == 0) {
+				if (git_tree_entry_bypath(&e, tree, path) == 0) {
+					found = 1;
+					git_tree_entry_free(e);
+				}
+				git_tree_free(tree);
+			}
+			free(path);
+		}
+		if (!found)
+			warning("pathspec '%s' did not match any file", pathspec->v[i]);
+	}
 }
 
 int pathspec_match(const struct strvec *pathspec, const char *path)

@@ -80,6 +80,9 @@ int repo_has_object(struct repo *r, const git_oid *id);
 void repo_set_cache_limit(struct repo *r, size_t bytes);
 /* The blob id at path, without reading it; GIT_ENOTFOUND when absent. */
 int repo_path_oid(struct repo *r, const git_oid *commit, const char *path, git_oid *out);
+/* The same, and the entry's file mode (GIT_FILEMODE_*) in *mode when mode is not NULL. */
+int repo_path_entry(struct repo *r, const git_oid *commit, const char *path, git_oid *out,
+		    unsigned *mode);
 
 /* One file of a tree listing. */
 struct tree_file {
@@ -109,6 +112,19 @@ int repo_list_dir(struct repo *r, const git_oid *commit, const char *dir, struct
  * pathspec is taken from the top anyway). An empty list matches all.
  */
 int pathspec_match(const struct strvec *pathspec, const char *path);
+/*
+ * Roots each pathspec at the top of the repository as git does: relative to
+ * the current directory inside the work tree ("scmi/" in drivers/firmware is
+ * drivers/firmware/scmi/), "." and ".." resolved, ":/" and ":(top)" from the
+ * top. -1 (with a message) for one that leaves the repository.
+ */
+int repo_pathspec_from_cwd(struct repo *r, struct strvec *pathspec);
+/*
+ * Warns, as git add does, of each plain pathspec (no glob, no exclusion) that
+ * names no file or directory in any of the commits.
+ */
+void repo_pathspec_warn_unmatched(struct repo *r, const git_oid *const *commits, size_t nr,
+				  const struct strvec *pathspec);
 
 struct hunk {
 	int old_start, old_lines;

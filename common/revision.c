@@ -2,9 +2,12 @@
 /* Revision arguments with the syntax of `git rev-list`, walked oldest first. */
 #include "repo.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 struct rev_sets {
 	struct commit_list pos, neg;
@@ -153,6 +156,189 @@ static int parse_one(git_repository *g, const char *arg, struct rev_sets *s, int
 	list_add(&s->pos, &a);
 	*plain = 1;
 	return 0;
+}
+
+/*
+ * The commit limiting options of `git rev-list` that the commands take:
+ * which commits of the walk are shown, applied as git applies them.
+ */
+struct rev_limits {
+	long max_count, skip;		/* -1: no limit */
+	int min_parents, max_parents;	/* --merges, --no-merges; max -1: none */
+	int first_parent;
+	long long since, until;		/* --since/--after, --until/--before; -1: none */
+	regex_t *authors, *greps;	/* OR within each, AND between the two */
+	size_t nr_authors, nr_greps;
+	int any;			/* an option was given */
+};
+
+/* `git rev-parse --since=<date>` says "--max-age=<timestamp>": git's own date parser. */
+static int git_date(const char *opt, const char *date, long long *out)
+{
+	char *arg = xstrfmt("--%s=%s", opt, date);
+	const char *argv[] = { "git", "rev-parse", arg, NULL };
+	char buf[128];
+	ssize_t n = 0, k;
+	int fds[2], status, ok = 0;
+	pid_t pid;
+
+	if (pipe(fds) < 0) {
+		free(arg);
+		return -1;
+	}
+	pid = fork();
+	if (!pid) {
+		close(fds[0]);
+		dup2(fds[1], 1);
+		execvp("git", (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (pid > 0 && n < (ssize_t)sizeof(buf) - 1 &&
+	       (k = read(fds[0], buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += k;
+	close(fds[0]);
+	buf[n > 0 ? n : 0] = '\0';
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status)) {
+		const char *v = strchr(buf, '=');
+		char *end;
+
+		if (v) {
+			*out = strtoll(v + 1, &end, 10);
+			ok = end != v + 1;
+		}
+	}
+	free(arg);
+	if (!ok)
+		return error("cannot read the date '%s' of --%s", date, opt);
+	return 0;
+}
+
+static int add_pattern(regex_t **v, size_t *nr, const char *opt, const char *pattern)
+{
+	char msg[256];
+	int err;
+
+	*v = xrealloc(*v, (*nr + 1) * sizeof(**v));
+	/* git's default: basic regular expressions, matched line by line. */
+	err = regcomp(&(*v)[*nr], pattern, REG_NOSUB | REG_NEWLINE);
+	if (err) {
+		regerror(err, &(*v)[*nr], msg, sizeof(msg));
+		return error("--%s: bad pattern '%s': %s", opt, pattern, msg);
+	}
+	(*nr)++;
+	return 0;
+}
+
+static int limit_number(const char *opt, const char *v, long *out)
+{
+	if (parse_int(v, out) < 0 || *out < 0)
+		return error("--%s expects a number, not '%s'", opt, v);
+	return 0;
+}
+
+/*
+ * One option of `args` at *i (its value maybe the next argument): 1 when it
+ * was a limiting option, 0 when it is no option, -1 on error.
+ */
+static int parse_limit(const struct strvec *args, size_t *i, struct rev_limits *l)
+{
+	const char *a = args->v[*i], *v = NULL;
+	char *name;
+	size_t len;
+	int ret = 0;
+
+	if (a[0] != '-' || !a[1])
+		return 0;
+	if (a[1] != '-') {
+		if (a[1] != 'n')
+			return error("unknown revision option '%s'", a);
+		name = xstrdup("max-count");
+		v = a[2] ? a + 2 : *i + 1 < args->nr ? args->v[++*i] : NULL;
+	} else {
+		len = strcspn(a + 2, "=");
+		name = xstrndup(a + 2, len);
+		if (a[2 + len] == '=')
+			v = a + 3 + len;
+	}
+	l->any = 1;
+	if (!strcmp(name, "no-merges") || !strcmp(name, "merges") || !strcmp(name, "first-parent")) {
+		if (v)
+			ret = error("--%s takes no value", name);
+		else if (!strcmp(name, "no-merges"))
+			l->max_parents = 1;
+		else if (!strcmp(name, "merges"))
+			l->min_parents = 2;
+		else
+			l->first_parent = 1;
+		free(name);
+		return ret < 0 ? ret : 1;
+	}
+	if (!v && *i + 1 < args->nr && a[1] == '-')
+		v = args->v[++*i];
+	if (!v)
+		ret = error("--%s requires a value", name);
+	else if (!strcmp(name, "max-count"))
+		ret = limit_number(name, v, &l->max_count);
+	else if (!strcmp(name, "skip"))
+		ret = limit_number(name, v, &l->skip);
+	else if (!strcmp(name, "since") || !strcmp(name, "after"))
+		ret = git_date("since", v, &l->since);
+	else if (!strcmp(name, "until") || !strcmp(name, "before"))
+		ret = git_date("until", v, &l->until);
+	else if (!strcmp(name, "author"))
+		ret = add_pattern(&l->authors, &l->nr_authors, name, v);
+	else if (!strcmp(name, "grep"))
+		ret = add_pattern(&l->greps, &l->nr_greps, name, v);
+	else
+		ret = error("unknown revision option '--%s'", name);
+	free(name);
+	return ret < 0 ? ret : 1;
+}
+
+static void limits_clear(struct rev_limits *l)
+{
+	for (size_t i = 0; i < l->nr_authors; i++)
+		regfree(&l->authors[i]);
+	for (size_t i = 0; i < l->nr_greps; i++)
+		regfree(&l->greps[i]);
+	free(l->authors);
+	free(l->greps);
+}
+
+static int any_match(const regex_t *v, size_t nr, const char *text)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!regexec(&v[i], text, 0, NULL, 0))
+			return 1;
+	return 0;
+}
+
+/* Is the commit shown? (get_commit_action's tests, after the walk.) */
+static int shown(git_repository *g, const git_oid *oid, const struct rev_limits *l)
+{
+	git_commit *c;
+	unsigned np;
+	int ok = 1;
+
+	if (git_commit_lookup(&c, g, oid) < 0)
+		return 0;
+	np = git_commit_parentcount(c);
+	if ((int)np < l->min_parents || (l->max_parents >= 0 && (int)np > l->max_parents))
+		ok = 0;
+	if (ok && l->until >= 0 && (long long)git_commit_time(c) > l->until)
+		ok = 0;
+	if (ok && l->nr_authors) {
+		const git_signature *a = git_commit_author(c);
+		char *who = xstrfmt("%s <%s>", a->name, a->email);
+
+		ok = any_match(l->authors, l->nr_authors, who);
+		free(who);
+	}
+	if (ok && l->nr_greps)
+		ok = any_match(l->greps, l->nr_greps, git_commit_message(c));
+	git_commit_free(c);
+	return ok;
 }
 
 /* One commit of the range, for ordering it as git does. */
@@ -304,7 +490,7 @@ static void order_like_git(struct range *rg, const struct commit_list *pos, stru
 	free(tips);
 }
 
-static int load_range(git_repository *g, struct range *rg)
+static int load_range(git_repository *g, struct range *rg, int first_parent)
 {
 	for (size_t i = 0; i < rg->nr; i++) {
 		struct node *n = &rg->v[i];
@@ -315,6 +501,8 @@ static int load_range(git_repository *g, struct range *rg)
 			return -1;
 		n->date = git_commit_time(c);
 		np = git_commit_parentcount(c);
+		if (first_parent && np > 1)
+			np = 1;
 		n->parents = xmalloc((np + 1) * sizeof(*n->parents));
 		for (unsigned j = 0; j < np; j++) {
 			size_t k = range_find(rg, git_commit_parent_id(c, j));
@@ -327,43 +515,103 @@ static int load_range(git_repository *g, struct range *rg)
 	return 0;
 }
 
-static int walk(git_repository *g, struct rev_sets *s, struct commit_list *out)
+/*
+ * The commits of `s`: libgit2 finds the set, the order is git's. `hide`:
+ * more commits to leave out with their ancestors.
+ */
+static int walk_set(git_repository *g, struct rev_sets *s, const struct commit_list *hide,
+		    int first_parent, struct range *rg)
 {
-	struct range rg = { 0 };
 	git_revwalk *w;
 	git_oid oid;
 	int err = 0;
 
-	if (!s->pos.nr)
-		return 0;
 	if (git_revwalk_new(&w, g) < 0)
 		return error("cannot walk revisions: %s", git_error_last()->message);
-	/* libgit2 finds the set; the order is git's, computed below. */
+	if (first_parent)
+		git_revwalk_simplify_first_parent(w);
 	for (size_t i = 0; i < s->pos.nr && !err; i++)
 		err = git_revwalk_push(w, &s->pos.oid[i]);
 	for (size_t i = 0; i < s->neg.nr && !err; i++)
 		err = git_revwalk_hide(w, &s->neg.oid[i]);
+	for (size_t i = 0; hide && i < hide->nr && !err; i++)
+		err = git_revwalk_hide(w, &hide->oid[i]);
 	while (!err && !(err = git_revwalk_next(&oid, w))) {
 		char hex[GIT_OID_HEXSZ + 1];
 
-		ALLOC_GROW(rg.v, rg.nr + 1, rg.alloc);
-		memset(&rg.v[rg.nr], 0, sizeof(rg.v[rg.nr]));
-		git_oid_cpy(&rg.v[rg.nr].oid, &oid);
-		rg.nr++;
-		strmap_put(&rg.index, oid_hex(&oid, hex), (void *)(uintptr_t)rg.nr);
+		ALLOC_GROW(rg->v, rg->nr + 1, rg->alloc);
+		memset(&rg->v[rg->nr], 0, sizeof(rg->v[rg->nr]));
+		git_oid_cpy(&rg->v[rg->nr].oid, &oid);
+		rg->nr++;
+		strmap_put(&rg->index, oid_hex(&oid, hex), (void *)(uintptr_t)rg->nr);
 	}
 	git_revwalk_free(w);
 	if (err == GIT_ITEROVER)
-		err = load_range(g, &rg);
+		err = load_range(g, rg, first_parent);
+	if (err)
+		return error("cannot walk revisions: %s",
+			     git_error_last() ? git_error_last()->message : "unknown error");
+	return 0;
+}
+
+static void range_clear(struct range *rg)
+{
+	for (size_t i = 0; i < rg->nr; i++)
+		free(rg->v[i].parents);
+	free(rg->v);
+	strmap_clear(&rg->index, NULL);
+	memset(rg, 0, sizeof(*rg));
+}
+
+static int walk(git_repository *g, struct rev_sets *s, const struct rev_limits *l,
+		struct commit_list *out)
+{
+	struct range rg = { 0 };
+	struct commit_list all = { 0 };
+	int err;
+
+	if (!s->pos.nr)
+		return 0;
+	err = walk_set(g, s, NULL, l->first_parent, &rg);
+	if (!err && l->since >= 0) {
+		/*
+		 * git marks a commit older than --since uninteresting, and so
+		 * its ancestors: walk again with those hidden.
+		 */
+		struct commit_list old = { 0 };
+
+		for (size_t i = 0; i < rg.nr; i++)
+			if ((long long)rg.v[i].date < l->since)
+				list_add(&old, &rg.v[i].oid);
+		if (old.nr) {
+			range_clear(&rg);
+			err = walk_set(g, s, &old, l->first_parent, &rg);
+		}
+		commit_list_clear(&old);
+	}
 	if (!err)
-		order_like_git(&rg, &s->pos, out);
-	else
-		err = error("cannot walk revisions: %s",
-			    git_error_last() ? git_error_last()->message : "unknown error");
-	for (size_t i = 0; i < rg.nr; i++)
-		free(rg.v[i].parents);
-	free(rg.v);
-	strmap_clear(&rg.index, NULL);
+		order_like_git(&rg, &s->pos, &all);
+	range_clear(&rg);
+	if (!err) {
+		/* git counts --skip and --max-count newest first, then reverses. */
+		long skip = l->skip > 0 ? l->skip : 0, left = l->max_count;
+		size_t first = all.nr;
+
+		for (size_t i = all.nr; i-- && left;) {
+			if (!shown(g, &all.oid[i], l))
+				continue;
+			if (skip) {
+				skip--;
+				continue;
+			}
+			all.oid[--first] = all.oid[i];
+			if (left > 0)
+				left--;
+		}
+		for (size_t i = first; i < all.nr; i++)
+			list_add(out, &all.oid[i]);
+	}
+	commit_list_clear(&all);
 	return err ? -1 : 0;
 }
 
@@ -371,30 +619,40 @@ int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commi
 {
 	git_repository *g = repo_git(r);
 	struct rev_sets s = { 0 };
-	int plain = 0, ret = 0;
+	struct rev_limits l = { .max_count = -1, .max_parents = -1, .since = -1, .until = -1 };
+	int plain = 0, ret = 0, nr_revs = 0;
 
-	if (!args || !args->nr) {
+	for (size_t i = 0; args && i < args->nr && !ret; i++) {
+		int k = parse_limit(args, &i, &l);
+
+		if (k < 0)
+			ret = -1;
+		else if (!k && ++nr_revs)
+			ret = parse_one(g, args->v[i], &s, &plain);
+	}
+	if (!ret && !nr_revs) {
 		git_oid head;
 
 		if (git_repository_head_unborn(g) == 1) {
 			fprintf(stderr, "%s: your current branch does not have any commits yet\n",
 				program_name());
-			return -1;
+			ret = -1;
+		} else if (resolve(g, "HEAD", 4, &head) < 0) {
+			ret = bad_revision("HEAD");
+		} else if (!l.any) {
+			list_add(out, &head);
+		} else {
+			list_add(&s.pos, &head);
+			ret = walk(g, &s, &l, out);
 		}
-		if (resolve(g, "HEAD", 4, &head) < 0)
-			return bad_revision("HEAD");
-		list_add(out, &head);
-		return 0;
-	}
-	for (size_t i = 0; i < args->nr && !ret; i++)
-		ret = parse_one(g, args->v[i], &s, &plain);
-	if (!ret) {
+	} else if (!ret) {
 		/* One plain revision alone means that commit, as `git show X`. */
-		if (args->nr == 1 && plain)
+		if (nr_revs == 1 && plain && !l.any)
 			list_add(out, &s.pos.oid[0]);
 		else
-			ret = walk(g, &s, out);
+			ret = walk(g, &s, &l, out);
 	}
+	limits_clear(&l);
 	commit_list_clear(&s.pos);
 	commit_list_clear(&s.neg);
 	return ret;

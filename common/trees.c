@@ -11,10 +11,13 @@
 #include "options.h"
 
 /*
- * Witnesses kept by a model's solver: Linux queries are mostly satisfiable,
- * and 64 assignments answer most of them without a solve.
+ * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
+ * and 256 diverse assignments (found with random phases) answer most of them
+ * without a solve. On kernel/ mm/ for x86, 64 found false-first left 646 of
+ * 966 solver calls to satisfiable questions; 256 random-phase ones leave 53
+ * of 231.
  */
-#define MODEL_WITNESSES 64
+#define MODEL_WITNESSES 256
 
 double trees_stats_clock(void)
 {
@@ -44,8 +47,10 @@ static void print_stats(struct arch_model *am)
 		struct sat_stats st;
 
 		sat_get_stats(am->sat, &st);
-		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
-			am->arch ? am->arch : "model", st.calls, st.witnessed);
+		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
+			"%zu questions, %zu cached, %zu unsatisfiable\n",
+			am->arch ? am->arch : "model", st.calls, st.witnessed,
+			st.queries, st.cached, st.unsat);
 	}
 	am->stats_printed = 1;
 }
@@ -150,6 +155,7 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 	am->code_sat = sat_new(am->logic);
 	am->base_vars = logic_nr_vars(am->logic);
 	sat_set_witnesses(am->sat, MODEL_WITNESSES);
+	sat_set_random_phase(am->sat);
 	trees_stats_report("model build", am->arch, start);
 	if (t->bf && t->env.samples_dir) {
 		am->samples_path = samples_path(t, am->arch);

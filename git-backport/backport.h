@@ -42,6 +42,9 @@ struct rule {
 	/* Statistics of this run. */
 	int files_changed, hunks, failures;
 	int considered, runs, cached, filtered;
+	int processes;			/* spatch processes started for it */
+	int alone_failed;		/* files run alone: their batch failed */
+	int alone_header;		/* files run alone: a header changed in a batch that read it */
 	double seconds;
 };
 
@@ -90,13 +93,20 @@ struct subject_set {
 	size_t nr, alloc;
 };
 
-/* main.c */
+/* subjects.c */
 /*
  * Adds the C file or header at `path` of commit `tip` to `set`; returns its
  * index, or -1 when it is neither or is not in that commit.
  */
 long subject_add(struct repo *r, const git_oid *tip, struct subject_set *set,
 		 const char *path, size_t nr_rules);
+/*
+ * subject_add() of each of `paths` (nr of them), in that order, the blobs
+ * read on up to `threads` threads.
+ */
+void subjects_load(struct repo *r, const git_oid *tip, struct subject_set *set,
+		   const char *const *paths, size_t nr, size_t nr_rules, int threads);
+void subjects_clear(struct subject_set *set);
 
 /* version.c */
 /* Kernel version order: 4.9 < 4.10 < 5.0 < 6.1 < 6.12; "v" prefix and -rcN allowed. */

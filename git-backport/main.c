@@ -9,6 +9,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,63 +48,21 @@ static int is_c_file(const char *path)
 	return ends_with(path, ".c") || ends_with(path, ".h");
 }
 
-long subject_add(struct repo *r, const git_oid *tip, struct subject_set *set,
-		 const char *path, size_t nr_rules)
+struct load_job {
+	struct repo *r;
+	const git_oid *tip;
+	struct subject_set *set;
+	const char *const *paths;
+	size_t nr, nr_rules;
+	int threads;
+};
+
+static void *load_subjects(void *arg)
 {
-	struct subject *s;
-	struct blob *b;
-	git_commit *commit;
-	git_tree *tree;
-	git_tree_entry *entry;
-	git_oid oid;
+	struct load_job *lj = arg;
 
-	if (!is_c_file(path) || repo_path_oid(r, tip, path, &oid) != 0)
-		return -1;
-	if (repo_read_blob(r, &oid, &b) < 0)
-		die("cannot read %s", path);
-	ALLOC_GROW(set->v, set->nr + 1, set->alloc);
-	s = &set->v[set->nr++];
-	memset(s, 0, sizeof(*s));
-	s->path = xstrdup(path);
-	s->tip = oid;
-	s->cur = oid;
-	s->tip_size = s->size = b->size;
-	s->tip_data = xmalloc(b->size + 1);
-	memcpy(s->tip_data, b->data, b->size);
-	s->tip_data[b->size] = '\0';
-	s->data = xmalloc(b->size + 1);
-	memcpy(s->data, b->data, b->size + 1);
-	blob_release(r, b);
-	s->changed_by = xcalloc(nr_rules ? nr_rules : 1, 1);
-	s->mode = GIT_FILEMODE_BLOB;
-	if (git_commit_lookup(&commit, repo_git(r), tip) == 0) {
-		if (git_commit_tree(&tree, commit) == 0) {
-			if (git_tree_entry_bypath(&entry, tree, path) == 0) {
-				s->mode = git_tree_entry_filemode(entry);
-				git_tree_entry_free(entry);
-			}
-			git_tree_free(tree);
-		}
-		git_commit_free(commit);
-	}
-	return (long)(set->nr - 1);
-}
-
-static void subjects_clear(struct subject_set *set)
-{
-	for (size_t i = 0; i < set->nr; i++) {
-		struct subject *s = &set->v[i];
-
-		free(s->path);
-		free(s->tip_data);
-		free(s->data);
-		free(s->changed_by);
-		for (size_t k = 0; k < s->nr_fails; k++)
-			free(s->fails[k].message);
-		free(s->fails);
-		free(s->via);
-	}
-	free(set->v);
+	subjects_load(lj->r, lj->tip, lj->set, lj->paths, lj->nr, lj->nr_rules, lj->threads);
+	return NULL;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -193,6 +152,7 @@ int main(int argc, const char **argv)
 {
 	struct common_options common;
 	struct bp_options o = { 0 };
+	struct strvec revopts = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
 		OPT_GROUP("Rules"),
@@ -206,6 +166,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "stat", &o.stat, "per-rule statistics instead of the diff"),
 		OPT_BOOL(0, "exit-code", &o.exit_code, "exit 1 when the rules change something"),
 		OPT_STRING(0, "commit-to", &o.commit_to, "branch", "also commit the result on top of the tip"),
+		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&common),
 		OPT_END(),
 	};
@@ -235,12 +196,15 @@ int main(int argc, const char **argv)
 		if (kernel_version_parse(o.target, parts, 4, &rc) < 0)
 			usage_error(usage_lines, "--target: '%s' is not a kernel version (like 5.10)", o.target);
 	}
-	if (o.at && pa.args.nr)
+	if (o.at && (pa.args.nr || revopts.nr))
 		usage_error(usage_lines, "--at and a range cannot be used together");
+	parsed_args_add_revopts(&pa, &revopts);
 	/* Outside a repository that is the first thing to say. */
 	r = repo_open();
 	if (!o.rules)
 		usage_error(usage_lines, "--rules=<dir> is required");
+	if (repo_pathspec_from_cwd(r, &pa.paths) < 0)
+		exit(EXIT_FATAL);
 	spatch_find(r, &sp);
 
 	if (o.at) {
@@ -255,6 +219,11 @@ int main(int argc, const char **argv)
 		tip = commits.oid[commits.nr - 1];
 		files_of_range(r, &commits, &pa.paths, &paths);
 	}
+	if (!common.quiet) {
+		const git_oid *ends[2] = { &tip, commits.nr ? &commits.oid[0] : &tip };
+
+		repo_pathspec_warn_unmatched(r, ends, 2, &pa.paths);
+	}
 
 	make_tmpdir();
 	rules_load(r, o.rules, tmpdir, &rules);
@@ -264,10 +233,6 @@ int main(int argc, const char **argv)
 	strmap_for_each(&paths, e)
 		sorted[nr_paths++] = e->key;
 	qsort(sorted, nr_paths, sizeof(*sorted), cmp_str);
-	for (size_t i = 0; i < nr_paths; i++)
-		subject_add(r, &tip, &subjects, sorted[i], rules.nr);
-	free(sorted);
-
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.repo = r;
 	ctx.opts = &o;
@@ -277,11 +242,26 @@ int main(int argc, const char **argv)
 	ctx.tip = &tip;
 	ctx.tmpdir = tmpdir;
 	ctx.cache = cache_open(r, &sp, &o.defines);
-	/* No file, no question for spatch: nothing to run the rules on. */
-	if (subjects.nr) {
+	/*
+	 * No file, no question for spatch. Otherwise spatch parses each rule
+	 * (its tokens) while the files are read from the object store: for a
+	 * rule that matches few files, those two are all the run costs.
+	 */
+	if (nr_paths) {
+		struct load_job lj = { r, &tip, &subjects, (const char *const *)sorted, nr_paths,
+				       rules.nr, o.jobs };
+		pthread_t loader;
+		int threaded = !pthread_create(&loader, NULL, load_subjects, &lj);
+
+		if (!threaded)
+			load_subjects(&lj);
 		run_queries(&ctx);
-		run_rules(&ctx);
+		if (threaded)
+			pthread_join(loader, NULL);
 	}
+	free(sorted);
+	if (subjects.nr)
+		run_rules(&ctx);
 	report_failures(&ctx);
 
 	print_diff(&ctx, &diff);

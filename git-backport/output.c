@@ -144,9 +144,12 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
 		else
 			strbuf_addstr(out, "null");
 		strbuf_addf(out, ",\"selected\":%s,\"files_changed\":%d,\"hunks\":%d,"
-			    "\"spatch_runs\":%d,\"cached\":%d,\"filtered\":%d,\"seconds\":%.3f,\"failures\":[",
+			    "\"spatch_runs\":%d,\"cached\":%d,\"filtered\":%d,\"seconds\":%.3f,"
+			    "\"processes\":%d,\"alone\":{\"batch_failed\":%d,\"header_changed\":%d},"
+			    "\"failures\":[",
 			    rule->selected ? "true" : "false", rule->files_changed, rule->hunks,
-			    rule->runs, rule->cached, rule->filtered, rule->seconds);
+			    rule->runs, rule->cached, rule->filtered, rule->seconds,
+			    rule->processes, rule->alone_failed, rule->alone_header);
 		if (rule->failure) {
 			strbuf_addstr(out, "{\"file\":null,\"message\":");
 			strbuf_add_json_str(out, rule->failure);

@@ -220,9 +220,11 @@ static void write_inputs(struct run_context *ctx, struct job *job, struct pendin
 }
 
 /*
- * C files go to spatch as --dir, many per process like plain `spatch --dir`
- * (its rule is compiled once, the headers it parses cached); a header, which
- * --dir would not take, or a file retried alone, is named on the command line.
+ * The files of a batch go to spatch as --file-groups, one file a group: each
+ * is processed on its own, as --dir --include-headers would process it, but
+ * the headers written beside them only to be read are not processed as files
+ * of their own (--dir --include-headers would take them too). A file retried
+ * alone is named on the command line.
  */
 static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t rule,
 			const struct batch *b)
@@ -256,13 +258,24 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	if (b->single) {
 		strvec_push(&args, ctx->subjects->v[b->v[0]].path);
 	} else {
+		struct strbuf groups = STRBUF_INIT;
+		char *file = xstrfmt("%s.groups", job->dir);
+
+		for (size_t i = 0; i < b->nr; i++)
+			strbuf_addf(&groups, "%s./%s\n", i ? "\n" : "",
+				    ctx->subjects->v[b->v[i]].path);
+		if (write_file_at("/", file, groups.buf, groups.len) < 0)
+			die("cannot write %s: %s", file, strerror(errno));
 		if (ctx->opts->jobs > 1 && b->nr > 1) {
 			strvec_push(&args, "-j");
 			strvec_pushf(&args, "%d", ctx->opts->jobs);
 		}
-		strvec_push(&args, "--dir");
-		strvec_push(&args, ".");
+		strvec_push(&args, "--file-groups");
+		strvec_push(&args, file);
+		strbuf_release(&groups);
+		free(file);
 	}
+	ctx->rules->v[rule].processes++;
 	job_spawn(ctx, job, &args);
 	strvec_clear(&args);
 }
@@ -427,6 +440,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 
 				batch_add(b, job->subjects[i], 0);
 			}
+			rule->alone_failed += job->nr_subjects;
 			return;
 		}
 		msg = exit_message(job, status);
@@ -462,8 +476,10 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		 * its files comes first: which one did is known only when each
 		 * file that reads it runs alone.
 		 */
-		if (job->nr_subjects > 1 && includes_changed(&rr->pend[si], &changed)) {
+		if (job->nr_subjects > 1 && (includes_changed(&rr->pend[si], &changed) ||
+					     strmap_contains(&changed, s->path))) {
 			batch_add(new_batch(rr, 1), si, 0);
+			rule->alone_header++;
 			continue;
 		}
 		rule->runs++;
@@ -524,40 +540,48 @@ static int cmp_bytes_desc(const void *a, const void *b)
 	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0;
 }
 
-/* The files that need spatch for rule k into -j batches of about equal size (largest first). */
+/*
+ * The files that need spatch for rule k in two batches (largest first), one
+ * spatch -j N each, as plain `spatch --include-headers --dir` is one process
+ * per rule: its workers take the next file when done, where batches fixed in
+ * advance would wait for the slowest, and the rule is parsed once. C files and
+ * headers go apart: a header that spatch transforms as a file of its own must
+ * not be the header that the C files of the same process read, or which of
+ * them changed it could not be told, and each would run again alone.
+ */
 static void plan_rule(struct rule_run *rr, size_t k, size_t nr_jobs)
 {
 	struct run_context *ctx = rr->ctx;
 	size_t (*c)[2] = xcalloc(ctx->subjects->nr + 1, sizeof(*c));
-	size_t nr_c = 0;
+	size_t (*h)[2] = xcalloc(ctx->subjects->nr + 1, sizeof(*h));
+	size_t nr_c = 0, nr_h = 0;
 
 	rr->nr_batches = rr->next_batch = 0;
 	for (size_t si = 0; si < ctx->subjects->nr; si++) {
 		struct subject *s = &ctx->subjects->v[si];
+		size_t (*v)[2] = ends_with(s->path, ".h") ? h : c;
+		size_t *nr = ends_with(s->path, ".h") ? &nr_h : &nr_c;
 
 		if (s->include_only || !needs_spatch(rr, si, k))
 			continue;
-		if (ends_with(s->path, ".c")) {
-			c[nr_c][0] = s->size;
-			c[nr_c][1] = si;
-			nr_c++;
-		} else {
-			batch_add(new_batch(rr, 1), si, s->size);
-		}
+		v[*nr][0] = s->size;
+		v[*nr][1] = si;
+		(*nr)++;
 	}
-	qsort(c, nr_c, sizeof(*c), cmp_bytes_desc);
-	/*
-	 * The C files in one spatch -j N, like plain spatch: its workers take
-	 * the next file when done, where batches fixed in advance wait for the
-	 * slowest, and its rule is parsed once, not once per batch.
-	 */
-	if (nr_c) {
-		struct batch *b = new_batch(rr, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		size_t (*v)[2] = pass ? h : c;
+		size_t nr = pass ? nr_h : nr_c;
+		struct batch *b;
 
-		for (size_t i = 0; i < nr_c; i++)
-			batch_add(b, c[i][1], c[i][0]);
+		if (!nr)
+			continue;
+		qsort(v, nr, sizeof(*v), cmp_bytes_desc);
+		b = new_batch(rr, 0);
+		for (size_t i = 0; i < nr; i++)
+			batch_add(b, v[i][1], v[i][0]);
 	}
 	free(c);
+	free(h);
 }
 
 static int cmp_hdr(const void *a, const void *b, void *data)

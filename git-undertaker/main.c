@@ -198,6 +198,11 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		free(ref);
 		return -1;
 	}
+	if (commits.nr && !o->common.quiet) {
+		const git_oid *ends[2] = { &commits.oid[commits.nr - 1], &commits.oid[0] };
+
+		repo_pathspec_warn_unmatched(r, ends, 2, &o->pathspec);
+	}
 	c = checker_new(r, o);
 	checker_set_file_progress(c, commits.nr == 1);
 	if (o->common.notes)
@@ -281,6 +286,11 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
 	c = checker_new(r, o);
+	if (!o->common.quiet) {
+		const git_oid *at = &commit;
+
+		repo_pathspec_warn_unmatched(r, &at, 1, &o->pathspec);
+	}
 	ret = checker_census(c, &commit, &defects);
 	if (!ret) {
 		if (o->common.json)
@@ -318,6 +328,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
+	struct strvec revopts = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
 		OPT_BOOL(0, "all", &o.all, "check every block of every file at one commit"),
@@ -328,6 +339,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
+		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&o.common),
 		OPT_END(),
 	};
@@ -346,6 +358,10 @@ int main(int argc, const char **argv)
 		usage_error(usage_lines, "--show takes 'new' or 'all', not '%s'", o.show);
 	if (o.all && o.dump_model)
 		usage_error(usage_lines, "--all and --dump-model cannot be used together");
+	if ((o.all || o.dump_model) && revopts.nr)
+		usage_error(usage_lines, "%s takes one commit, not commit limiting options",
+			    o.all ? "--all" : "--dump-model");
+	parsed_args_add_revopts(&pa, &revopts);
 	o.pathspec = pa.paths;
 	memset(&pa.paths, 0, sizeof(pa.paths));
 
@@ -354,6 +370,10 @@ int main(int argc, const char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = repo_open();
+	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0) {
+		repo_close(r);
+		return EXIT_FATAL;
+	}
 	if (o.dump_model)
 		ret = run_dump(r, &o, &pa.args);
 	else if (o.all)

@@ -267,8 +267,14 @@ int main(int argc, const char **argv)
 	eo.keep_tree = keep_tree;
 
 	v.repo = repo_open();
-	if (repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
+	if (repo_pathspec_from_cwd(v.repo, &pa.paths) < 0 ||
+	    repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
 		exit(EXIT_FATAL);
+	{
+		const git_oid *at = &v.commit;
+
+		repo_pathspec_warn_unmatched(v.repo, &at, 1, &pa.paths);
+	}
 	if (!kconfig_cmd)
 		kconfig_cmd = config_kconfig = repo_config_get(v.repo, "vampyr.kconfig");
 	eo.kconfig_cmd = kconfig_cmd;

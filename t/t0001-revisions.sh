@@ -149,6 +149,34 @@ test_expect_success 'the same with a commit-graph file (git walks differently th
 	 done)
 '
 
+test_expect_success 'commit limiting options are git rev-list'"'"'s' '
+	(cd dag &&
+	 t=$(git log -1 --format=%ct $(sed -n 300p all)) &&
+	 for i in $(seq 1 8); do
+		a=$(sed -n "$((i * 13 % 600 + 1))p" all) &&
+		b=$(sed -n "$((i * 29 % 600 + 1))p" all) &&
+		check_revs -n 5 $a..$b && check_revs --max-count=3 $b && check_revs --skip=2 -n 4 $b ^$a &&
+		check_revs --no-merges $a...$b && check_revs --merges $b ^$a &&
+		check_revs --first-parent $a..$b && check_revs --first-parent --merges -n 7 $b &&
+		check_revs --since=@$t $a $b && check_revs --until=@$t --skip 1 $a..$b &&
+		check_revs --after=@$((t - 600)) --before=@$((t + 600)) $b &&
+		check_revs --grep="c1[0-9]*$" $b ^$a && check_revs --grep=nosuch $b &&
+		check_revs --author=C --grep="^c2" --no-merges $b && check_revs --author=nobody $b || return 1
+	 done)
+'
+
+test_expect_success 'limiting options with no revision walk from HEAD; bad ones are fatal' '
+	test-revisions -n 2 >actual &&
+	git rev-list --reverse --topo-order -n 2 HEAD >expect &&
+	test_cmp expect actual &&
+	test_expect_code 128 test-revisions --max-count=x F 2>err &&
+	grep "max-count expects a number" err &&
+	test_expect_code 128 test-revisions --bogus F 2>err &&
+	grep "unknown revision option" err &&
+	test_expect_code 128 test-revisions --grep="a\\(" F 2>err &&
+	grep "bad pattern" err
+'
+
 test_expect_success 'a linked worktree has its own HEAD' '
 	git worktree add -q --detach linked E &&
 	(cd linked && test-revisions >../actual && check_revs C..M) &&

@@ -71,6 +71,19 @@ test_expect_success '--no-notes writes nothing; --notes-ref writes elsewhere' '
 	grep "Undertaker: 1 new" note
 '
 
+test_expect_success 'commit limiting options of git rev-list: -n, --skip, --grep' '
+	test_expect_code 0 git undertaker --notes-ref=refs/notes/limits -n 1 >out &&
+	git notes --ref=limits list >notes &&
+	test_line_count = 1 notes &&
+	git notes --ref=limits list good &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/limits2 --skip=1 --max-count=1 >out &&
+	git notes --ref=limits2 list bad &&
+	test_expect_code 1 git undertaker --no-notes --grep="add b" --no-merges base.. >out &&
+	grep "^b.c:2: dead block B1" out &&
+	test_expect_code 129 git undertaker --all -n 2 2>err &&
+	grep "limiting" err
+'
+
 test_expect_success 'a note git wrote is replaced, not appended to' '
 	git notes --ref=third add -m "old text" good &&
 	git undertaker --notes-ref=third good &&

@@ -15,14 +15,24 @@ test_expect_success 'setup: a logging spatch, drivers and a rule' '
 	mkdir -p wrap &&
 	cat >wrap/spatch <<-\EOF &&
 	#!/bin/sh
-	# Logs the files a run is given: named, or the C files of --dir.
-	dir= slow=
+	# Logs the files a run is given: named, the C files of --dir, or the
+	# files of --file-groups; and each process as a "process" line.
+	dir= groups= slow=
+	echo "process $*" >>"$SPATCH_LOG.processes"
 	for a in "$@"; do
 		if test -e "$a" && grep -rq SLOW_MARKER "$a"; then
 			slow=yes
 		fi
-		if test "$dir" = next; then
+		if test "$groups" = next; then
+			groups=$a
+			for f in $(sed -n "s|^\./||p" "$a"); do
+				echo "$f" >>"$SPATCH_LOG"
+				grep -q SLOW_MARKER "$f" && slow=yes
+			done
+		elif test "$dir" = next; then
 			dir=$a
+		elif test "$a" = --file-groups; then
+			groups=next
 		elif test "$a" = --dir; then
 			dir=next
 		elif test -f "$a" && test "${a%.cocci}" = "$a"; then
@@ -204,6 +214,32 @@ test_expect_success 'a bare repository: rules from a tree, cache in the bare dir
 	) &&
 	test_cmp expect actual &&
 	grep "changed drivers/a.c" note
+'
+
+test_expect_success 'C files and headers of a directory: one spatch process per rule and batch (C files, headers)' '
+	mkdir -p many &&
+	for f in m1 m2 m3 m4; do
+		printf "#include \"mh.h\"\nint %s(void)\n{\n\treturn request_threaded_irq(1, 0, 0, 0, \"%s\", 0);\n}\n" $f $f >many/$f.c || return 1
+	done &&
+	printf "static inline int h1(void)\n{\n\treturn request_threaded_irq(3, 0, 0, 0, \"h\", 0);\n}\n" >many/h1.h &&
+	printf "static inline int h2(void)\n{\n\treturn request_threaded_irq(4, 0, 0, 0, \"h\", 0);\n}\n" >many/h2.h &&
+	printf "/* read by the C files, not changed */\nint mh;\n" >many/mh.h &&
+	git add many &&
+	test_tick &&
+	git commit -q -m many &&
+	rm -rf .git/backport spatch.log spatch.log.processes &&
+	git backport -j 2 --format=json --rules=rules --at=HEAD -- many >out.json &&
+	# two processes run the rule: the four C files, the two headers
+	grep -e "--sp-file" spatch.log.processes | grep -v -e "--parse-cocci" >runs &&
+	test_line_count = 2 runs &&
+	grep -c "^many/" spatch.log >files &&
+	echo 6 >expect &&
+	test_cmp expect files &&
+	grep "\"processes\":2,\"alone\":{\"batch_failed\":0,\"header_changed\":0}" out.json &&
+	for f in m1 m2 m3 m4 h1 h2; do
+		grep "^+++ b/many/$f\.[ch]" out.json >/dev/null || grep -q "many/$f" out.json || return 1
+	done &&
+	! grep "many/mh.h" spatch.log
 '
 
 test_expect_success 'no spatch: exit 128 naming the Debian package' '

@@ -64,39 +64,6 @@ write_file () {
 	mkdir -p "$(dirname "$1")" && cat >"$1"
 }
 
-# test_expect_code <code> <command...>
-test_expect_code () {
-	want=$1
-	shift
-	"$@"
-	got=$?
-	if test "$got" = "$want"; then
-		return 0
-	fi
-	echo >&2 "test_expect_code: command exited with $got, we wanted $want: $*"
-	return 1
-}
-
-test_must_fail () {
-	"$@"
-	exit_code=$?
-	if test $exit_code = 0; then
-		echo >&2 "test_must_fail: command succeeded: $*"
-		return 1
-	elif test $exit_code -gt 129 && test $exit_code -le 192; then
-		echo >&2 "test_must_fail: died by signal $((exit_code - 128)): $*"
-		return 1
-	elif test $exit_code = 127; then
-		echo >&2 "test_must_fail: command not found: $*"
-		return 1
-	fi
-	return 0
-}
-
-test_cmp () {
-	diff -u "$@"
-}
-
 # The kernel's own kconfig front end ("conf"), built once per build directory
 # from Debian's linux-source package; sets KCONF or skips with a prerequisite.
 ut_find_conf () {
@@ -114,14 +81,6 @@ if ut_find_conf; then
 fi
 command -v unifdef >/dev/null && test_set_prereq UNIFDEF
 command -v spatch >/dev/null && test_set_prereq SPATCH
-
-test_must_be_empty () {
-	if test -s "$1"; then
-		echo >&2 "'$1' is not empty, it contains:"
-		cat >&2 "$1"
-		return 1
-	fi
-}
 
 # test_line_count <op> <n> <file>
 test_line_count () {
