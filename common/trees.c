@@ -276,39 +276,9 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	return t;
 }
 
-/* Levenshtein distance, for the closest architecture to a typo. */
-static size_t edit_distance(const char *a, const char *b)
+void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xcalloc(lb + 1, sizeof(*row));
-	size_t d;
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	d = row[lb];
-	free(row);
-	return d;
-}
-
-void trees_check_arch(struct repo *r, const struct project_config *pc, const git_oid *commit,
-		      const char *arch)
-{
+	struct project_config pc;
 	struct project p;
 	struct strvec arches = STRVEC_INIT;
 	struct strbuf names = STRBUF_INIT;
@@ -317,7 +287,9 @@ void trees_check_arch(struct repo *r, const struct project_config *pc, const git
 
 	if (!arch)
 		return;
-	project_detect(&p, pc, r, commit);
+	project_config_init(&pc, r);
+	project_detect(&p, &pc, r, commit);
+	project_config_release(&pc);
 	if (p.kind == PROJECT_NONE ||
 	    project_architectures(&p, r, commit, &arches) < 0 || !arches.nr) {
 		project_release(&p);
@@ -330,6 +302,7 @@ void trees_check_arch(struct repo *r, const struct project_config *pc, const git
 		if (!strcmp(arches.v[i], arch)) {
 			project_release(&p);
 			strvec_clear(&arches);
+			strbuf_release(&names);
 			return;
 		}
 		d = edit_distance(arches.v[i], arch);

@@ -133,8 +133,7 @@ int trees_not_checked(const struct trees *t, const char *path);
  * error (exit 129) naming the valid ones and the closest, raised before any
  * work. A tree with a single model takes any --arch.
  */
-void trees_check_arch(struct repo *r, const struct project_config *pc, const git_oid *commit,
-		      const char *arch);
+void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch);
 
 /* UNDERTAKER_STATS=1: where a run's CPU time goes, on stderr. 0 when off. */
 double trees_stats_clock(void);

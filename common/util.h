@@ -101,6 +101,8 @@ void strmap_clear(struct strmap *m, void (*free_value)(void *));
 
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
+/* Levenshtein distance: "did you mean" for symbols and architectures. */
+size_t edit_distance(const char *a, const char *b);
 /* Creates a directory and its missing parents; -1 (errno set) when one cannot be made. */
 int mkdir_p(const char *path);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */

@@ -293,34 +293,6 @@ static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
 			     reasons[k]->line, reasons[k]->symbol, reasons[k]->what);
 }
 
-/* Edit distance, for "did you mean" on missing symbols. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xmalloc((lb + 1) * sizeof(*row)), best;
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			diag = up;
-			row[j] = v;
-		}
-	}
-	best = row[lb];
-	free(row);
-	return best;
-}
-
 static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
 {
 	const char *s = starts_with(name, "CONFIG_") ? name + 7 : name;
@@ -333,7 +305,7 @@ static void explain_missing(struct defect *d, const struct tree_models *tm, cons
 
 		if ((el > len ? el - len : len - el) > best)
 			continue;
-		dist = distance(s, e->key);
+		dist = edit_distance(s, e->key);
 		if (dist < best) {
 			strvec_clear(&near);
 			best = dist;

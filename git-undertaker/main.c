@@ -13,6 +13,7 @@
 #include "checker.h"
 #include "notes.h"
 #include "report.h"
+#include "trees.h"
 
 static const char *const usage_lines[] = {
 	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]",
@@ -198,6 +199,8 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		free(ref);
 		return -1;
 	}
+	if (commits.nr)
+		trees_check_arch(r, &commits.oid[0], o->arch);
 	if (commits.nr && !o->common.quiet) {
 		const git_oid *ends[2] = { &commits.oid[commits.nr - 1], &commits.oid[0] };
 
@@ -285,6 +288,7 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		usage_error(usage_lines, "--all takes at most one commit");
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
+	trees_check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	if (!o->common.quiet) {
 		const git_oid *at = &commit;
@@ -319,6 +323,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 		usage_error(usage_lines, "--dump-model takes at most one commit");
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
+	trees_check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	ret = checker_dump_model(c, &commit, what);
 	checker_free(c);

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "project.h"
 #include "report.h"
+#include "trees.h"
 #include "vampyr.h"
 
 static const char *const usage_lines[] = {
@@ -270,6 +271,7 @@ int main(int argc, const char **argv)
 	if (repo_pathspec_from_cwd(v.repo, &pa.paths) < 0 ||
 	    repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
 		exit(EXIT_FATAL);
+	trees_check_arch(v.repo, &v.commit, arch);
 	{
 		const git_oid *at = &v.commit;
 

@@ -303,7 +303,12 @@ test_expect_success 'architectures: --arch picks one, the default is the host'"'
 		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"arch\"] == \"arm64\" and r[\"blocks_covered\"] == 1, r" &&
 		git vampyr --no-notes --arch=riscv --format=json -o out >report.json &&
 		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"arch\"] == \"riscv\" and r[\"blocks_dead\"] == 1, r" &&
-		test_expect_code 128 git vampyr --no-notes --arch=sparc -o out &&
+		test_expect_code 129 git vampyr --no-notes --arch=sparc -o out 2>err &&
+		grep "no architecture .sparc." err &&
+		grep "valid architectures: .*arm64" err &&
+		test_expect_code 129 git vampyr --no-notes --arch=arm46 -o out 2>err &&
+		grep "did you mean .arm64.?" err &&
+		test_path_is_missing out/arm46 &&
 		case $(uname -m) in
 		x86_64|i?86) host=x86 ;;
 		aarch64*) host=arm64 ;;

@@ -53,6 +53,18 @@ test_expect_success 'the architectures come from xen/arch/*/Kconfig, named as $(
 	grep "^CONFIG_SCHED bool xen/common/Kconfig:3" x86
 '
 
+test_expect_success '--arch=<typo> is a usage error before any work: valid ones and the closest named, no note' '
+	test_expect_code 129 git undertaker --arch=x68_64 base 2>err &&
+	grep "no architecture .x68_64. in this tree; did you mean .x86_64.?" err &&
+	grep "^valid architectures: .*arm64.*x86_64" err &&
+	test_must_fail git rev-parse --verify -q refs/notes/undertaker &&
+	test_expect_code 129 git undertaker --all --arch=x68_64 base 2>err &&
+	grep "did you mean .x86_64.?" err &&
+	test_expect_code 129 git undertaker --dump-model=files --arch=sparc base 2>err &&
+	grep "no architecture .sparc. in this tree" err &&
+	! grep "did you mean" err
+'
+
 test_expect_success 'a clean tree: exit 0, nothing printed' '
 	test_expect_code 0 git undertaker --no-notes base >out &&
 	test_must_be_empty out
