@@ -23,7 +23,7 @@ struct sat {
 	size_t nr_base_clauses;
 	int max_var;		/* the highest variable in the base */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
-	size_t queries, cached, calls, witnessed;
+	size_t queries, cached, calls, witnessed, unsat;
 	/*
 	 * Models the solver found, kept to answer later questions without it: a
 	 * formula true in one of them is satisfiable. A solver call assigns every
@@ -34,6 +34,7 @@ struct sat {
 	int witness_vars[SAT_MAX_WITNESSES];
 	size_t nr_witnesses, next_witness, max_witnesses;
 	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
+	int random_phase;	/* decisions take random phases: diverse witnesses */
 	/*
 	 * The store's variable count at the last question: a base clause over
 	 * variables above it only (a fact about a variable made since) cannot
@@ -58,7 +59,7 @@ static void load_solver(struct sat *s)
 	s->ps = picosat_init();
 	if (!s->ps)
 		die("cannot initialise picosat");
-	picosat_set_global_default_phase(s->ps, 0);
+	picosat_set_global_default_phase(s->ps, s->random_phase ? 3 : 0);
 	for (size_t i = 0; i < s->nr_log; i++)
 		picosat_add(s->ps, s->log[i]);
 }
@@ -306,6 +307,13 @@ static int witnessed(struct sat *s, formula f)
 	return 0;
 }
 
+void sat_set_random_phase(struct sat *s)
+{
+	s->random_phase = 1;
+	if (s->ps)
+		picosat_set_global_default_phase(s->ps, 3);
+}
+
 void sat_set_witnesses(struct sat *s, size_t n)
 {
 	if (n < 1)
@@ -428,6 +436,8 @@ int sat_satisfiable(struct sat *s, formula f)
 		r = sat_solve(s, &lit, lit ? 1 : 0);
 		if (r == SAT_SAT)
 			keep_witness(s);
+		else
+			s->unsat++;
 	}
 	u64map_put(&s->answers, (uint64_t)f + 1, (uint64_t)r);
 	return r;
@@ -439,6 +449,7 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->cached = s->cached;
 	st->witnessed = s->witnessed;
 	st->calls = s->calls;
+	st->unsat = s->unsat;
 }
 
 int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars)

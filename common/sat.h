@@ -61,8 +61,15 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 int sat_satisfiable(struct sat *s, formula f);
 
 /* Witnesses kept (the oldest replaced): 8 unless set, at most SAT_MAX_WITNESSES. */
-#define SAT_MAX_WITNESSES 64
+#define SAT_MAX_WITNESSES 256
 void sat_set_witnesses(struct sat *s, size_t n);
+/*
+ * Decisions take random phases (picosat's own seeded generator, so a run is
+ * repeatable) instead of false first: the models found, and so the witnesses,
+ * differ more from each other and answer more later questions. Answers do
+ * not change, only which model a satisfiable solve returns.
+ */
+void sat_set_random_phase(struct sat *s);
 /*
  * Witnesses kept between runs in `path`, over variables 1..nr_vars (the
  * base's own, numbered alike by the caller's next run): the first query is
@@ -79,6 +86,7 @@ struct sat_stats {
 	size_t cached;		/* answered from the cache */
 	size_t witnessed;	/* answered by a witness */
 	size_t calls;		/* solver calls (sat_solve() included) */
+	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
 };
 void sat_get_stats(const struct sat *s, struct sat_stats *st);
 

@@ -107,8 +107,10 @@ static void print_stats(struct arch_model *am)
 		struct sat_stats st;
 
 		sat_get_stats(am->sat, &st);
-		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples\n",
-			am->arch ? am->arch : "model", st.calls, st.witnessed);
+		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
+			"%zu questions, %zu cached, %zu unsatisfiable\n",
+			am->arch ? am->arch : "model", st.calls, st.witnessed,
+			st.queries, st.cached, st.unsat);
 	}
 	am->stats_printed = 1;
 }
