@@ -11,22 +11,6 @@
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
-/*
- * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
- * and 256 diverse assignments (found with random phases) answer most of them
- * without a solve. On kernel/ mm/ for x86, 64 found false-first left 646 of
- * 966 solver calls to satisfiable questions; 256 random-phase ones leave 53
- * of 231.
- */
-#define MODEL_WITNESSES 256
-
-void arch_model_init_samples(struct arch_model *am)
-{
-	am->base_vars = logic_nr_vars(am->logic);
-	sat_set_witnesses(am->sat, MODEL_WITNESSES);
-	sat_set_random_phase(am->sat);
-}
-
 int arch_model_satisfiable(struct arch_model *am, formula f)
 {
 	if (f == LOGIC_TRUE || f == LOGIC_FALSE)

@@ -16,32 +16,13 @@
 
 #include "analyze.h"
 #include "buildfiles.h"
+#include "trees.h"
 #include "history.h"
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
 #include "project.h"
 #include "report.h"
-
-/* All models of one tree, keyed by its build-file digest. */
-struct model_set {
-	struct checker *checker;
-	git_oid commit;			/* a commit with this tree's build files */
-	git_oid digest;
-	const struct buildfiles_info *bf;
-	struct strvec arches;		/* empty: a single model */
-	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
-	char *arch_prefix;		/* "<srctree>/arch/" */
-	struct strvec foreign;		/* project_foreign_trees(): files there are not checked */
-	struct arch_model *models;	/* arches.nr entries, or 1 */
-	char *built;			/* 1: tried to build models[i] */
-	struct kbuild_map **kbuild;	/* per architecture, built when first asked */
-	char *kbuild_built;
-	struct tree_models tm;
-	unsigned long last_use;
-	struct project project;		/* where its Kconfig tree starts, its variables */
-	struct strmap build_defined;	/* -D names and those of forced headers */
-};
 
 #define MAX_MODEL_SETS 3
 
@@ -54,8 +35,10 @@ struct checker {
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
 	struct project_config project_config;
-	struct model_set *sets[MAX_MODEL_SETS];
+	struct trees *sets[MAX_MODEL_SETS];
+	unsigned long last_use[MAX_MODEL_SETS];
 	unsigned long clock;
+	char *samples_dir;
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
@@ -92,6 +75,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
 	c->host_arch = xstrdup(project_host_srcarch());
+	c->samples_dir = xstrfmt("%sundertaker/samples", repo_gitdir(r));
 	pthread_mutex_init(&c->results_lock, NULL);
 	return c;
 }
@@ -99,56 +83,6 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 void checker_set_file_progress(struct checker *c, int on)
 {
 	c->file_progress = on;
-}
-
-static void print_stats(struct arch_model *am)
-{
-	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS")) {
-		struct sat_stats st;
-
-		sat_get_stats(am->sat, &st);
-		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
-			"%zu questions, %zu cached, %zu unsatisfiable\n",
-			am->arch ? am->arch : "model", st.calls, st.witnessed,
-			st.queries, st.cached, st.unsat);
-	}
-	am->stats_printed = 1;
-}
-
-static void arch_model_release(struct arch_model *am)
-{
-	print_stats(am);
-	if (am->samples_path)
-		sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
-	free(am->samples_path);
-	if (am->code_sat)
-		sat_free(am->code_sat);
-	if (am->model)
-		model_free(am->model);
-	if (am->kconfig)
-		kconfig_free(am->kconfig);
-}
-
-static void model_set_free(struct model_set *ms)
-{
-	if (!ms)
-		return;
-	for (size_t i = 0; i < (ms->arches.nr ? ms->arches.nr : 1); i++) {
-		arch_model_release(&ms->models[i]);
-		if (ms->kbuild[i])
-			kbuild_map_free(ms->kbuild[i]);
-	}
-	free(ms->kbuild);
-	free(ms->kbuild_built);
-	free(ms->models);
-	free(ms->built);
-	strvec_clear(&ms->arches);
-	strvec_clear(&ms->arch_dirs);
-	strvec_clear(&ms->foreign);
-	free(ms->arch_prefix);
-	project_release(&ms->project);
-	strmap_clear(&ms->build_defined, free);
-	free(ms);
 }
 
 static void free_defect_list(void *p)
@@ -161,17 +95,8 @@ void checker_save(struct checker *c)
 {
 	for (size_t w = 0; c && w < c->nr_workers; w++)
 		checker_save(c->workers[w]);
-	for (size_t i = 0; c && i < MAX_MODEL_SETS; i++) {
-		struct model_set *ms = c->sets[i];
-
-		for (size_t k = 0; ms && k < (ms->arches.nr ? ms->arches.nr : 1); k++) {
-			struct arch_model *am = &ms->models[k];
-
-			if (am->samples_path && am->sat)
-				sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
-			print_stats(am);
-		}
-	}
+	for (size_t i = 0; c && i < MAX_MODEL_SETS; i++)
+		trees_save(c->sets[i]);
 }
 
 void checker_free(struct checker *c)
@@ -182,7 +107,8 @@ void checker_free(struct checker *c)
 		checker_free(c->workers[w]);
 	free(c->workers);
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
-		model_set_free(c->sets[i]);
+		trees_free(c->sets[i]);
+	free(c->samples_dir);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
 	if (!c->parent)
@@ -204,112 +130,11 @@ size_t checker_input_errors(const struct checker *c)
 	return c->input_errors;
 }
 
-/* UNDERTAKER_STATS=1: where a run's CPU time goes, on stderr. */
-static double stats_clock(void)
-{
-	struct timespec ts;
-
-	if (!getenv("UNDERTAKER_STATS"))
-		return 0;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void stats_report(const char *what, const char *arch, double start)
-{
-	if (start)
-		fprintf(stderr, "%s%s%s: %.3f s\n", what, arch ? " " : "", arch ? arch : "",
-			stats_clock() - start);
-}
-
-/*
- * Where the solver's satisfying assignments for one model are kept between
- * runs: $GIT_DIR/undertaker/samples/<key>, the key naming the tool's version,
- * the build files and the architecture.
- */
-static char *samples_path(struct model_set *ms, const char *arch)
-{
-	struct strbuf key = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-	char *path;
-
-	strbuf_addf(&key, "samples\n%s\n%s\n%s\n", suite_version,
-		    git_oid_tostr(hex, sizeof(hex), &ms->digest), arch ? arch : "");
-	git_odb_hash(&id, key.buf, key.len, GIT_OBJECT_BLOB);
-	path = xstrfmt("%sundertaker/samples/%s", repo_gitdir(ms->checker->repo),
-		       git_oid_tostr(hex, sizeof(hex), &id));
-	strbuf_release(&key);
-	return path;
-}
-
-static struct arch_model *get_model(void *data, size_t i)
-{
-	struct model_set *ms = data;
-	struct arch_model *am = &ms->models[i];
-	struct kconfig_options kopts = { .cache = ms->checker->kconfig_cache };
-	double t;
-
-	if (ms->built[i])
-		return am->model ? am : NULL;
-	ms->built[i] = 1;
-	am->arch = ms->arches.nr ? ms->arches.v[i] : NULL;
-	/* No Kconfig tree at all (said once, by model_set_for()): no model, quietly. */
-	if (ms->project.kind == PROJECT_NONE)
-		return NULL;
-	t = stats_clock();
-	am->kconfig = project_kconfig_parse(&ms->project, ms->checker->repo, &ms->commit,
-					    am->arch, &kopts);
-	stats_report("kconfig parse", am->arch, t);
-	t = stats_clock();
-	if (!am->kconfig) {
-		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
-		      am->arch ? am->arch : "");
-		return NULL;
-	}
-	am->model = model_build(am->kconfig);
-	am->logic = model_logic(am->model);
-	am->sat = model_sat(am->model);
-	am->code_sat = sat_new(am->logic);
-	arch_model_init_samples(am);
-	stats_report("model build", am->arch, t);
-	if (ms->bf) {
-		am->samples_path = samples_path(ms, am->arch);
-		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
-	}
-	return am;
-}
-
-static struct kbuild_map *get_kbuild(struct model_set *ms, size_t i)
-{
-	if (!ms->kbuild_built[i]) {
-		double t = stats_clock();
-
-		ms->kbuild_built[i] = 1;
-		ms->kbuild[i] = kbuild_map_for_commit(ms->checker->repo, &ms->commit,
-						      ms->arches.nr ? ms->arches.v[i] : NULL,
-						      ms->checker->kbuild_cache);
-		stats_report("kbuild map", ms->arches.nr ? ms->arches.v[i] : NULL, t);
-	}
-	return ms->kbuild[i];
-}
-
-static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
-{
-	struct model_set *ms = data;
-	struct kbuild_map *map;
-
-	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
-		return NULL;
-	map = get_kbuild(ms, i);
-	return map ? kbuild_map_lookup(map, path) : NULL;
-}
-
 /* tm.removed: the history walk, once per name and run. */
-static int symbol_removed(void *data, const char *name, struct strbuf *out)
+static int symbol_removed(void *data, const git_oid *commit, const char *name,
+			  struct strbuf *out)
 {
-	struct model_set *ms = data;
-	struct checker *c = ms->checker;
+	struct checker *c = data;
 	const char *known;
 	int ret;
 
@@ -319,98 +144,54 @@ static int symbol_removed(void *data, const char *name, struct strbuf *out)
 			strbuf_addstr(out, known);
 		return known != NULL;
 	}
-	ret = kconfig_symbol_removal(c->repo, &ms->commit, name, out);
+	ret = kconfig_symbol_removal(c->repo, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
 
-/*
- * A model set for `commit`: its project layout, architectures and lazily
- * built models. `bf` (the build files' scan) may be NULL when only a model
- * is wanted (--dump-model): no missing-name maps, no samples kept.
- */
-static struct model_set *model_set_new(struct checker *c, const git_oid *commit,
-				       const struct buildfiles_info *bf)
+/* The trees of `commit` for this checker: its caches and options. */
+static struct trees *checker_trees(struct checker *c, const git_oid *commit,
+				   const struct buildfiles_info *bf)
 {
-	struct model_set *ms = xcalloc(1, sizeof(*ms));
-	int n;
+	struct trees_env env = {
+		.repo = c->repo,
+		.project_config = &c->project_config,
+		.kconfig_cache = c->kconfig_cache,
+		.kbuild_cache = c->kbuild_cache,
+		.host_arch = c->host_arch,
+		.only_arch = c->opts->arch,
+		.no_kbuild = c->opts->no_kbuild,
+		/* A census worker's trees are its parent's again: the parent has said it. */
+		.quiet = c->parent != NULL,
+		.samples_dir = c->samples_dir,
+		.removed = c->opts->explain ? symbol_removed : NULL,
+		.removed_data = c,
+	};
 
-	ms->checker = c;
-	ms->commit = *commit;
-	if (bf)
-		ms->digest = bf->digest;
-	ms->bf = bf;
-	ms->last_use = c->clock;
-	project_detect(&ms->project, &c->project_config, c->repo, commit);
-	n = ms->project.kind == PROJECT_NONE ? -1 :
-	    project_architectures(&ms->project, c->repo, commit, &ms->arches);
-	/* A census worker's model set is its parent's again: the parent has said it. */
-	if (n < 0 && !c->parent)
-		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
-	ms->models = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->models));
-	ms->built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
-	ms->kbuild = xcalloc(ms->arches.nr ? ms->arches.nr : 1, sizeof(*ms->kbuild));
-	ms->kbuild_built = xcalloc(ms->arches.nr ? ms->arches.nr : 1, 1);
-	if (!c->opts->no_kbuild)
-		ms->tm.file_condition = file_condition;
-	ms->tm.data = ms;
-	ms->tm.get = get_model;
-	if (c->opts->explain)
-		ms->tm.removed = symbol_removed;
-	ms->tm.nr_arches = ms->arches.nr;
-	/* The names are the strvec's own strings. */
-	ms->tm.arch_names = (const char *const *)ms->arches.v;
-	for (size_t i = 0; i < ms->arches.nr; i++)
-		strvec_push(&ms->arch_dirs, project_arch_dir(&ms->project, ms->arches.v[i]));
-	ms->tm.arch_dirs = (const char *const *)ms->arch_dirs.v;
-	ms->arch_prefix = xstrfmt("%s%sarch/", ms->project.srctree, *ms->project.srctree ? "/" : "");
-	ms->tm.arch_prefix = ms->arch_prefix;
-	project_foreign_trees(&ms->project, c->repo, commit, &ms->foreign);
-	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
-	for (size_t i = ms->arches.nr; i-- > 0; ) {
-		if (c->opts->arch ? !strcmp(ms->arches.v[i], c->opts->arch) :
-		    !strcmp(ms->arches.v[i], c->host_arch) || !strcmp(ms->arch_dirs.v[i], c->host_arch))
-			ms->tm.primary = i;
-	}
-	if (c->opts->arch && ms->arches.nr) {
-		int found = 0;
-
-		for (size_t i = 0; i < ms->arches.nr; i++)
-			found |= !strcmp(ms->arches.v[i], c->opts->arch);
-		if (!found)
-			warning("no architecture '%s' in this tree", c->opts->arch);
-		ms->tm.only_arch = c->opts->arch;
-	}
-	if (bf) {
-		ms->tm.kconfig_defined = bf->kconfig_defined;
-		project_build_defined(&ms->project, c->repo, commit, bf->cmdline_defined,
-				      &ms->build_defined);
-		ms->tm.cmdline_defined = &ms->build_defined;
-		ms->tm.arch_mentions = bf->arch_mentions;
-	}
-	return ms;
+	return trees_new(&env, commit, bf);
 }
 
-static struct model_set *model_set_for(struct checker *c, const git_oid *commit)
+static struct trees *commit_trees(struct checker *c, const git_oid *commit)
 {
 	const struct buildfiles_info *bf;
 	size_t slot = 0;
-	double t = stats_clock();
+	double t = trees_stats_clock();
 
 	if (buildfiles_get(c->buildfiles, commit, &bf) < 0)
 		return NULL;
-	stats_report("build files", NULL, t);
+	trees_stats_report("build files", NULL, t);
 	c->clock++;
 	for (size_t i = 0; i < MAX_MODEL_SETS; i++) {
 		if (c->sets[i] && git_oid_equal(&c->sets[i]->digest, &bf->digest)) {
-			c->sets[i]->last_use = c->clock;
+			c->last_use[i] = c->clock;
 			return c->sets[i];
 		}
-		if (!c->sets[i] || (c->sets[slot] && c->sets[i]->last_use < c->sets[slot]->last_use))
+		if (!c->sets[i] || (c->sets[slot] && c->last_use[i] < c->last_use[slot]))
 			slot = i;
 	}
-	model_set_free(c->sets[slot]);
-	c->sets[slot] = model_set_new(c, commit, bf);
+	trees_free(c->sets[slot]);
+	c->sets[slot] = checker_trees(c, commit, bf);
+	c->last_use[slot] = c->clock;
 	return c->sets[slot];
 }
 
@@ -420,13 +201,13 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	struct strbuf all = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid id;
-	double t = stats_clock();
+	double t = trees_stats_clock();
 
 	if (buildfiles_get(c->buildfiles, commit, &bf) < 0) {
 		strbuf_addstr(key, "unknown");
 		return;
 	}
-	stats_report("build files", NULL, t);
+	trees_stats_report("build files", NULL, t);
 	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &bf->digest));
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
@@ -442,23 +223,8 @@ static int is_c_file(const char *path)
 	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
 }
 
-/*
- * Files this tree's models say nothing about: every file when there is no
- * Kconfig tree (each CONFIG_ name would be "missing"), and the code of
- * another Kconfig tree inside this one (coreboot's payloads/libpayload/).
- */
-static int not_checked(const struct model_set *ms, const char *path)
-{
-	if (ms->project.kind == PROJECT_NONE)
-		return 1;
-	for (size_t i = 0; i < ms->foreign.nr; i++)
-		if (starts_with(path, ms->foreign.v[i]))
-			return 1;
-	return 0;
-}
-
 /* The defects of one blob under one model set (cached: each version is analysed once). */
-static const struct defect_list *blob_defects(struct checker *c, struct model_set *ms,
+static const struct defect_list *blob_defects(struct checker *c, struct trees *ms,
 					      const char *path, const git_oid *blob_id)
 {
 	char bhex[GIT_OID_HEXSZ + 1], dhex[GIT_OID_HEXSZ + 1];
@@ -481,7 +247,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct model_se
 		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
-	if (not_checked(ms, path))
+	if (trees_not_checked(ms, path))
 		goto done;
 	if (repo_read_blob(c->repo, blob_id, &blob) < 0) {
 		error("%s: cannot read blob %s", path, bhex);
@@ -510,7 +276,7 @@ done:
  * their defects could only be "unchanged", which are not reported unless
  * --show=all. Returns -1 when a blob cannot be read (nothing appended).
  */
-static int changed_blocks_defects(struct checker *c, struct model_set *ms, const char *path,
+static int changed_blocks_defects(struct checker *c, struct trees *ms, const char *path,
 				  const git_oid *old_id, const git_oid *new_id,
 				  struct defect_list *before, struct defect_list *after)
 {
@@ -523,7 +289,7 @@ static int changed_blocks_defects(struct checker *c, struct model_set *ms, const
 	struct cpp_file *of, *nf;
 	size_t dummy = 0;
 
-	if (not_checked(ms, path))
+	if (trees_not_checked(ms, path))
 		return 0;
 
 	if (repo_read_blob(c->repo, old_id, &ob) < 0)
@@ -678,7 +444,7 @@ static void add_changed_symbols(const struct kconfig *old, const struct kconfig 
  * those naming a symbol whose definitions changed (or that appeared or
  * disappeared in any Kconfig file).
  */
-static void affected_files(struct checker *c, struct model_set *old, struct model_set *new,
+static void affected_files(struct checker *c, struct trees *old, struct trees *new,
 			   const git_oid *commit, const struct strmap *skip,
 			   struct strvec *paths, struct strvec *blobs)
 {
@@ -686,7 +452,7 @@ static void affected_files(struct checker *c, struct model_set *old, struct mode
 	struct strmap_entry *e;
 	struct strbuf re = STRBUF_INIT;
 	struct affected a = { .checker = c, .skip = skip };
-	size_t nr_models = new->arches.nr ? new->arches.nr : 1;
+	size_t nr_models = trees_nr_models(new);
 	int errcode;
 	PCRE2_SIZE erroff;
 
@@ -702,11 +468,11 @@ static void affected_files(struct checker *c, struct model_set *old, struct mode
 	for (size_t i = 0; i < nr_models; i++) {
 		struct arch_model *nm, *om = NULL;
 
-		if (!new->built[i] && i != new->tm.primary)
+		if (!trees_model_built(new, i) && i != new->tm.primary)
 			continue;
-		nm = get_model(new, i);
-		if (old && i < (old->arches.nr ? old->arches.nr : 1))
-			om = get_model(old, i);
+		nm = trees_model(new, i);
+		if (old && i < trees_nr_models(old))
+			om = trees_model(old, i);
 		if (nm)
 			add_changed_symbols(om ? om->kconfig : NULL, nm->kconfig, &changed);
 	}
@@ -749,7 +515,7 @@ struct commit_item {
 	struct defect_list out;		/* its defects, compared with the parent */
 };
 
-static void check_item(struct checker *c, struct model_set *ps, struct model_set *ms,
+static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
 		       struct commit_item *it)
 {
 	struct defect_list before = { 0 }, after = { 0 };
@@ -802,8 +568,8 @@ static void *commit_run(void *arg)
 	struct commit_worker *w = arg;
 	struct commit_work *cw = w->cw;
 	/* The parent's set first, as checker_check_commit does: ms is then the newest. */
-	struct model_set *ps = cw->parent ? model_set_for(w->c, cw->parent) : NULL;
-	struct model_set *ms = model_set_for(w->c, cw->commit);
+	struct trees *ps = cw->parent ? commit_trees(w->c, cw->parent) : NULL;
+	struct trees *ms = commit_trees(w->c, cw->commit);
 
 	/* A worker without models leaves its share to the others. */
 	if (!ms || (cw->parent && !ps))
@@ -839,8 +605,8 @@ static void check_items(struct checker *c, struct commit_work *cw)
 	if (jobs > cw->nr / (PARALLEL_MIN_FILES / 2))
 		jobs = cw->nr / (PARALLEL_MIN_FILES / 2);
 	if (jobs < 2 || cw->nr < PARALLEL_MIN_FILES) {
-		struct model_set *ps = cw->parent ? model_set_for(c, cw->parent) : NULL;
-		struct model_set *ms = model_set_for(c, cw->commit);
+		struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
+		struct trees *ms = commit_trees(c, cw->commit);
 
 		for (size_t i = 0; i < cw->nr; i++) {
 			check_item(c, ps, ms, &cw->items[i]);
@@ -879,7 +645,7 @@ static void check_items(struct checker *c, struct commit_work *cw)
 int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct change_list changes = { 0 };
-	struct model_set *ms, *ps = NULL;
+	struct trees *ms, *ps = NULL;
 	git_commit *gc;
 	git_oid parent;
 	int has_parent;
@@ -898,12 +664,12 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0)
 		return -1;
 	if (has_parent) {
-		ps = model_set_for(c, &parent);
+		ps = commit_trees(c, &parent);
 		if (!ps)
 			return -1;
 		cw.parent = &parent;
 	}
-	ms = model_set_for(c, commit);
+	ms = commit_trees(c, commit);
 	if (!ms)
 		return -1;
 
@@ -963,6 +729,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->kconfig_cache = parent->kconfig_cache;
 	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
+	c->samples_dir = xstrdup(parent->samples_dir);
 	pthread_mutex_init(&c->results_lock, NULL);
 	return c;
 }
@@ -1002,7 +769,7 @@ static void *census_run(void *arg)
 {
 	struct census_worker *w = arg;
 	struct census *cs = w->cs;
-	struct model_set *ms = model_set_for(w->c, &cs->commit);
+	struct trees *ms = commit_trees(w->c, &cs->commit);
 
 	for (;;) {
 		size_t i;
@@ -1030,7 +797,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	int ret = 0;
 
 	/* The tree's build files once, before the workers share them. */
-	if (!model_set_for(c, commit))
+	if (!commit_trees(c, commit))
 		return -1;
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	if ((size_t)jobs > cs.nr)
@@ -1070,7 +837,7 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 {
 	int files = !strcmp(what, "files");
 	/* A model alone needs no scan of every build file; that set is ours to free. */
-	struct model_set *ms = files ? model_set_for(c, commit) : model_set_new(c, commit, NULL);
+	struct trees *ms = files ? commit_trees(c, commit) : checker_trees(c, commit, NULL);
 	size_t want = 0;
 	struct arch_model *am;
 	int ret = 0;
@@ -1079,20 +846,16 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 		return -1;
 	if (ms->arches.nr) {
 		const char *arch = c->opts->arch ? c->opts->arch : c->host_arch;
-		int found = 0;
+		int found = trees_arch_index(ms, arch);
 
-		for (size_t i = 0; i < ms->arches.nr; i++)
-			if (!strcmp(ms->arches.v[i], arch)) {
-				want = i;
-				found = 1;
-			}
-		if (!found) {
+		want = found < 0 ? 0 : (size_t)found;
+		if (found < 0) {
 			ret = error("no architecture '%s' in this tree", arch);
 			goto out;
 		}
 	}
 	if (files) {
-		struct kbuild_map *map = get_kbuild(ms, want);
+		struct kbuild_map *map = trees_kbuild(ms, want);
 		struct strbuf sb = STRBUF_INIT;
 
 		if (!map)
@@ -1102,7 +865,7 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 		strbuf_release(&sb);
 		return 0;
 	}
-	am = get_model(ms, want);
+	am = trees_model(ms, want);
 	if (!am)
 		ret = -1;
 	else if (!strcmp(what, "symbols"))
@@ -1111,6 +874,6 @@ int checker_dump_model(struct checker *c, const git_oid *commit, const char *wha
 		model_dump_dimacs(am->model, stdout);
 out:
 	if (!files)
-		model_set_free(ms);
+		trees_free(ms);
 	return ret;
 }

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "trees.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kconfig_git.h"
+#include "model.h"
+#include "options.h"
+
+/*
+ * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
+ * and 256 diverse assignments (found with random phases) answer most of them
+ * without a solve. On kernel/ mm/ for x86, 64 found false-first left 646 of
+ * 966 solver calls to satisfiable questions; 256 random-phase ones leave 53
+ * of 231.
+ */
+#define MODEL_WITNESSES 256
+
+double trees_stats_clock(void)
+{
+	struct timespec ts;
+
+	if (!getenv("UNDERTAKER_STATS"))
+		return 0;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void trees_stats_report(const char *what, const char *arch, double start)
+{
+	if (start)
+		fprintf(stderr, "%s%s%s: %.3f s\n", what, arch ? " " : "", arch ? arch : "",
+			trees_stats_clock() - start);
+}
+
+size_t trees_nr_models(const struct trees *t)
+{
+	return t->arches.nr ? t->arches.nr : 1;
+}
+
+static void print_stats(struct arch_model *am)
+{
+	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS")) {
+		struct sat_stats st;
+
+		sat_get_stats(am->sat, &st);
+		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
+			"%zu questions, %zu cached, %zu unsatisfiable\n",
+			am->arch ? am->arch : "model", st.calls, st.witnessed,
+			st.queries, st.cached, st.unsat);
+	}
+	am->stats_printed = 1;
+}
+
+static void arch_model_release(struct arch_model *am)
+{
+	print_stats(am);
+	if (am->samples_path)
+		sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
+	free(am->samples_path);
+	if (am->code_sat)
+		sat_free(am->code_sat);
+	if (am->model)
+		model_free(am->model);
+	if (am->kconfig)
+		kconfig_free(am->kconfig);
+}
+
+void trees_free(struct trees *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < trees_nr_models(t); i++) {
+		arch_model_release(&t->models[i]);
+		if (t->kbuild[i])
+			kbuild_map_free(t->kbuild[i]);
+	}
+	free(t->kbuild);
+	free(t->kbuild_built);
+	free(t->models);
+	free(t->built);
+	strvec_clear(&t->arches);
+	strvec_clear(&t->arch_dirs);
+	strvec_clear(&t->foreign);
+	free(t->arch_prefix);
+	project_release(&t->project);
+	strmap_clear(&t->build_defined, free);
+	free(t);
+}
+
+void trees_save(struct trees *t)
+{
+	for (size_t k = 0; t && k < trees_nr_models(t); k++) {
+		struct arch_model *am = &t->models[k];
+
+		if (am->samples_path && am->sat)
+			sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
+		print_stats(am);
+	}
+}
+
+/*
+ * Where the solver's satisfying assignments for one model are kept between
+ * runs: <samples_dir>/<key>, the key naming the tool's version, the build
+ * files and the architecture.
+ */
+static char *samples_path(struct trees *t, const char *arch)
+{
+	struct strbuf key = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+	char *path;
+
+	strbuf_addf(&key, "samples\n%s\n%s\n%s\n", suite_version,
+		    git_oid_tostr(hex, sizeof(hex), &t->digest), arch ? arch : "");
+	git_odb_hash(&id, key.buf, key.len, GIT_OBJECT_BLOB);
+	path = xstrfmt("%s/%s", t->env.samples_dir, git_oid_tostr(hex, sizeof(hex), &id));
+	strbuf_release(&key);
+	return path;
+}
+
+int trees_model_built(const struct trees *t, size_t i)
+{
+	return t->built[i];
+}
+
+struct arch_model *trees_model(struct trees *t, size_t i)
+{
+	struct arch_model *am = &t->models[i];
+	struct kconfig_options kopts = { .cache = t->env.kconfig_cache };
+	double start;
+
+	if (t->built[i])
+		return am->model ? am : NULL;
+	t->built[i] = 1;
+	am->arch = t->arches.nr ? t->arches.v[i] : NULL;
+	/* No Kconfig tree at all (said once, by trees_new()): no model, quietly. */
+	if (t->project.kind == PROJECT_NONE)
+		return NULL;
+	start = trees_stats_clock();
+	am->kconfig = project_kconfig_parse(&t->project, t->env.repo, &t->commit, am->arch, &kopts);
+	trees_stats_report("kconfig parse", am->arch, start);
+	start = trees_stats_clock();
+	if (!am->kconfig) {
+		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
+		      am->arch ? am->arch : "");
+		return NULL;
+	}
+	am->model = model_build(am->kconfig);
+	am->logic = model_logic(am->model);
+	am->sat = model_sat(am->model);
+	am->code_sat = sat_new(am->logic);
+	am->base_vars = logic_nr_vars(am->logic);
+	sat_set_witnesses(am->sat, MODEL_WITNESSES);
+	sat_set_random_phase(am->sat);
+	trees_stats_report("model build", am->arch, start);
+	if (t->bf && t->env.samples_dir) {
+		am->samples_path = samples_path(t, am->arch);
+		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
+	}
+	return am;
+}
+
+static struct arch_model *get_model(void *data, size_t i)
+{
+	return trees_model(data, i);
+}
+
+struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
+{
+	if (!t->kbuild_built[i]) {
+		double start = trees_stats_clock();
+
+		t->kbuild_built[i] = 1;
+		t->kbuild[i] = kbuild_map_for_commit(t->env.repo, &t->commit,
+						     t->arches.nr ? t->arches.v[i] : NULL,
+						     t->env.kbuild_cache);
+		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);
+	}
+	return t->kbuild[i];
+}
+
+static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
+{
+	struct kbuild_map *map;
+
+	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
+		return NULL;
+	map = trees_kbuild(data, i);
+	return map ? kbuild_map_lookup(map, path) : NULL;
+}
+
+static int symbol_removed(void *data, const char *name, struct strbuf *out)
+{
+	struct trees *t = data;
+
+	return t->env.removed(t->env.removed_data, &t->commit, name, out);
+}
+
+int trees_arch_index(const struct trees *t, const char *arch)
+{
+	for (size_t i = 0; arch && i < t->arches.nr; i++)
+		if (!strcmp(t->arches.v[i], arch))
+			return (int)i;
+	return -1;
+}
+
+int trees_not_checked(const struct trees *t, const char *path)
+{
+	if (t->project.kind == PROJECT_NONE)
+		return 1;
+	for (size_t i = 0; i < t->foreign.nr; i++)
+		if (starts_with(path, t->foreign.v[i]))
+			return 1;
+	return 0;
+}
+
+struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
+			const struct buildfiles_info *bf)
+{
+	struct trees *t = xcalloc(1, sizeof(*t));
+	size_t nr;
+	int n;
+
+	t->env = *env;
+	t->commit = *commit;
+	if (bf)
+		t->digest = bf->digest;
+	t->bf = bf;
+	project_detect(&t->project, env->project_config, env->repo, commit);
+	n = t->project.kind == PROJECT_NONE ? -1 :
+	    project_architectures(&t->project, env->repo, commit, &t->arches);
+	if (n < 0 && !env->quiet)
+		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
+	nr = trees_nr_models(t);
+	t->models = xcalloc(nr, sizeof(*t->models));
+	t->built = xcalloc(nr, 1);
+	t->kbuild = xcalloc(nr, sizeof(*t->kbuild));
+	t->kbuild_built = xcalloc(nr, 1);
+	if (!env->no_kbuild)
+		t->tm.file_condition = file_condition;
+	t->tm.data = t;
+	t->tm.get = get_model;
+	if (env->removed)
+		t->tm.removed = symbol_removed;
+	t->tm.nr_arches = t->arches.nr;
+	/* The names are the strvec's own strings. */
+	t->tm.arch_names = (const char *const *)t->arches.v;
+	for (size_t i = 0; i < t->arches.nr; i++)
+		strvec_push(&t->arch_dirs, project_arch_dir(&t->project, t->arches.v[i]));
+	t->tm.arch_dirs = (const char *const *)t->arch_dirs.v;
+	t->arch_prefix = xstrfmt("%s%sarch/", t->project.srctree, *t->project.srctree ? "/" : "");
+	t->tm.arch_prefix = t->arch_prefix;
+	project_foreign_trees(&t->project, env->repo, commit, &t->foreign);
+	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
+	for (size_t i = t->arches.nr; i-- > 0; ) {
+		if (env->only_arch ? !strcmp(t->arches.v[i], env->only_arch) :
+		    !strcmp(t->arches.v[i], env->host_arch) || !strcmp(t->arch_dirs.v[i], env->host_arch))
+			t->tm.primary = i;
+	}
+	if (env->only_arch && t->arches.nr) {
+		if (trees_arch_index(t, env->only_arch) < 0)
+			warning("no architecture '%s' in this tree", env->only_arch);
+		t->tm.only_arch = env->only_arch;
+	}
+	if (bf) {
+		t->tm.kconfig_defined = bf->kconfig_defined;
+		project_build_defined(&t->project, env->repo, commit, bf->cmdline_defined,
+				      &t->build_defined);
+		t->tm.cmdline_defined = &t->build_defined;
+		t->tm.arch_mentions = bf->arch_mentions;
+	}
+	return t;
+}
+
+/* Levenshtein distance, for the closest architecture to a typo. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof(*row));
+	size_t d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+void trees_check_arch(struct repo *r, const struct project_config *pc, const git_oid *commit,
+		      const char *arch)
+{
+	struct project p;
+	struct strvec arches = STRVEC_INIT;
+	struct strbuf names = STRBUF_INIT;
+	const char *closest = NULL;
+	size_t best = (size_t)-1;
+
+	if (!arch)
+		return;
+	project_detect(&p, pc, r, commit);
+	if (p.kind == PROJECT_NONE ||
+	    project_architectures(&p, r, commit, &arches) < 0 || !arches.nr) {
+		project_release(&p);
+		strvec_clear(&arches);
+		return;
+	}
+	for (size_t i = 0; i < arches.nr; i++) {
+		size_t d;
+
+		if (!strcmp(arches.v[i], arch)) {
+			project_release(&p);
+			strvec_clear(&arches);
+			return;
+		}
+		d = edit_distance(arches.v[i], arch);
+		if (d < best) {
+			best = d;
+			closest = arches.v[i];
+		}
+		strbuf_addf(&names, "%s%s", i ? " " : "", arches.v[i]);
+	}
+	fprintf(stderr, "error: no architecture '%s' in this tree", arch);
+	if (closest && best <= 2)
+		fprintf(stderr, "; did you mean '%s'?", closest);
+	fprintf(stderr, "\nvalid architectures: %s\n", strbuf_str(&names));
+	exit(EXIT_USAGE);
+}

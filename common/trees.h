@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The build trees of one commit, as every command needs them: which project
+ * it is and where its Kconfig tree starts, the architectures and their
+ * directories, one model and one Kbuild map per architecture built when first
+ * asked, the names defined by -D flags and forced headers, and the solver's
+ * samples kept between runs. It knows nothing of the command that asks.
+ */
+#ifndef UT_TREES_H
+#define UT_TREES_H
+
+#include "buildfiles.h"
+#include "kbuild.h"
+#include "kconfig.h"
+#include "logic.h"
+#include "project.h"
+#include "repo.h"
+#include "sat.h"
+
+struct model;
+
+/* One architecture's model (or the tree's only one: arch NULL). */
+struct arch_model {
+	const char *arch;
+	struct kconfig *kconfig;
+	struct model *model;
+	struct logic *logic;
+	struct sat *sat;	/* the model's solver */
+	struct sat *code_sat;	/* the same store, no Kconfig: the `code` cause */
+	int base_vars;		/* the model's own variables, 1..base_vars */
+	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
+	int stats_printed;	/* UNDERTAKER_STATS */
+};
+
+/* What an analysis needs of a tree: its models, built on demand. */
+struct tree_models {
+	void *data;
+	size_t nr_arches;		/* 0 for a tree with a single model */
+	const char *const *arch_names;
+	/*
+	 * The directory of architecture i's own files: "<arch_prefix><arch_dirs[i]>/"
+	 * ("arch/x86/"; Xen's "xen/arch/arm/" for both arm32 and arm64).
+	 * NULL arch_dirs: the names; NULL arch_prefix: "arch/".
+	 */
+	const char *const *arch_dirs;
+	const char *arch_prefix;
+	/* Builds or returns model `i` (0 when nr_arches is 0); NULL when it failed. */
+	struct arch_model *(*get)(void *data, size_t i);
+	const struct strmap *kconfig_defined;	/* buildfiles_info */
+	const struct strmap *cmdline_defined;
+	const struct strmap *arch_mentions;	/* buildfiles_info */
+	/*
+	 * Kbuild's condition for a .c/.S file on architecture i (NULL when kbuild
+	 * says nothing of it: headers, trees without Kbuild, unlisted files).
+	 */
+	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	/*
+	 * --explain of a missing name: appends where it was defined before it
+	 * disappeared ("path:line until <commit> (<title>)") and returns 1, or
+	 * returns 0. May be NULL.
+	 */
+	int (*removed)(void *data, const char *name, struct strbuf *out);
+	size_t primary;			/* the architecture to try first */
+	const char *only_arch;		/* --arch */
+};
+
+/* What the command hands the trees of a commit; copied by trees_new. */
+struct trees_env {
+	struct repo *repo;
+	const struct project_config *project_config;
+	struct kconfig_cache *kconfig_cache;	/* may be shared between threads */
+	struct kbuild_cache *kbuild_cache;	/* one per thread */
+	const char *host_arch;			/* the primary architecture by default */
+	const char *only_arch;			/* --arch (trees_check_arch'ed), or NULL */
+	int no_kbuild;				/* no file conditions */
+	int quiet;				/* the tree's absence was said already */
+	/* Where the solver's samples are kept ("$GIT_DIR/undertaker/samples"), or NULL. */
+	const char *samples_dir;
+	/* tree_models.removed, or NULL. */
+	int (*removed)(void *data, const git_oid *commit, const char *name, struct strbuf *out);
+	void *removed_data;
+};
+
+struct trees {
+	git_oid commit;			/* a commit with these build files */
+	git_oid digest;			/* of the build files (zero without bf) */
+	const struct buildfiles_info *bf;
+	struct project project;		/* where its Kconfig tree starts, its variables */
+	struct strvec arches;		/* empty: a single model */
+	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
+	struct strvec foreign;		/* project_foreign_trees(): files there are not checked */
+	struct tree_models tm;		/* data is this struct */
+	/* the rest is trees.c's own */
+	struct trees_env env;
+	char *arch_prefix;
+	struct arch_model *models;	/* trees_nr_models() entries */
+	char *built;			/* 1: tried to build models[i] */
+	struct kbuild_map **kbuild;
+	char *kbuild_built;
+	struct strmap build_defined;	/* -D names and those of forced headers */
+};
+
+/*
+ * The trees of `commit`. `bf` (the build files' scan) may be NULL when only
+ * a model is wanted: no missing-name maps, no -D names, no samples kept.
+ */
+struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
+			const struct buildfiles_info *bf);
+/* Saves the samples (trees_save) and frees. */
+void trees_free(struct trees *t);
+/* Writes the solver's samples of every model built so far. */
+void trees_save(struct trees *t);
+
+/* arches.nr, or 1 for a tree with a single model. */
+size_t trees_nr_models(const struct trees *t);
+/* Model i, built when first asked; NULL when it could not be built. */
+struct arch_model *trees_model(struct trees *t, size_t i);
+/* Has model i been asked for already? */
+int trees_model_built(const struct trees *t, size_t i);
+/* Kbuild's map of architecture i, built when first asked; NULL without Makefiles. */
+struct kbuild_map *trees_kbuild(struct trees *t, size_t i);
+/* The index of `arch`, or -1. */
+int trees_arch_index(const struct trees *t, const char *arch);
+/*
+ * Files these models say nothing about: every file when there is no Kconfig
+ * tree (each CONFIG_ name would be "missing"), and the code of another
+ * Kconfig tree inside this one (coreboot's payloads/libpayload/).
+ */
+int trees_not_checked(const struct trees *t, const char *path);
+
+/*
+ * --arch=<arch> against the architectures of the tree at `commit`: a usage
+ * error (exit 129) naming the valid ones and the closest, raised before any
+ * work. A tree with a single model takes any --arch.
+ */
+void trees_check_arch(struct repo *r, const struct project_config *pc, const git_oid *commit,
+		      const char *arch);
+
+/* UNDERTAKER_STATS=1: where a run's CPU time goes, on stderr. 0 when off. */
+double trees_stats_clock(void);
+void trees_stats_report(const char *what, const char *arch, double start);
+
+#endif
