@@ -9,6 +9,7 @@ test_description='every global of libundertaker.a carries the prefix of its modu
 test_expect_success 'setup: prefixes and vocabulary' '
 	cat >prefixes <<-\EOF &&
 	arena arena_
+	buildfiles buildfiles_
 	cnf logic_
 	cpp_* cpp_
 	diff repo_
@@ -24,6 +25,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	report report_
 	revision repo_
 	sat sat_
+	trees trees_
 	u64map u64map_
 	version suite_
 	EOF
