@@ -30,14 +30,14 @@ struct buildfiles {
 	pcre2_match_data *md;
 };
 
-int is_kconfig_file(const char *name)
+int buildfiles_is_kconfig_file(const char *name)
 {
 	/* Linux, U-Boot, Xen: Kconfig*; Zephyr also *.kconfig; BusyBox/buildroot Config.in. */
 	return starts_with(name, "Kconfig") || ends_with(name, ".kconfig") ||
 	       !strcmp(name, "Config.in") || starts_with(name, "Config.src");
 }
 
-int is_makefile(const char *name)
+int buildfiles_is_makefile(const char *name)
 {
 	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild") || starts_with(name, "Makefile.") ||
 	       starts_with(name, "Kbuild.") || ends_with(name, ".mk") || !strcmp(name, "GNUmakefile");
@@ -145,10 +145,10 @@ static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
 			git_oid_tostr(dhex, sizeof(dhex), &sub->digest);
 			strbuf_addf(&all, "T %s %s\n", dhex, name);
 		} else if (type == GIT_OBJECT_BLOB) {
-			if (is_kconfig_file(name)) {
+			if (buildfiles_is_kconfig_file(name)) {
 				strvec_pushf(&s->kconfig_ids, "%s %s", hex, name);
 				strbuf_addf(&all, "K %s %s\n", hex, name);
-			} else if (is_makefile(name)) {
+			} else if (buildfiles_is_makefile(name)) {
 				strvec_pushf(&s->makefile_ids, "%s %s", hex, name);
 				strbuf_addf(&all, "M %s %s\n", hex, name);
 			}

@@ -28,7 +28,7 @@ struct buildfiles *buildfiles_new(struct repo *r);
 void buildfiles_free(struct buildfiles *b);
 /* Info for the tree of `commit`; valid until buildfiles_free. */
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
-int is_kconfig_file(const char *name);
-int is_makefile(const char *name);
+int buildfiles_is_kconfig_file(const char *name);
+int buildfiles_is_makefile(const char *name);
 
 #endif

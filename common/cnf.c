@@ -18,7 +18,7 @@ struct cnf_encoder {
 	size_t nr_clause, alloc_clause;
 };
 
-struct cnf_encoder *cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx)
+struct cnf_encoder *logic_cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx)
 {
 	struct cnf_encoder *enc = xcalloc(1, sizeof(*enc));
 	enc->l = l;
@@ -27,7 +27,7 @@ struct cnf_encoder *cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *
 	return enc;
 }
 
-void cnf_encoder_free(struct cnf_encoder *enc)
+void logic_cnf_encoder_free(struct cnf_encoder *enc)
 {
 	if (!enc)
 		return;
@@ -162,7 +162,7 @@ static void drain(struct cnf_encoder *enc)
 	}
 }
 
-int cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false)
+int logic_cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false)
 {
 	int v = flit(enc, f);
 	if (want_true)
@@ -181,7 +181,7 @@ static void emit_top(struct cnf_encoder *enc, int *c, size_t nr, int guard)
 	enc->sink(enc->ctx, c, nr);
 }
 
-void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
+void logic_cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
 {
 	int unit[2];
 	if (f == LOGIC_TRUE)
@@ -193,7 +193,7 @@ void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
 	struct node nd = enc->l->nodes[NODE(f)];
 	if (nd.op == OP_AND && !NEG(f)) {
 		for (uint32_t i = 0; i < nd.nargs; i++)
-			cnf_assert_guarded(enc, enc->l->args[nd.arg + i], guard);
+			logic_cnf_assert_guarded(enc, enc->l->args[nd.arg + i], guard);
 		return;
 	}
 	if (nd.op == OP_AND) {
@@ -209,11 +209,11 @@ void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
 		free(c);
 		return;
 	}
-	unit[0] = cnf_literal(enc, f, 1, 0);
+	unit[0] = logic_cnf_literal(enc, f, 1, 0);
 	emit_top(enc, unit, 1, guard);
 }
 
-void cnf_assert(struct cnf_encoder *enc, formula f)
+void logic_cnf_assert(struct cnf_encoder *enc, formula f)
 {
-	cnf_assert_guarded(enc, f, 0);
+	logic_cnf_assert_guarded(enc, f, 0);
 }

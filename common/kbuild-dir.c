@@ -50,7 +50,7 @@ static struct kobj *add_obj(struct builder *b, struct kdir *d, const char *stem_
 		o->stem = stem;
 		o->free_text = NULL;
 	}
-	o->lb = o->la = o->lm = kb_false(b->ex);
+	o->lb = o->la = o->lm = kbuild_expr_false(b->ex);
 	return o;
 }
 
@@ -65,7 +65,7 @@ static struct acc *acc_get(struct builder *b, struct strmap *objs, const char *w
 
 	if (!a) {
 		a = xmalloc(sizeof(*a));
-		a->y = a->m = a->l = a->x = kb_false(b->ex);
+		a->y = a->m = a->l = a->x = kbuild_expr_false(b->ex);
 		strmap_put(objs, word, a);
 	}
 	return a;
@@ -78,7 +78,7 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 {
 	struct kwords w = { 0 };
 
-	kmake_words(mk, name, &w);
+	kbuild_make_words(mk, name, &w);
 	for (size_t i = 0; i < w.nr; i++) {
 		const char *t = w.v[i].text;
 		const struct kbuild_expr *c = w.v[i].cond;
@@ -87,12 +87,12 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 
 		if (kind == L_SUBDIR) {
 			if (!has_unknown(t))
-				add_edge(b, d, t, len, kb_false(b->ex), c);
+				add_edge(b, d, t, len, kbuild_expr_false(b->ex), c);
 			continue;
 		}
 		if (len && t[len - 1] == '/' && !has_unknown(t)) {
 			if (kind == L_Y || kind == L_M)
-				add_edge(b, d, t, len - 1, kind == L_Y ? c : kb_false(b->ex), c);
+				add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c);
 			continue;
 		}
 		if (!has_unknown(t) && !ends_with(t, ".o"))
@@ -101,21 +101,21 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 			strvec_push(order, t);
 		a = acc_get(b, objs, t);
 		switch (kind) {
-		case L_Y: a->y = kb_or(b->ex, a->y, c); break;
-		case L_M: a->m = kb_or(b->ex, a->m, c); break;
-		case L_LIB: a->l = kb_or(b->ex, a->l, c); break;
-		default: a->x = kb_or(b->ex, a->x, c); break;
+		case L_Y: a->y = kbuild_expr_or(b->ex, a->y, c); break;
+		case L_M: a->m = kbuild_expr_or(b->ex, a->m, c); break;
+		case L_LIB: a->l = kbuild_expr_or(b->ex, a->l, c); break;
+		default: a->x = kbuild_expr_or(b->ex, a->x, c); break;
 		}
 	}
-	kwords_clear(&w);
+	kbuild_words_clear(&w);
 }
 
 static const struct kbuild_expr *any_cond(struct builder *b, const struct kwords *w)
 {
-	const struct kbuild_expr *c = kb_false(b->ex);
+	const struct kbuild_expr *c = kbuild_expr_false(b->ex);
 
 	for (size_t i = 0; i < w->nr; i++)
-		c = kb_or(b->ex, c, w->v[i].cond);
+		c = kbuild_expr_or(b->ex, c, w->v[i].cond);
 	return c;
 }
 
@@ -139,7 +139,7 @@ static void composite_words(struct kmake *mk, const char *base, const char *suff
 {
 	char *name = xstrfmt("%s%s", base, suffix);
 
-	kmake_words(mk, name, out);
+	kbuild_make_words(mk, name, out);
 	free(name);
 }
 
@@ -151,7 +151,7 @@ static int composite_mentioned(struct kmake *mk, const char *base)
 	for (size_t i = 0; i < ARRAY_SIZE(sfx) && !r; i++) {
 		char *name = xstrfmt("%s%s", base, sfx[i]);
 
-		r = kmake_mentions(mk, name);
+		r = kbuild_make_mentions(mk, name);
 		free(name);
 	}
 	return r;
@@ -162,8 +162,8 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 {
 	struct kbuild_exprs *ex = b->ex;
 	const struct kbuild_expr *y = a->y;
-	const struct kbuild_expr *m = kb_and(ex, a->m, kb_not(ex, y));
-	const struct kbuild_expr *l = kb_and(ex, a->l, kb_not(ex, y));
+	const struct kbuild_expr *m = kbuild_expr_and(ex, a->m, kbuild_expr_not(ex, y));
+	const struct kbuild_expr *l = kbuild_expr_and(ex, a->l, kbuild_expr_not(ex, y));
 	char *base = xstrndup(word, strlen(word) - (ends_with(word, ".o") ? 2 : 0));
 	int pattern = has_unknown(word);
 	struct kobj *o;
@@ -172,7 +172,7 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 		o = add_obj(b, d, pattern ? word : base, pattern);
 		o->lb = y;
 		o->lm = m;
-		o->la = kb_or(ex, l, a->x);
+		o->la = kbuild_expr_or(ex, l, a->x);
 		free(base);
 		return;
 	}
@@ -183,21 +183,21 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 	composite_words(mk, base, "-y", &parts);
 	composite_words(mk, base, "-", &empty);
 	composite_words(mk, base, "-m", &mparts);
-	ney = kb_or(ex, any_cond(b, &parts), any_cond(b, &empty));
-	nem = kb_or(ex, ney, any_cond(b, &mparts));
+	ney = kbuild_expr_or(ex, any_cond(b, &parts), any_cond(b, &empty));
+	nem = kbuild_expr_or(ex, ney, any_cond(b, &mparts));
 	/* Where no part list is non-empty, kbuild compiles foo.c itself. */
 	o = add_obj(b, d, base, 0);
-	o->lb = kb_and(ex, y, kb_not(ex, ney));
-	o->lm = kb_and(ex, m, kb_not(ex, nem));
-	o->la = kb_or(ex, l, a->x);
+	o->lb = kbuild_expr_and(ex, y, kbuild_expr_not(ex, ney));
+	o->lm = kbuild_expr_and(ex, m, kbuild_expr_not(ex, nem));
+	o->la = kbuild_expr_or(ex, l, a->x);
 	for (size_t i = 0; i < parts.nr; i++)
-		add_part(b, d, parts.v[i].text, kb_and(ex, y, parts.v[i].cond),
-			 kb_and(ex, m, parts.v[i].cond));
+		add_part(b, d, parts.v[i].text, kbuild_expr_and(ex, y, parts.v[i].cond),
+			 kbuild_expr_and(ex, m, parts.v[i].cond));
 	for (size_t i = 0; i < mparts.nr; i++)
-		add_part(b, d, mparts.v[i].text, kb_false(ex), kb_and(ex, m, mparts.v[i].cond));
-	kwords_clear(&parts);
-	kwords_clear(&mparts);
-	kwords_clear(&empty);
+		add_part(b, d, mparts.v[i].text, kbuild_expr_false(ex), kbuild_expr_and(ex, m, mparts.v[i].cond));
+	kbuild_words_clear(&parts);
+	kbuild_words_clear(&mparts);
+	kbuild_words_clear(&empty);
 	free(base);
 }
 
@@ -211,7 +211,7 @@ static void host_programs(struct builder *b, struct kmake *mk, struct kdir *d)
 	for (size_t k = 0; k < ARRAY_SIZE(lists); k++) {
 		struct kwords w = { 0 };
 
-		kmake_words(mk, lists[k], &w);
+		kbuild_make_words(mk, lists[k], &w);
 		for (size_t i = 0; i < w.nr; i++) {
 			struct kwords parts = { 0 };
 			const char *h = w.v[i].text;
@@ -225,9 +225,9 @@ static void host_programs(struct builder *b, struct kmake *mk, struct kdir *d)
 				if (!has_unknown(parts.v[j].text) && ends_with(parts.v[j].text, ".o"))
 					strvec_pushf(&d->host, "%.*s", (int)strlen(parts.v[j].text) - 2,
 						     parts.v[j].text);
-			kwords_clear(&parts);
+			kbuild_words_clear(&parts);
 		}
-		kwords_clear(&w);
+		kbuild_words_clear(&w);
 	}
 	for (size_t i = 0; i < d->host.nr; i++) {
 		char *p = kbuild_join(d->path, d->host.v[i]);
@@ -250,21 +250,21 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	struct strvec order = STRVEC_INIT;
 	int r;
 
-	kmake_init(&mk, b->ex, b->rd, d->path, &b->globals, 0);
+	kbuild_make_init(&mk, b->ex, b->rd, d->path, &b->globals, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(preset); i++)
-		kmake_set_empty(&mk, preset[i]);
-	r = kmake_parse_file(&mk, file, kb_true(b->ex));
+		kbuild_make_set_empty(&mk, preset[i]);
+	r = kbuild_make_parse_file(&mk, file, kbuild_expr_true(b->ex));
 	if (r == 1) {
 		free(file);
 		file = kbuild_join(d->path, "Makefile");
-		r = kmake_parse_file(&mk, file, kb_true(b->ex));
+		r = kbuild_make_parse_file(&mk, file, kbuild_expr_true(b->ex));
 	}
 	free(file);
 	b->m->stats.makefiles += mk.makefiles;
 	for (size_t i = 0; i < mk.deps.nr; i++)
 		strvec_push(&d->deps, mk.deps.v[i]);
 	if (r) {
-		kmake_release(&mk);
+		kbuild_make_release(&mk);
 		return;
 	}
 	read_list(b, &mk, d, "obj-y", L_Y, &objs, &order);
@@ -280,5 +280,5 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	d->incomplete = mk.incomplete;
 	strmap_clear(&objs, free);
 	strvec_clear(&order);
-	kmake_release(&mk);
+	kbuild_make_release(&mk);
 }

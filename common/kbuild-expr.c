@@ -10,7 +10,7 @@
 #include <string.h>
 
 /*
- * A direct-mapped memo of kb_and/kb_or: Makefiles combine the same condition
+ * A direct-mapped memo of kbuild_expr_and/kbuild_expr_or: Makefiles combine the same condition
  * with the same words again and again (every word of `obj-$(CONFIG_X) +=
  * a.o b.o`), and nodes are interned, so the pair of pointers is the key.
  */
@@ -131,8 +131,8 @@ void kbuild_exprs_free(struct kbuild_exprs *ex)
 	free(ex);
 }
 
-const struct kbuild_expr *kb_true(struct kbuild_exprs *ex) { return ex->t; }
-const struct kbuild_expr *kb_false(struct kbuild_exprs *ex) { return ex->f; }
+const struct kbuild_expr *kbuild_expr_true(struct kbuild_exprs *ex) { return ex->t; }
+const struct kbuild_expr *kbuild_expr_false(struct kbuild_exprs *ex) { return ex->f; }
 
 static const struct kbuild_expr *atom(struct kbuild_exprs *ex, enum kbuild_op op, const char *sym)
 {
@@ -141,27 +141,27 @@ static const struct kbuild_expr *atom(struct kbuild_exprs *ex, enum kbuild_op op
 	return intern(ex, op, sym, NULL, 0);
 }
 
-const struct kbuild_expr *kb_enabled(struct kbuild_exprs *ex, const char *sym)
+const struct kbuild_expr *kbuild_expr_enabled(struct kbuild_exprs *ex, const char *sym)
 {
 	return atom(ex, KB_ENABLED, sym);
 }
 
-const struct kbuild_expr *kb_builtin(struct kbuild_exprs *ex, const char *sym)
+const struct kbuild_expr *kbuild_expr_builtin(struct kbuild_exprs *ex, const char *sym)
 {
 	return atom(ex, KB_BUILTIN, sym);
 }
 
-const struct kbuild_expr *kb_module(struct kbuild_exprs *ex, const char *sym)
+const struct kbuild_expr *kbuild_expr_module(struct kbuild_exprs *ex, const char *sym)
 {
 	return atom(ex, KB_MODULE, sym);
 }
 
-const struct kbuild_expr *kb_free(struct kbuild_exprs *ex, const char *text)
+const struct kbuild_expr *kbuild_expr_free(struct kbuild_exprs *ex, const char *text)
 {
 	return intern(ex, KB_FREE, text, NULL, 0);
 }
 
-const struct kbuild_expr *kb_not(struct kbuild_exprs *ex, const struct kbuild_expr *a)
+const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a)
 {
 	if (a->op == KB_TRUE)
 		return ex->f;
@@ -181,8 +181,8 @@ const struct kbuild_expr *kb_not(struct kbuild_exprs *ex, const struct kbuild_ex
 		}
 		if (literals) {
 			for (unsigned i = 0; i < a->nr; i++)
-				r = a->op == KB_AND ? kb_or(ex, r, kb_not(ex, a->sub[i]))
-						    : kb_and(ex, r, kb_not(ex, a->sub[i]));
+				r = a->op == KB_AND ? kbuild_expr_or(ex, r, kbuild_expr_not(ex, a->sub[i]))
+						    : kbuild_expr_and(ex, r, kbuild_expr_not(ex, a->sub[i]));
 			unsigned neg_a = 0, neg_r = 0;
 
 			if (r->op != KB_AND && r->op != KB_OR)
@@ -325,17 +325,17 @@ static int simplify_symbol(struct kbuild_exprs *ex, struct oplist *l, const char
 			return simplify_symbol(ex, l, name, and);
 		}
 		if (nb >= 0 && nm >= 0) {
-			l->v[nb] = kb_not(ex, kb_enabled(ex, name));
+			l->v[nb] = kbuild_expr_not(ex, kbuild_expr_enabled(ex, name));
 			drop(l, nm);
 			return simplify_symbol(ex, l, name, and);
 		}
 		if (e >= 0 && nb >= 0) {	/* enabled but not y: m */
-			l->v[e] = kb_module(ex, name);
+			l->v[e] = kbuild_expr_module(ex, name);
 			drop(l, nb);
 			return simplify_symbol(ex, l, name, and);
 		}
 		if (e >= 0 && nm >= 0) {
-			l->v[e] = kb_builtin(ex, name);
+			l->v[e] = kbuild_expr_builtin(ex, name);
 			drop(l, nm);
 			return simplify_symbol(ex, l, name, and);
 		}
@@ -345,7 +345,7 @@ static int simplify_symbol(struct kbuild_exprs *ex, struct oplist *l, const char
 	    (ne >= 0 && b >= 0 && m >= 0))
 		return 1;
 	if (b >= 0 && m >= 0) {
-		l->v[b] = kb_enabled(ex, name);
+		l->v[b] = kbuild_expr_enabled(ex, name);
 		drop(l, m);
 		return simplify_symbol(ex, l, name, and);
 	}
@@ -367,7 +367,7 @@ static const struct kbuild_expr *fold(struct kbuild_exprs *ex, enum kbuild_op op
 
 	for (size_t i = 0; i < nr; i++)
 		if (i != skip)
-			r = op == KB_AND ? kb_and(ex, r, v[i]) : kb_or(ex, r, v[i]);
+			r = op == KB_AND ? kbuild_expr_and(ex, r, v[i]) : kbuild_expr_or(ex, r, v[i]);
 	return r;
 }
 
@@ -445,10 +445,10 @@ static int reduce(struct kbuild_exprs *ex, enum kbuild_op op, struct oplist *l)
 			}
 			if (db < 0)
 				continue;
-			merged = kb_or(ex, a->sub[da], b->sub[db]);
+			merged = kbuild_expr_or(ex, a->sub[da], b->sub[db]);
 			if (merged->op != KB_ENABLED && merged->op != KB_TRUE)
 				continue;
-			l->v[i] = kb_and(ex, fold(ex, KB_AND, a->sub, a->nr, (size_t)da), merged);
+			l->v[i] = kbuild_expr_and(ex, fold(ex, KB_AND, a->sub, a->nr, (size_t)da), merged);
 			drop(l, (long)j);
 			return 1;
 		}
@@ -560,7 +560,7 @@ static const struct kbuild_expr *binary(struct kbuild_exprs *ex, enum kbuild_op 
 	return res;
 }
 
-const struct kbuild_expr *kb_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
+const struct kbuild_expr *kbuild_expr_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
 				 const struct kbuild_expr *b)
 {
 	if (a == ex->t || a == b)
@@ -572,7 +572,7 @@ const struct kbuild_expr *kb_and(struct kbuild_exprs *ex, const struct kbuild_ex
 	return binary(ex, KB_AND, a, b);
 }
 
-const struct kbuild_expr *kb_or(struct kbuild_exprs *ex, const struct kbuild_expr *a,
+const struct kbuild_expr *kbuild_expr_or(struct kbuild_exprs *ex, const struct kbuild_expr *a,
 				const struct kbuild_expr *b)
 {
 	if (a == ex->f || a == b)

@@ -19,7 +19,7 @@ static void push_unknown(struct kmake *mk, struct kwords *out, const struct kbui
 {
 	char u = KMAKE_UNKNOWN;
 
-	kwords_push(out, cond, &u, 1, 0);
+	kbuild_words_push(out, cond, &u, 1, 0);
 }
 
 /* Splits s at top-level commas (outside references), at most max pieces. */
@@ -29,7 +29,7 @@ static size_t split_args(const char *s, size_t n, size_t max, const char **arg, 
 
 	while (i < n && nr + 1 < max) {
 		if (s[i] == '$') {
-			i = kmake_ref_end(s, i, n);
+			i = kbuild_make_ref_end(s, i, n);
 			continue;
 		}
 		if (s[i] == '(' || s[i] == '{') {
@@ -89,12 +89,12 @@ static void subst_pattern(struct strbuf *sb, const char *rep, const char *word, 
 }
 
 /* patsubst of every word; a word with unknown text stays unknown. */
-void kmake_patsubst(struct kmake *mk, const char *pat, const char *rep,
+void kbuild_make_patsubst(struct kmake *mk, const char *pat, const char *rep,
 			   const struct kbuild_expr *cond, const struct kwords *in, struct kwords *out)
 {
 	for (size_t i = 0; i < in->nr; i++) {
 		const char *w = in->v[i].text;
-		const struct kbuild_expr *c = kb_and(mk->ex, cond, in->v[i].cond);
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, in->v[i].cond);
 		struct strbuf sb = STRBUF_INIT;
 		size_t off, len;
 
@@ -103,15 +103,15 @@ void kmake_patsubst(struct kmake *mk, const char *pat, const char *rep,
 		else if (pat_match(pat, w, &off, &len)) {
 			subst_pattern(&sb, rep, w, off, len);
 			if (sb.len)
-				kwords_push(out, c, sb.buf, sb.len, 0);
+				kbuild_words_push(out, c, sb.buf, sb.len, 0);
 		} else {
-			kwords_push(out, c, w, strlen(w), 0);
+			kbuild_words_push(out, c, w, strlen(w), 0);
 		}
 		strbuf_release(&sb);
 	}
 }
 
-void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
+void kbuild_make_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
 		     const struct kbuild_expr *cond, struct kwords *out)
 {
 	const char *a[3];
@@ -124,42 +124,42 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 
 		if (split_args(args, n, 2, a, l) < 2)
 			goto unknown;
-		kmake_expand_alts(mk, a[0], l[0], &w1);
-		kmake_expand_words(mk, a[1], l[1], cond, &w2);
+		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+		kbuild_make_expand_words(mk, a[1], l[1], cond, &w2);
 		for (size_t i = 0; i < w1.nr; i++)
 			for (size_t j = 0; j < w2.nr; j++) {
 				char *t = prefix ? xstrfmt("%s%s", w1.v[i].text, w2.v[j].text)
 						 : xstrfmt("%s%s", w2.v[j].text, w1.v[i].text);
 
-				kwords_push(out, kb_and(mk->ex, w1.v[i].cond, w2.v[j].cond), t, strlen(t), 0);
+				kbuild_words_push(out, kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond), t, strlen(t), 0);
 				free(t);
 			}
 	} else if (IS("patsubst")) {
 		if (split_args(args, n, 3, a, l) < 3)
 			goto unknown;
-		kmake_expand_alts(mk, a[0], l[0], &w1);
-		kmake_expand_alts(mk, a[1], l[1], &w2);
-		kmake_expand_words(mk, a[2], l[2], cond, &w3);
+		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+		kbuild_make_expand_alts(mk, a[1], l[1], &w2);
+		kbuild_make_expand_words(mk, a[2], l[2], cond, &w3);
 		for (size_t i = 0; i < w1.nr; i++)
 			for (size_t j = 0; j < w2.nr; j++)
-				kmake_patsubst(mk, w1.v[i].text, w2.v[j].text,
-					       kb_and(mk->ex, w1.v[i].cond, w2.v[j].cond), &w3, out);
+				kbuild_make_patsubst(mk, w1.v[i].text, w2.v[j].text,
+					       kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond), &w3, out);
 	} else if (IS("subst")) {
 		if (split_args(args, n, 3, a, l) < 3)
 			goto unknown;
-		kmake_expand_alts(mk, a[0], l[0], &w1);
-		kmake_expand_alts(mk, a[1], l[1], &w2);
-		kmake_expand_words(mk, a[2], l[2], cond, &w3);
+		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+		kbuild_make_expand_alts(mk, a[1], l[1], &w2);
+		kbuild_make_expand_words(mk, a[2], l[2], cond, &w3);
 		for (size_t i = 0; i < w1.nr; i++)
 			for (size_t j = 0; j < w2.nr; j++)
 				for (size_t k = 0; k < w3.nr; k++) {
-					const struct kbuild_expr *c = kb_and(mk->ex, kb_and(mk->ex,
+					const struct kbuild_expr *c = kbuild_expr_and(mk->ex, kbuild_expr_and(mk->ex,
 						w1.v[i].cond, w2.v[j].cond), w3.v[k].cond);
 					const char *from = w1.v[i].text, *w = w3.v[k].text, *p;
 					struct strbuf sb = STRBUF_INIT;
 
 					if (!*from || has_unknown(from) || has_unknown(w2.v[j].text)) {
-						kwords_push(out, c, w, strlen(w), 0);
+						kbuild_words_push(out, c, w, strlen(w), 0);
 						if (*from)
 							push_unknown(mk, out, c);
 						continue;
@@ -171,7 +171,7 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 					}
 					strbuf_addstr(&sb, w);
 					/* The result may hold spaces: re-split it. */
-					kmake_expand_words(mk, strbuf_str(&sb), sb.len, c, out);
+					kbuild_make_expand_words(mk, strbuf_str(&sb), sb.len, c, out);
 					strbuf_release(&sb);
 				}
 	} else if (IS("filter") || IS("filter-out")) {
@@ -179,8 +179,8 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 
 		if (split_args(args, n, 2, a, l) < 2)
 			goto unknown;
-		kmake_expand_words(mk, a[0], l[0], kb_true(mk->ex), &w1);
-		kmake_expand_words(mk, a[1], l[1], cond, &w2);
+		kbuild_make_expand_words(mk, a[0], l[0], kbuild_expr_true(mk->ex), &w1);
+		kbuild_make_expand_words(mk, a[1], l[1], cond, &w2);
 		for (size_t j = 0; j < w2.nr; j++) {
 			const struct kbuild_expr *c = w2.v[j].cond;
 			int keep;
@@ -189,7 +189,7 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 				keep = 1;	/* might pass: over-approximate */
 			} else {
 				/* A pattern that is there under some condition: the word may go either way. */
-				const struct kbuild_expr *m = kb_false(mk->ex);
+				const struct kbuild_expr *m = kbuild_expr_false(mk->ex);
 				int unknown_pat = 0;
 
 				for (size_t i = 0; i < w1.nr; i++) {
@@ -198,37 +198,37 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 					if (has_unknown(w1.v[i].text))
 						unknown_pat = 1;
 					else if (pat_match(w1.v[i].text, w2.v[j].text, &off, &len))
-						m = kb_or(mk->ex, m, w1.v[i].cond);
+						m = kbuild_expr_or(mk->ex, m, w1.v[i].cond);
 				}
 				if (unknown_pat)
 					keep = 1;
 				else {
-					c = kb_and(mk->ex, c, keep_match ? m : kb_not(mk->ex, m));
+					c = kbuild_expr_and(mk->ex, c, keep_match ? m : kbuild_expr_not(mk->ex, m));
 					keep = c->op != KB_FALSE;
 				}
 			}
 			if (keep)
-				kwords_push(out, c, w2.v[j].text, strlen(w2.v[j].text), 0);
+				kbuild_words_push(out, c, w2.v[j].text, strlen(w2.v[j].text), 0);
 		}
 	} else if (IS("sort") || IS("strip")) {
-		kmake_expand_words(mk, args, n, cond, out);
+		kbuild_make_expand_words(mk, args, n, cond, out);
 	} else if (IS("foreach")) {
 		if (split_args(args, n, 3, a, l) < 3)
 			goto unknown;
-		kmake_expand_alts(mk, a[0], l[0], &w1);
-		kmake_expand_words(mk, a[1], l[1], cond, &w2);
+		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+		kbuild_make_expand_words(mk, a[1], l[1], cond, &w2);
 		if (w1.nr != 1 || has_unknown(w1.v[0].text) || !*w1.v[0].text)
 			goto unknown;
 		struct kvar *saved = strmap_get(&mk->vars, w1.v[0].text);
 		struct kvar tmp = { 0 };
 
 		for (size_t j = 0; j < w2.nr; j++) {
-			kwords_clear(&tmp.val);
-			kwords_push(&tmp.val, kb_true(mk->ex), w2.v[j].text, strlen(w2.v[j].text), 0);
+			kbuild_words_clear(&tmp.val);
+			kbuild_words_push(&tmp.val, kbuild_expr_true(mk->ex), w2.v[j].text, strlen(w2.v[j].text), 0);
 			strmap_put(&mk->vars, w1.v[0].text, &tmp);
-			kmake_expand_words(mk, a[2], l[2], w2.v[j].cond, out);
+			kbuild_make_expand_words(mk, a[2], l[2], w2.v[j].cond, out);
 		}
-		kwords_clear(&tmp.val);
+		kbuild_words_clear(&tmp.val);
 		/* make forgets the loop variable after the loop: an empty one is close enough */
 		strmap_put(&mk->vars, w1.v[0].text, saved ? saved : xcalloc(1, sizeof(struct kvar)));
 	} else if (IS("if")) {
@@ -236,23 +236,23 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 
 		if (nr < 2)
 			goto unknown;
-		kmake_expand_alts(mk, a[0], l[0], &w1);
+		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
 		for (size_t i = 0; i < w1.nr; i++) {
-			const struct kbuild_expr *c = kb_and(mk->ex, cond, w1.v[i].cond);
+			const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, w1.v[i].cond);
 
 			if (has_unknown(w1.v[i].text)) {
 				/* either branch */
-				kmake_expand_words(mk, a[1], l[1], c, out);
+				kbuild_make_expand_words(mk, a[1], l[1], c, out);
 				if (nr == 3)
-					kmake_expand_words(mk, a[2], l[2], c, out);
+					kbuild_make_expand_words(mk, a[2], l[2], c, out);
 			} else if (*w1.v[i].text) {
-				kmake_expand_words(mk, a[1], l[1], c, out);
+				kbuild_make_expand_words(mk, a[1], l[1], c, out);
 			} else if (nr == 3) {
-				kmake_expand_words(mk, a[2], l[2], c, out);
+				kbuild_make_expand_words(mk, a[2], l[2], c, out);
 			}
 		}
 	} else if (IS("notdir") || IS("basename") || IS("dir") || IS("suffix")) {
-		kmake_expand_words(mk, args, n, cond, &w1);
+		kbuild_make_expand_words(mk, args, n, cond, &w1);
 		for (size_t i = 0; i < w1.nr; i++) {
 			const char *w = w1.v[i].text, *slash = strrchr(w, '/');
 			const char *dot = strrchr(slash ? slash : w, '.');
@@ -260,35 +260,35 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 			if (has_unknown(w))
 				push_unknown(mk, out, w1.v[i].cond);
 			else if (IS("notdir"))
-				kwords_push(out, w1.v[i].cond, slash ? slash + 1 : w,
+				kbuild_words_push(out, w1.v[i].cond, slash ? slash + 1 : w,
 					    strlen(slash ? slash + 1 : w), 0);
 			else if (IS("dir"))
-				kwords_push(out, w1.v[i].cond, slash ? w : "./",
+				kbuild_words_push(out, w1.v[i].cond, slash ? w : "./",
 					    slash ? (size_t)(slash - w) + 1 : 2, 0);
 			else if (IS("basename"))
-				kwords_push(out, w1.v[i].cond, w, dot ? (size_t)(dot - w) : strlen(w), 0);
+				kbuild_words_push(out, w1.v[i].cond, w, dot ? (size_t)(dot - w) : strlen(w), 0);
 			else if (dot)
-				kwords_push(out, w1.v[i].cond, dot, strlen(dot), 0);
+				kbuild_words_push(out, w1.v[i].cond, dot, strlen(dot), 0);
 		}
 	} else if (IS("error") || IS("warning") || IS("info")) {
 		/* expands to nothing */
 	} else if (IS("eval")) {
 		/* make expands the argument, then reads it as Makefile text */
-		kmake_expand_alts(mk, args, n, &w1);
+		kbuild_make_expand_alts(mk, args, n, &w1);
 		for (size_t i = 0; i < w1.nr; i++) {
-			const struct kbuild_expr *c = kb_and(mk->ex, cond, w1.v[i].cond);
+			const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, w1.v[i].cond);
 			const char *file = mk->file;
 			int line = mk->line;
 
 			if (has_unknown(w1.v[i].text)) {
 				char *t = xstrfmt("%s:%d: $(eval)", mk->file, mk->line);
 
-				mk->incomplete = kb_or(mk->ex, mk->incomplete,
-						       kb_and(mk->ex, c, kb_free(mk->ex, t)));
+				mk->incomplete = kbuild_expr_or(mk->ex, mk->incomplete,
+						       kbuild_expr_and(mk->ex, c, kbuild_expr_free(mk->ex, t)));
 				free(t);
 				continue;
 			}
-			kmake_parse_text(mk, w1.v[i].text, strlen(w1.v[i].text), file, c);
+			kbuild_make_parse_text(mk, w1.v[i].text, strlen(w1.v[i].text), file, c);
 			mk->file = file;
 			mk->line = line;
 		}
@@ -300,12 +300,12 @@ void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *
 unknown:
 	push_unknown(mk, out, cond);
 out:
-	kwords_clear(&w1);
-	kwords_clear(&w2);
-	kwords_clear(&w3);
+	kbuild_words_clear(&w1);
+	kbuild_words_clear(&w2);
+	kbuild_words_clear(&w3);
 }
 
-int kmake_is_function(const char *s, size_t n, size_t *fnlen)
+int kbuild_make_is_function(const char *s, size_t n, size_t *fnlen)
 {
 	static const char *const fns[] = {
 		"addprefix", "addsuffix", "patsubst", "subst", "filter", "filter-out", "sort",

@@ -32,8 +32,8 @@ struct kwords {
 	size_t nr, alloc;
 };
 
-void kwords_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw);
-void kwords_clear(struct kwords *w);
+void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw);
+void kbuild_words_clear(struct kwords *w);
 
 struct kvar {
 	struct kwords val;
@@ -56,7 +56,7 @@ struct kmake {
 	struct kpattern *patterns;
 	size_t nr_patterns, alloc_patterns;
 	char *dir;			/* "" for the root */
-	int top;			/* reading the top Makefile: see kmake_init */
+	int top;			/* reading the top Makefile: see kbuild_make_init */
 	int depth;			/* expansion / include recursion guard */
 	int include_depth;
 	struct strvec deps;		/* "path id" of every file read, for the cache */
@@ -74,43 +74,43 @@ struct kmake {
  * symbols takes both branches. Otherwise (a directory's kbuild file) an
  * undefined variable other than CONFIG_* is unknown.
  */
-void kmake_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_reader *rd,
+void kbuild_make_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_reader *rd,
 		const char *dir, const struct strmap *globals, int top);
-void kmake_release(struct kmake *mk);
+void kbuild_make_release(struct kmake *mk);
 /* Sets a variable that the Makefile cannot change (command-line semantics). */
-void kmake_set_readonly(struct kmake *mk, const char *name, const char *value);
+void kbuild_make_set_readonly(struct kmake *mk, const char *name, const char *value);
 /* Pre-sets name := (empty), as scripts/Makefile.build does for its lists. */
-void kmake_set_empty(struct kmake *mk, const char *name);
+void kbuild_make_set_empty(struct kmake *mk, const char *name);
 /* Reads and interprets a Makefile; 1 when it does not exist, -1 on a read error. */
-int kmake_parse_file(struct kmake *mk, const char *path, const struct kbuild_expr *cond);
+int kbuild_make_parse_file(struct kmake *mk, const char *path, const struct kbuild_expr *cond);
 /* Interprets Makefile text (tests, includes). */
-void kmake_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,
+void kbuild_make_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,
 		      const struct kbuild_expr *cond);
 /* The words of a variable at the end of the Makefile, with assignments to unknown names that may hit it. */
-void kmake_words(struct kmake *mk, const char *name, struct kwords *out);
+void kbuild_make_words(struct kmake *mk, const char *name, struct kwords *out);
 /* Whether any assignment (or one to an unknown name) may have defined it. */
-int kmake_mentions(struct kmake *mk, const char *name);
+int kbuild_make_mentions(struct kmake *mk, const char *name);
 /* The exported variables, expanded, into a new global table (values are struct kvar *). */
-void kmake_export(struct kmake *mk, struct strmap *globals);
-void kvar_free(void *v);
+void kbuild_make_export(struct kmake *mk, struct strmap *globals);
+void kbuild_var_free(void *v);
 
 /* For kbuild-parse.c. */
-void kmake_expand_words(struct kmake *mk, const char *s, size_t n,
+void kbuild_make_expand_words(struct kmake *mk, const char *s, size_t n,
 			const struct kbuild_expr *cond, struct kwords *out);
 /* Exclusive alternatives of the text, each trimmed. */
-void kmake_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords *out);
-struct kvar *kmake_var(struct kmake *mk, const char *name, int create);
-int kmake_is_config_ref(struct kmake *mk, const char *name);
-size_t kmake_ref_end(const char *s, size_t i, size_t n);
+void kbuild_make_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords *out);
+struct kvar *kbuild_make_var(struct kmake *mk, const char *name, int create);
+int kbuild_make_is_config_ref(struct kmake *mk, const char *name);
+size_t kbuild_make_ref_end(const char *s, size_t i, size_t n);
 /* kbuild-func.c: $(fn args) whose name is s[0..fnlen). */
-int kmake_is_function(const char *s, size_t n, size_t *fnlen);
-void kmake_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
+int kbuild_make_is_function(const char *s, size_t n, size_t *fnlen);
+void kbuild_make_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
 		    const struct kbuild_expr *cond, struct kwords *out);
 /* patsubst of every word; a word with unknown text stays unknown. */
-void kmake_patsubst(struct kmake *mk, const char *pat, const char *rep,
+void kbuild_make_patsubst(struct kmake *mk, const char *pat, const char *rep,
 		    const struct kbuild_expr *cond, const struct kwords *in, struct kwords *out);
 /* a/./b/../c -> a/c; no leading ./ */
-char *kmake_normalize_path(const char *p);
+char *kbuild_make_normalize_path(const char *p);
 
 
 /* ---- kbuild.c and kbuild-dir.c: the map being built ---- */

@@ -17,7 +17,7 @@
 #define MAX_GROUPS 5
 #define MAX_DEPTH 48
 
-void kwords_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw)
+void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw)
 {
 	if (cond->op == KB_FALSE)
 		return;
@@ -28,7 +28,7 @@ void kwords_push(struct kwords *w, const struct kbuild_expr *cond, const char *t
 	w->nr++;
 }
 
-void kwords_clear(struct kwords *w)
+void kbuild_words_clear(struct kwords *w)
 {
 	for (size_t i = 0; i < w->nr; i++)
 		free(w->v[i].text);
@@ -37,15 +37,15 @@ void kwords_clear(struct kwords *w)
 	w->nr = w->alloc = 0;
 }
 
-void kvar_free(void *p)
+void kbuild_var_free(void *p)
 {
 	struct kvar *v = p;
 
-	kwords_clear(&v->val);
+	kbuild_words_clear(&v->val);
 	free(v);
 }
 
-void kmake_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_reader *rd,
+void kbuild_make_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_reader *rd,
 		const char *dir, const struct strmap *globals, int top)
 {
 	memset(mk, 0, sizeof(*mk));
@@ -54,16 +54,16 @@ void kmake_init(struct kmake *mk, struct kbuild_exprs *ex, const struct kbuild_r
 	mk->globals = globals;
 	mk->dir = xstrdup(dir);
 	mk->top = top;
-	mk->incomplete = kb_false(ex);
+	mk->incomplete = kbuild_expr_false(ex);
 }
 
-void kmake_release(struct kmake *mk)
+void kbuild_make_release(struct kmake *mk)
 {
-	strmap_clear(&mk->vars, kvar_free);
+	strmap_clear(&mk->vars, kbuild_var_free);
 	for (size_t i = 0; i < mk->nr_patterns; i++) {
 		free(mk->patterns[i].glob);
 		free(mk->patterns[i].text);
-		kwords_clear(&mk->patterns[i].val);
+		kbuild_words_clear(&mk->patterns[i].val);
 	}
 	free(mk->patterns);
 	free(mk->dir);
@@ -81,18 +81,18 @@ static struct kvar *var_get(struct kmake *mk, const char *name, int create)
 	return v;
 }
 
-void kmake_set_readonly(struct kmake *mk, const char *name, const char *value)
+void kbuild_make_set_readonly(struct kmake *mk, const char *name, const char *value)
 {
 	struct kvar *v = var_get(mk, name, 1);
 
-	kwords_clear(&v->val);
+	kbuild_words_clear(&v->val);
 	if (*value)
-		kwords_push(&v->val, kb_true(mk->ex), value, strlen(value), 0);
+		kbuild_words_push(&v->val, kbuild_expr_true(mk->ex), value, strlen(value), 0);
 	v->readonly = 1;
 	v->exported = 1;
 }
 
-void kmake_set_empty(struct kmake *mk, const char *name)
+void kbuild_make_set_empty(struct kmake *mk, const char *name)
 {
 	var_get(mk, name, 1);
 }
@@ -161,7 +161,7 @@ static void push_unknown(struct kmake *mk, struct kwords *out, const struct kbui
 {
 	char u = KMAKE_UNKNOWN;
 
-	kwords_push(out, cond, &u, 1, 0);
+	kbuild_words_push(out, cond, &u, 1, 0);
 }
 
 /* Words of a value; a raw (recursive) entry is expanded now, in the current context. */
@@ -169,14 +169,14 @@ static void value_words(struct kmake *mk, const struct kwords *val, const struct
 			struct kwords *out)
 {
 	for (size_t i = 0; i < val->nr; i++) {
-		const struct kbuild_expr *c = kb_and(mk->ex, cond, val->v[i].cond);
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, val->v[i].cond);
 
 		if (c->op == KB_FALSE)
 			continue;
 		if (val->v[i].raw)
 			expand_words(mk, val->v[i].text, strlen(val->v[i].text), c, out);
 		else
-			kwords_push(out, c, val->v[i].text, strlen(val->v[i].text), 0);
+			kbuild_words_push(out, c, val->v[i].text, strlen(val->v[i].text), 0);
 	}
 }
 
@@ -209,18 +209,18 @@ static void var_words(struct kmake *mk, const char *name, const struct kbuild_ex
 		return;
 	}
 	if (is_config_ref(mk, name)) {
-		kwords_push(out, kb_and(mk->ex, cond, kb_builtin(mk->ex, name)), "y", 1, 0);
-		kwords_push(out, kb_and(mk->ex, cond, kb_module(mk->ex, name)), "m", 1, 0);
+		kbuild_words_push(out, kbuild_expr_and(mk->ex, cond, kbuild_expr_builtin(mk->ex, name)), "y", 1, 0);
+		kbuild_words_push(out, kbuild_expr_and(mk->ex, cond, kbuild_expr_module(mk->ex, name)), "m", 1, 0);
 		return;
 	}
 	if (!strcmp(name, "obj") || !strcmp(name, "src")) {
 		const char *d = *mk->dir ? mk->dir : ".";
 
-		kwords_push(out, cond, d, strlen(d), 0);
+		kbuild_words_push(out, cond, d, strlen(d), 0);
 		return;
 	}
 	if (!strcmp(name, "srctree") || !strcmp(name, "objtree")) {
-		kwords_push(out, cond, ".", 1, 0);
+		kbuild_words_push(out, cond, ".", 1, 0);
 		return;
 	}
 	if (!mk->top && !is_local_list(name))
@@ -248,7 +248,7 @@ static void words_to_alts(struct kmake *mk, const struct kwords *w, struct kword
 			if (k == MAX_GROUPS) {
 				for (g = 0; g < k; g++)
 					strbuf_release(&gs[g]);
-				push_unknown(mk, alts, kb_true(mk->ex));
+				push_unknown(mk, alts, kbuild_expr_true(mk->ex));
 				return;
 			}
 			gc[k] = w->v[i].cond;
@@ -261,20 +261,20 @@ static void words_to_alts(struct kmake *mk, const struct kwords *w, struct kword
 		strbuf_addstr(&gs[g], w->v[i].text);
 	}
 	for (unsigned mask = 0; mask < (1u << k); mask++) {
-		const struct kbuild_expr *c = kb_true(mk->ex);
+		const struct kbuild_expr *c = kbuild_expr_true(mk->ex);
 		struct strbuf sb = STRBUF_INIT;
 
 		for (size_t g = 0; g < k && c->op != KB_FALSE; g++) {
 			if (mask & (1u << g)) {
-				c = kb_and(mk->ex, c, gc[g]);
+				c = kbuild_expr_and(mk->ex, c, gc[g]);
 				if (sb.len)
 					strbuf_addch(&sb, ' ');
 				strbuf_addstr(&sb, strbuf_str(&gs[g]));
 			} else {
-				c = kb_and(mk->ex, c, kb_not(mk->ex, gc[g]));
+				c = kbuild_expr_and(mk->ex, c, kbuild_expr_not(mk->ex, gc[g]));
 			}
 		}
-		kwords_push(alts, c, strbuf_str(&sb), sb.len, 0);
+		kbuild_words_push(alts, c, strbuf_str(&sb), sb.len, 0);
 		strbuf_release(&sb);
 	}
 	for (size_t g = 0; g < k; g++)
@@ -306,12 +306,12 @@ static void ref_words(struct kmake *mk, const char *s, size_t n, const struct kb
 		push_unknown(mk, out, cond);
 		goto out;
 	}
-	if (kmake_is_function(s, n, &fnlen)) {
+	if (kbuild_make_is_function(s, n, &fnlen)) {
 		size_t k = fnlen;
 
 		while (k < n && is_space(s[k]))
 			k++;
-		kmake_function(mk, s, fnlen, s + k, n - k, cond, out);
+		kbuild_make_function(mk, s, fnlen, s + k, n - k, cond, out);
 		goto out;
 	}
 	/* $(var:a=b) */
@@ -338,18 +338,18 @@ static void ref_words(struct kmake *mk, const char *s, size_t n, const struct kb
 				char *r = strchr(pa.v[i].text, '%') ? xstrdup(ra.v[j].text)
 								    : xstrfmt("%%%s", ra.v[j].text);
 
-				kmake_patsubst(mk, p, r, kb_and(mk->ex, pa.v[i].cond, ra.v[j].cond), &val, out);
+				kbuild_make_patsubst(mk, p, r, kbuild_expr_and(mk->ex, pa.v[i].cond, ra.v[j].cond), &val, out);
 				free(p);
 				free(r);
 			}
-		kwords_clear(&val);
-		kwords_clear(&pa);
-		kwords_clear(&ra);
+		kbuild_words_clear(&val);
+		kbuild_words_clear(&pa);
+		kbuild_words_clear(&ra);
 		goto out;
 	}
 	expand_alts(mk, s, n, &names);
 	for (size_t i = 0; i < names.nr; i++) {
-		const struct kbuild_expr *c = kb_and(mk->ex, cond, names.v[i].cond);
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, names.v[i].cond);
 
 		if (c->op == KB_FALSE)
 			continue;
@@ -358,7 +358,7 @@ static void ref_words(struct kmake *mk, const char *s, size_t n, const struct kb
 		else
 			var_words(mk, names.v[i].text, c, out);
 	}
-	kwords_clear(&names);
+	kbuild_words_clear(&names);
 out:
 	mk->depth--;
 }
@@ -370,14 +370,14 @@ static void ref_alts(struct kmake *mk, const char *s, size_t n, struct kwords *o
 
 	if (!strpbrk(name, "$: \t") && is_config_ref(mk, name)) {
 		/* y, m or empty: exclusive by nature */
-		kwords_push(out, kb_builtin(mk->ex, name), "y", 1, 0);
-		kwords_push(out, kb_module(mk->ex, name), "m", 1, 0);
-		kwords_push(out, kb_not(mk->ex, kb_enabled(mk->ex, name)), "", 0, 0);
+		kbuild_words_push(out, kbuild_expr_builtin(mk->ex, name), "y", 1, 0);
+		kbuild_words_push(out, kbuild_expr_module(mk->ex, name), "m", 1, 0);
+		kbuild_words_push(out, kbuild_expr_not(mk->ex, kbuild_expr_enabled(mk->ex, name)), "", 0, 0);
 	} else {
-		ref_words(mk, s, n, kb_true(mk->ex), &w);
+		ref_words(mk, s, n, kbuild_expr_true(mk->ex), &w);
 		words_to_alts(mk, &w, out);
 	}
-	kwords_clear(&w);
+	kbuild_words_clear(&w);
 	free(name);
 }
 
@@ -387,7 +387,7 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 	struct kwords cur = { 0 }, next = { 0 }, part = { 0 };
 	size_t i = 0;
 
-	kwords_push(&cur, kb_true(mk->ex), "", 0, 0);
+	kbuild_words_push(&cur, kbuild_expr_true(mk->ex), "", 0, 0);
 	while (i < n) {
 		size_t start = i;
 
@@ -411,30 +411,30 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 		i = ref_end(s, i, n);
 		ref_alts(mk, s + body_start(s, start, n), body_len(s, start, i, n), &part);
 		if (cur.nr * part.nr > MAX_ALTS) {
-			kwords_clear(&cur);
-			push_unknown(mk, &cur, kb_true(mk->ex));
+			kbuild_words_clear(&cur);
+			push_unknown(mk, &cur, kbuild_expr_true(mk->ex));
 		} else {
 			for (size_t a = 0; a < cur.nr; a++)
 				for (size_t b = 0; b < part.nr; b++) {
-					const struct kbuild_expr *c = kb_and(mk->ex, cur.v[a].cond, part.v[b].cond);
+					const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cur.v[a].cond, part.v[b].cond);
 					char *t;
 
 					if (c->op == KB_FALSE)
 						continue;
 					t = xstrfmt("%s%s", cur.v[a].text, part.v[b].text);
-					kwords_push(&next, c, t, strlen(t), 0);
+					kbuild_words_push(&next, c, t, strlen(t), 0);
 					free(t);
 				}
-			kwords_clear(&cur);
+			kbuild_words_clear(&cur);
 			cur = next;
 			memset(&next, 0, sizeof(next));
 		}
-		kwords_clear(&part);
+		kbuild_words_clear(&part);
 	}
 	for (size_t k = 0; k < cur.nr; k++) {
-		kwords_push(out, cur.v[k].cond, cur.v[k].text, strlen(cur.v[k].text), 0);
+		kbuild_words_push(out, cur.v[k].cond, cur.v[k].text, strlen(cur.v[k].text), 0);
 	}
-	kwords_clear(&cur);
+	kbuild_words_clear(&cur);
 }
 
 /* Splits text at top-level blanks; each piece is a word template. */
@@ -475,7 +475,7 @@ static void expand_words(struct kmake *mk, const char *s, size_t n,
 
 			expand_alts(mk, s + start, i - start, &alts);
 			for (size_t k = 0; k < alts.nr; k++) {
-				const struct kbuild_expr *c = kb_and(mk->ex, cond, alts.v[k].cond);
+				const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, alts.v[k].cond);
 				const char *t = alts.v[k].text;
 
 				while (*t) {
@@ -486,11 +486,11 @@ static void expand_words(struct kmake *mk, const char *s, size_t n,
 					while (t[len] && !is_space(t[len]))
 						len++;
 					if (len)
-						kwords_push(out, c, t, len, 0);
+						kbuild_words_push(out, c, t, len, 0);
 					t += len;
 				}
 			}
-			kwords_clear(&alts);
+			kbuild_words_clear(&alts);
 		}
 	}
 	mk->depth--;
@@ -498,24 +498,24 @@ static void expand_words(struct kmake *mk, const char *s, size_t n,
 
 /* ---- the end result ---- */
 
-void kmake_words(struct kmake *mk, const char *name, struct kwords *out)
+void kbuild_make_words(struct kmake *mk, const char *name, struct kwords *out)
 {
 	struct kvar *v = strmap_get(&mk->vars, name);
 
 	if (!v && mk->globals)
 		v = strmap_get(mk->globals, name);
 	if (v)
-		value_words(mk, &v->val, kb_true(mk->ex), out);
+		value_words(mk, &v->val, kbuild_expr_true(mk->ex), out);
 	for (size_t i = 0; i < mk->nr_patterns; i++) {
 		struct kpattern *p = &mk->patterns[i];
 
 		if (fnmatch(p->glob, name, 0))
 			continue;
-		value_words(mk, &p->val, kb_and(mk->ex, p->cond, kb_free(mk->ex, p->text)), out);
+		value_words(mk, &p->val, kbuild_expr_and(mk->ex, p->cond, kbuild_expr_free(mk->ex, p->text)), out);
 	}
 }
 
-int kmake_mentions(struct kmake *mk, const char *name)
+int kbuild_make_mentions(struct kmake *mk, const char *name)
 {
 	struct kvar *v = strmap_get(&mk->vars, name);
 
@@ -527,7 +527,7 @@ int kmake_mentions(struct kmake *mk, const char *name)
 	return 0;
 }
 
-void kmake_export(struct kmake *mk, struct strmap *globals)
+void kbuild_make_export(struct kmake *mk, struct strmap *globals)
 {
 	struct strmap_entry *e;
 
@@ -537,34 +537,34 @@ void kmake_export(struct kmake *mk, struct strmap *globals)
 		if (!v->exported)
 			continue;
 		g = xcalloc(1, sizeof(*g));
-		kmake_words(mk, e->key, &g->val);
+		kbuild_make_words(mk, e->key, &g->val);
 		g->exported = 1;
 		strmap_put(globals, e->key, g);
 	}
 }
 
-void kmake_expand_words(struct kmake *mk, const char *s, size_t n,
+void kbuild_make_expand_words(struct kmake *mk, const char *s, size_t n,
 			const struct kbuild_expr *cond, struct kwords *out)
 {
 	expand_words(mk, s, n, cond, out);
 }
 
-void kmake_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords *out)
+void kbuild_make_expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords *out)
 {
 	alts_of(mk, s, n, out);
 }
 
-struct kvar *kmake_var(struct kmake *mk, const char *name, int create)
+struct kvar *kbuild_make_var(struct kmake *mk, const char *name, int create)
 {
 	return var_get(mk, name, create);
 }
 
-int kmake_is_config_ref(struct kmake *mk, const char *name)
+int kbuild_make_is_config_ref(struct kmake *mk, const char *name)
 {
 	return is_config_ref(mk, name);
 }
 
-size_t kmake_ref_end(const char *s, size_t i, size_t n)
+size_t kbuild_make_ref_end(const char *s, size_t i, size_t n)
 {
 	return ref_end(s, i, n);
 }

@@ -36,33 +36,33 @@ static const struct kbuild_expr *current(struct kmake *mk, struct parse_state *s
 {
 	if (!st->nr)
 		return st->base;
-	return kb_and(mk->ex, st->v[st->nr - 1].parent, st->v[st->nr - 1].cur);
+	return kbuild_expr_and(mk->ex, st->v[st->nr - 1].parent, st->v[st->nr - 1].cur);
 }
 
 /* The condition under which `name` has a non-empty value (ifdef does not expand it). */
 static const struct kbuild_expr *defined(struct kmake *mk, const char *name)
 {
-	struct kvar *v = kmake_var(mk, name, 0);
-	const struct kbuild_expr *c = kb_false(mk->ex);
+	struct kvar *v = kbuild_make_var(mk, name, 0);
+	const struct kbuild_expr *c = kbuild_expr_false(mk->ex);
 
 	if (!v && mk->globals)
 		v = strmap_get(mk->globals, name);
 	if (v) {
 		for (size_t i = 0; i < v->val.nr; i++)
-			c = kb_or(mk->ex, c, v->val.v[i].cond);
+			c = kbuild_expr_or(mk->ex, c, v->val.v[i].cond);
 		return c;
 	}
-	if (kmake_is_config_ref(mk, name))
-		return kb_enabled(mk->ex, name);
+	if (kbuild_make_is_config_ref(mk, name))
+		return kbuild_expr_enabled(mk->ex, name);
 	if (!strcmp(name, "obj") || !strcmp(name, "src") || !strcmp(name, "srctree") ||
 	    !strcmp(name, "objtree"))
-		return kb_true(mk->ex);
+		return kbuild_expr_true(mk->ex);
 	if (mk->top)
-		return kb_false(mk->ex);
+		return kbuild_expr_false(mk->ex);
 	{
 		char *t = xstrfmt("ifdef %s", name);
 
-		c = kb_free(mk->ex, t);
+		c = kbuild_expr_free(mk->ex, t);
 		free(t);
 	}
 	return c;
@@ -71,23 +71,23 @@ static const struct kbuild_expr *defined(struct kmake *mk, const char *name)
 static const struct kbuild_expr *ifdef_cond(struct kmake *mk, const char *arg, size_t n)
 {
 	struct kwords names = { 0 };
-	const struct kbuild_expr *c = kb_false(mk->ex);
+	const struct kbuild_expr *c = kbuild_expr_false(mk->ex);
 
-	kmake_expand_alts(mk, arg, n, &names);
+	kbuild_make_expand_alts(mk, arg, n, &names);
 	for (size_t i = 0; i < names.nr; i++) {
 		const struct kbuild_expr *d;
 
 		if (has_unknown(names.v[i].text) || !*names.v[i].text) {
 			char *t = xstrfmt("ifdef %.*s", (int)n, arg);
 
-			d = has_unknown(names.v[i].text) ? kb_free(mk->ex, t) : kb_false(mk->ex);
+			d = has_unknown(names.v[i].text) ? kbuild_expr_free(mk->ex, t) : kbuild_expr_false(mk->ex);
 			free(t);
 		} else {
 			d = defined(mk, names.v[i].text);
 		}
-		c = kb_or(mk->ex, c, kb_and(mk->ex, names.v[i].cond, d));
+		c = kbuild_expr_or(mk->ex, c, kbuild_expr_and(mk->ex, names.v[i].cond, d));
 	}
-	kwords_clear(&names);
+	kbuild_words_clear(&names);
 	return c;
 }
 
@@ -101,7 +101,7 @@ static int ifeq_args(const char *s, size_t n, const char **a, size_t *al, const 
 
 		for (i = 1; i < n - 1; i++) {
 			if (s[i] == '$') {
-				i = kmake_ref_end(s, i, n - 1) - 1;
+				i = kbuild_make_ref_end(s, i, n - 1) - 1;
 				continue;
 			}
 			if (s[i] == '(')
@@ -150,37 +150,37 @@ static const struct kbuild_expr *ifeq_cond(struct kmake *mk, const char *arg, si
 	const char *a, *b;
 	size_t al, bl;
 	struct kwords wa = { 0 }, wb = { 0 };
-	const struct kbuild_expr *c = kb_false(mk->ex), *unknown = NULL;
+	const struct kbuild_expr *c = kbuild_expr_false(mk->ex), *unknown = NULL;
 
 	if (ifeq_args(arg, n, &a, &al, &b, &bl)) {
 		error("%s:%d: malformed conditional", mk->file, mk->line);
 		char *t = xstrfmt("ifeq %.*s", (int)n, arg);
 
-		c = kb_free(mk->ex, t);
+		c = kbuild_expr_free(mk->ex, t);
 		free(t);
 		return c;
 	}
-	kmake_expand_alts(mk, a, al, &wa);
-	kmake_expand_alts(mk, b, bl, &wb);
+	kbuild_make_expand_alts(mk, a, al, &wa);
+	kbuild_make_expand_alts(mk, b, bl, &wb);
 	for (size_t i = 0; i < wa.nr; i++)
 		for (size_t j = 0; j < wb.nr; j++) {
-			const struct kbuild_expr *p = kb_and(mk->ex, wa.v[i].cond, wb.v[j].cond);
+			const struct kbuild_expr *p = kbuild_expr_and(mk->ex, wa.v[i].cond, wb.v[j].cond);
 
 			if (has_unknown(wa.v[i].text) || has_unknown(wb.v[j].text)) {
 				if (!unknown) {
 					char *t = xstrfmt("ifeq %.*s", (int)n, arg);
 
-					unknown = kb_free(mk->ex, t);
+					unknown = kbuild_expr_free(mk->ex, t);
 					free(t);
 				}
-				p = kb_and(mk->ex, p, unknown);
+				p = kbuild_expr_and(mk->ex, p, unknown);
 			} else if (strcmp(wa.v[i].text, wb.v[j].text)) {
 				continue;
 			}
-			c = kb_or(mk->ex, c, p);
+			c = kbuild_expr_or(mk->ex, c, p);
 		}
-	kwords_clear(&wa);
-	kwords_clear(&wb);
+	kbuild_words_clear(&wa);
+	kbuild_words_clear(&wb);
 	return c;
 }
 
@@ -200,7 +200,7 @@ static int cond_directive(struct kmake *mk, const char *s, size_t n, const struc
 			s++, n--;
 		*out = k < 2 ? ifdef_cond(mk, s, n) : ifeq_cond(mk, s, n);
 		if (k & 1)
-			*out = kb_not(mk->ex, *out);
+			*out = kbuild_expr_not(mk->ex, *out);
 		return 1;
 	}
 	return 0;
@@ -231,7 +231,7 @@ static void push_frame(struct kmake *mk, struct parse_state *st, const struct kb
 
 	if (top_both_branches(mk, c)) {
 		f.unknown = 1;
-		f.cur = kb_true(mk->ex);
+		f.cur = kbuild_expr_true(mk->ex);
 	}
 	ALLOC_GROW(st->v, st->nr + 1, st->alloc);
 	st->v[st->nr++] = f;
@@ -240,7 +240,7 @@ static void push_frame(struct kmake *mk, struct parse_state *st, const struct kb
 static void else_directive(struct kmake *mk, struct parse_state *st, const char *s, size_t n)
 {
 	struct cond_frame *f;
-	const struct kbuild_expr *c = kb_true(mk->ex);
+	const struct kbuild_expr *c = kbuild_expr_true(mk->ex);
 
 	if (!st->nr) {
 		error("%s:%d: else without if", mk->file, mk->line);
@@ -251,11 +251,11 @@ static void else_directive(struct kmake *mk, struct parse_state *st, const char 
 		error("%s:%d: extraneous text after else", mk->file, mk->line);
 	if (f->unknown || (n && top_both_branches(mk, c))) {
 		f->unknown = 1;
-		f->cur = kb_true(mk->ex);
+		f->cur = kbuild_expr_true(mk->ex);
 		return;
 	}
-	f->cur = kb_and(mk->ex, kb_not(mk->ex, f->taken), c);
-	f->taken = kb_or(mk->ex, f->taken, c);
+	f->cur = kbuild_expr_and(mk->ex, kbuild_expr_not(mk->ex, f->taken), c);
+	f->taken = kbuild_expr_or(mk->ex, f->taken, c);
 }
 
 /* Removes `from` where it is true from a value: a later := or = replaces it there. */
@@ -264,7 +264,7 @@ static void mask(struct kmake *mk, struct kvar *v, const struct kbuild_expr *whe
 	size_t j = 0;
 
 	for (size_t i = 0; i < v->val.nr; i++) {
-		v->val.v[i].cond = kb_and(mk->ex, v->val.v[i].cond, kb_not(mk->ex, where));
+		v->val.v[i].cond = kbuild_expr_and(mk->ex, v->val.v[i].cond, kbuild_expr_not(mk->ex, where));
 		if (v->val.v[i].cond->op == KB_FALSE) {
 			free(v->val.v[i].text);
 			continue;
@@ -277,17 +277,17 @@ static void mask(struct kmake *mk, struct kvar *v, const struct kbuild_expr *whe
 static void set_var(struct kmake *mk, const char *name, const char *op, const char *rhs, size_t rl,
 		    const struct kbuild_expr *cond, int exported)
 {
-	struct kvar *v = kmake_var(mk, name, 0);
+	struct kvar *v = kbuild_make_var(mk, name, 0);
 	int existed = v != NULL;
 
 	if (!v) {
 		struct kvar *g = mk->globals ? strmap_get(mk->globals, name) : NULL;
 
-		v = kmake_var(mk, name, 1);
+		v = kbuild_make_var(mk, name, 1);
 		if (g) {
 			/* the environment's value, as make sees an exported variable */
 			for (size_t i = 0; i < g->val.nr; i++)
-				kwords_push(&v->val, g->val.v[i].cond, g->val.v[i].text,
+				kbuild_words_push(&v->val, g->val.v[i].cond, g->val.v[i].text,
 					    strlen(g->val.v[i].text), g->val.v[i].raw);
 			existed = 1;
 		}
@@ -299,30 +299,30 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 	if (!strcmp(op, ":=") || !strcmp(op, "::=")) {
 		struct kwords w = { 0 };
 
-		kmake_expand_words(mk, rhs, rl, cond, &w);
+		kbuild_make_expand_words(mk, rhs, rl, cond, &w);
 		mask(mk, v, cond);
 		for (size_t i = 0; i < w.nr; i++)
-			kwords_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
-		kwords_clear(&w);
+			kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
+		kbuild_words_clear(&w);
 		v->recursive = 0;
 	} else if (!strcmp(op, "=") || (!strcmp(op, "?=") && !existed)) {
 		mask(mk, v, cond);
 		if (rl)
-			kwords_push(&v->val, cond, rhs, rl, 1);
+			kbuild_words_push(&v->val, cond, rhs, rl, 1);
 		v->recursive = 1;
 	} else if (!strcmp(op, "+=")) {
 		if (!existed || v->recursive) {
 			if (rl)
-				kwords_push(&v->val, cond, rhs, rl, 1);
+				kbuild_words_push(&v->val, cond, rhs, rl, 1);
 			v->recursive = 1;
 		} else {
-			kmake_expand_words(mk, rhs, rl, cond, &v->val);
+			kbuild_make_expand_words(mk, rhs, rl, cond, &v->val);
 		}
 	} else if (!strcmp(op, "!=")) {
 		char u = KMAKE_UNKNOWN;
 
 		mask(mk, v, cond);
-		kwords_push(&v->val, cond, &u, 1, 0);
+		kbuild_words_push(&v->val, cond, &u, 1, 0);
 	}
 }
 
@@ -335,9 +335,9 @@ static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,
 		rhs++, rl--;
 	while (rl && (rhs[rl - 1] == ' ' || rhs[rl - 1] == '\t'))
 		rl--;
-	kmake_expand_alts(mk, lhs, ll, &names);
+	kbuild_make_expand_alts(mk, lhs, ll, &names);
 	for (size_t i = 0; i < names.nr; i++) {
-		const struct kbuild_expr *c = kb_and(mk->ex, cond, names.v[i].cond);
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, names.v[i].cond);
 		const char *name = names.v[i].text;
 
 		if (c->op == KB_FALSE || !*name)
@@ -354,15 +354,15 @@ static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,
 					*q = '*';
 			p->text = xstrfmt("%s:%d: %.*s", mk->file, mk->line, (int)ll, lhs);
 			p->cond = c;
-			kmake_expand_words(mk, rhs, rl, kb_true(mk->ex), &p->val);
+			kbuild_make_expand_words(mk, rhs, rl, kbuild_expr_true(mk->ex), &p->val);
 			continue;
 		}
 		set_var(mk, name, op, rhs, rl, c, exported);
 	}
-	kwords_clear(&names);
+	kbuild_words_clear(&names);
 }
 
-char *kmake_normalize_path(const char *p)
+char *kbuild_make_normalize_path(const char *p)
 {
 	struct strvec parts = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
@@ -397,7 +397,7 @@ static void include_directive(struct kmake *mk, const char *s, size_t n, int opt
 {
 	struct kwords w = { 0 };
 
-	kmake_expand_words(mk, s, n, cond, &w);
+	kbuild_make_expand_words(mk, s, n, cond, &w);
 	for (size_t i = 0; i < w.nr; i++) {
 		const char *path = w.v[i].text;
 		char *norm;
@@ -407,20 +407,20 @@ static void include_directive(struct kmake *mk, const char *s, size_t n, int opt
 			if (!mk->top && !optional) {
 				char *t = xstrfmt("%s:%d: include %.*s", mk->file, mk->line, (int)n, s);
 
-				mk->incomplete = kb_or(mk->ex, mk->incomplete,
-						       kb_and(mk->ex, w.v[i].cond, kb_free(mk->ex, t)));
+				mk->incomplete = kbuild_expr_or(mk->ex, mk->incomplete,
+						       kbuild_expr_and(mk->ex, w.v[i].cond, kbuild_expr_free(mk->ex, t)));
 				free(t);
 			}
 			continue;
 		}
-		norm = kmake_normalize_path(path);
+		norm = kbuild_make_normalize_path(path);
 		/* The top Makefile's own includes (scripts/) say nothing about lists. */
 		if ((!mk->top || starts_with(norm, "arch/")) && mk->include_depth < MAX_INCLUDE_DEPTH) {
 			const char *file = mk->file;
 			int line = mk->line;
 
 			mk->include_depth++;
-			r = kmake_parse_file(mk, norm, w.v[i].cond);
+			r = kbuild_make_parse_file(mk, norm, w.v[i].cond);
 			mk->include_depth--;
 			mk->file = file;
 			mk->line = line;
@@ -430,13 +430,13 @@ static void include_directive(struct kmake *mk, const char *s, size_t n, int opt
 		if (r == 1 && !optional && !mk->top) {
 			char *t = xstrfmt("%s:%d: include %s", mk->file, mk->line, norm);
 
-			mk->incomplete = kb_or(mk->ex, mk->incomplete,
-					       kb_and(mk->ex, w.v[i].cond, kb_free(mk->ex, t)));
+			mk->incomplete = kbuild_expr_or(mk->ex, mk->incomplete,
+					       kbuild_expr_and(mk->ex, w.v[i].cond, kbuild_expr_free(mk->ex, t)));
 			free(t);
 		}
 		free(norm);
 	}
-	kwords_clear(&w);
+	kbuild_words_clear(&w);
 }
 
 static int word_is(const char *s, size_t n, const char *kw, size_t *rest)
@@ -456,7 +456,7 @@ static int find_assignment(const char *s, size_t n, size_t *op_start, size_t *op
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '$') {
-			i = kmake_ref_end(s, i, n) - 1;
+			i = kbuild_make_ref_end(s, i, n) - 1;
 			continue;
 		}
 		if (s[i] == ':') {
@@ -561,16 +561,16 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 		/* export NAME...: names only */
 		struct kwords w = { 0 };
 
-		kmake_expand_words(mk, s, n, kb_true(mk->ex), &w);
+		kbuild_make_expand_words(mk, s, n, kbuild_expr_true(mk->ex), &w);
 		for (size_t i = 0; i < w.nr; i++)
 			if (!has_unknown(w.v[i].text))
-				kmake_var(mk, w.v[i].text, 1)->exported = 1;
-		kwords_clear(&w);
+				kbuild_make_var(mk, w.v[i].text, 1)->exported = 1;
+		kbuild_words_clear(&w);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '$') {
-			i = kmake_ref_end(s, i, n) - 1;
+			i = kbuild_make_ref_end(s, i, n) - 1;
 			continue;
 		}
 		if (s[i] == ':') {
@@ -582,12 +582,12 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 	if (memchr(s, '$', n)) {
 		struct kwords w = { 0 };
 
-		kmake_expand_words(mk, s, n, c, &w);
-		kwords_clear(&w);
+		kbuild_make_expand_words(mk, s, n, c, &w);
+		kbuild_words_clear(&w);
 	}
 }
 
-void kmake_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,
+void kbuild_make_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,
 		      const struct kbuild_expr *cond)
 {
 	struct parse_state st = { 0 };
@@ -654,7 +654,7 @@ void kmake_parse_text(struct kmake *mk, const char *text, size_t len, const char
 	strbuf_release(&line);
 }
 
-int kmake_parse_file(struct kmake *mk, const char *path, const struct kbuild_expr *cond)
+int kbuild_make_parse_file(struct kmake *mk, const char *path, const struct kbuild_expr *cond)
 {
 	struct kbuild_text t = { 0 };
 	int r = mk->rd->read(mk->rd->ctx, path, &t);
@@ -665,7 +665,7 @@ int kmake_parse_file(struct kmake *mk, const char *path, const struct kbuild_exp
 		return r;
 	strvec_pushf(&mk->deps, "%s %s", path, t.id);
 	mk->makefiles++;
-	kmake_parse_text(mk, t.data, t.len, path, cond);
+	kbuild_make_parse_text(mk, t.data, t.len, path, cond);
 	if (mk->rd->release)
 		mk->rd->release(mk->rd->ctx, &t);
 	return 0;

@@ -64,7 +64,7 @@ void kbuild_kdir_free(void *p)
 char *kbuild_join(const char *dir, const char *rel)
 {
 	char *t = *dir ? xstrfmt("%s/%s", dir, rel) : xstrdup(rel);
-	char *n = kmake_normalize_path(t);
+	char *n = kbuild_make_normalize_path(t);
 
 	free(t);
 	return n;
@@ -77,8 +77,8 @@ static struct kdir *get_dir(struct builder *b, const char *path)
 	if (!d) {
 		d = xcalloc(1, sizeof(*d));
 		d->path = xstrdup(path);
-		d->B = d->A = kb_false(b->ex);
-		d->incomplete = kb_false(b->ex);
+		d->B = d->A = kbuild_expr_false(b->ex);
+		d->incomplete = kbuild_expr_false(b->ex);
 		strmap_put(&b->dirs, path, d);
 		ALLOC_GROW(b->order, b->nr_dirs + 1, b->alloc_dirs);
 		b->order[b->nr_dirs++] = d;
@@ -164,14 +164,14 @@ static void parse_top(struct builder *b, const char *srcarch)
 	static const char *const entry[] = { "init", "core", "drivers", "net", "libs", "virt" };
 	struct kmake mk;
 
-	kmake_init(&mk, b->ex, b->rd, "", NULL, 1);
+	kbuild_make_init(&mk, b->ex, b->rd, "", NULL, 1);
 	if (srcarch && *srcarch) {
-		kmake_set_readonly(&mk, "ARCH", srcarch);
-		kmake_set_readonly(&mk, "SRCARCH", srcarch);
+		kbuild_make_set_readonly(&mk, "ARCH", srcarch);
+		kbuild_make_set_readonly(&mk, "SRCARCH", srcarch);
 	}
-	kmake_set_readonly(&mk, "srctree", ".");
-	kmake_set_readonly(&mk, "objtree", ".");
-	kmake_parse_file(&mk, "Makefile", kb_true(b->ex));
+	kbuild_make_set_readonly(&mk, "srctree", ".");
+	kbuild_make_set_readonly(&mk, "objtree", ".");
+	kbuild_make_parse_file(&mk, "Makefile", kbuild_expr_true(b->ex));
 	b->m->stats.makefiles += mk.makefiles;
 	if (b->cache) {
 		/* Every directory's parse depends on the exported variables. */
@@ -187,13 +187,13 @@ static void parse_top(struct builder *b, const char *srcarch)
 		}
 		strbuf_release(&key);
 	}
-	kmake_export(&mk, &b->globals);
+	kbuild_make_export(&mk, &b->globals);
 	for (size_t i = 0; i < ARRAY_SIZE(entry); i++)
 		for (int mod = 0; mod < 2; mod++) {
 			char *name = xstrfmt("%s-%c", entry[i], mod ? 'm' : 'y');
 			struct kwords w = { 0 };
 
-			kmake_words(&mk, name, &w);
+			kbuild_make_words(&mk, name, &w);
 			for (size_t k = 0; k < w.nr; k++) {
 				const char *t = w.v[k].text;
 				size_t len = strlen(t);
@@ -218,10 +218,10 @@ static void parse_top(struct builder *b, const char *srcarch)
 				b->entry[b->nr_entry].a = w.v[k].cond;
 				b->nr_entry++;
 			}
-			kwords_clear(&w);
+			kbuild_words_clear(&w);
 			free(name);
 		}
-	kmake_release(&mk);
+	kbuild_make_release(&mk);
 }
 
 static int collect_file(const char *path, void *data)
@@ -271,15 +271,15 @@ static void apply(struct builder *b, struct kbuild_file *f, const struct kdir *d
 		  const struct kobj *o, const struct kbuild_expr *extra, int listed)
 {
 	struct kbuild_exprs *ex = b->ex;
-	const struct kbuild_expr *bi = kb_or(ex, kb_and(ex, d->B, o->lb), kb_and(ex, d->A, o->la));
-	const struct kbuild_expr *mo = kb_and(ex, d->A, o->lm);
+	const struct kbuild_expr *bi = kbuild_expr_or(ex, kbuild_expr_and(ex, d->B, o->lb), kbuild_expr_and(ex, d->A, o->la));
+	const struct kbuild_expr *mo = kbuild_expr_and(ex, d->A, o->lm);
 
 	if (extra) {
-		bi = kb_and(ex, bi, extra);
-		mo = kb_and(ex, mo, extra);
+		bi = kbuild_expr_and(ex, bi, extra);
+		mo = kbuild_expr_and(ex, mo, extra);
 	}
-	f->builtin = kb_or(ex, f->builtin, bi);
-	f->module = kb_or(ex, f->module, mo);
+	f->builtin = kbuild_expr_or(ex, f->builtin, bi);
+	f->module = kbuild_expr_or(ex, f->module, mo);
 	if (listed)
 		f->kind = KBUILD_OBJECT;
 }
@@ -322,8 +322,8 @@ static void compute_dir_conditions(struct builder *b)
 		for (size_t k = 0; k < d->nr_edges; k++) {
 			struct kdir *c = strmap_get(&b->dirs, d->edges[k].dir);
 
-			c->B = kb_or(b->ex, c->B, kb_and(b->ex, d->B, d->edges[k].b));
-			c->A = kb_or(b->ex, c->A, kb_and(b->ex, d->A, d->edges[k].a));
+			c->B = kbuild_expr_or(b->ex, c->B, kbuild_expr_and(b->ex, d->B, d->edges[k].b));
+			c->A = kbuild_expr_or(b->ex, c->A, kbuild_expr_and(b->ex, d->A, d->edges[k].a));
 			if (!c->done && c->indeg && !--c->indeg)
 				queue[tail++] = c;
 		}
@@ -355,7 +355,7 @@ static void assign_files(struct builder *b)
 			files_under(b, d->path, &lo, &hi);
 		for (size_t k = 0; k < d->nr_pats; k++) {
 			const struct kobj *o = &d->pats[k];
-			const struct kbuild_expr *fv = kb_free(b->ex, o->free_text);
+			const struct kbuild_expr *fv = kbuild_expr_free(b->ex, o->free_text);
 			char *dirglob = xstrfmt("%s*", o->stem);
 
 			for (size_t j = lo; j < hi; j++) {
@@ -416,7 +416,7 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 		struct kbuild_file *f = &m->files[m->nr++];
 
 		f->path = xstrdup(b.paths.v[i]);
-		f->builtin = f->module = kb_false(m->ex);
+		f->builtin = f->module = kbuild_expr_false(m->ex);
 		f->kind = KBUILD_UNLISTED;
 		strmap_put(&m->index, f->path, (void *)(uintptr_t)m->nr);
 	}
@@ -428,7 +428,7 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 
 		if (rd->release)
 			rd->release(rd->ctx, &t);
-		root->B = root->A = kb_true(m->ex);
+		root->B = root->A = kbuild_expr_true(m->ex);
 	}
 	/*
 	 * Older trees descend into the top Makefile's lists (core-m too); from
@@ -441,8 +441,8 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 		for (size_t i = 0; i < b.nr_entry; i++) {
 			struct kdir *d = get_dir(&b, b.entry[i].dir);
 
-			d->B = kb_or(m->ex, d->B, b.entry[i].b);
-			d->A = kb_or(m->ex, d->A, b.entry[i].a);
+			d->B = kbuild_expr_or(m->ex, d->B, b.entry[i].b);
+			d->A = kbuild_expr_or(m->ex, d->A, b.entry[i].a);
 		}
 	/* Breadth first: parse each directory once, discovering its children. */
 	for (next = 0; next < b.nr_dirs; next++) {
@@ -459,7 +459,7 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 	for (size_t i = 0; i < m->nr; i++) {
 		struct kbuild_file *f = &m->files[i];
 
-		f->cond = kb_or(m->ex, f->builtin, f->module);
+		f->cond = kbuild_expr_or(m->ex, f->builtin, f->module);
 		m->stats.files++;
 		if (f->cond->op != KB_FALSE)
 			m->stats.compiled++;
@@ -469,7 +469,7 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 
 	strmap_clear(&b.dirs, kbuild_kdir_free);
 	free(b.order);
-	strmap_clear(&b.globals, kvar_free);
+	strmap_clear(&b.globals, kbuild_var_free);
 	for (size_t i = 0; i < b.nr_entry; i++)
 		free(b.entry[i].dir);
 	free(b.entry);

@@ -53,18 +53,18 @@ struct kbuild_exprs;
 struct kbuild_exprs *kbuild_exprs_new(void);
 void kbuild_exprs_free(struct kbuild_exprs *ex);
 
-const struct kbuild_expr *kb_true(struct kbuild_exprs *ex);
-const struct kbuild_expr *kb_false(struct kbuild_exprs *ex);
+const struct kbuild_expr *kbuild_expr_true(struct kbuild_exprs *ex);
+const struct kbuild_expr *kbuild_expr_false(struct kbuild_exprs *ex);
 /* `sym` is the symbol's name with or without its CONFIG_ prefix. */
-const struct kbuild_expr *kb_enabled(struct kbuild_exprs *ex, const char *sym);
-const struct kbuild_expr *kb_builtin(struct kbuild_exprs *ex, const char *sym);
-const struct kbuild_expr *kb_module(struct kbuild_exprs *ex, const char *sym);
-const struct kbuild_expr *kb_free(struct kbuild_exprs *ex, const char *text);
+const struct kbuild_expr *kbuild_expr_enabled(struct kbuild_exprs *ex, const char *sym);
+const struct kbuild_expr *kbuild_expr_builtin(struct kbuild_exprs *ex, const char *sym);
+const struct kbuild_expr *kbuild_expr_module(struct kbuild_exprs *ex, const char *sym);
+const struct kbuild_expr *kbuild_expr_free(struct kbuild_exprs *ex, const char *text);
 /* These simplify: constants, x && !x, CONFIG_X=y || CONFIG_X=m == CONFIG_X, absorption. */
-const struct kbuild_expr *kb_not(struct kbuild_exprs *ex, const struct kbuild_expr *a);
-const struct kbuild_expr *kb_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
+const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a);
+const struct kbuild_expr *kbuild_expr_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
 				 const struct kbuild_expr *b);
-const struct kbuild_expr *kb_or(struct kbuild_exprs *ex, const struct kbuild_expr *a,
+const struct kbuild_expr *kbuild_expr_or(struct kbuild_exprs *ex, const struct kbuild_expr *a,
 				const struct kbuild_expr *b);
 
 /*

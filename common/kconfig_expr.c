@@ -43,12 +43,12 @@ static char *expand_string_token(struct parse_state *ps, const char *s)
 			strbuf_addch(&sb, *s);
 		}
 	}
-	r = preproc_expand(ps->pp, strbuf_str(&sb), sb.len);
+	r = kconfig_preproc_expand(ps->pp, strbuf_str(&sb), sb.len);
 	strbuf_release(&sb);
 	return r;
 }
 
-void expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l)
+void kconfig_expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l)
 {
 	size_t i;
 
@@ -65,32 +65,32 @@ void expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const s
 			continue;
 		}
 		x = t->kind == T_STRING ? expand_string_token(ps, text)
-					: preproc_expand(ps->pp, text, t->len);
+					: kconfig_preproc_expand(ps->pp, text, t->len);
 		strvec_push(&ps->scratch, x);
 		free(x);
 		x = ps->scratch.v[ps->scratch.nr - 1];
 		if (t->kind == T_STRING)
 			push_xtok(ps, T_STRING, x, NULL);
 		else if (strchr(x, PROBE_MARK))
-			push_xtok(ps, T_PROBE, x, preproc_probe_symbol(ps->pp, x));
+			push_xtok(ps, T_PROBE, x, kconfig_preproc_probe_symbol(ps->pp, x));
 		else if (*x)	/* an empty expansion is no token at all */
 			push_xtok(ps, T_WORD, x, NULL);
 	}
 }
 
-const struct xtok *peek(struct parse_state *ps)
+const struct xtok *kconfig_peek(struct parse_state *ps)
 {
 	return ps->pos < ps->nr_xt ? &ps->xt[ps->pos] : NULL;
 }
 
-int peek_kind(struct parse_state *ps)
+int kconfig_peek_kind(struct parse_state *ps)
 {
 	return ps->pos < ps->nr_xt ? ps->xt[ps->pos].kind : -1;
 }
 
-int accept(struct parse_state *ps, int kind)
+int kconfig_accept(struct parse_state *ps, int kind)
 {
-	if (peek_kind(ps) != kind)
+	if (kconfig_peek_kind(ps) != kind)
 		return 0;
 	ps->pos++;
 	return 1;
@@ -98,7 +98,7 @@ int accept(struct parse_state *ps, int kind)
 
 static void describe_next(struct parse_state *ps, struct strbuf *sb)
 {
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 
 	if (!t)
 		strbuf_addstr(sb, "end of line");
@@ -109,27 +109,27 @@ static void describe_next(struct parse_state *ps, struct strbuf *sb)
 	else if (t->kind == T_PROBE)
 		strbuf_addstr(sb, "a macro");
 	else
-		strbuf_addf(sb, "'%s'", ktok_name(t->kind));
+		strbuf_addf(sb, "'%s'", kconfig_token_name(t->kind));
 }
 
-int syntax_error(struct parse_state *ps, const char *what)
+int kconfig_syntax_error(struct parse_state *ps, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	describe_next(ps, &sb);
-	ps_error(ps, ps->path, ps->line, "syntax error: %s, found %s", what, sb.buf);
+	kconfig_ps_error(ps, ps->path, ps->line, "syntax error: %s, found %s", what, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
 
-int expect_end(struct parse_state *ps)
+int kconfig_expect_end(struct parse_state *ps)
 {
-	return ps->pos == ps->nr_xt ? 0 : syntax_error(ps, "expected end of line");
+	return ps->pos == ps->nr_xt ? 0 : kconfig_syntax_error(ps, "expected end of line");
 }
 
 /* ---- expressions ---- */
 
-struct kconfig_symbol *constant_symbol(struct kconfig *kc, const char *s)
+struct kconfig_symbol *kconfig_constant_symbol(struct kconfig *kc, const char *s)
 {
 	if (s[0] && !s[1]) {
 		if (s[0] == 'y')
@@ -143,52 +143,52 @@ struct kconfig_symbol *constant_symbol(struct kconfig *kc, const char *s)
 }
 
 /* A symbol, a quoted constant, a number, or a probe. */
-struct kconfig_expr *parse_term(struct parse_state *ps)
+struct kconfig_expr *kconfig_parse_term(struct parse_state *ps)
 {
 	struct kconfig *kc = ps->kc;
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 	struct kconfig_symbol *sym;
 
 	if (!t || (t->kind != T_WORD && t->kind != T_STRING && t->kind != T_PROBE)) {
-		syntax_error(ps, "expected a symbol");
+		kconfig_syntax_error(ps, "expected a symbol");
 		return NULL;
 	}
 	ps->pos++;
 	if (t->kind == T_PROBE)
-		return kc_expr_symbol(kc, t->probe);
-	if ((sym = constant_symbol(kc, t->text)))
-		return kc_expr_symbol(kc, sym);
+		return kconfig_tree_expr_symbol(kc, t->probe);
+	if ((sym = kconfig_constant_symbol(kc, t->text)))
+		return kconfig_tree_expr_symbol(kc, sym);
 	if (t->kind == T_STRING) {
 		if (strchr(t->text, PROBE_MARK))
-			return kc_expr_symbol(kc, preproc_probe_symbol(ps->pp, t->text));
-		return kc_expr_const(kc, t->text, strlen(t->text));
+			return kconfig_tree_expr_symbol(kc, kconfig_preproc_probe_symbol(ps->pp, t->text));
+		return kconfig_tree_expr_const(kc, t->text, strlen(t->text));
 	}
 	/* A number is a symbol until the end shows nothing defines it (`config 8260`). */
-	return kc_expr_symbol(kc, kc_symbol(kc, t->text, strlen(t->text)));
+	return kconfig_tree_expr_symbol(kc, kconfig_tree_symbol(kc, t->text, strlen(t->text)));
 }
 
-struct kconfig_expr *parse_or(struct parse_state *ps);
+struct kconfig_expr *kconfig_parse_or(struct parse_state *ps);
 
 static struct kconfig_expr *parse_primary(struct parse_state *ps)
 {
 	struct kconfig_expr *e, *r;
 	int op;
 
-	if (accept(ps, T_OPEN)) {
-		e = parse_or(ps);
-		if (e && !accept(ps, T_CLOSE)) {
-			syntax_error(ps, "expected ')'");
+	if (kconfig_accept(ps, T_OPEN)) {
+		e = kconfig_parse_or(ps);
+		if (e && !kconfig_accept(ps, T_CLOSE)) {
+			kconfig_syntax_error(ps, "expected ')'");
 			return NULL;
 		}
 		return e;
 	}
-	if (accept(ps, T_NOT)) {
+	if (kconfig_accept(ps, T_NOT)) {
 		e = parse_primary(ps);
-		return e ? kc_expr(ps->kc, KEXPR_NOT, e, NULL) : NULL;
+		return e ? kconfig_tree_expr(ps->kc, KEXPR_NOT, e, NULL) : NULL;
 	}
-	if (!(e = parse_term(ps)))
+	if (!(e = kconfig_parse_term(ps)))
 		return NULL;
-	switch (peek_kind(ps)) {
+	switch (kconfig_peek_kind(ps)) {
 	case T_EQUAL: op = KEXPR_EQUAL; break;
 	case T_UNEQUAL: op = KEXPR_UNEQUAL; break;
 	case T_LESS: op = KEXPR_LESS; break;
@@ -199,41 +199,41 @@ static struct kconfig_expr *parse_primary(struct parse_state *ps)
 		return e;
 	}
 	ps->pos++;
-	if (!(r = parse_term(ps)))
+	if (!(r = kconfig_parse_term(ps)))
 		return NULL;
-	return kc_expr(ps->kc, op, e, r);
+	return kconfig_tree_expr(ps->kc, op, e, r);
 }
 
 static struct kconfig_expr *parse_and(struct parse_state *ps)
 {
 	struct kconfig_expr *e = parse_primary(ps), *r;
 
-	while (e && accept(ps, T_AND)) {
+	while (e && kconfig_accept(ps, T_AND)) {
 		if (!(r = parse_primary(ps)))
 			return NULL;
-		e = kc_expr(ps->kc, KEXPR_AND, e, r);
+		e = kconfig_tree_expr(ps->kc, KEXPR_AND, e, r);
 	}
 	return e;
 }
 
-struct kconfig_expr *parse_or(struct parse_state *ps)
+struct kconfig_expr *kconfig_parse_or(struct parse_state *ps)
 {
 	struct kconfig_expr *e = parse_and(ps), *r;
 
-	while (e && accept(ps, T_OR)) {
+	while (e && kconfig_accept(ps, T_OR)) {
 		if (!(r = parse_and(ps)))
 			return NULL;
-		e = kc_expr(ps->kc, KEXPR_OR, e, r);
+		e = kconfig_tree_expr(ps->kc, KEXPR_OR, e, r);
 	}
 	return e;
 }
 
 /* An optional trailing `if <expr>`: 0 with *cond set (NULL when absent), -1 on error. */
-int parse_if(struct parse_state *ps, struct kconfig_expr **cond)
+int kconfig_parse_if(struct parse_state *ps, struct kconfig_expr **cond)
 {
 	*cond = NULL;
-	if (accept(ps, K_IF) && !(*cond = parse_or(ps)))
+	if (kconfig_accept(ps, K_IF) && !(*cond = kconfig_parse_or(ps)))
 		return -1;
-	return expect_end(ps);
+	return kconfig_expect_end(ps);
 }
 

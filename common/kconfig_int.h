@@ -68,7 +68,7 @@ static inline const char *tok_text(const struct kconfig_lexed *lf, const struct 
 {
 	return lf->text.buf + t->off;
 }
-const char *ktok_name(int kind);
+const char *kconfig_token_name(int kind);
 
 struct kconfig_cache {
 	pthread_mutex_t lock;	/* parses may run in several threads */
@@ -90,18 +90,18 @@ struct kconfig_cache {
 
 struct preproc;
 struct parse_state;
-struct preproc *preproc_new(struct parse_state *ps);
-void preproc_free(struct preproc *pp);
-void preproc_set_env(struct preproc *pp, const char *name, const char *value);
-const char *preproc_get_env(struct preproc *pp, const char *name);
+struct preproc *kconfig_preproc_new(struct parse_state *ps);
+void kconfig_preproc_free(struct preproc *pp);
+void kconfig_preproc_set_env(struct preproc *pp, const char *name, const char *value);
+const char *kconfig_preproc_get_env(struct preproc *pp, const char *name);
 /* Expands $(...) in s[0..len): a malloc'ed string, may hold probe markers. */
-char *preproc_expand(struct preproc *pp, const char *s, size_t len);
+char *kconfig_preproc_expand(struct preproc *pp, const char *s, size_t len);
 /* A NAME=, :=, += line. */
-void preproc_assign(struct preproc *pp, const char *name, int kind, const char *value);
+void kconfig_preproc_assign(struct preproc *pp, const char *name, int kind, const char *value);
 /* Replaces each probe marker in s by its text: malloc'ed. */
-char *preproc_unmark(struct preproc *pp, const char *s);
+char *kconfig_preproc_unmark(struct preproc *pp, const char *s);
 /* The probe symbol for expanded text holding markers (one marker, or text around some). */
-struct kconfig_symbol *preproc_probe_symbol(struct preproc *pp, const char *s);
+struct kconfig_symbol *kconfig_preproc_probe_symbol(struct preproc *pp, const char *s);
 
 /* ---- the parse --------------------------------------------------------- */
 
@@ -118,23 +118,23 @@ struct kconfig_private {
 };
 
 /* Symbols and definitions (kconfig_tree.c). */
-struct kconfig_symbol *kc_symbol(struct kconfig *kc, const char *name, size_t len);
-struct kconfig_symbol *kc_new_probe(struct kconfig *kc, const char *text);
-const char *kc_path(struct kconfig *kc, const char *path);
-struct kconfig_definition *kc_new_definition(struct kconfig *kc, enum kconfig_def_kind kind,
+struct kconfig_symbol *kconfig_tree_symbol(struct kconfig *kc, const char *name, size_t len);
+struct kconfig_symbol *kconfig_tree_new_probe(struct kconfig *kc, const char *text);
+const char *kconfig_tree_path(struct kconfig *kc, const char *path);
+struct kconfig_definition *kconfig_tree_new_definition(struct kconfig *kc, enum kconfig_def_kind kind,
 					     const char *path, int line);
-struct kconfig_choice *kc_choice(struct kconfig *kc, const char *name);
-struct kconfig_expr *kc_expr(struct kconfig *kc, enum kconfig_expr_type type,
+struct kconfig_choice *kconfig_tree_choice(struct kconfig *kc, const char *name);
+struct kconfig_expr *kconfig_tree_expr(struct kconfig *kc, enum kconfig_expr_type type,
 			     struct kconfig_expr *l, struct kconfig_expr *r);
-struct kconfig_expr *kc_expr_symbol(struct kconfig *kc, struct kconfig_symbol *sym);
-struct kconfig_expr *kc_expr_const(struct kconfig *kc, const char *value, size_t len);
+struct kconfig_expr *kconfig_tree_expr_symbol(struct kconfig *kc, struct kconfig_symbol *sym);
+struct kconfig_expr *kconfig_tree_expr_const(struct kconfig *kc, const char *value, size_t len);
 /* NULL means "always": and(NULL, e) is e. */
-struct kconfig_expr *kc_and(struct kconfig *kc, struct kconfig_expr *a, struct kconfig_expr *b);
-struct kconfig *kc_alloc(void);
+struct kconfig_expr *kconfig_tree_and(struct kconfig *kc, struct kconfig_expr *a, struct kconfig_expr *b);
+struct kconfig *kconfig_tree_alloc(void);
 /* Decimal (optionally negative) or 0x hex. */
-int kc_is_number(const char *s);
+int kconfig_tree_is_number(const char *s);
 /* Orders kc->symbols, fills reverse links and choice types. */
-void kc_finish(struct kconfig *kc);
+void kconfig_tree_finish(struct kconfig *kc);
 
 /* ---- parse state (kconfig_parse.c statements, kconfig_source.c files) ---- */
 
@@ -194,36 +194,36 @@ struct parse_state {
 };
 
 /* The current line's tokens and expressions over them (kconfig_expr.c). */
-void expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l);
-const struct xtok *peek(struct parse_state *ps);
-int peek_kind(struct parse_state *ps);
-int accept(struct parse_state *ps, int kind);
+void kconfig_expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l);
+const struct xtok *kconfig_peek(struct parse_state *ps);
+int kconfig_peek_kind(struct parse_state *ps);
+int kconfig_accept(struct parse_state *ps, int kind);
 /* "syntax error: <what>, found <next token>"; returns -1. */
-int syntax_error(struct parse_state *ps, const char *what);
-int expect_end(struct parse_state *ps);
+int kconfig_syntax_error(struct parse_state *ps, const char *what);
+int kconfig_expect_end(struct parse_state *ps);
 /* y, m, n as constant symbols; NULL for other names. */
-struct kconfig_symbol *constant_symbol(struct kconfig *kc, const char *s);
+struct kconfig_symbol *kconfig_constant_symbol(struct kconfig *kc, const char *s);
 /* One operand: a symbol, a quoted constant, a number, a probe. NULL after an error. */
-struct kconfig_expr *parse_term(struct parse_state *ps);
-struct kconfig_expr *parse_or(struct parse_state *ps);
+struct kconfig_expr *kconfig_parse_term(struct parse_state *ps);
+struct kconfig_expr *kconfig_parse_or(struct parse_state *ps);
 /* An optional trailing `if <expr>`, then the end of the line: 0, or -1 after an error. */
-int parse_if(struct parse_state *ps, struct kconfig_expr **cond);
+int kconfig_parse_if(struct parse_state *ps, struct kconfig_expr **cond);
 
 /* Parses one lexed file's lines (kconfig_parse.c). */
-void parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf);
+void kconfig_parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf);
 /* Ends the entry being parsed and closes blocks opened since depth `depth`. */
-void parse_end_file(struct parse_state *ps, size_t depth);
+void kconfig_parse_end_file(struct parse_state *ps, size_t depth);
 /* Follows `source`: kind is K_SOURCE, K_RSOURCE, K_OSOURCE or K_ORSOURCE (kconfig_source.c). */
-void parse_source(struct parse_state *ps, int kind, const char *pattern);
+void kconfig_parse_source(struct parse_state *ps, int kind, const char *pattern);
 
 /* Error reporting during a parse. */
-void ps_error(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
+void kconfig_ps_error(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-void ps_warning(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
+void kconfig_ps_warning(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The file and line being parsed (for $(filename), $(lineno) and messages). */
-const char *ps_current_path(struct parse_state *ps);
-int ps_current_line(struct parse_state *ps);
-struct kconfig *ps_kconfig(struct parse_state *ps);
+const char *kconfig_ps_current_path(struct parse_state *ps);
+int kconfig_ps_current_line(struct parse_state *ps);
+struct kconfig *kconfig_ps_kconfig(struct parse_state *ps);
 
 #endif

@@ -34,7 +34,7 @@ static const struct {
 	{ "help", K_HELP }, { "---help---", K_HELP },
 };
 
-const char *ktok_name(int kind)
+const char *kconfig_token_name(int kind)
 {
 	static const char *const ops[] = {
 		[T_WORD] = "word", [T_STRING] = "string", [T_RAW] = "text",

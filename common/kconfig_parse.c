@@ -68,7 +68,7 @@ static void choice_membership(struct parse_state *ps, struct kconfig_definition 
 		b = &ps->blocks[i];
 		if (b->kind != K_IF)
 			break;
-		own = kc_and(ps->kc, b->dep, own);	/* conservative: if deps include outer ones */
+		own = kconfig_tree_and(ps->kc, b->dep, own);	/* conservative: if deps include outer ones */
 	}
 	if (!b || b->kind != K_CHOICE)
 		return;
@@ -129,15 +129,15 @@ static void end_entry(struct parse_state *ps)
 	switch (e->kind) {
 	case K_CONFIG:
 	case K_MENUCONFIG:
-		e->def->dep = kc_and(ps->kc, parent_dep(ps, 0), e->own_dep);
+		e->def->dep = kconfig_tree_and(ps->kc, parent_dep(ps, 0), e->own_dep);
 		choice_membership(ps, e->def, e->own_dep);
 		break;
 	case K_CHOICE:
-		e->def->dep = kc_and(ps->kc, parent_dep(ps, 1), e->own_dep);
+		e->def->dep = kconfig_tree_and(ps->kc, parent_dep(ps, 1), e->own_dep);
 		ps->blocks[ps->nr_blocks - 1].dep = e->def->dep;
 		break;
 	case K_MENU:
-		ps->blocks[ps->nr_blocks - 1].dep = kc_and(ps->kc, parent_dep(ps, 1), e->own_dep);
+		ps->blocks[ps->nr_blocks - 1].dep = kconfig_tree_and(ps->kc, parent_dep(ps, 1), e->own_dep);
 		break;
 	}
 	memset(e, 0, sizeof(*e));
@@ -163,14 +163,14 @@ static void pop_block(struct parse_state *ps)
 	ps->nr_blocks--;
 }
 
-void parse_end_file(struct parse_state *ps, size_t depth)
+void kconfig_parse_end_file(struct parse_state *ps, size_t depth)
 {
 	end_entry(ps);
 	while (ps->nr_blocks > depth) {
 		struct block *b = &ps->blocks[ps->nr_blocks - 1];
 
-		ps_error(ps, b->path, b->line, "'%s' without '%s' in the same file",
-			 ktok_name(b->kind),
+		kconfig_ps_error(ps, b->path, b->line, "'%s' without '%s' in the same file",
+			 kconfig_token_name(b->kind),
 			 b->kind == K_IF ? "endif" : b->kind == K_MENU ? "endmenu" : "endchoice");
 		pop_block(ps);
 	}
@@ -178,19 +178,19 @@ void parse_end_file(struct parse_state *ps, size_t depth)
 
 static int end_block(struct parse_state *ps, int kind, size_t depth)
 {
-	const char *name = ktok_name(kind);
+	const char *name = kconfig_token_name(kind);
 
-	if (expect_end(ps))
+	if (kconfig_expect_end(ps))
 		return -1;
 	if (ps->nr_blocks <= depth) {
-		ps_error(ps, ps->path, ps->line, "'end%s' without '%s'", name, name);
+		kconfig_ps_error(ps, ps->path, ps->line, "'end%s' without '%s'", name, name);
 		return -1;
 	}
 	if (ps->blocks[ps->nr_blocks - 1].kind != kind) {
 		const struct block *b = &ps->blocks[ps->nr_blocks - 1];
 
-		ps_error(ps, ps->path, ps->line, "'end%s' in the '%s' block of %s:%d", name,
-			 ktok_name(b->kind), b->path, b->line);
+		kconfig_ps_error(ps, ps->path, ps->line, "'end%s' in the '%s' block of %s:%d", name,
+			 kconfig_token_name(b->kind), b->path, b->line);
 		return -1;
 	}
 	pop_block(ps);
@@ -201,20 +201,20 @@ static int end_block(struct parse_state *ps, int kind, size_t depth)
 
 static struct kconfig_definition *new_config(struct parse_state *ps, int kind)
 {
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 	struct kconfig *kc = ps->kc;
 	struct kconfig_symbol *sym;
 	struct kconfig_definition *def;
 
-	if (!t || t->kind != T_WORD || constant_symbol(kc, t->text)) {
-		syntax_error(ps, "expected a symbol name");
+	if (!t || t->kind != T_WORD || kconfig_constant_symbol(kc, t->text)) {
+		kconfig_syntax_error(ps, "expected a symbol name");
 		return NULL;
 	}
 	ps->pos++;
-	if (expect_end(ps))
+	if (kconfig_expect_end(ps))
 		return NULL;
-	sym = kc_symbol(kc, t->text, strlen(t->text));
-	def = kc_new_definition(kc, kind == K_CONFIG ? KDEF_CONFIG : KDEF_MENUCONFIG, ps->path, ps->line);
+	sym = kconfig_tree_symbol(kc, t->text, strlen(t->text));
+	def = kconfig_tree_new_definition(kc, kind == K_CONFIG ? KDEF_CONFIG : KDEF_MENUCONFIG, ps->path, ps->line);
 	def->symbol = sym;
 	/* sym->defs is filled at the end, when the numbers are known. */
 	return def;
@@ -222,7 +222,7 @@ static struct kconfig_definition *new_config(struct parse_state *ps, int kind)
 
 static void new_choice(struct parse_state *ps)
 {
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 	const char *name = NULL;
 	struct kconfig_choice *c;
 	struct kconfig_definition *def;
@@ -232,12 +232,12 @@ static void new_choice(struct parse_state *ps)
 		name = t->text;
 		ps->pos++;
 	}
-	if (expect_end(ps)) {
+	if (kconfig_expect_end(ps)) {
 		ps->cur.kind = DROPPED_ENTRY;	/* its endchoice will be an error */
 		return;
 	}
-	c = kc_choice(ps->kc, name);
-	def = kc_new_definition(ps->kc, KDEF_CHOICE, ps->path, ps->line);
+	c = kconfig_tree_choice(ps->kc, name);
+	def = kconfig_tree_new_definition(ps->kc, KDEF_CHOICE, ps->path, ps->line);
 	def->choice = c;
 	c->defs = xrealloc(c->defs, (c->nr_defs + 1) * sizeof(*c->defs));
 	c->defs[c->nr_defs++] = def;
@@ -250,17 +250,17 @@ static void new_choice(struct parse_state *ps)
 /* A string argument; its probes (if any) become their text. */
 static const char *parse_text(struct parse_state *ps)
 {
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 	char *text;
 
 	if (!t || (t->kind != T_STRING && t->kind != T_WORD && t->kind != T_PROBE)) {
-		syntax_error(ps, "expected a string");
+		kconfig_syntax_error(ps, "expected a string");
 		return NULL;
 	}
 	ps->pos++;
 	if (!strchr(t->text, PROBE_MARK))
 		return t->text;
-	text = preproc_unmark(ps->pp, t->text);
+	text = kconfig_preproc_unmark(ps->pp, t->text);
 	strvec_push(&ps->scratch, text);
 	free(text);
 	return ps->scratch.v[ps->scratch.nr - 1];
@@ -272,7 +272,7 @@ static int need_entry(struct parse_state *ps, int kw, int symbol_or_choice)
 
 	if (k == K_CONFIG || k == K_MENUCONFIG || (symbol_or_choice && k == K_CHOICE))
 		return 0;
-	ps_error(ps, ps->path, ps->line, "'%s' outside of a %s", ktok_name(kw),
+	kconfig_ps_error(ps, ps->path, ps->line, "'%s' outside of a %s", kconfig_token_name(kw),
 		 symbol_or_choice ? "config or choice entry" : "config entry");
 	return -1;
 }
@@ -294,7 +294,7 @@ static void set_type(struct parse_state *ps, enum kconfig_type type)
 	if (*have == KCONFIG_UNKNOWN)
 		*have = type;
 	else if (*have != type)
-		ps_warning(ps, ps->path, ps->line, "ignoring type redefinition of '%s' from '%s' to '%s'",
+		kconfig_ps_warning(ps, ps->path, ps->line, "ignoring type redefinition of '%s' from '%s' to '%s'",
 			   name, kconfig_type_name(*have), kconfig_type_name(type));
 }
 
@@ -308,7 +308,7 @@ static void add_prompt(struct parse_state *ps, const char *text, struct kconfig_
 		return;	/* a menu's or comment's text: no symbol to show */
 	while (i-- > 0)
 		if (ps->blocks[i].visible)
-			cond = kc_and(kc, cond, ps->blocks[i].visible);
+			cond = kconfig_tree_and(kc, cond, ps->blocks[i].visible);
 	def->prompts = entry_slot(ps, TMP_PROMPTS, sizeof(*def->prompts), def->nr_prompts);
 	def->prompts[def->nr_prompts].text = arena_strndup(&kc->priv->arena, text, strlen(text));
 	def->prompts[def->nr_prompts].cond = cond;
@@ -344,9 +344,9 @@ static void parse_type(struct parse_state *ps, int kw)
 
 	if (need_entry(ps, kw, 1))
 		return;
-	if (ps->pos < ps->nr_xt && peek_kind(ps) != K_IF && !(text = parse_text(ps)))
+	if (ps->pos < ps->nr_xt && kconfig_peek_kind(ps) != K_IF && !(text = parse_text(ps)))
 		return;
-	if (parse_if(ps, &cond))
+	if (kconfig_parse_if(ps, &cond))
 		return;
 	set_type(ps, type_of(kw));
 	if (text)
@@ -356,20 +356,20 @@ static void parse_type(struct parse_state *ps, int kw)
 static void parse_select(struct parse_state *ps, int kw)
 {
 	struct kconfig_definition *def = ps->cur.def;
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 	struct kconfig_symbol *target;
 	struct kconfig_expr *cond;
 	struct kconfig_select **list = kw == K_SELECT ? &def->selects : &def->implies;
 	size_t *nr = kw == K_SELECT ? &def->nr_selects : &def->nr_implies;
 
-	if (!t || t->kind != T_WORD || constant_symbol(ps->kc, t->text)) {
-		syntax_error(ps, "expected a symbol name");
+	if (!t || t->kind != T_WORD || kconfig_constant_symbol(ps->kc, t->text)) {
+		kconfig_syntax_error(ps, "expected a symbol name");
 		return;
 	}
 	ps->pos++;
-	if (parse_if(ps, &cond))
+	if (kconfig_parse_if(ps, &cond))
 		return;
-	target = kc_symbol(ps->kc, t->text, strlen(t->text));
+	target = kconfig_tree_symbol(ps->kc, t->text, strlen(t->text));
 	*list = entry_slot(ps, kw == K_SELECT ? TMP_SELECTS : TMP_IMPLIES, sizeof(**list), *nr);
 	(*list)[*nr].target = target;
 	(*list)[*nr].cond = cond;
@@ -383,16 +383,16 @@ static void parse_depends(struct parse_state *ps)
 	int k = ps->cur.kind;
 
 	if (k != K_CONFIG && k != K_MENUCONFIG && k != K_CHOICE && k != K_MENU && k != K_COMMENT) {
-		ps_error(ps, ps->path, ps->line, "'depends on' outside of an entry");
+		kconfig_ps_error(ps, ps->path, ps->line, "'depends on' outside of an entry");
 		return;
 	}
-	accept(ps, K_ON);	/* `depends EXPR` in very old trees */
-	if (!(e = parse_or(ps)) || parse_if(ps, &cond))
+	kconfig_accept(ps, K_ON);	/* `depends EXPR` in very old trees */
+	if (!(e = kconfig_parse_or(ps)) || kconfig_parse_if(ps, &cond))
 		return;
 	if (cond)	/* `depends on A if B` is `depends on !B || A`; !!x is x in tristate logic */
-		e = kc_expr(kc, KEXPR_OR, cond->type == KEXPR_NOT ? cond->left :
-			    kc_expr(kc, KEXPR_NOT, cond, NULL), e);
-	ps->cur.own_dep = kc_and(kc, ps->cur.own_dep, e);
+		e = kconfig_tree_expr(kc, KEXPR_OR, cond->type == KEXPR_NOT ? cond->left :
+			    kconfig_tree_expr(kc, KEXPR_NOT, cond, NULL), e);
+	ps->cur.own_dep = kconfig_tree_and(kc, ps->cur.own_dep, e);
 }
 
 static void parse_range(struct parse_state *ps)
@@ -400,7 +400,7 @@ static void parse_range(struct parse_state *ps)
 	struct kconfig_definition *def = ps->cur.def;
 	struct kconfig_expr *low, *high, *cond;
 
-	if (!(low = parse_term(ps)) || !(high = parse_term(ps)) || parse_if(ps, &cond))
+	if (!(low = kconfig_parse_term(ps)) || !(high = kconfig_parse_term(ps)) || kconfig_parse_if(ps, &cond))
 		return;
 	def->ranges = entry_slot(ps, TMP_RANGES, sizeof(*def->ranges), def->nr_ranges);
 	def->ranges[def->nr_ranges].low = low;
@@ -415,7 +415,7 @@ static void set_modules(struct parse_state *ps)
 	struct kconfig_symbol *sym = ps->cur.def->symbol;
 
 	if (kc->modules && kc->modules != sym)
-		ps_warning(ps, ps->path, ps->line, "'%s' redefines 'modules', already set by '%s'",
+		kconfig_ps_warning(ps, ps->path, ps->line, "'%s' redefines 'modules', already set by '%s'",
 			   sym->name, kc->modules->name);
 	kc->modules = sym;
 	sym->flags |= KSYM_MODULES;
@@ -423,17 +423,17 @@ static void set_modules(struct parse_state *ps)
 
 static void parse_option(struct parse_state *ps)
 {
-	const struct xtok *t = peek(ps);
+	const struct xtok *t = kconfig_peek(ps);
 	struct kconfig_symbol *sym = ps->cur.def->symbol;
 
 	if (t && t->kind == K_MODULES) {	/* `option modules`: "modules" lexes as a keyword */
 		ps->pos++;
-		if (!expect_end(ps))
+		if (!kconfig_expect_end(ps))
 			set_modules(ps);
 		return;
 	}
 	if (!t || t->kind != T_WORD) {
-		syntax_error(ps, "expected an option");
+		kconfig_syntax_error(ps, "expected an option");
 		return;
 	}
 	ps->pos++;
@@ -442,34 +442,34 @@ static void parse_option(struct parse_state *ps)
 		struct kconfig *kc = ps->kc;
 		const char *value;
 
-		if (!accept(ps, T_EQUAL) || !(v = peek(ps)) || v->kind != T_STRING) {
-			syntax_error(ps, "expected env=\"NAME\"");
+		if (!kconfig_accept(ps, T_EQUAL) || !(v = kconfig_peek(ps)) || v->kind != T_STRING) {
+			kconfig_syntax_error(ps, "expected env=\"NAME\"");
 			return;
 		}
 		ps->pos++;
-		if (expect_end(ps))
+		if (kconfig_expect_end(ps))
 			return;
 		sym->flags |= KSYM_ENV;
 		sym->env = arena_strndup(&kc->priv->arena, v->text, strlen(v->text));
 		/* Its value comes from the environment: known, or free. */
-		value = preproc_get_env(ps->pp, v->text);
+		value = kconfig_preproc_get_env(ps->pp, v->text);
 		if (value) {
-			add_default(ps, kc_expr_const(kc, value, strlen(value)), NULL);
+			add_default(ps, kconfig_tree_expr_const(kc, value, strlen(value)), NULL);
 		} else {
 			char *text = xstrfmt("$(%s)", v->text);
-			add_default(ps, kc_expr_symbol(kc, kc_new_probe(kc, text)), NULL);
+			add_default(ps, kconfig_tree_expr_symbol(kc, kconfig_tree_new_probe(kc, text)), NULL);
 			free(text);
 		}
 		return;
 	}
-	if (expect_end(ps))
+	if (kconfig_expect_end(ps))
 		return;
 	if (!strcmp(t->text, "defconfig_list"))
 		sym->flags |= KSYM_DEFCONFIG_LIST;
 	else if (!strcmp(t->text, "allnoconfig_y"))
 		sym->flags |= KSYM_ALLNOCONFIG_Y;
 	else
-		ps_warning(ps, ps->path, ps->line, "ignoring unknown option '%s'", t->text);
+		kconfig_ps_warning(ps, ps->path, ps->line, "ignoring unknown option '%s'", t->text);
 }
 
 static void parse_property(struct parse_state *ps, int kw)
@@ -482,18 +482,18 @@ static void parse_property(struct parse_state *ps, int kw)
 		parse_type(ps, kw);
 		return;
 	case K_DEF_BOOL: case K_DEF_TRISTATE:
-		if (need_entry(ps, kw, 1) || !(e = parse_or(ps)) || parse_if(ps, &cond))
+		if (need_entry(ps, kw, 1) || !(e = kconfig_parse_or(ps)) || kconfig_parse_if(ps, &cond))
 			return;
 		set_type(ps, type_of(kw));
 		add_default(ps, e, cond);
 		return;
 	case K_PROMPT:
-		if (need_entry(ps, kw, 1) || !(text = parse_text(ps)) || parse_if(ps, &cond))
+		if (need_entry(ps, kw, 1) || !(text = parse_text(ps)) || kconfig_parse_if(ps, &cond))
 			return;
 		add_prompt(ps, text, cond);
 		return;
 	case K_DEFAULT:
-		if (need_entry(ps, kw, 1) || !(e = parse_or(ps)) || parse_if(ps, &cond))
+		if (need_entry(ps, kw, 1) || !(e = kconfig_parse_or(ps)) || kconfig_parse_if(ps, &cond))
 			return;
 		add_default(ps, e, cond);
 		return;
@@ -510,23 +510,23 @@ static void parse_property(struct parse_state *ps, int kw)
 		return;
 	case K_VISIBLE:
 		if (ps->cur.kind != K_MENU) {
-			ps_error(ps, ps->path, ps->line, "'visible if' outside of a menu entry");
+			kconfig_ps_error(ps, ps->path, ps->line, "'visible if' outside of a menu entry");
 			return;
 		}
-		if (!accept(ps, K_IF)) {
-			syntax_error(ps, "expected 'if'");
+		if (!kconfig_accept(ps, K_IF)) {
+			kconfig_syntax_error(ps, "expected 'if'");
 			return;
 		}
-		if (!(e = parse_or(ps)) || expect_end(ps))
+		if (!(e = kconfig_parse_or(ps)) || kconfig_expect_end(ps))
 			return;
-		ps->blocks[ps->nr_blocks - 1].visible = kc_and(ps->kc, ps->blocks[ps->nr_blocks - 1].visible, e);
+		ps->blocks[ps->nr_blocks - 1].visible = kconfig_tree_and(ps->kc, ps->blocks[ps->nr_blocks - 1].visible, e);
 		return;
 	case K_MODULES:
-		if (!need_entry(ps, kw, 0) && !expect_end(ps))
+		if (!need_entry(ps, kw, 0) && !kconfig_expect_end(ps))
 			set_modules(ps);
 		return;
 	case K_TRANSITIONAL:
-		if (!need_entry(ps, kw, 0) && !expect_end(ps))
+		if (!need_entry(ps, kw, 0) && !kconfig_expect_end(ps))
 			ps->cur.def->symbol->flags |= KSYM_TRANSITIONAL;
 		return;
 	case K_OPTION:
@@ -535,10 +535,10 @@ static void parse_property(struct parse_state *ps, int kw)
 		return;
 	case K_OPTIONAL:
 		if (ps->cur.kind != K_CHOICE) {
-			ps_error(ps, ps->path, ps->line, "'optional' outside of a choice entry");
+			kconfig_ps_error(ps, ps->path, ps->line, "'optional' outside of a choice entry");
 			return;
 		}
-		if (!expect_end(ps))
+		if (!kconfig_expect_end(ps))
 			ps->cur.def->choice->optional = 1;
 		return;
 	}
@@ -586,7 +586,7 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	case K_MENU:
 		end_entry(ps);
-		if (!parse_text(ps) || expect_end(ps)) {
+		if (!parse_text(ps) || kconfig_expect_end(ps)) {
 			ps->cur.kind = DROPPED_ENTRY;	/* its endmenu will be an error */
 			return;
 		}
@@ -595,7 +595,7 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	case K_COMMENT:
 		end_entry(ps);
-		if (!parse_text(ps) || expect_end(ps)) {
+		if (!parse_text(ps) || kconfig_expect_end(ps)) {
 			ps->cur.kind = DROPPED_ENTRY;
 			return;
 		}
@@ -603,30 +603,30 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 		return;
 	case K_IF:
 		end_entry(ps);
-		if (!(e = parse_or(ps)) || expect_end(ps))
+		if (!(e = kconfig_parse_or(ps)) || kconfig_expect_end(ps))
 			return;
 		/* push_block starts it with the enclosing dep (two statements: order matters). */
 		b = push_block(ps, K_IF);
-		b->dep = kc_and(ps->kc, b->dep, e);
+		b->dep = kconfig_tree_and(ps->kc, b->dep, e);
 		return;
 	case K_MAINMENU:
 		end_entry(ps);
-		if (!(text = parse_text(ps)) || expect_end(ps))
+		if (!(text = parse_text(ps)) || kconfig_expect_end(ps))
 			return;
 		if (!ps->kc->mainmenu)
 			ps->kc->mainmenu = arena_strndup(&ps->kc->priv->arena, text, strlen(text));
 		return;
 	case K_SOURCE: case K_RSOURCE: case K_OSOURCE: case K_ORSOURCE:
 		end_entry(ps);
-		if (!(text = parse_text(ps)) || expect_end(ps))
+		if (!(text = parse_text(ps)) || kconfig_expect_end(ps))
 			return;
-		parse_source(ps, kw, text);
+		kconfig_parse_source(ps, kw, text);
 		return;
 	case K_HELP:
 		parse_help(ps);
 		return;
 	case T_WORD:
-		ps_error(ps, ps->path, ps->line, "unknown statement '%s'", ps->xt[0].text);
+		kconfig_ps_error(ps, ps->path, ps->line, "unknown statement '%s'", ps->xt[0].text);
 		return;
 	default:
 		if (kw >= K_BOOL && kw <= K_TRANSITIONAL && kw != K_ON) {
@@ -636,7 +636,7 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 			return;
 		}
 		ps->pos = 0;
-		syntax_error(ps, "expected a statement");
+		kconfig_syntax_error(ps, "expected a statement");
 	}
 }
 
@@ -648,15 +648,15 @@ static void parse_assignment(struct parse_state *ps, const struct kconfig_lexed 
 
 	end_entry(ps);
 	if (t->flags & TF_DOLLAR)
-		name = expanded = preproc_expand(ps->pp, name, t->len);
+		name = expanded = kconfig_preproc_expand(ps->pp, name, t->len);
 	if (!*name || strchr(name, PROBE_MARK) || strchr(name, ' '))
-		ps_error(ps, ps->path, ps->line, "invalid variable name '%s'", tok_text(lf, t));
+		kconfig_ps_error(ps, ps->path, ps->line, "invalid variable name '%s'", tok_text(lf, t));
 	else
-		preproc_assign(ps->pp, name, lf->toks[l->first + 1].kind, tok_text(lf, t + 2));
+		kconfig_preproc_assign(ps->pp, name, lf->toks[l->first + 1].kind, tok_text(lf, t + 2));
 	free(expanded);
 }
 
-void parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf)
+void kconfig_parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf)
 {
 	size_t i, depth = ps->nr_blocks;
 
@@ -668,10 +668,10 @@ void parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf)
 			parse_assignment(ps, lf, l);
 			continue;
 		}
-		expand_line(ps, lf, l);
+		kconfig_expand_line(ps, lf, l);
 		if (ps->nr_xt)
 			parse_statement(ps, depth);
 	}
-	parse_end_file(ps, depth);
+	kconfig_parse_end_file(ps, depth);
 	strvec_clear(&ps->scratch);
 }

@@ -31,7 +31,7 @@ struct preproc {
 	int overflow;	/* set when too deep: the rest of that expansion gives up */
 };
 
-struct preproc *preproc_new(struct parse_state *ps)
+struct preproc *kconfig_preproc_new(struct parse_state *ps)
 {
 	struct preproc *pp = xcalloc(1, sizeof(*pp));
 
@@ -47,7 +47,7 @@ static void free_variable(void *p)
 	free(v);
 }
 
-void preproc_free(struct preproc *pp)
+void kconfig_preproc_free(struct preproc *pp)
 {
 	if (!pp)
 		return;
@@ -58,17 +58,17 @@ void preproc_free(struct preproc *pp)
 	free(pp);
 }
 
-void preproc_set_env(struct preproc *pp, const char *name, const char *value)
+void kconfig_preproc_set_env(struct preproc *pp, const char *name, const char *value)
 {
 	free(strmap_put(&pp->env, name, xstrdup(value)));
 }
 
-const char *preproc_get_env(struct preproc *pp, const char *name)
+const char *kconfig_preproc_get_env(struct preproc *pp, const char *name)
 {
 	return strmap_get(&pp->env, name);
 }
 
-char *preproc_unmark(struct preproc *pp, const char *s)
+char *kconfig_preproc_unmark(struct preproc *pp, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -104,10 +104,10 @@ static char *probe_marker(struct preproc *pp, const char *text)
 	return xstrfmt("%c%zu%c", PROBE_MARK, idx - 1, PROBE_END);
 }
 
-struct kconfig_symbol *preproc_probe_symbol(struct preproc *pp, const char *s)
+struct kconfig_symbol *kconfig_preproc_probe_symbol(struct preproc *pp, const char *s)
 {
-	char *text = preproc_unmark(pp, s);
-	struct kconfig_symbol *sym = kc_new_probe(ps_kconfig(pp->ps), text);
+	char *text = kconfig_preproc_unmark(pp, s);
+	struct kconfig_symbol *sym = kconfig_tree_new_probe(kconfig_ps_kconfig(pp->ps), text);
 
 	free(text);
 	return sym;
@@ -124,7 +124,7 @@ static char *call_text(struct preproc *pp, const char *name, int argc, char **ar
 
 	strbuf_addf(&sb, "$(%s", name);
 	for (i = 0; i < argc; i++) {
-		t = preproc_unmark(pp, argv[i]);
+		t = kconfig_preproc_unmark(pp, argv[i]);
 		strbuf_addf(&sb, ",%s", t);
 		free(t);
 	}
@@ -139,21 +139,21 @@ static char *builtin(struct preproc *pp, const char *name, int argc, char **argv
 	struct parse_state *ps = pp->ps;
 
 	if (!strcmp(name, "filename") && argc == 0)
-		return xstrdup(ps_current_path(ps));
+		return xstrdup(kconfig_ps_current_path(ps));
 	if (!strcmp(name, "lineno") && argc == 0)
-		return xstrfmt("%d", ps_current_line(ps));
+		return xstrfmt("%d", kconfig_ps_current_line(ps));
 	/* The kernel prints it; we are not configuring anything. */
 	if (!strcmp(name, "info") && argc == 1)
 		return xstrdup("");
 	/* A probe's result is never literally "y": no message for toolchain checks. */
 	if (!strcmp(name, "warning-if") && argc == 2) {
 		if (!strcmp(argv[0], "y"))
-			ps_warning(ps, ps_current_path(ps), ps_current_line(ps), "%s", argv[1]);
+			kconfig_ps_warning(ps, kconfig_ps_current_path(ps), kconfig_ps_current_line(ps), "%s", argv[1]);
 		return xstrdup("");
 	}
 	if (!strcmp(name, "error-if") && argc == 2) {
 		if (!strcmp(argv[0], "y"))
-			ps_error(ps, ps_current_path(ps), ps_current_line(ps), "%s", argv[1]);
+			kconfig_ps_error(ps, kconfig_ps_current_path(ps), kconfig_ps_current_line(ps), "%s", argv[1]);
 		return xstrdup("");
 	}
 	if (!strcmp(name, "shell") && argc == 1)
@@ -171,7 +171,7 @@ static char *expand_variable(struct preproc *pp, const char *name, int argc, cha
 	if (v->simple && !argc)
 		return xstrdup(v->value);
 	if (v->expanding && !argc) {
-		ps_error(pp->ps, ps_current_path(pp->ps), ps_current_line(pp->ps),
+		kconfig_ps_error(pp->ps, kconfig_ps_current_path(pp->ps), kconfig_ps_current_line(pp->ps),
 			 "recursive variable '%s' references itself (eventually)", name);
 		return xstrdup("");
 	}
@@ -244,7 +244,7 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 	if (pp->overflow)
 		return strbuf_detach(&sb, NULL);
 	if (++pp->depth > MAX_DEPTH) {
-		ps_error(pp->ps, ps_current_path(pp->ps), ps_current_line(pp->ps),
+		kconfig_ps_error(pp->ps, kconfig_ps_current_path(pp->ps), kconfig_ps_current_line(pp->ps),
 			 "macro expansion nested too deeply");
 		pp->overflow = 1;
 		pp->depth--;
@@ -266,7 +266,7 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 				break;
 		}
 		if (p >= end) {
-			ps_error(pp->ps, ps_current_path(pp->ps), ps_current_line(pp->ps),
+			kconfig_ps_error(pp->ps, kconfig_ps_current_path(pp->ps), kconfig_ps_current_line(pp->ps),
 				 "unterminated reference to '%.*s'", (int)(end - s), s);
 			break;
 		}
@@ -279,7 +279,7 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 	return strbuf_detach(&sb, NULL);
 }
 
-char *preproc_expand(struct preproc *pp, const char *s, size_t len)
+char *kconfig_preproc_expand(struct preproc *pp, const char *s, size_t len)
 {
 	char *r;
 
@@ -291,13 +291,13 @@ char *preproc_expand(struct preproc *pp, const char *s, size_t len)
 	return r;
 }
 
-void preproc_assign(struct preproc *pp, const char *name, int kind, const char *value)
+void kconfig_preproc_assign(struct preproc *pp, const char *name, int kind, const char *value)
 {
 	struct variable *v = strmap_get(&pp->vars, name);
 	char *new_value;
 
 	if (kind == T_ASSIGN_APPEND && v) {
-		char *add = v->simple ? preproc_expand(pp, value, strlen(value)) : xstrdup(value);
+		char *add = v->simple ? kconfig_preproc_expand(pp, value, strlen(value)) : xstrdup(value);
 		char *joined = *v->value ? xstrfmt("%s %s", v->value, add) : xstrdup(add);
 
 		free(add);
@@ -306,7 +306,7 @@ void preproc_assign(struct preproc *pp, const char *name, int kind, const char *
 		return;
 	}
 	/* Expanded before the old value goes: `X := $(X) more` is fine. */
-	new_value = kind == T_ASSIGN_SIMPLE ? preproc_expand(pp, value, strlen(value)) : xstrdup(value);
+	new_value = kind == T_ASSIGN_SIMPLE ? kconfig_preproc_expand(pp, value, strlen(value)) : xstrdup(value);
 	if (!v) {
 		v = xcalloc(1, sizeof(*v));
 		strmap_put(&pp->vars, name, v);

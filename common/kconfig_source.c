@@ -39,7 +39,7 @@ static void report(struct parse_state *ps, int is_error, const char *path, int l
 	strbuf_release(&sb);
 }
 
-void ps_error(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
+void kconfig_ps_error(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -48,7 +48,7 @@ void ps_error(struct parse_state *ps, const char *path, int line, const char *fm
 	va_end(ap);
 }
 
-void ps_warning(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
+void kconfig_ps_warning(struct parse_state *ps, const char *path, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,9 +57,9 @@ void ps_warning(struct parse_state *ps, const char *path, int line, const char *
 	va_end(ap);
 }
 
-const char *ps_current_path(struct parse_state *ps) { return ps->path ? ps->path : ""; }
-int ps_current_line(struct parse_state *ps) { return ps->line; }
-struct kconfig *ps_kconfig(struct parse_state *ps) { return ps->kc; }
+const char *kconfig_ps_current_path(struct parse_state *ps) { return ps->path ? ps->path : ""; }
+int kconfig_ps_current_line(struct parse_state *ps) { return ps->line; }
+struct kconfig *kconfig_ps_kconfig(struct parse_state *ps) { return ps->kc; }
 
 /* ---- files ---- */
 
@@ -176,7 +176,7 @@ static int parse_file(struct parse_state *ps, const char *path)
 				strbuf_addf(&chain, "%s:%d -> ", ps->files[i].path,
 					    i + 1 < ps->nr_files ? ps->files[i].line : ps->line);
 			strbuf_addstr(&chain, path);
-			ps_error(ps, ps->path, ps->line, "recursive source: %s", chain.buf);
+			kconfig_ps_error(ps, ps->path, ps->line, "recursive source: %s", chain.buf);
 			strbuf_release(&chain);
 			return 0;
 		}
@@ -187,15 +187,15 @@ static int parse_file(struct parse_state *ps, const char *path)
 	if (ps->nr_files)
 		ps->files[ps->nr_files - 1].line = ps->line;
 	ALLOC_GROW(ps->files, ps->nr_files + 1, ps->alloc_files);
-	ps->path = kc_path(ps->kc, path);
+	ps->path = kconfig_tree_path(ps->kc, path);
 	ps->files[ps->nr_files].path = ps->path;
 	ps->files[ps->nr_files].line = 0;
 	ps->nr_files++;
 	ps->kc->nr_files++;
 
 	for (i = 0; i < lf->nr_msgs; i++)
-		ps_warning(ps, ps->path, lf->msgs[i].line, "%s", lf->msgs[i].msg);
-	parse_lines(ps, lf);
+		kconfig_ps_warning(ps, ps->path, lf->msgs[i].line, "%s", lf->msgs[i].msg);
+	kconfig_parse_lines(ps, lf);
 
 	ps->nr_files--;
 	ps->path = saved_path;
@@ -334,12 +334,12 @@ static char *expand_old_style(struct parse_state *ps, const char *s)
 		       (*e >= '0' && *e <= '9') || *e == '_')
 			e++;
 		name = xstrndup(s + 1, e - s - 1);
-		value = preproc_get_env(ps->pp, name);
+		value = kconfig_preproc_get_env(ps->pp, name);
 		if (!value) {
 			struct kconfig_symbol *sym = kconfig_lookup(ps->kc, name);
 
 			if (sym && sym->env)
-				value = preproc_get_env(ps->pp, sym->env);
+				value = kconfig_preproc_get_env(ps->pp, sym->env);
 		}
 		if (value)
 			strbuf_addstr(&sb, value);
@@ -351,7 +351,7 @@ static char *expand_old_style(struct parse_state *ps, const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
-void parse_source(struct parse_state *ps, int kind, const char *pattern)
+void kconfig_parse_source(struct parse_state *ps, int kind, const char *pattern)
 {
 	/* coreboot's kconfig globs every source: a path that matches nothing is skipped. */
 	int optional = kind == K_OSOURCE || kind == K_ORSOURCE ||
@@ -369,8 +369,8 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 		 */
 		if (optional)
 			return;
-		text = preproc_unmark(ps->pp, pattern);
-		ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
+		text = kconfig_preproc_unmark(ps->pp, pattern);
+		kconfig_ps_error(ps, here, line, "cannot source \"%s\": its path depends on a tool or an unknown variable", text);
 		free(text);
 		return;
 	}
@@ -399,10 +399,10 @@ void parse_source(struct parse_state *ps, int kind, const char *pattern)
 			if (parse_file(ps, matches.v[i]) <= 0)
 				read++;
 		if (!read && !optional)
-			ps_error(ps, here, line, "no file matches \"%s\"", raw);
+			kconfig_ps_error(ps, here, line, "no file matches \"%s\"", raw);
 		strvec_clear(&matches);
 	} else if (parse_file(ps, path) > 0 && !optional) {
-		ps_error(ps, here, line, "can't open file \"%s\"", raw);
+		kconfig_ps_error(ps, here, line, "can't open file \"%s\"", raw);
 	}
 	free(path);
 	free(raw);
@@ -528,14 +528,14 @@ static void set_env(struct parse_state *ps, const char *arch)
 	const char *srcarch = o->srcarch ? o->srcarch : arch;
 	size_t i;
 
-	preproc_set_env(ps->pp, "srctree", ".");
+	kconfig_preproc_set_env(ps->pp, "srctree", ".");
 	if (arch) {
-		preproc_set_env(ps->pp, "ARCH", arch);
-		preproc_set_env(ps->pp, "SRCARCH", srcarch);
+		kconfig_preproc_set_env(ps->pp, "ARCH", arch);
+		kconfig_preproc_set_env(ps->pp, "SRCARCH", srcarch);
 		/* User-mode Linux sources the host's arch/<host>/um/Kconfig. */
 		if (!strcmp(srcarch, "um")) {
-			preproc_set_env(ps->pp, "HEADER_ARCH", "x86");
-			preproc_set_env(ps->pp, "SUBARCH", "x86");
+			kconfig_preproc_set_env(ps->pp, "HEADER_ARCH", "x86");
+			kconfig_preproc_set_env(ps->pp, "SUBARCH", "x86");
 		}
 	}
 	for (i = 0; o->env && i < o->env->nr; i++) {
@@ -545,7 +545,7 @@ static void set_env(struct parse_state *ps, const char *arch)
 		if (!eq)
 			continue;
 		name = xstrndup(o->env->v[i], eq - o->env->v[i]);
-		preproc_set_env(ps->pp, name, eq + 1);
+		kconfig_preproc_set_env(ps->pp, name, eq + 1);
 		free(name);
 	}
 }
@@ -561,14 +561,14 @@ struct kconfig *kconfig_parse(const struct kconfig_reader *r, const char *arch,
 	if (!opts)
 		opts = &no_options;
 	top = opts->top ? opts->top : "Kconfig";
-	ps.kc = kc_alloc();
+	ps.kc = kconfig_tree_alloc();
 	ps.reader = r;
 	ps.opts = opts;
 	ps.cache = opts->cache ? opts->cache : kconfig_cache_new();
-	ps.pp = preproc_new(&ps);
+	ps.pp = kconfig_preproc_new(&ps);
 	if (arch) {
-		ps.kc->arch = kc_path(ps.kc, arch);
-		ps.kc->srcarch = kc_path(ps.kc, opts->srcarch ? opts->srcarch : arch);
+		ps.kc->arch = kconfig_tree_path(ps.kc, arch);
+		ps.kc->srcarch = kconfig_tree_path(ps.kc, opts->srcarch ? opts->srcarch : arch);
 	}
 	set_env(&ps, arch);
 
@@ -576,7 +576,7 @@ struct kconfig *kconfig_parse(const struct kconfig_reader *r, const char *arch,
 	if (ret > 0)
 		error("cannot read %s", top);
 	if (!ret)
-		kc_finish(ps.kc);
+		kconfig_tree_finish(ps.kc);
 
 	while (ps.nr_blocks)
 		free(ps.blocks[--ps.nr_blocks].chain);
@@ -586,7 +586,7 @@ struct kconfig *kconfig_parse(const struct kconfig_reader *r, const char *arch,
 	free(ps.files);
 	free(ps.xt);
 	strvec_clear(&ps.scratch);
-	preproc_free(ps.pp);
+	kconfig_preproc_free(ps.pp);
 	if (!opts->cache)
 		kconfig_cache_free(ps.cache);
 	if (ret) {

@@ -28,7 +28,7 @@ static struct kconfig_symbol *new_symbol(struct kconfig *kc, const char *name, s
 	return sym;
 }
 
-struct kconfig *kc_alloc(void)
+struct kconfig *kconfig_tree_alloc(void)
 {
 	struct kconfig *kc = xcalloc(1, sizeof(*kc));
 
@@ -41,14 +41,14 @@ struct kconfig *kc_alloc(void)
 	return kc;
 }
 
-struct kconfig_symbol *kc_symbol(struct kconfig *kc, const char *name, size_t len)
+struct kconfig_symbol *kconfig_tree_symbol(struct kconfig *kc, const char *name, size_t len)
 {
 	struct kconfig_symbol *sym = strmap_getn(&kc->priv->symbols, name, len);
 
 	return sym ? sym : new_symbol(kc, name, len);
 }
 
-struct kconfig_symbol *kc_new_probe(struct kconfig *kc, const char *text)
+struct kconfig_symbol *kconfig_tree_new_probe(struct kconfig *kc, const char *text)
 {
 	struct kconfig_symbol *sym = strmap_get(&kc->priv->symbols, text);
 
@@ -64,7 +64,7 @@ struct kconfig_symbol *kconfig_lookup(const struct kconfig *kc, const char *name
 	return strmap_get(&kc->priv->symbols, name);
 }
 
-const char *kc_path(struct kconfig *kc, const char *path)
+const char *kconfig_tree_path(struct kconfig *kc, const char *path)
 {
 	char *p = strmap_get(&kc->priv->paths, path);
 
@@ -75,14 +75,14 @@ const char *kc_path(struct kconfig *kc, const char *path)
 	return p;
 }
 
-struct kconfig_definition *kc_new_definition(struct kconfig *kc, enum kconfig_def_kind kind,
+struct kconfig_definition *kconfig_tree_new_definition(struct kconfig *kc, enum kconfig_def_kind kind,
 					     const char *path, int line)
 {
 	struct kconfig_private *p = kc->priv;
 	struct kconfig_definition *def = arena_alloc(&p->arena, sizeof(*def));
 
 	def->kind = kind;
-	def->loc.path = kc_path(kc, path);
+	def->loc.path = kconfig_tree_path(kc, path);
 	def->loc.line = line;
 	def->index = p->nr_defs;
 	ALLOC_GROW(p->defs, p->nr_defs + 1, p->alloc_defs);
@@ -90,7 +90,7 @@ struct kconfig_definition *kc_new_definition(struct kconfig *kc, enum kconfig_de
 	return def;
 }
 
-struct kconfig_choice *kc_choice(struct kconfig *kc, const char *name)
+struct kconfig_choice *kconfig_tree_choice(struct kconfig *kc, const char *name)
 {
 	struct kconfig_private *p = kc->priv;
 	struct kconfig_choice *c = name ? strmap_get(&p->choices, name) : NULL;
@@ -108,7 +108,7 @@ struct kconfig_choice *kc_choice(struct kconfig *kc, const char *name)
 	return c;
 }
 
-struct kconfig_expr *kc_expr(struct kconfig *kc, enum kconfig_expr_type type,
+struct kconfig_expr *kconfig_tree_expr(struct kconfig *kc, enum kconfig_expr_type type,
 			     struct kconfig_expr *l, struct kconfig_expr *r)
 {
 	struct kconfig_expr *e = arena_alloc(&kc->priv->arena, sizeof(*e));
@@ -119,7 +119,7 @@ struct kconfig_expr *kc_expr(struct kconfig *kc, enum kconfig_expr_type type,
 	return e;
 }
 
-struct kconfig_expr *kc_expr_symbol(struct kconfig *kc, struct kconfig_symbol *sym)
+struct kconfig_expr *kconfig_tree_expr_symbol(struct kconfig *kc, struct kconfig_symbol *sym)
 {
 	struct kconfig_expr *e = arena_alloc(&kc->priv->arena, sizeof(*e));
 
@@ -128,7 +128,7 @@ struct kconfig_expr *kc_expr_symbol(struct kconfig *kc, struct kconfig_symbol *s
 	return e;
 }
 
-struct kconfig_expr *kc_expr_const(struct kconfig *kc, const char *value, size_t len)
+struct kconfig_expr *kconfig_tree_expr_const(struct kconfig *kc, const char *value, size_t len)
 {
 	struct kconfig_expr *e = arena_alloc(&kc->priv->arena, sizeof(*e));
 
@@ -137,16 +137,16 @@ struct kconfig_expr *kc_expr_const(struct kconfig *kc, const char *value, size_t
 	return e;
 }
 
-struct kconfig_expr *kc_and(struct kconfig *kc, struct kconfig_expr *a, struct kconfig_expr *b)
+struct kconfig_expr *kconfig_tree_and(struct kconfig *kc, struct kconfig_expr *a, struct kconfig_expr *b)
 {
 	if (!a)
 		return b;
 	if (!b)
 		return a;
-	return kc_expr(kc, KEXPR_AND, a, b);
+	return kconfig_tree_expr(kc, KEXPR_AND, a, b);
 }
 
-int kc_is_number(const char *s)
+int kconfig_tree_is_number(const char *s)
 {
 	if (*s == '-')
 		s++;
@@ -175,7 +175,7 @@ static void numbers_to_constants(struct kconfig_expr *e)
 	switch (e->type) {
 	case KEXPR_SYMBOL:
 		if (!e->sym->nr_defs && !(e->sym->flags & (KSYM_CONST | KSYM_PROBE)) &&
-		    kc_is_number(e->sym->name)) {
+		    kconfig_tree_is_number(e->sym->name)) {
 			const char *v = e->sym->name;
 			e->type = KEXPR_CONST;
 			e->value = v;
@@ -259,7 +259,7 @@ static void link_definitions(struct kconfig *kc)
 	}
 }
 
-void kc_finish(struct kconfig *kc)
+void kconfig_tree_finish(struct kconfig *kc)
 {
 	struct kconfig_private *p = kc->priv;
 	size_t i, j, n = 0;
@@ -278,7 +278,7 @@ void kc_finish(struct kconfig *kc)
 	kc->nr_defined = n;
 	for (i = 0; i < p->nr_created; i++)
 		if (!p->created[i]->nr_defs && !(p->created[i]->flags & (KSYM_CONST | KSYM_PROBE)) &&
-		    !kc_is_number(p->created[i]->name))
+		    !kconfig_tree_is_number(p->created[i]->name))
 			kc->symbols[n++] = p->created[i];
 	for (i = 0; i < p->nr_created; i++)
 		if (p->created[i]->flags & KSYM_PROBE)
@@ -377,7 +377,7 @@ void kconfig_expr_print(const struct kconfig_expr *e, struct strbuf *out)
 		strbuf_addstr(out, e->sym->name);
 		break;
 	case KEXPR_CONST:
-		if (kc_is_number(e->value)) {
+		if (kconfig_tree_is_number(e->value)) {
 			strbuf_addstr(out, e->value);
 			break;
 		}

@@ -98,17 +98,17 @@ int logic_eval_with(const struct logic *l, formula f, int (*value)(void *data, i
 typedef void (*clause_sink_fn)(void *ctx, const int *lits, size_t nr);
 
 struct cnf_encoder;
-struct cnf_encoder *cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx);
-void cnf_encoder_free(struct cnf_encoder *enc);
+struct cnf_encoder *logic_cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx);
+void logic_cnf_encoder_free(struct cnf_encoder *enc);
 /* Adds clauses making f true (an AND becomes several clauses, an OR one). */
-void cnf_assert(struct cnf_encoder *enc, formula f);
+void logic_cnf_assert(struct cnf_encoder *enc, formula f);
 /* Adds clauses making `guard -> f` true (guard: a variable). */
-void cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard);
+void logic_cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard);
 /*
  * A literal standing for f, defined in the needed direction(s): with
  * `want_true`, asserting the literal forces f; with `want_false`, asserting its
  * negation forces !f. Returns 0 for a constant (f is LOGIC_TRUE/FALSE).
  */
-int cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false);
+int logic_cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false);
 
 #endif

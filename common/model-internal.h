@@ -61,15 +61,15 @@ struct builder {
 	struct model *m;
 	const struct kconfig *kc;
 	struct mchoice *choices;
-	struct u64map memo;	/* tv_expr() by expression (low bit: rewrite_m) */
+	struct u64map memo;	/* model_tv_expr() by expression (low bit: rewrite_m) */
 	struct tv *dep;		/* per definition index, once computed */
 	uint8_t *has_dep;
 };
 
 struct model *model_new(const struct kconfig *kc);
 const char *model_intern_path(struct model *m, const char *s);
-struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
-struct tv reverse_one(struct builder *b, const struct kconfig_reverse *r);
+struct tv model_tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
+struct tv model_reverse_one(struct builder *b, const struct kconfig_reverse *r);
 void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
 	       const char *symbol, const char *what);
 

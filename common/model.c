@@ -177,7 +177,7 @@ static formula comparison(struct builder *b, const struct kconfig_expr *e)
 
 static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *e, int rewrite_m);
 
-struct tv tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
+struct tv model_tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m)
 {
 	if (!e)
 		return tv_const(LOGIC_TRUE, LOGIC_TRUE);
@@ -203,15 +203,15 @@ static struct tv tv_expr_uncached(struct builder *b, const struct kconfig_expr *
 		/* A bare string in a tristate context is a symbol kconfig does not know: n. */
 		return tv_const(LOGIC_FALSE, LOGIC_FALSE);
 	case KEXPR_NOT:
-		x = tv_expr(b, e->left, rewrite_m);
+		x = model_tv_expr(b, e->left, rewrite_m);
 		return tv_const(logic_not(x.ge2), logic_not(x.ge1));
 	case KEXPR_AND:
-		x = tv_expr(b, e->left, rewrite_m);
-		y = tv_expr(b, e->right, rewrite_m);
+		x = model_tv_expr(b, e->left, rewrite_m);
+		y = model_tv_expr(b, e->right, rewrite_m);
 		return tv_and(l, x, y);
 	case KEXPR_OR:
-		x = tv_expr(b, e->left, rewrite_m);
-		y = tv_expr(b, e->right, rewrite_m);
+		x = model_tv_expr(b, e->left, rewrite_m);
+		y = model_tv_expr(b, e->right, rewrite_m);
 		return tv_or(l, x, y);
 	default: {
 		formula f = comparison(b, e);
@@ -239,7 +239,7 @@ static struct tv def_dep(struct builder *b, const struct kconfig_definition *d)
 {
 	if (b->has_dep[d->index])
 		return b->dep[d->index];
-	struct tv dep = tv_expr(b, d->dep, 1);
+	struct tv dep = model_tv_expr(b, d->dep, 1);
 	if (d->kind != KDEF_CHOICE && d->choice) {
 		struct tv c = tv_choice(b, d->choice);
 		dep = tv_and(b->m->l, dep, c);
@@ -283,7 +283,7 @@ static struct tv visibility(struct builder *b, struct kconfig_definition *const 
 			continue;
 		struct tv dep = def_dep(b, d);
 		for (size_t j = 0; j < d->nr_prompts; j++)
-			v = tv_or(b->m->l, v, tv_and(b->m->l, dep, tv_expr(b, d->prompts[j].cond, 1)));
+			v = tv_or(b->m->l, v, tv_and(b->m->l, dep, model_tv_expr(b, d->prompts[j].cond, 1)));
 	}
 	return v;
 }
@@ -300,8 +300,8 @@ static struct tv first_default(struct builder *b, const struct kconfig_symbol *s
 			continue;
 		struct tv dep = def_dep(b, d);
 		for (size_t j = d->nr_defaults; j-- > 0;) {
-			struct tv c = tv_and(l, dep, tv_expr(b, d->defaults[j].cond, 1));
-			struct tv v = tv_expr(b, d->defaults[j].value, 0);
+			struct tv c = tv_and(l, dep, model_tv_expr(b, d->defaults[j].cond, 1));
+			struct tv v = model_tv_expr(b, d->defaults[j].value, 0);
 			acc = tv_const(logic_ite(l, c.ge1, v.ge1, acc.ge1),
 				       logic_ite(l, c.ge1, logic_and(l, v.ge2, c.ge2), acc.ge2));
 		}
@@ -314,18 +314,18 @@ static struct tv reverse(struct builder *b, const struct kconfig_reverse *r, siz
 {
 	struct tv acc = tv_const(LOGIC_FALSE, LOGIC_FALSE);
 	for (size_t i = 0; i < nr; i++)
-		acc = tv_or(b->m->l, acc, reverse_one(b, &r[i]));
+		acc = tv_or(b->m->l, acc, model_reverse_one(b, &r[i]));
 	return acc;
 }
 
-struct tv reverse_one(struct builder *b, const struct kconfig_reverse *r)
+struct tv model_reverse_one(struct builder *b, const struct kconfig_reverse *r)
 {
 	struct logic *l = b->m->l;
 	if (!r->from->symbol)
 		return tv_const(LOGIC_FALSE, LOGIC_FALSE);
 	struct tv t = tv_symbol(b, r->from->symbol, 0);
 	t = tv_and(l, t, def_dep(b, r->from));
-	return tv_and(l, t, tv_expr(b, r->cond, 1));
+	return tv_and(l, t, model_tv_expr(b, r->cond, 1));
 }
 
 static const struct kconfig_location *first_loc(const struct kconfig_symbol *s)
@@ -367,7 +367,7 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 	/* select: a lower bound per selecting definition, whatever S depends on. */
 	for (size_t i = 0; i < s->nr_selected_by; i++) {
 		const struct kconfig_reverse *r = &s->selected_by[i];
-		struct tv t = reverse_one(b, r);
+		struct tv t = model_reverse_one(b, r);
 		if (is_bool)
 			t = tv_promote(t);
 		formula f = logic_and(l, logic_implies(l, t.ge1, ge1), logic_implies(l, t.ge2, Y));
@@ -405,7 +405,7 @@ static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, 
 			continue;
 		struct tv dep = def_dep(b, d);
 		for (size_t j = 0; j < d->nr_defaults; j++)
-			any = logic_or(l, any, logic_and(l, dep.ge1, tv_expr(b, d->defaults[j].cond, 1).ge1));
+			any = logic_or(l, any, logic_and(l, dep.ge1, model_tv_expr(b, d->defaults[j].cond, 1).ge1));
 	}
 	model_add(b, logic_iff(l, logic_atom(l, ms->y), any), first_loc(s), ms->display, "default");
 }

@@ -31,6 +31,9 @@ static void print_usage(FILE *f, const char *const *usage, const struct option *
 			fprintf(f, "%s%s\n", o == opts ? "" : "\n", o->help);
 			continue;
 		}
+		/* No help: a hidden option (an old spelling kept for a while). */
+		if (!o->help)
+			continue;
 		strbuf_addstr(&sb, "    ");
 		if (o->short_name)
 			strbuf_addf(&sb, "-%c%s", o->short_name, o->long_name ? ", " : "");

@@ -23,7 +23,7 @@ struct option {
 	const char *long_name;
 	void *value;
 	const char *argh;	/* name of the argument in usage */
-	const char *help;
+	const char *help;	/* NULL: accepted, not listed (an old spelling) */
 };
 
 #define OPT_END() { OPTION_END, 0, NULL, NULL, NULL, NULL }

@@ -342,7 +342,7 @@ static void relocate(struct kconfig *kc, struct kconfig_definition *d, const cha
 {
 	strbuf_reset(sb);
 	strbuf_addf(sb, "%s/%s", srctree, d->loc.path);
-	d->loc.path = kc_path(kc, sb->buf);
+	d->loc.path = kconfig_tree_path(kc, sb->buf);
 }
 
 struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,

@@ -128,8 +128,8 @@ struct sat *sat_new(struct logic *l)
 	struct sat *s = xcalloc(1, sizeof(*s));
 	s->l = l;
 	s->max_witnesses = SAT_DEFAULT_WITNESSES;
-	s->base_enc = cnf_encoder_new(l, base_sink, s);
-	s->query_enc = cnf_encoder_new(l, query_sink, s);
+	s->base_enc = logic_cnf_encoder_new(l, base_sink, s);
+	s->query_enc = logic_cnf_encoder_new(l, query_sink, s);
 	return s;
 }
 
@@ -139,8 +139,8 @@ void sat_free(struct sat *s)
 		return;
 	if (s->ps)
 		picosat_reset(s->ps);
-	cnf_encoder_free(s->base_enc);
-	cnf_encoder_free(s->query_enc);
+	logic_cnf_encoder_free(s->base_enc);
+	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
 	u64map_release(&s->answers);
 	for (size_t i = 0; i < SAT_MAX_WITNESSES; i++)
@@ -159,12 +159,12 @@ void sat_add_clause(struct sat *s, const int *lits, size_t nr)
 
 void sat_assert(struct sat *s, formula f)
 {
-	cnf_assert(s->base_enc, f);
+	logic_cnf_assert(s->base_enc, f);
 }
 
 void sat_assert_guarded(struct sat *s, formula f, int guard)
 {
-	cnf_assert_guarded(s->base_enc, f, guard);
+	logic_cnf_assert_guarded(s->base_enc, f, guard);
 }
 
 size_t sat_nr_base_clauses(const struct sat *s) { return s->nr_base_clauses; }
@@ -180,7 +180,7 @@ static void seen(struct sat *s)
 int sat_query_literal(struct sat *s, formula f)
 {
 	seen(s);
-	return cnf_literal(s->query_enc, f, 1, 1);
+	return logic_cnf_literal(s->query_enc, f, 1, 1);
 }
 
 int sat_solve(struct sat *s, const int *assumptions, size_t nr)
@@ -432,7 +432,7 @@ int sat_satisfiable(struct sat *s, formula f)
 		r = SAT_SAT;
 		s->witnessed++;
 	} else {
-		int lit = f == LOGIC_TRUE ? 0 : cnf_literal(s->query_enc, f, 1, 0);
+		int lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0);
 		r = sat_solve(s, &lit, lit ? 1 : 0);
 		if (r == SAT_SAT)
 			keep_witness(s);

@@ -47,7 +47,7 @@ static int is_kconfig_path(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	return is_kconfig_file(slash ? slash + 1 : path);
+	return buildfiles_is_kconfig_file(slash ? slash + 1 : path);
 }
 
 /* Skip every file but Kconfig files before the diff looks at contents. */

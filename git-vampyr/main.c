@@ -229,7 +229,9 @@ int main(int argc, const char **argv)
 	int expand = 0, keep_tree = 0, bound_queries = 2000, use_kbuild = 1;
 	struct option opts[] = {
 		OPT_STRING(0, "commit", &commit, "commit", "the commit to cover (default HEAD)"),
-		OPT_STRING(0, "scope", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
+		OPT_STRING(0, "blocks", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
+		/* The spelling of 0.1.0, hidden: "scope" is the undertaker's global/local. */
+		OPT_STRING(0, "scope", &scope, "files|hunks", NULL),
 		OPT_STRING(0, "arch", &arch, "arch", "the architecture (default: the host's)"),
 		OPT_STRING('o', "output", &outdir, "dir", "where to write the fragments (default vampyr-<abbrev>)"),
 		OPT_BOOL(0, "expand", &expand, "expand each fragment with the tree's kconfig and check it"),
@@ -258,7 +260,7 @@ int main(int argc, const char **argv)
 	if (scope && !strcmp(scope, "hunks"))
 		hunks = 1;
 	else if (scope && strcmp(scope, "files"))
-		usage_error(usage_lines, "--scope must be 'files' or 'hunks', not '%s'", scope);
+		usage_error(usage_lines, "--blocks must be 'files' or 'hunks', not '%s'", scope);
 	if (pa.args.nr > 1 || (pa.args.nr == 1 && commit))
 		usage_error(usage_lines, "one commit at most (--commit=<commit>)");
 	if (pa.args.nr == 1)

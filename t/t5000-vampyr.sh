@@ -209,10 +209,10 @@ test_expect_success 'pathspec: every block of the chosen files at the commit' '
 	tail -n 1 actual | grep "compile 9 of 10 blocks"
 '
 
-test_expect_success '--scope=hunks: only the blocks the hunks touch' '
+test_expect_success '--blocks=hunks: only the blocks the hunks touch (--scope, the old spelling, too)' '
 	sed -e "s/^int b_by;/int b_by2;/" foo.c >tmp && mv tmp foo.c &&
 	git commit -q -a -m "touch one arm" &&
-	git vampyr --no-notes --scope=hunks --format=json -o out3 >report.json &&
+	git vampyr --no-notes --blocks=hunks --format=json -o out3 >report.json &&
 	python3 -c "import json; r = json.load(open(\"report.json\")); blocks = sorted(b[\"block\"] for c in r[\"configs\"] for b in c[\"covers\"]); assert r[\"blocks_total\"] == 2 and blocks == [0, 2], r" &&
 	git vampyr --no-notes --format=json -o out3 >report.json &&
 	python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_total\"] == 10, r" &&
@@ -513,7 +513,11 @@ test_expect_success KCONF,UNIFDEF 'a configuration whose claims fit into the oth
 '
 
 test_expect_success 'usage errors exit 129, a bad commit 128' '
+	test_expect_code 129 git vampyr --blocks=lines &&
 	test_expect_code 129 git vampyr --scope=lines &&
+	test_expect_code 129 git vampyr -h >usage &&
+	grep -e "--blocks" usage &&
+	! grep -e "--scope" usage &&
 	test_expect_code 129 git vampyr --no-such-option &&
 	test_expect_code 128 git vampyr --commit=no-such-commit
 '

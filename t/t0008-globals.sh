@@ -1,0 +1,62 @@
+#!/bin/sh
+test_description='every global of libundertaker.a carries the prefix of its module'
+. ./test-lib.sh
+
+# Each object's module and the prefix its exported names take. The shared
+# vocabulary that every module speaks (git's: xmalloc, die, strbuf, strvec,
+# oid_hex...) is named one by one: a new unprefixed name fails here until it
+# is prefixed, made static, or added to this list on purpose.
+test_expect_success 'setup: prefixes and vocabulary' '
+	cat >prefixes <<-\EOF &&
+	arena arena_
+	buildfiles buildfiles_
+	cnf logic_
+	cpp_* cpp_
+	diff repo_
+	kbuild* kbuild_
+	kconfig_* kconfig_
+	logic logic_
+	model* model_
+	notes notes_
+	options options_
+	pc pc_
+	project project_
+	repo repo_
+	report report_
+	revision repo_
+	sat sat_
+	trees trees_
+	u64map u64map_
+	version suite_
+	EOF
+	cat >vocabulary <<-\EOF
+	util die error warning quiet program_name set_program_name starts_with ends_with mkdir_p parse_int strhash edit_distance
+	util strbuf_* strvec_* strmap_* xmalloc xcalloc xrealloc xstrdup xstrndup xstrfmt
+	repo oid_hex oid_short blob_release commit_list_clear commit_title die_git pathspec_match
+	diff change_list_clear
+	options parse_options parsed_args_* usage_error usage_with_options common_*
+	report color color_* json_* progress_* strbuf_add_colored
+	EOF
+'
+
+test_expect_success 'nm: no global without its module prefix' '
+	nm -A -g --defined-only "$UT_BUILD_DIR/libundertaker.a" >nm.out &&
+	awk '"'"'$2 ~ /^[TDBRC]$/ { n = split($1, a, ":"); o = a[2]; sub(/\.o$/, "", o); print o, $3 }'"'"' nm.out >globals &&
+	test $(wc -l <globals) -gt 200 &&
+	while read obj name; do
+		ok= &&
+		while read mod prefix; do
+			case $obj in $mod) case $name in $prefix*) ok=1 ;; esac ;; esac
+		done <prefixes &&
+		while read mod words; do
+			test "$mod" = "$obj" || continue
+			for w in $words; do
+				case $name in $w) ok=1 ;; esac
+			done
+		done <vocabulary &&
+		if test -z "$ok"; then echo "$obj: $name"; fi
+	done <globals >bad &&
+	test_must_be_empty bad
+'
+
+test_done
