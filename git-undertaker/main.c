@@ -375,11 +375,9 @@ int main(int argc, const char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = repo_open();
-	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0) {
-		repo_close(r);
-		return EXIT_FATAL;
-	}
-	if (o.dump_model)
+	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
+		ret = -1;
+	else if (o.dump_model)
 		ret = run_dump(r, &o, &pa.args);
 	else if (o.all)
 		ret = run_census(r, &o, &pa.args);
