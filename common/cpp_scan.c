@@ -199,10 +199,12 @@ static struct cpp_expr *pc_of(struct scanner *s, int block)
 static const char *directive_text(struct scanner *s, const char *b, const char *e)
 {
 	char *out = arena_alloc(s->f->arena, e - b + 1), *o = out;
+	/* A splice may end with the newline at e, never past the blob. */
+	const char *limit = e < s->end ? e + 1 : e;
 	int n;
 
 	while (b < e) {
-		if (*b == '\\' && (n = splice_len(b, e + 1))) {
+		if (*b == '\\' && (n = splice_len(b, limit))) {
 			b += n;
 			continue;
 		}

@@ -247,4 +247,25 @@ test_expect_success 'random token soups: no crash, a consistent block tree' '
 	done
 '
 
+test_expect_success 'a directive ending in a backslash at the end of the blob: nothing read past it' '
+	# 4 bytes, no newline: test-cpp hands the scanner exactly these bytes,
+	# so under AddressSanitizer a read past the end fails here.
+	printf "#if\\\\" >trail.c &&
+	test $(wc -c <trail.c) = 4 &&
+	test_expect_code 1 test-cpp blocks trail.c >out 2>err &&
+	cat >expect <<-\EOF &&
+	test-cpp: error: trail.c:1: unexpected token in #if
+	test-cpp: error: trail.c:1: unterminated #if
+	EOF
+	test_cmp expect err &&
+	cat >expect <<-\EOF &&
+	B0 1-2 parent=B00 kind=if pc={\} directive=#if\
+	EOF
+	test_cmp expect out &&
+	printf "#ifdef A\n#endif\\\\" >trail2.c &&
+	test-cpp blocks trail2.c >out &&
+	echo "B0 1-2 parent=B00 kind=ifdef pc=defined(A) directive=#ifdef A" >expect &&
+	test_cmp expect out
+'
+
 test_done
