@@ -39,7 +39,8 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 
 /*
  * Checks `commit` against its first parent: the files it changed and the files
- * a Kconfig change may affect. Defects get status new, unchanged or fixed.
+ * a Kconfig change may affect. Defects get status new, unchanged or fixed; at
+ * a merge, what another parent has is not new, what it lacks not fixed.
  * A commit of many files is shared out among -j workers, each with its own
  * models (kept for the next commits). Returns 0, or -1 after a fatal error
  * was reported.
