@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accept.h"
 #include "analyze.h"
 #include "buildfiles.h"
 #include "trees.h"
@@ -34,6 +35,7 @@ struct checker {
 	struct kbuild_cache *kbuild_cache;
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
+	struct strvec accept;		/* undertaker.accept */
 	struct project_config project_config;
 	struct trees *sets[MAX_MODEL_SETS];
 	unsigned long last_use[MAX_MODEL_SETS];
@@ -71,6 +73,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->macros = cpp_macros_new();
 	project_config_init(&c->project_config, r);
 	project_head_macros(&c->project_config, r, &c->macro_defs);
+	repo_config_get_all(r, "undertaker.accept", &c->accept);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
@@ -118,6 +121,7 @@ void checker_free(struct checker *c)
 		buildfiles_free(c->buildfiles);
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
+		strvec_clear(&c->accept);
 		project_config_release(&c->project_config);
 	}
 	free(c->host_arch);
@@ -213,6 +217,10 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
 	if (c->opts->arch)
 		strbuf_addf(&all, "arch %s\n", c->opts->arch);
+	for (size_t i = 0; i < c->accept.nr; i++)
+		strbuf_addf(&all, "accept %s\n", c->accept.v[i]);
+	/* What a note holds: a note of another form is written again. */
+	strbuf_addf(&all, "note %d\n", CHECKER_NOTE_FORM);
 	git_odb_hash(&id, all.buf, all.len, GIT_OBJECT_BLOB);
 	strbuf_addstr(key, git_oid_tostr(hex, sizeof(hex), &id));
 	strbuf_release(&all);
@@ -760,6 +768,8 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	strmap_clear(&checked, NULL);
 	change_list_clear(&changes);
 	ret = other_parents(c, parents, nr_parents, out);
+	if (!ret)
+		ret = accept_defects(c->repo, commit, &c->accept, out);
 	free(parents);
 	return ret;
 fail:

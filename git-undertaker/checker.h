@@ -32,9 +32,11 @@ void checker_free(struct checker *c);
 
 /*
  * A key naming everything the result for `commit` depends on besides the
- * C files themselves: the Kconfig and Makefile blobs, the project macros and
- * the tool's version. A note written with the same key needs no re-check.
+ * C files themselves: the Kconfig and Makefile blobs, the project macros,
+ * undertaker.accept, the tool's version and the form of the note. A note
+ * written with the same key needs no re-check.
  */
+#define CHECKER_NOTE_FORM 2
 void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key);
 
 /*

@@ -168,7 +168,7 @@ const char *defect_cause_name(enum defect_cause c)
 
 const char *defect_status_name(enum defect_status s)
 {
-	static const char *const names[] = { "new", "fixed", "unchanged" };
+	static const char *const names[] = { "new", "fixed", "unchanged", "accepted" };
 
 	return names[s];
 }

@@ -11,7 +11,8 @@
 
 enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED };
 enum defect_cause { CAUSE_CODE, CAUSE_KCONFIG, CAUSE_KBUILD, CAUSE_MISSING };
-enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED };
+/* accepted: new, but named by an Undertaker-Accept trailer or undertaker.accept. */
+enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED, STATUS_ACCEPTED };
 
 struct defect {
 	char *path;
