@@ -268,4 +268,23 @@ test_expect_success 'a directive ending in a backslash at the end of the blob: n
 	test_cmp expect out
 '
 
+test_expect_success '%: is #, as gcc reads a C file (not an assembler one)' '
+	printf "%%:ifdef CONFIG_A\nint a;\n%%:  elif defined(CONFIG_B)\nint b;\n%%:else\nint c;\n%%:endif\n" >digraph.c &&
+	test-cpp blocks digraph.c >out &&
+	cat >expect <<-\EOF &&
+	B0 1-3 parent=B00 kind=ifdef pc=defined(CONFIG_A) directive=%:ifdef CONFIG_A
+	B1 3-5 parent=B00 kind=elif pc=defined(CONFIG_B) && !defined(CONFIG_A) directive=%:  elif defined(CONFIG_B)
+	B2 5-7 parent=B00 kind=else pc=!defined(CONFIG_A) && !defined(CONFIG_B) directive=%:else
+	EOF
+	test_cmp expect out &&
+	if command -v gcc >/dev/null
+	then
+		gcc -E -P -DCONFIG_B digraph.c >gcc.out &&
+		echo "int b;" >expect &&
+		test_cmp expect gcc.out
+	fi &&
+	test-cpp blocks --asm digraph.c >out &&
+	test_must_be_empty out
+'
+
 test_done
