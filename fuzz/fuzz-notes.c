@@ -120,7 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (paths.nr < 4096)
 			strvec_push(&paths, line);
-	qsort(paths.v, paths.nr, sizeof(*paths.v), cmp_str);
+	if (paths.nr)
+		qsort(paths.v, paths.nr, sizeof(*paths.v), cmp_str);
 	git_oid_fromstr(&a, "0123456789abcdef0123456789abcdef01234567");
 	git_oid_fromstr(&b, "fedcba9876543210fedcba9876543210fedcba98");
 	if (!write_tree(g, paths.v, 0, paths.nr, 0, &tree_id) &&
