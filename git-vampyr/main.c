@@ -289,6 +289,7 @@ int main(int argc, const char **argv)
 	if (build)
 		expand = 1;
 	eo.keep_tree = keep_tree;
+	v.keep_build_tree = keep_tree;
 
 	v.repo = repo_open();
 	project_config_init(&v.project_config, v.repo);
