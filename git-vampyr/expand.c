@@ -347,13 +347,24 @@ int8_t *config_values(struct vampyr *v, const char *text, const int8_t *base, in
 	return values;
 }
 
+struct assignment {
+	const int8_t *values;
+	int nr;
+};
+
+static int assigned(void *data, int var)
+{
+	const struct assignment *a = data;
+
+	return var > 0 && var <= a->nr ? a->values[var] : -1;
+}
+
 int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b)
 {
-	struct logic_eval *ev = logic_eval_new(v->logic, values, nr);
-	int r = logic_eval(ev, b->pc);
+	struct assignment a = { values, nr };
 
-	logic_eval_free(ev);
-	return r > 0;
+	/* A presence condition is a few nodes: no memo over the whole model. */
+	return logic_eval_with(v->logic, b->pc, assigned, &a) > 0;
 }
 
 static void print_log_tail(const char *log)
