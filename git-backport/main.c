@@ -7,6 +7,7 @@
  */
 #include "backport.h"
 #include "options.h"
+#include "process.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -20,28 +21,6 @@ static const char *const usage_lines[] = {
 	"git backport --rules=<dir> [<options>] --at=<commit> [-- <pathspec>...]",
 	NULL,
 };
-
-static char *tmpdir;
-
-static void remove_tmpdir(void)
-{
-	if (tmpdir) {
-		remove_tree(tmpdir);
-		free(tmpdir);
-		tmpdir = NULL;
-	}
-}
-
-static void make_tmpdir(void)
-{
-	const char *base = getenv("TMPDIR");
-	char *templ = xstrfmt("%s/git-backport-XXXXXX", base && *base ? base : "/tmp");
-
-	if (!mkdtemp(templ))
-		die("cannot create a temporary directory %s: %s", templ, strerror(errno));
-	tmpdir = templ;
-	atexit(remove_tmpdir);
-}
 
 struct load_job {
 	struct repo *r;
@@ -177,9 +156,11 @@ int main(int argc, const char **argv)
 	git_oid tip;
 	char **sorted;
 	size_t nr_paths = 0;
+	char *tmpdir = NULL;
 	int ret = EXIT_CLEAN;
 
 	set_program_name("git backport");
+	process_catch_interrupts();
 	common_options_init(&common);
 	parse_options(argc, argv, opts, usage_lines, "backport", &pa);
 	common_options_finish(&common, "backport");
@@ -220,7 +201,9 @@ int main(int argc, const char **argv)
 		repo_pathspec_warn_unmatched(r, ends, 2, &pa.paths);
 	}
 
-	make_tmpdir();
+	tmpdir = process_tmpdir("git-backport");
+	if (!tmpdir)
+		exit(EXIT_FATAL);
 	rules_load(r, o.rules, tmpdir, &rules);
 	rules_select(&rules, o.target);
 
@@ -257,6 +240,8 @@ int main(int argc, const char **argv)
 	free(sorted);
 	if (subjects.nr)
 		run_rules(&ctx);
+	/* A preview of part of the rules would pass for the whole: none. */
+	process_exit_if_interrupted();
 	report_failures(&ctx);
 
 	print_diff(&ctx, &diff);
@@ -293,6 +278,6 @@ done:
 	strvec_clear(&o.defines);
 	parsed_args_clear(&pa);
 	repo_close(r);
-	remove_tmpdir();
+	process_tmpdir_remove(tmpdir);
 	return ret;
 }

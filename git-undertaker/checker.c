@@ -21,6 +21,7 @@
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
+#include "process.h"
 #include "project.h"
 #include "report.h"
 
@@ -359,6 +360,8 @@ static int find_users(const struct tree_file *f, void *data)
 	struct blob *blob;
 	char hex[GIT_OID_HEXSZ + 1];
 
+	if (process_interrupted())
+		return 1;
 	if (!is_c_file(f->path) || strmap_get(a->skip, f->path) ||
 	    !pathspec_match(&a->checker->opts->pathspec, f->path))
 		return 0;
@@ -580,7 +583,7 @@ static void *commit_run(void *arg)
 		pthread_mutex_lock(&cw->lock);
 		i = cw->next++;
 		pthread_mutex_unlock(&cw->lock);
-		if (i >= cw->nr)
+		if (i >= cw->nr || process_interrupted())
 			break;
 		check_item(w->c, ps, ms, &cw->items[i]);
 		progress_add(cw->progress, 1);
@@ -608,7 +611,7 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 		struct trees *ms = commit_trees(c, cw->commit);
 
-		for (size_t i = 0; i < cw->nr; i++) {
+		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
 			check_item(c, ps, ms, &cw->items[i]);
 			progress_add(cw->progress, 1);
 		}
@@ -777,7 +780,7 @@ static void *census_run(void *arg)
 		pthread_mutex_lock(&cs->lock);
 		i = cs->next++;
 		pthread_mutex_unlock(&cs->lock);
-		if (i >= cs->nr || !ms)
+		if (i >= cs->nr || !ms || process_interrupted())
 			break;
 		copy_list(&w->out, blob_defects(w->c, ms, cs->paths.v[i], &cs->blobs[i]), NULL);
 		/* The census sees each blob once: keep memory flat. */

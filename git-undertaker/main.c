@@ -4,7 +4,6 @@
  * main parses options, walks the range, prints, writes notes and picks the
  * exit code; the analysis lives in checker.c.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "checker.h"
 #include "notes.h"
+#include "process.h"
 #include "report.h"
 #include "trees.h"
 
@@ -24,23 +24,6 @@ static const char *const usage_lines[] = {
 
 #define NOTE_MODEL_PREFIX "Undertaker-Model: "
 #define NOTE_SUMMARY_PREFIX "Undertaker: "
-
-static volatile sig_atomic_t interrupted;
-
-/*
- * The first ^C (or SIGTERM) lets the commit being checked finish, so that its
- * note and those before it are written whole; a second one stops at once.
- */
-static void on_signal(int sig)
-{
-	static const char msg[] =
-		"git undertaker: finishing the current commit (interrupt again to stop now)\n";
-
-	interrupted = 1;
-	signal(sig, SIG_DFL);
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		interrupted = 1;
-}
 
 /* The note of a checked commit: new and fixed defects, the model key, a summary. */
 static char *format_note(const struct defect_list *l, const char *key, size_t *nr_new,
@@ -192,7 +175,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	struct notes_batch *batch = NULL;
 	char *ref = common_notes_ref(&o->common, "undertaker");
 	struct progress *progress = NULL;
-	size_t total_new = 0;
+	size_t total_new = 0, noted;
 	int ret = 0;
 
 	if (repo_parse_revisions(r, revs, &commits) < 0) {
@@ -213,7 +196,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	if (!o->common.quiet && commits.nr > 1)
 		progress = progress_start("Checking commits", commits.nr);
 
-	for (size_t i = 0; i < commits.nr && !interrupted; i++) {
+	for (size_t i = 0; i < commits.nr && !process_interrupted(); i++) {
 		const git_oid *commit = &commits.oid[i];
 		struct defect_list defects = { 0 };
 		struct strbuf key = STRBUF_INIT;
@@ -229,6 +212,8 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 				replay_note(r, commit, old_note, o);
 		} else if (checker_check_commit(c, commit, &defects) < 0) {
 			ret = -1;
+		} else if (process_interrupted()) {
+			/* Cut short: neither printed nor noted, as if never begun. */
 		} else {
 			char *note = format_note(&defects, key.buf, &nr_new, &nr_fixed);
 
@@ -251,6 +236,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 			break;
 	}
 	progress_stop(&progress);
+	noted = batch ? notes_batch_count(batch) : 0;
 	if (batch) {
 		/* Notes of the commits finished so far, also after an interrupt. */
 		if (notes_batch_count(batch)) {
@@ -263,8 +249,8 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 			notes_batch_abort(batch);
 		}
 	}
-	if (interrupted) {
-		error("interrupted; notes of the finished commits were kept");
+	if (process_interrupted()) {
+		error("interrupted; notes of the %zu finished commits were written", noted);
 		ret = -1;
 	}
 	checker_save(c);
@@ -296,7 +282,7 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		repo_pathspec_warn_unmatched(r, &at, 1, &o->pathspec);
 	}
 	ret = checker_census(c, &commit, &defects);
-	if (!ret) {
+	if (!ret && !process_interrupted()) {
 		if (o->common.json)
 			print_json(&commit, &defects, o);
 		else if (!o->common.quiet)
@@ -370,9 +356,7 @@ int main(int argc, const char **argv)
 	o.pathspec = pa.paths;
 	memset(&pa.paths, 0, sizeof(pa.paths));
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	process_catch_interrupts();
 
 	r = repo_open();
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
@@ -388,5 +372,7 @@ int main(int argc, const char **argv)
 	strvec_clear(&o.pathspec);
 	if (fflush(stdout) || ferror(stdout))
 		ret = ret < 0 ? ret : error("could not write to standard output");
+	if (process_interrupted())
+		return process_exit_status();
 	return ret < 0 ? EXIT_FATAL : ret;
 }

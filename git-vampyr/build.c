@@ -161,8 +161,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	if (!tree_x)
 		return -1;
 	if (has_parent && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
-		remove_tree(tree_x);
-		free(tree_x);
+		process_tmpdir_remove(tree_x);
 		return -1;
 	}
 	for (size_t i = 0; i < v->nr_configs; i++) {
@@ -186,11 +185,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		strmap_clear(&at_p, free);
 	}
 	v->build_done = 1;
-	remove_tree(tree_x);
-	free(tree_x);
-	if (tree_p) {
-		remove_tree(tree_p);
-		free(tree_p);
-	}
+	process_tmpdir_remove(tree_x);
+	process_tmpdir_remove(tree_p);
 	return 0;
 }

@@ -66,6 +66,8 @@ static int write_one(const struct tree_file *f, void *data)
 	char *path;
 	int fd, ret = 0;
 
+	if (process_interrupted())
+		return -1;
 	if (co->config_arch && !wanted_for_config(f->path, co->config_arch))
 		return 0;
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
@@ -92,67 +94,43 @@ static int write_one(const struct tree_file *f, void *data)
 
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xstrfmt("%s/vampyr.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = process_tmpdir("vampyr");
 	struct checkout co = { r, dir, config_arch, 0 };
 
-	if (!mkdtemp(dir)) {
-		error("cannot create a temporary directory %s: %m", dir);
-		free(dir);
+	if (!dir)
 		return NULL;
-	}
 	if (repo_for_each_file(r, commit, "", write_one, &co)) {
-		remove_tree(dir);
-		free(dir);
+		process_tmpdir_remove(dir);
+		process_exit_if_interrupted();
 		return NULL;
 	}
 	return dir;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-int remove_tree(const char *dir)
-{
-	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
 {
-	pid_t pid;
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	struct process p = PROCESS_INIT;
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	int status;
 
+	if (fd < 0)
+		return error("cannot write %s: %m", log);
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork: %m");
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-
-		if (fd < 0 || chdir(dir))
-			_exit(127);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		for (size_t i = 0; env && i < env->nr; i++)
-			putenv(env->v[i]);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("waitpid: %m");
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	p.argv = argv;
+	p.dir = dir;
+	p.env = env;
+	p.out = p.err = fd;
+	status = process_start(&p);
+	close(fd);
+	if (!status)
+		status = process_wait(&p);
+	/* The interrupt ended the command's process group: keep nothing of the run. */
+	process_exit_if_interrupted();
+	if (status < 0)
+		return 127;
+	return process_status_code(status);
 }
 
 static char *read_text(const char *path)
@@ -316,11 +294,12 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
 {
 	if (!v->tree)
 		return;
-	if (o->keep_tree)
+	if (o->keep_tree) {
 		fprintf(stderr, "vampyr: kept the tree in %s\n", v->tree);
-	else
-		remove_tree(v->tree);
-	free(v->tree);
+		process_tmpdir_keep(v->tree);
+	} else {
+		process_tmpdir_remove(v->tree);
+	}
 	v->tree = NULL;
 }
 

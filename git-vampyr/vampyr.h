@@ -13,6 +13,7 @@
 #include "logic.h"
 #include "model.h"
 #include "pc.h"
+#include "process.h"
 #include "repo.h"
 #include "sat.h"
 
@@ -132,7 +133,6 @@ struct expand_options {
  * none), only what configuring needs (expand.c); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
-int remove_tree(const char *dir);
 /*
  * Expands every configuration (in v->tree, written first if need be); returns
  * 0, or -1 when the kconfig command could not run.
