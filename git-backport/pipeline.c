@@ -248,6 +248,10 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	strvec_push(&args, "--in-place");
 	strvec_push(&args, "--sp-file");
 	strvec_push(&args, ctx->rules->v[rule].file);
+	if (ctx->opts->macro_path) {
+		strvec_push(&args, "--macro-file");
+		strvec_push(&args, ctx->opts->macro_path);
+	}
 	push_defines(ctx, &args);
 	if (ctx->opts->timeout > 0) {
 		strvec_push(&args, "--timeout");

@@ -77,9 +77,35 @@ static void print_heading(struct repo *r, const git_oid *commit, int *printed)
 	if (*printed)
 		return;
 	title = commit_title(r, commit);
-	printf("%s\n", title);
+	/* As git log colours its commit line. */
+	printf("%s%s%s\n", color(COLOR_YELLOW), title, color(COLOR_RESET));
 	free(title);
 	*printed = 1;
+}
+
+/*
+ * A defect line on a terminal: its kind ("dead", "undead") in red, as a
+ * compiler colours "error". Notes and pipes get the plain line.
+ */
+static void print_defect_line(const char *line, size_t len)
+{
+	static const char *const kinds[] = { " undead ", " dead " };
+
+	if (color_enabled()) {
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+			const char *p = strstr(line, kinds[k]);
+
+			if (!p || (size_t)(p - line) >= len)
+				continue;
+			p++;
+			printf("%.*s%s%.*s%s%.*s\n", (int)(p - line), line, color(COLOR_RED),
+			       (int)strlen(kinds[k]) - 2, p, color(COLOR_RESET),
+			       (int)(len - (size_t)(p - line) - (strlen(kinds[k]) - 2)),
+			       p + strlen(kinds[k]) - 2);
+			return;
+		}
+	}
+	printf("%.*s\n", (int)len, line);
 }
 
 static void print_text(struct repo *r, const git_oid *commit, const struct defect_list *l,
@@ -96,7 +122,7 @@ static void print_text(struct repo *r, const git_oid *commit, const struct defec
 		print_heading(r, commit, &heading);
 		strbuf_reset(&sb);
 		defect_format_text(&sb, d, 1);
-		printf("%s\n", sb.buf);
+		print_defect_line(sb.buf, sb.len);
 		for (size_t j = 0; j < d->explanation.nr; j++)
 			printf("    %s\n", d->explanation.v[j]);
 	}
@@ -146,7 +172,7 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 			break;
 		if (!is_fixed || o->show_all) {
 			print_heading(r, commit, &heading);
-			printf("%.*s\n", (int)(eol - p), p);
+			print_defect_line(p, (size_t)(eol - p));
 		}
 		p = *eol ? eol + 1 : eol;
 	}
@@ -360,6 +386,7 @@ int main(int argc, const char **argv)
 	process_catch_interrupts();
 
 	r = repo_open();
+	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;
 	else if (o.dump_model)

@@ -282,7 +282,7 @@ test_expect_success 'a rule that does not parse fails alone, with spatch'\''s me
 	-foo(E)
 	+bar(E)
 	EOF
-	git backport --rules=mixed base..HEAD >out 2>err &&
+	test_expect_code 1 git backport --rules=mixed base..HEAD >out 2>err &&
 	grep "0000-broken.cocci: .*parse error" err &&
 	grep compat_request_threaded_irq out &&
 	grep foo_old_api out
@@ -298,8 +298,10 @@ test_expect_success 'a C file that spatch cannot parse is reported per file and 
 	EOF
 	git add drivers/net/baz &&
 	git commit -q -m "baz: broken" &&
-	git backport --rules=rules base..HEAD >out 2>err &&
-	grep "drivers/net/baz/baz.c: 0001-threaded-irq.cocci: parse error" err &&
+	test_expect_code 1 git backport --rules=rules base..HEAD >out 2>err &&
+	grep "^git backport: error: drivers/net/baz/baz.c: cannot parse line [0-9]*, column [0-9]*, around .* (0001-threaded-irq.cocci, 0002-new-api.cocci)$" err &&
+	test $(grep -c "baz.c" err) = 1 &&
+	grep "^git backport: error: 1 file could not be parsed; see --verbose$" err &&
 	# The source lines spatch prints are no message, "timeout" in them no timeout.
 	! grep "bad:" err &&
 	grep compat_request_threaded_irq out &&
