@@ -171,13 +171,21 @@ struct run_context {
 void run_queries(struct run_context *ctx);
 /* Runs the rules over every subject, in order, in parallel across files. */
 void run_rules(struct run_context *ctx);
-void subject_add_failure(struct subject *s, size_t rule, const char *message);
+/* Records a failure of a rule on a file; 0 when it was known already. */
+int subject_add_failure(struct subject *s, size_t rule, const char *message);
 
 /* output.c */
 int count_hunks(const char *a, size_t alen, const char *b, size_t blen);
 void print_diff(struct run_context *ctx, struct strbuf *out);
 void print_stat(struct run_context *ctx, struct strbuf *out);
+/* The preview of the run as one JSON object (no newline). */
 void print_json(struct run_context *ctx, const char *diff, struct strbuf *out);
+/*
+ * JSON Lines: one object per commit (`commit`, the files it touches that the
+ * rules change, what failed on them); the last also holds `preview`.
+ */
+void print_json_commits(struct run_context *ctx, const struct commit_list *commits,
+			const char *preview, struct strbuf *out);
 int commit_to_branch(struct run_context *ctx, const char *branch);
 void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
 

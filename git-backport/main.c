@@ -383,8 +383,14 @@ int main(int argc, const char **argv)
 	nr_failed = report_failures(&ctx, !common.quiet || o.verbose, o.verbose);
 
 	print_diff(&ctx, &diff);
-	if (o.json)
-		print_json(&ctx, strbuf_str(&diff), &out);
+	if (o.json) {
+		struct strbuf preview = STRBUF_INIT;
+		struct commit_list at = { &tip, 1, 1 };
+
+		print_json(&ctx, strbuf_str(&diff), &preview);
+		print_json_commits(&ctx, o.at ? &at : &commits, preview.buf, &out);
+		strbuf_release(&preview);
+	}
 	else if (o.stat)
 		print_stat(&ctx, &out);
 	else if (color_enabled())

@@ -31,12 +31,17 @@ int queue_pop(struct queue *q, size_t *x)
 	return 1;
 }
 
-void subject_add_failure(struct subject *s, size_t rule, const char *message)
+int subject_add_failure(struct subject *s, size_t rule, const char *message)
 {
+	/* A file run again (alone, or after its batch failed) says the same again. */
+	for (size_t i = 0; i < s->nr_fails; i++)
+		if (s->fails[i].rule == rule && !strcmp(s->fails[i].message, message))
+			return 0;
 	ALLOC_GROW(s->fails, s->nr_fails + 1, s->alloc_fails);
 	s->fails[s->nr_fails].rule = rule;
 	s->fails[s->nr_fails].message = xstrdup(message);
 	s->nr_fails++;
+	return 1;
 }
 
 /* spatch's chatter that says nothing about what went wrong. */

@@ -334,9 +334,19 @@ test_expect_success '--stat and --format=json give per-rule figures' '
 	grep "^0002-new-api.cocci  *1  *1  *0 " out &&
 	grep "3 of 3 files changed by 2 rules" out &&
 	git backport --format=json --rules=rules base..HEAD >out.json &&
+	git rev-list --reverse base..HEAD >commits &&
 	python3 -c "
 import json, sys
-d = json.load(open(\"out.json\"))
+lines = open(\"out.json\").read().splitlines()
+objs = [json.loads(l) for l in lines]
+# JSON Lines: one object per commit of the range, oldest first, each with commit.
+assert [o[\"commit\"] for o in objs] == open(\"commits\").read().split(), objs
+for o in objs:
+    assert isinstance(o[\"changed\"], list) and isinstance(o[\"failed\"], list), o
+    for c in o[\"changed\"]:
+        assert c[\"path\"] and c[\"rules\"] and isinstance(c[\"headers\"], list), c
+assert all(\"preview\" not in o for o in objs[:-1])
+d = objs[-1][\"preview\"]
 r = {x[\"name\"]: x for x in d[\"rules\"]}
 assert r[\"0001-threaded-irq.cocci\"][\"files_changed\"] == 2, r
 assert r[\"0001-threaded-irq.cocci\"][\"hunks\"] == 2, r
