@@ -760,7 +760,12 @@ static int census_list(const struct tree_file *f, void *data)
 {
 	struct census *cs = data;
 
-	if (!is_c_file(f->path) || !pathspec_match(&cs->checker->opts->pathspec, f->path))
+	const struct undertaker_options *o = cs->checker->opts;
+
+	if (!is_c_file(f->path) || !pathspec_match(&o->pathspec, f->path))
+		return 0;
+	/* A file's shard: its path's hash, the same on every machine and run. */
+	if (o->shard_n && strhash(f->path, strlen(f->path)) % o->shard_n != o->shard_k - 1)
 		return 0;
 	strvec_push(&cs->paths, f->path);
 	ALLOC_GROW(cs->blobs, cs->nr + 1, cs->alloc);

@@ -208,6 +208,15 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		free(ref);
 		return -1;
 	}
+	if (o->shard_n) {
+		/* Every N-th commit in topological order: shards of like cost, any N. */
+		size_t kept = 0;
+
+		for (size_t i = 0; i < commits.nr; i++)
+			if (i % o->shard_n == o->shard_k - 1)
+				commits.oid[kept++] = commits.oid[i];
+		commits.nr = kept;
+	}
 	if (commits.nr)
 		trees_check_arch(r, &commits.oid[0], o->arch);
 	if (commits.nr && !o->common.quiet) {
@@ -346,6 +355,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
+	const char *shard = NULL;
 	struct strvec revopts = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
@@ -357,6 +367,8 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
+		OPT_STRING(0, "shard", &shard, "k/n",
+			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&o.common),
 		OPT_END(),
@@ -374,6 +386,16 @@ int main(int argc, const char **argv)
 		o.show_all = 1;
 	else
 		usage_error(usage_lines, "--show takes 'new' or 'all', not '%s'", o.show);
+	if (shard) {
+		char *slash;
+
+		o.shard_k = strtoul(shard, &slash, 10);
+		if (*slash == '/')
+			o.shard_n = strtoul(slash + 1, &slash, 10);
+		if (*slash || !o.shard_n || !o.shard_k || o.shard_k > o.shard_n || o.dump_model)
+			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
+				    o.dump_model ? " (and not with --dump-model)" : "");
+	}
 	if (o.all && o.dump_model)
 		usage_error(usage_lines, "--all and --dump-model cannot be used together");
 	if ((o.all || o.dump_model) && revopts.nr)
