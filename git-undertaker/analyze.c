@@ -253,12 +253,88 @@ void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
 	strbuf_release(&key);
 }
 
+static void condition_text(struct strbuf *sb, const struct cpp_expr *e);
+
+/* The operands of a chain of one operator, each in normal form, sorted and joined. */
+static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
+{
+	struct strvec parts = STRVEC_INIT;
+	const struct cpp_expr **stack = NULL;
+	size_t nr = 0, alloc = 0;
+	struct strbuf one = STRBUF_INIT;
+
+	ALLOC_GROW(stack, nr + 1, alloc);
+	stack[nr++] = e;
+	while (nr) {
+		const struct cpp_expr *x = stack[--nr];
+
+		if (x->kind == e->kind) {
+			ALLOC_GROW(stack, nr + 2, alloc);
+			stack[nr++] = x->b;
+			stack[nr++] = x->a;
+			continue;
+		}
+		strbuf_reset(&one);
+		condition_text(&one, x);
+		strvec_push(&parts, one.buf);
+	}
+	strvec_sort(&parts);
+	strbuf_addch(sb, '(');
+	for (size_t i = 0; i < parts.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? (e->kind == CPP_EXPR_AND ? " && " : " || ") : "",
+			    parts.v[i]);
+	strbuf_addch(sb, ')');
+	strvec_clear(&parts);
+	strbuf_release(&one);
+	free(stack);
+}
+
+/*
+ * A presence condition in a form that does not depend on how it is written:
+ * #ifdef X, #if defined(X) and #if X are one test of a Kconfig name, and the
+ * operands of && and || are in sorted order. Spacing, line and the
+ * directive's spelling are gone, so a defect survives a rewrite of its #if
+ * line, and a rewrite that changes the condition is a new defect.
+ */
+static void condition_text(struct strbuf *sb, const struct cpp_expr *e)
+{
+	static const char *const variant[] = {
+		[CPP_DEFINED] = "", [CPP_ENABLED] = "IS_ENABLED", [CPP_BUILTIN] = "IS_BUILTIN",
+		[CPP_MODULE] = "IS_MODULE", [CPP_REACHABLE] = "IS_REACHABLE",
+	};
+
+	switch (e->kind) {
+	case CPP_EXPR_CONST:
+		strbuf_addch(sb, e->value ? '1' : '0');
+		break;
+	case CPP_EXPR_NOT:
+		strbuf_addch(sb, '!');
+		condition_text(sb, e->a);
+		break;
+	case CPP_EXPR_AND:
+	case CPP_EXPR_OR:
+		condition_chain(sb, e);
+		break;
+	case CPP_EXPR_CONFIG:
+		strbuf_addf(sb, "%s(%s)", variant[e->variant], e->name);
+		break;
+	case CPP_EXPR_FREE:
+		/* Outside Kconfig, defined(X) and X are two questions. */
+		strbuf_addf(sb, "%s%s(%s)%s", e->bare ? "value" : "defined", variant[e->variant],
+			    e->name, e->file_defined ? "[file]" : "");
+		break;
+	case CPP_EXPR_OPAQUE:
+		strbuf_addf(sb, "{%s}", e->text);
+		break;
+	}
+}
+
 static struct defect *add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, size_t i, enum defect_kind kind)
 {
 	const struct cpp_block *b = &f->blocks[i];
 	struct defect *d = defect_list_add(out);
-	struct strbuf ctx = STRBUF_INIT;
+	struct strbuf cond = STRBUF_INIT;
 
 	d->path = xstrdup(path);
 	d->line = b->line;
@@ -266,9 +342,8 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 	d->block = b->number;
 	d->kind = kind;
 	d->directive = xstrdup(b->directive);
-	strbuf_addf(&ctx, "%s: ", defect_kind_name(kind));
-	block_context(f, i, &ctx);
-	d->context = strbuf_detach(&ctx, NULL);
+	condition_text(&cond, b->pc);
+	d->condition = strbuf_detach(&cond, NULL);
 	return d;
 }
 
@@ -521,7 +596,7 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	d->kind = DEFECT_DEAD;
 	d->cause = CAUSE_KBUILD;
 	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
-	d->context = xstrdup("dead: B00");
+	d->condition = xstrdup("(the whole file)");
 	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
 	if (!d->global)
 		for (size_t k = 0; k < nr_scope; k++)

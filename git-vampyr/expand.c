@@ -3,8 +3,9 @@
  * --expand: each fragment goes through the tree's own kconfig (alldefconfig
  * with KCONFIG_ALLCONFIG, as vampyr did) in a temporary tree written from the
  * object store (never the user's work tree), and the expanded .config must
- * still compile every block the configuration claims. When one is lost, the
- * fragment pins more of the solver's model and kconfig runs again.
+ * still compile every block the configuration claims. When one is lost, its
+ * trace (trace.c) names the symbols a user can set that kconfig set
+ * otherwise; the fragment pins those and kconfig runs again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +19,9 @@
 #include <unistd.h>
 
 #include "vampyr.h"
+
+/* Kconfig runs per configuration after the first, each pinning what the lost blocks' traces name. */
+#define MAX_PIN_ROUNDS 4
 
 struct checkout {
 	struct repo *repo;
@@ -251,9 +255,21 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 	return text;
 }
 
-/* Runs kconfig on c's fragment; fills c->lost. 0, or -1 when the command failed. */
-static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd)
+static void clear_lost(struct vconfig *c)
 {
+	for (size_t i = 0; i < c->nr_lost; i++)
+		vlost_release(&c->lost[i]);
+	c->nr_lost = 0;
+}
+
+/*
+ * Runs kconfig on c's fragment; fills c->lost with the claims the expanded
+ * .config does not compile and why, and pins with the symbols to pin for
+ * them. 0, or -1 when the command failed.
+ */
+static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd, struct strvec *pins)
+{
+	struct strmap cfg = STRMAP_INIT;
 	char *text;
 	int8_t *values;
 
@@ -271,12 +287,14 @@ static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd)
 	}
 	c->expanded = 1;
 	values = config_values(v, text, c->values, c->nr_values);
-	c->nr_lost = 0;
+	config_parse(text, &cfg);
+	clear_lost(c);
 	for (size_t i = 0; i < c->nr_claims; i++)
 		if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
 			ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);
-			c->lost[c->nr_lost++] = c->claims[i];
+			vampyr_trace_lost(v, c, &cfg, c->claims[i], pins, &c->lost[c->nr_lost++]);
 		}
+	strmap_clear(&cfg, free);
 	free(values);
 	free(text);
 	return 0;
@@ -313,25 +331,40 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
 		struct vconfig *c = &v->configs[i];
 
-		for (;;) {
-			static const char *const level[] = { "cone", "reverse", "all" };
+		/* Each round pins what the traces of the lost blocks name, until none is new. */
+		for (int round = 0;; round++) {
+			struct strvec pins = STRVEC_INIT;
+			size_t added = 0;
 
 			if (!quiet)
-				fprintf(stderr, "vampyr: expanding %s (pinning %s, %zu assignments)\n",
-					c->name, level[c->pin_level], c->assignments.nr);
-			if (expand_one(v, c, cmd)) {
+				fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
+					c->name, c->assignments.nr, c->pins.nr);
+			if (expand_one(v, c, cmd, &pins))
 				ret = -1;
-				break;
+			for (size_t k = 0; k < pins.nr; k++) {
+				size_t j;
+
+				for (j = 0; j < c->pins.nr; j++)
+					if (!strcmp(c->pins.v[j], pins.v[k]))
+						break;
+				if (j == c->pins.nr) {
+					strvec_push(&c->pins, pins.v[k]);
+					added++;
+				}
 			}
-			if (!c->nr_lost || c->pin_level >= PIN_MAX)
+			strvec_clear(&pins);
+			if (ret || !c->nr_lost || !added || round >= MAX_PIN_ROUNDS)
 				break;
-			c->pin_level++;
 			fragment_assignments(v, c);
-			if (fragment_write(c)) {
+			if (fragment_write(c))
 				ret = -1;
-				break;
-			}
 		}
+		/* What no fragment can keep: the toolchain's, counted with the toolchain. */
+		for (size_t k = 0; k < c->nr_lost; k++)
+			if (c->lost[k].kind == LOST_TOOLCHAIN && !v->blocks[c->lost[k].block].toolchain) {
+				v->blocks[c->lost[k].block].toolchain = 1;
+				v->nr_toolchain++;
+			}
 	}
 	if (!ret) {
 		/* Coverage after expansion: the targets some expanded .config compiles. */
