@@ -293,10 +293,17 @@ static char *one_line(const char *s)
 	return r;
 }
 
-/*
- * One note per commit of the range: the target, which rules change which of
- * the files that commit touches (as they are at the tip), and what failed.
- */
+/* The rules that changed the header hs through the C file `from`, in order (out: hs->nr_via). */
+static size_t rules_through(const struct subject *hs, size_t from, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < hs->nr_via; i++)
+		if (hs->via[i].from == from)
+			out[n++] = hs->via[i].rule;
+	return n;
+}
+
 /*
  * The headers that rules changed while spatch read them for the C file
  * `from` (the commit may not touch them itself): "changed include/x.h
@@ -306,21 +313,18 @@ static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf
 {
 	for (size_t h = 0; h < ctx->subjects->nr; h++) {
 		const struct subject *hs = &ctx->subjects->v[h];
-		int any = 0;
+		size_t *rules = xcalloc(hs->nr_via + 1, sizeof(*rules));
+		size_t n = rules_through(hs, from, rules);
 
-		for (size_t i = 0; i < hs->nr_via; i++) {
-			if (hs->via[i].from != from)
-				continue;
-			if (!any)
+		for (size_t k = 0; k < n; k++) {
+			if (!k)
 				strbuf_addf(note, "changed %s through %s: ", hs->path,
 					    ctx->subjects->v[from].path);
-			else
-				strbuf_addstr(note, ", ");
-			strbuf_addstr(note, ctx->rules->v[hs->via[i].rule].name);
-			any = 1;
+			strbuf_addf(note, "%s%s", k ? ", " : "", ctx->rules->v[rules[k]].name);
 		}
-		if (any)
+		if (n)
 			strbuf_addch(note, '\n');
+		free(rules);
 	}
 }
 
@@ -361,6 +365,10 @@ static void index_subjects(struct run_context *ctx, struct strmap *index)
 		strmap_put(index, ctx->subjects->v[i].path, &ctx->subjects->v[i]);
 }
 
+/*
+ * One note per commit of the range: the target, which rules change which of
+ * the files that commit touches (as they are at the tip), and what failed.
+ */
 void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
 {
 	struct notes_batch *batch = notes_batch_begin(ctx->repo, ref);
@@ -445,23 +453,19 @@ static void json_changed(struct run_context *ctx, const struct subject *s, struc
 	json_array_begin(w, "headers");
 	for (size_t h = 0; h < ctx->subjects->nr; h++) {
 		const struct subject *hs = &ctx->subjects->v[h];
-		int any = 0;
+		size_t *rules = xcalloc(hs->nr_via + 1, sizeof(*rules));
+		size_t n = rules_through(hs, from, rules);
 
-		for (size_t i = 0; i < hs->nr_via; i++) {
-			if (hs->via[i].from != from)
-				continue;
-			if (!any) {
-				json_object_begin(w, NULL);
-				json_add_str(w, "path", hs->path);
-				json_array_begin(w, "rules");
-			}
-			json_add_str(w, NULL, ctx->rules->v[hs->via[i].rule].name);
-			any = 1;
-		}
-		if (any) {
+		if (n) {
+			json_object_begin(w, NULL);
+			json_add_str(w, "path", hs->path);
+			json_array_begin(w, "rules");
+			for (size_t k = 0; k < n; k++)
+				json_add_str(w, NULL, ctx->rules->v[rules[k]].name);
 			json_array_end(w);
 			json_object_end(w);
 		}
+		free(rules);
 	}
 	json_array_end(w);
 	json_object_end(w);
