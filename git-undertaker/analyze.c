@@ -357,15 +357,90 @@ static void explain_code(struct defect *d, const char *path, const struct cpp_fi
 			     f->blocks[j].directive);
 }
 
+/* The definition of sym at path:line, or its first one. */
+static const struct kconfig_definition *definition_at(const struct kconfig_symbol *sym,
+						      const char *path, int line)
+{
+	for (size_t i = 0; i < sym->nr_defs; i++)
+		if (sym->defs[i]->loc.line == line && !strcmp(sym->defs[i]->loc.path, path))
+			return sym->defs[i];
+	return sym->nr_defs ? sym->defs[0] : NULL;
+}
+
+/*
+ * One constraint of the solver's reasons as a sentence about the Kconfig
+ * lines: "CONFIG_FOO (drivers/x/Kconfig:49) has no prompt and nothing
+ * selects it", "CONFIG_BAR (Kconfig:4) depends on FOO", "CONFIG_FOO is
+ * selected by CONFIG_SEL (Kconfig:9)".
+ */
+static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
+			   const struct model_reason *r)
+{
+	const char *name = starts_with(r->symbol, "CONFIG_") ? r->symbol + 7 : r->symbol;
+	const struct kconfig_symbol *sym = kc ? kconfig_lookup(kc, name) : NULL;
+	const struct kconfig_definition *def;
+	size_t prompts = 0, defaults = 0;
+
+	if (!sym || !sym->nr_defs) {
+		strbuf_addf(sb, "%s (%s:%d): %s", r->symbol, r->path, r->line, r->what);
+		return;
+	}
+	if (!strcmp(r->what, "select")) {
+		for (size_t i = 0; i < sym->nr_selected_by; i++) {
+			const struct kconfig_definition *from = sym->selected_by[i].from;
+
+			if (from->loc.line != r->line || strcmp(from->loc.path, r->path) ||
+			    !from->symbol)
+				continue;
+			strbuf_addf(sb, "%s is selected by CONFIG_%s (%s:%d)", r->symbol,
+				    from->symbol->name, r->path, r->line);
+			if (sym->selected_by[i].cond) {
+				strbuf_addstr(sb, " if ");
+				kconfig_expr_print(sym->selected_by[i].cond, sb);
+			}
+			return;
+		}
+		strbuf_addf(sb, "%s is selected at %s:%d", r->symbol, r->path, r->line);
+		return;
+	}
+	for (size_t i = 0; i < sym->nr_defs; i++) {
+		prompts += sym->defs[i]->nr_prompts;
+		defaults += sym->defs[i]->nr_defaults;
+	}
+	def = definition_at(sym, r->path, r->line);
+	strbuf_addf(sb, "%s (%s:%d) ", r->symbol, r->path, r->line);
+	if (!strcmp(r->what, "depends on") || !strcmp(r->what, "default")) {
+		if (!prompts && !sym->nr_selected_by && !sym->nr_implied_by) {
+			strbuf_addstr(sb, defaults ? "has no prompt, nothing selects it, and its default decides" :
+				      "has no prompt and nothing selects it");
+			return;
+		}
+		if (!prompts) {
+			strbuf_addstr(sb, "has no prompt: only its default and what selects it set it");
+			return;
+		}
+		if (def && def->dep) {
+			strbuf_addstr(sb, "depends on ");
+			kconfig_expr_print(def->dep, sb);
+			return;
+		}
+	}
+	strbuf_addstr(sb, r->what);
+}
+
 /* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
 static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
 {
 	const struct model_reason **reasons;
 	size_t n = model_explain(fa->am->model, f, &reasons);
+	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t k = 0; k < n; k++)
-		strvec_pushf(&d->explanation, "%s:%d: %s: %s", reasons[k]->path,
-			     reasons[k]->line, reasons[k]->symbol, reasons[k]->what);
+	for (size_t k = 0; k < n; k++) {
+		strbuf_reset(&sb);
+		explain_reason(&sb, fa->am->kconfig, reasons[k]);
+		strvec_push(&d->explanation, sb.buf);
+	}
+	strbuf_release(&sb);
 }
 
 static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)

@@ -10,18 +10,24 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "vampyr.h"
 
 /* Kconfig runs per configuration after the first, each pinning what the lost blocks' traces name. */
 #define MAX_PIN_ROUNDS 4
+
+/* Blobs written into trees by this process, for VAMPYR_TEST_BLOB_WRITES. */
+static size_t blob_writes;
 
 struct checkout {
 	struct repo *repo;
@@ -79,6 +85,7 @@ static int write_one(const struct tree_file *f, void *data)
 	if (repo_read_blob(co->repo, f->blob, &b))
 		return -1;
 	path = xstrfmt("%s/%s", co->dir, f->path);
+	blob_writes++;
 	if (make_parents(path)) {
 		ret = error("cannot create the directories of %s: %m", path);
 	} else if (f->mode == 0120000) {
@@ -96,19 +103,148 @@ static int write_one(const struct tree_file *f, void *data)
 	return ret;
 }
 
+static int checkout_into(struct repo *r, const git_oid *commit, const char *config_arch,
+			 const char *dir)
+{
+	struct checkout co = { r, dir, config_arch, 0 };
+
+	return repo_for_each_file(r, commit, "", write_one, &co);
+}
+
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
 {
 	char *dir = process_tmpdir("vampyr");
-	struct checkout co = { r, dir, config_arch, 0 };
 
 	if (!dir)
 		return NULL;
-	if (repo_for_each_file(r, commit, "", write_one, &co)) {
+	if (checkout_into(r, commit, config_arch, dir)) {
 		process_tmpdir_remove(dir);
 		process_exit_if_interrupted();
 		return NULL;
 	}
 	return dir;
+}
+
+struct digest {
+	const char *arch;
+	struct strbuf text;
+};
+
+static int digest_one(const struct tree_file *f, void *data)
+{
+	struct digest *d = data;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (wanted_for_config(f->path, d->arch))
+		strbuf_addf(&d->text, "%o %s %s\n", f->mode, oid_hex(f->blob, hex), f->path);
+	return 0;
+}
+
+/* Trees kept under $GIT_DIR/vampyr/trees/; the least recently used go first. */
+#define KEPT_TREES 4
+
+static void prune_trees(const char *top, const char *keep)
+{
+	for (;;) {
+		DIR *d = opendir(top);
+		struct dirent *e;
+		char *oldest = NULL;
+		time_t oldest_time = 0;
+		size_t nr = 0;
+
+		if (!d)
+			return;
+		while ((e = readdir(d))) {
+			struct stat st;
+			char *path;
+
+			if (e->d_name[0] == '.' || strchr(e->d_name, '.') || !strcmp(e->d_name, keep))
+				continue;
+			path = xstrfmt("%s/%s", top, e->d_name);
+			if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+				free(path);
+				continue;
+			}
+			nr++;
+			if (!oldest || st.st_mtime < oldest_time) {
+				free(oldest);
+				oldest = path;
+				oldest_time = st.st_mtime;
+			} else {
+				free(path);
+			}
+		}
+		closedir(d);
+		if (nr < KEPT_TREES || !oldest) {
+			free(oldest);
+			return;
+		}
+		remove_tree(oldest);
+		free(oldest);
+	}
+}
+
+/*
+ * The configuring tree of the commit, written once per set of build files
+ * (their paths, modes and blob ids, hashed with the suite's version): a
+ * later run, or another commit with the same Kconfig files, Makefiles,
+ * scripts/ and architecture, finds it (and the kconfig programs built in it)
+ * under $GIT_DIR/vampyr/trees/<digest>. Written beside under a temporary
+ * name and renamed, so that a run never sees half a tree.
+ */
+char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
+{
+	struct digest d = { arch, STRBUF_INIT };
+	char *top = xstrfmt("%svampyr/trees", repo_gitdir(r)), *dir = NULL, *tmp = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
+	size_t writes = blob_writes;
+	git_oid id;
+	struct stat st;
+
+	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, arch);
+	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
+	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
+		goto fail;
+	dir = xstrfmt("%s/%s", top, oid_hex(&id, hex));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		if (mkdir_p(top)) {
+			error("cannot create %s: %m", top);
+			goto fail;
+		}
+		tmp = xstrfmt("%s.tmp.%ld", dir, (long)getpid());
+		remove_tree(tmp);
+		if (mkdir(tmp, 0777) || checkout_into(r, commit, arch, tmp)) {
+			remove_tree(tmp);
+			process_exit_if_interrupted();
+			error("cannot write the tree of %s into %s", oid_hex(commit, hex), tmp);
+			remove_tree(tmp);
+			goto fail;
+		}
+		/* Another run may have won the race: its tree is as good. */
+		if (rename(tmp, dir))
+			remove_tree(tmp);
+	}
+	utimes(dir, NULL);	/* recently used */
+	prune_trees(top, strrchr(dir, '/') + 1);
+	if (hook && *hook) {
+		FILE *f = fopen(hook, "a");
+
+		if (f) {
+			fprintf(f, "%zu\n", blob_writes - writes);
+			fclose(f);
+		}
+	}
+	free(tmp);
+	free(top);
+	strbuf_release(&d.text);
+	return dir;
+fail:
+	free(dir);
+	free(tmp);
+	free(top);
+	strbuf_release(&d.text);
+	return NULL;
 }
 
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
@@ -230,7 +366,7 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 		  const char *config)
 {
 	struct strvec env = STRVEC_INIT;
-	char *log = xstrfmt("%s/.vampyr-kconfig.log", v->tree);
+	char *log = xstrfmt("%s/.vampyr-kconfig.%ld.log", v->tree, (long)getpid());
 	char *abs_frag = absolute(fragment), *abs_config = absolute(config), *text;
 	int status;
 
@@ -248,6 +384,7 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 		error("%s: the kconfig command failed (exit %d): %s", what, status, cmd);
 		print_log_tail(log);
 	}
+	unlink(log);
 	free(abs_config);
 	free(abs_frag);
 	free(log);
@@ -312,12 +449,10 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
 {
 	if (!v->tree)
 		return;
-	if (o->keep_tree) {
-		fprintf(stderr, "vampyr: kept the tree in %s\n", v->tree);
-		process_tmpdir_keep(v->tree);
-	} else {
-		process_tmpdir_remove(v->tree);
-	}
+	/* The tree stays in the cache for the next run (config_tree). */
+	if (o->keep_tree)
+		fprintf(stderr, "vampyr: the tree is in %s\n", v->tree);
+	free(v->tree);
 	v->tree = NULL;
 }
 
@@ -326,7 +461,7 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 	const char *cmd = kconfig_command(o);
 	int ret = 0;
 
-	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : "")))
+	if (!v->tree && !(v->tree = config_tree(v->repo, &v->commit, v->arch ? v->arch : "")))
 		return -1;
 	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
 		struct vconfig *c = &v->configs[i];

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vampyr.h"
 
@@ -333,14 +334,16 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	struct strmap cfg = STRMAP_INIT;
 	unsigned char *known;
 
-	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : ""))) {
+	if (!v->tree && !(v->tree = config_tree(v->repo, &v->commit, v->arch ? v->arch : ""))) {
 		free(tc);
 		return -1;
 	}
-	fragment = xstrfmt("%s/.vampyr-yes.config", v->tree);
-	config = xstrfmt("%s/.vampyr-toolchain.config", v->tree);
+	fragment = xstrfmt("%s/.vampyr-yes.%ld.config", v->tree, (long)getpid());
+	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", v->tree, (long)getpid());
 	text = write_all_yes(v, fragment) ? NULL :
 		run_kconfig(v, "a fragment of every symbol =y", kconfig_command(o), fragment, config);
+	unlink(fragment);
+	unlink(config);
 	free(fragment);
 	free(config);
 	if (!text) {

@@ -148,14 +148,21 @@ void vlost_release(struct vlost *l);
 /* expand.c */
 struct expand_options {
 	const char *kconfig_cmd;	/* NULL: the tree's `make alldefconfig` */
-	int keep_tree;			/* debugging: leave the temporary tree */
+	int keep_tree;			/* debugging: say where the tree is */
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with remove_tree). With config_arch (the architecture, "" for
+ * removed with process_tmpdir_remove). With config_arch (the architecture, "" for
  * none), only what configuring needs (expand.c); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
+/*
+ * What configuring needs of `commit` (arch "" for none), from the cache
+ * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first
+ * when missing. The path, to be freed (not removed); NULL after an error.
+ * VAMPYR_TEST_BLOB_WRITES=<file>: appends the count of blobs written.
+ */
+char *config_tree(struct repo *r, const git_oid *commit, const char *arch);
 /*
  * Expands every configuration (in v->tree, written first if need be); returns
  * 0, or -1 when the kconfig command could not run.

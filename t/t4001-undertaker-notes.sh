@@ -82,7 +82,7 @@ test_expect_success '--explain explains a commit that has a current note' '
 	git notes --ref=undertaker show bad >note &&
 	test_expect_code 1 git undertaker --explain bad >out &&
 	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO$" out &&
-	grep "^    Kconfig:[0-9]*: CONFIG_BAR: " out
+	grep "^    CONFIG_BAR (Kconfig:[0-9]*) depends on FOO$" out
 '
 
 test_expect_success '--no-notes writes nothing; --notes-ref writes elsewhere' '

@@ -94,4 +94,28 @@ test_expect_success KCONF 'a lost block traced to a probe is listed as toolchain
 	grep "^this toolchain rules out 1 block " actual
 '
 
+test_expect_success KCONF 'a second --expand reuses the tree of the same build files' '
+	rm -rf .git/vampyr/trees writes &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --expand -o out5 >/dev/null &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --expand -o out5 >/dev/null &&
+	# A commit that changes no build file (sub/ is not the top) keeps the tree.
+	write_file sub/c.c <<-\EOF &&
+	#ifdef CONFIG_U1
+	int u1;
+	#endif
+	EOF
+	git add sub/c.c &&
+	git commit -q -m "a C file" &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --expand -o out6 >/dev/null &&
+	! ls -d .git/vampyr/trees/*/sub &&
+	echo "config U101" >>Kconfig &&
+	echo "	bool \"u101\"" >>Kconfig &&
+	git commit -q -a -m "a symbol" &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --expand -o out7 >/dev/null &&
+	printf "3\n0\n0\n3\n" >expect &&
+	test_cmp expect writes &&
+	test $(ls .git/vampyr/trees | wc -l) = 2 &&
+	git reset -q --hard HEAD~2
+'
+
 test_done
