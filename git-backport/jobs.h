@@ -59,5 +59,7 @@ struct pending {
 };
 void find_deps(struct run_context *ctx, struct pending *p, const struct subject *s);
 void pending_clear_deps(struct pending *p);
+/* A path as spatch spells it ("./a/b/../c.h") as the tree does ("a/c.h"); NULL outside it. */
+char *dep_path_normalize(const char *path);
 
 #endif

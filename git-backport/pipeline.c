@@ -413,10 +413,57 @@ static void changed_headers(struct rule_run *rr, const struct job *job, struct s
 	strmap_clear(&seen, NULL);
 }
 
-static int includes_changed(const struct pending *p, const struct strmap *changed)
+/*
+ * The headers whose result the batch cannot attribute: changed (in `changed`)
+ * or dropped by spatch, and read by two or more of its files. A worker of
+ * spatch transforms a header only through the first of its files that reads
+ * it, and spatch drops a header whose workers disagree ("different
+ * modification result for ./x.h"); with one reader, the result is that
+ * reader's.
+ */
+static void ambiguous_headers(struct rule_run *rr, const struct job *job,
+			      const struct strmap *changed, struct strmap *ambiguous)
+{
+	static const char dropped[] = "different modification result for ";
+	struct strmap suspects = STRMAP_INIT;
+	struct strmap_entry *e;
+	const char *err = strbuf_str(&job->err);
+
+	strmap_for_each(changed, e)
+		strmap_put(&suspects, e->key, NULL);
+	for (const char *p = err; (p = strstr(p, dropped)); p++) {
+		char *raw, *path;
+
+		if (p != err && p[-1] != '\n')
+			continue;
+		raw = xstrndup(p + strlen(dropped), strcspn(p + strlen(dropped), "\n"));
+		path = dep_path_normalize(raw);
+		if (path)
+			strmap_put(&suspects, path, NULL);
+		free(path);
+		free(raw);
+	}
+	for (size_t i = 0; suspects.nr && i < job->nr_subjects; i++) {
+		const struct pending *p = &rr->pend[job->subjects[i]];
+
+		for (size_t k = 0; k < p->nr; k++) {
+			uintptr_t n;
+
+			if (!strmap_contains(&suspects, p->deps[k].path))
+				continue;
+			n = (uintptr_t)strmap_get(&suspects, p->deps[k].path) + 1;
+			strmap_put(&suspects, p->deps[k].path, (void *)n);
+			if (n == 2)
+				strmap_put(ambiguous, p->deps[k].path, NULL);
+		}
+	}
+	strmap_clear(&suspects, NULL);
+}
+
+static int reads_any(const struct pending *p, const struct strmap *headers)
 {
 	for (size_t k = 0; k < p->nr; k++)
-		if (strmap_contains(changed, p->deps[k].path))
+		if (strmap_contains(headers, p->deps[k].path))
 			return 1;
 	return 0;
 }
@@ -427,9 +474,8 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	struct rule *rule = &ctx->rules->v[job->rule];
 	struct strbuf *sections;
 	struct strvec *parsing;
-	struct strmap changed = STRMAP_INIT;
+	struct strmap changed = STRMAP_INIT, ambiguous = STRMAP_INIT;
 
-	rule->seconds += now_seconds() - job->start;
 	if (job->timed_out || !exit_ok(status)) {
 		char *msg;
 
@@ -456,6 +502,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		return;
 	}
 	changed_headers(rr, job, &changed);
+	ambiguous_headers(rr, job, &changed, &ambiguous);
 	sections = xcalloc(job->nr_subjects, sizeof(*sections));
 	split_sections(ctx, job, strbuf_str(&job->err), sections);
 	parsing = xcalloc(job->nr_subjects, sizeof(*parsing));
@@ -471,13 +518,8 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		int transient = 0, is_changed;
 		git_oid oid;
 
-		/*
-		 * spatch changes a header once per process, for whichever of
-		 * its files comes first: which one did is known only when each
-		 * file that reads it runs alone.
-		 */
-		if (job->nr_subjects > 1 && (includes_changed(&rr->pend[si], &changed) ||
-					     strmap_contains(&changed, s->path))) {
+		/* Which of its readers changed it is known only when each runs alone. */
+		if (job->nr_subjects > 1 && reads_any(&rr->pend[si], &ambiguous)) {
 			batch_add(new_batch(rr, 1), si, 0);
 			rule->alone_header++;
 			continue;
@@ -531,6 +573,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	free(sections);
 	free(parsing);
 	strmap_clear(&changed, free);
+	strmap_clear(&ambiguous, NULL);
 }
 
 static int cmp_bytes_desc(const void *a, const void *b)
@@ -691,9 +734,11 @@ void run_rules(struct run_context *ctx)
 	 */
 	for (size_t k = 0; k < ctx->rules->nr; k++) {
 		size_t running = 0;
+		double start;
 
 		if (!ctx->rules->v[k].selected || ctx->rules->v[k].failure)
 			continue;
+		start = now_seconds();
 		plan_rule(&rr, k, nr_jobs);
 		while (rr.next_batch < rr.nr_batches || running) {
 			int status, done;
@@ -714,6 +759,8 @@ void run_rules(struct run_context *ctx)
 		for (size_t b = 0; b < rr.nr_batches; b++)
 			free(rr.batches[b].v);
 		apply_headers(&rr, k);
+		/* Its step's wall time: rules never overlap, and its batches do. */
+		ctx->rules->v[k].seconds = now_seconds() - start;
 	}
 	for (size_t slot = 0; slot < nr_jobs; slot++)
 		job_release(&jobs[slot]);
