@@ -189,34 +189,28 @@ static void batch_add(struct batch *b, size_t si, size_t bytes)
 	b->bytes += bytes;
 }
 
+/* The job's files and the headers spatch reads beside them, where the directory lacks them. */
 static void write_inputs(struct run_context *ctx, struct job *job, struct pending *pend)
 {
-	struct strmap written = STRMAP_INIT;
-
-	/* Headers first: a file given to spatch wins over a header of the same path. */
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		struct pending *p = &pend[job->subjects[i]];
 
 		for (size_t k = 0; k < p->nr; k++) {
 			struct blob *b;
 
-			if (strmap_contains(&written, p->deps[k].path))
+			if (workdir_holds(job, p->deps[k].path, &p->deps[k].blob))
 				continue;
-			strmap_put(&written, p->deps[k].path, NULL);
 			if (repo_read_blob(ctx->repo, &p->deps[k].blob, &b) < 0)
 				die("cannot read %s", p->deps[k].path);
-			if (write_file_at(job->dir, p->deps[k].path, b->data, b->size) < 0)
-				die("cannot write %s/%s: %s", job->dir, p->deps[k].path, strerror(errno));
+			workdir_put(job, p->deps[k].path, &p->deps[k].blob, b->data, b->size);
 			blob_release(ctx->repo, b);
 		}
 	}
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		struct subject *s = &ctx->subjects->v[job->subjects[i]];
 
-		if (write_file_at(job->dir, s->path, s->data, s->size) < 0)
-			die("cannot write %s/%s: %s", job->dir, s->path, strerror(errno));
+		workdir_put(job, s->path, &s->cur, s->data, s->size);
 	}
-	strmap_clear(&written, NULL);
 }
 
 /*
@@ -384,7 +378,7 @@ static void split_sections(struct run_context *ctx, const struct job *job, const
  * (it transforms what it reads for a C file, as plain spatch --in-place does
  * in the tree): path -> strdup'ed content, in `changed`.
  */
-static void changed_headers(struct rule_run *rr, const struct job *job, struct strmap *changed)
+static void changed_headers(struct rule_run *rr, struct job *job, struct strmap *changed)
 {
 	struct strmap seen = STRMAP_INIT;
 
@@ -392,22 +386,18 @@ static void changed_headers(struct rule_run *rr, const struct job *job, struct s
 		const struct pending *p = &rr->pend[job->subjects[i]];
 
 		for (size_t k = 0; k < p->nr; k++) {
-			char *path, *data;
+			char *data;
 			size_t size;
 			git_oid now;
 
 			if (strmap_contains(&seen, p->deps[k].path))
 				continue;
 			strmap_put(&seen, p->deps[k].path, NULL);
-			path = xstrfmt("%s/%s", job->dir, p->deps[k].path);
-			if (read_whole_file(path, &data, &size) == 0) {
-				if (git_odb_hash(&now, data, size, GIT_OBJECT_BLOB) == 0 &&
-				    !git_oid_equal(&now, &p->deps[k].blob))
-					strmap_put(changed, p->deps[k].path, data);
-				else
-					free(data);
-			}
-			free(path);
+			if (workdir_read_back(job, p->deps[k].path, &now, &data, &size) == 1 &&
+			    !git_oid_equal(&now, &p->deps[k].blob))
+				strmap_put(changed, p->deps[k].path, data);
+			else
+				free(data);
 		}
 	}
 	strmap_clear(&seen, NULL);
@@ -479,6 +469,8 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	if (job->timed_out || !exit_ok(status)) {
 		char *msg;
 
+		/* What it left behind is not known. */
+		workdir_forget(job);
 		/* One file should not cost the others: each goes again alone. */
 		if (!job->single && job->nr_subjects > 1) {
 			for (size_t i = 0; i < job->nr_subjects; i++) {
@@ -512,29 +504,30 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		struct subject *s = &ctx->subjects->v[si];
 		struct strvec msgs = STRVEC_INIT;
 		struct strbuf entry = STRBUF_INIT;
-		char *path, *data = NULL;
+		char *data = NULL;
 		char hex[GIT_OID_HEXSZ + 1];
 		size_t size = 0;
 		int transient = 0, is_changed;
 		git_oid oid;
 
+		int back = workdir_read_back(job, s->path, &oid, &data, &size), back_errno = errno;
+
 		/* Which of its readers changed it is known only when each runs alone. */
 		if (job->nr_subjects > 1 && reads_any(&rr->pend[si], &ambiguous)) {
 			batch_add(new_batch(rr, 1), si, 0);
 			rule->alone_header++;
+			free(data);
 			continue;
 		}
 		rule->runs++;
-		path = xstrfmt("%s/%s", job->dir, s->path);
 		for (size_t k = 0; k < parsing[i].nr; k++)
 			strvec_push(&msgs, parsing[i].v[k]);
 		file_messages(strbuf_str(&sections[i]), &msgs, &transient);
-		if (read_whole_file(path, &data, &size) < 0) {
-			strvec_pushf(&msgs, "spatch left no output: %s", strerror(errno));
+		if (back < 0) {
+			strvec_pushf(&msgs, "spatch left no output: %s", strerror(back_errno));
 			transient = 1;
-			data = NULL;
 		}
-		is_changed = data && !transient && (size != s->size || memcmp(data, s->data, size));
+		is_changed = data && !transient && !git_oid_equal(&oid, &s->cur);
 		if (is_changed) {
 			if (git_blob_create_from_buffer(&oid, repo_git(ctx->repo), data, size) < 0)
 				die_git("writing spatch's output to the object store");
@@ -564,7 +557,6 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		apply_result(ctx, s, job->rule, data, size, &oid, &msgs);
 		strbuf_release(&entry);
 		strvec_clear(&msgs);
-		free(path);
 	}
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		strbuf_release(&sections[i]);
