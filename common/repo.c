@@ -218,22 +218,30 @@ static int tree_error(const git_oid *oid)
 		     e && e->message ? e->message : "unknown error");
 }
 
-int repo_path_entry(struct repo *r, const git_oid *commit, const char *path, git_oid *out,
-		    unsigned *mode)
+/* The tree entry at `path` of commit (or tree) `oid`: 0, GIT_ENOTFOUND (silent) or -1. */
+static int path_tree_entry(git_repository *g, const git_oid *commit, const char *path,
+			   git_tree_entry **out)
 {
-	git_repository *g = repo_git_local(r);
 	git_tree *tree;
-	git_tree_entry *e;
 	int err;
 
 	if (lookup_tree(g, commit, &tree) < 0)
 		return tree_error(commit);
-	err = git_tree_entry_bypath(&e, tree, path);
+	err = git_tree_entry_bypath(out, tree, path);
 	git_tree_free(tree);
 	if (err == GIT_ENOTFOUND)
 		return GIT_ENOTFOUND;
-	if (err < 0)
-		return error_git(path);
+	return err < 0 ? error_git(path) : 0;
+}
+
+int repo_path_entry(struct repo *r, const git_oid *commit, const char *path, git_oid *out,
+		    unsigned *mode)
+{
+	git_tree_entry *e;
+	int err = path_tree_entry(repo_git_local(r), commit, path, &e);
+
+	if (err)
+		return err;
 	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB) {
 		err = GIT_ENOTFOUND;
 	} else {
@@ -721,8 +729,6 @@ int repo_pathspec_from_cwd(struct repo *r, struct strvec *pathspec)
 	return 0;
 }
 
-static int has_wildcard(const char *s);
-
 void repo_pathspec_warn_unmatched(struct repo *r, const git_oid *const *commits, size_t nr,
 				  const struct strvec *pathspec)
 {
@@ -734,20 +740,15 @@ void repo_pathspec_warn_unmatched(struct repo *r, const git_oid *const *commits,
 		if (it.exclude || !*it.pattern || has_wildcard(it.pattern))
 			continue;
 		for (size_t k = 0; k < nr && !found; k++) {
-			git_repository *g = repo_git_local(r);
-			git_tree *tree;
-			git_tree_entry *e;
 			char *path = xstrdup(it.pattern);
 			size_t n = strlen(path);
+			git_tree_entry *e;
 
 			while (n > 1 && path[n - 1] == '/')
 				path[--n] = '\0';
-			if (lookup_tree(g, commits[k], &tree) == 0) {
-				if (git_tree_entry_bypath(&e, tree, path) == 0) {
-					found = 1;
-					git_tree_entry_free(e);
-				}
-				git_tree_free(tree);
+			if (path_tree_entry(repo_git_local(r), commits[k], path, &e) == 0) {
+				found = 1;
+				git_tree_entry_free(e);
 			}
 			free(path);
 		}

@@ -321,6 +321,10 @@ static int shown(git_repository *g, const git_oid *oid, const struct rev_limits 
 	unsigned np;
 	int ok = 1;
 
+	/* Without these filters every commit of the walk is shown: no lookup. */
+	if (!l->min_parents && l->max_parents < 0 && l->until < 0 && !l->nr_authors &&
+	    !l->nr_greps)
+		return 1;
 	if (git_commit_lookup(&c, g, oid) < 0)
 		return 0;
 	np = git_commit_parentcount(c);

@@ -94,6 +94,8 @@ struct subject_set {
 };
 
 /* subjects.c */
+/* A file the rules run on: a C source or header (*.c, *.h). */
+int subject_is_source(const char *path);
 /*
  * Adds the C file or header at `path` of commit `tip` to `set`; returns its
  * index, or -1 when it is neither or is not in that commit.

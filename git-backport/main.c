@@ -43,11 +43,6 @@ static void make_tmpdir(void)
 	atexit(remove_tmpdir);
 }
 
-static int is_c_file(const char *path)
-{
-	return ends_with(path, ".c") || ends_with(path, ".h");
-}
-
 struct load_job {
 	struct repo *r;
 	const git_oid *tip;
@@ -79,7 +74,7 @@ static int collect_file(const struct tree_file *f, void *data)
 {
 	struct collect *c = data;
 
-	if (is_c_file(f->path) && pathspec_match(c->pathspec, f->path))
+	if (subject_is_source(f->path) && pathspec_match(c->pathspec, f->path))
 		strmap_put(c->paths, f->path, NULL);
 	return 0;
 }
@@ -108,7 +103,7 @@ static void files_at(struct repo *r, const git_oid *commit, const struct strvec 
 		while (len && p[len - 1] == '/')
 			p[--len] = '\0';
 		if (repo_path_oid(r, commit, p, &oid) == 0) {
-			if (is_c_file(p))
+			if (subject_is_source(p))
 				strmap_put(paths, p, NULL);
 		} else if (repo_for_each_file(r, commit, p, collect_file, &c) < 0) {
 			die("cannot list the files of %s under %s", oid_short(r, commit), p);

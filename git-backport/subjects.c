@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_source(const char *path)
+int subject_is_source(const char *path)
 {
 	return ends_with(path, ".c") || ends_with(path, ".h");
 }
@@ -29,7 +29,7 @@ static void load_one(struct repo *r, const git_oid *tip, struct loaded *l)
 {
 	l->blob = NULL;
 	l->mode = GIT_FILEMODE_BLOB;
-	if (!is_source(l->path) || repo_path_entry(r, tip, l->path, &l->oid, &l->mode) != 0)
+	if (!subject_is_source(l->path) || repo_path_entry(r, tip, l->path, &l->oid, &l->mode) != 0)
 		return;
 	if (repo_read_blob(r, &l->oid, &l->blob) < 0)
 		l->failed = 1;
