@@ -91,9 +91,24 @@ same_as_plain () {
 	rm -rf "$ours"
 }
 
-backport () {
-	GIT_DIR=$work/repo.git "$bin" -q --no-notes -j "$jobs" -D patch --at=v6.12 "$@" -- "$path"
-}
+# preview <json>: the preview object of git backport --format=json (JSON Lines:
+# the last object's "preview"; a single object in older versions)
+preview_py='
+import json, sys
+def preview(path):
+    text = open(path).read()
+    try:
+        objs = [json.loads(text)]
+    except ValueError:
+        objs = [json.loads(l) for l in text.splitlines() if l.strip()]
+    for o in reversed(objs):
+        if "preview" in o:
+            return o["preview"]
+    return objs[-1]
+'
+
+# git backport cold or again (a command /usr/bin/time can run, not a function)
+backport=(env GIT_DIR="$work/repo.git" "$bin" -q --no-notes -j "$jobs" -D patch --at=v6.12)
 
 if test -n "${ALONE:-}"; then
 	printf '%-28s %9s %9s %6s %9s %9s %7s %s\n' rule plain_s cold_s ratio plain_cpu cold_cpu again_s same
@@ -106,8 +121,8 @@ if test -n "${ALONE:-}"; then
 		(cd "$d/plain" && timed "$d/plain" spatch -D patch --sp-file "$d/rules/$r" --include-headers \
 			--in-place --dir "$path" -j "$jobs" >/dev/null 2>&1) || echo "backport-rules: plain spatch failed on $r" >&2
 		rm -rf "$work/repo.git/backport"
-		timed "$d/cold" backport --rules="$d/rules" --format=json >"$d/cold.json" 2>"$d/cold.err" || true
-		timed "$d/again" backport --rules="$d/rules" >"$d/again.diff" 2>/dev/null || true
+		timed "$d/cold" "${backport[@]}" --rules="$d/rules" --format=json -- "$path" >"$d/cold.json" 2>"$d/cold.err" || true
+		timed "$d/again" "${backport[@]}" --rules="$d/rules" -- "$path" >"$d/again.diff" 2>/dev/null || true
 		same=$(same_as_plain "$d/again.diff" "$d/plain")
 		test "$same" = yes || alldiff=1
 		p=$(wall "$d/plain") c=$(wall "$d/cold") a=$(wall "$d/again")
@@ -154,17 +169,15 @@ our_side () {
 	local d=$work/round$1/ours
 	mkdir -p "$d"
 	rm -rf "$work/repo.git/backport"
-	timed "$d/cold" backport --rules="$work/rules" --format=json >"$d/cold.json" 2>"$d/cold.err" || true
-	timed "$d/again" backport --rules="$work/rules" >"$d/again.diff" 2>/dev/null || true
+	timed "$d/cold" "${backport[@]}" --rules="$work/rules" --format=json -- "$path" >"$d/cold.json" 2>"$d/cold.err" || true
+	timed "$d/again" "${backport[@]}" --rules="$work/rules" -- "$path" >"$d/again.diff" 2>/dev/null || true
 	# per rule: its step's seconds, in the order of the rules
-	python3 -c '
-import json, sys
-for r in json.load(open(sys.argv[1]))["rules"]:
+	python3 -c "$preview_py"'
+for r in preview(sys.argv[1])["rules"]:
     print("%.2f %d" % (r["seconds"], r["processes"]))
 ' "$d/cold.json" >"$d/steps"
-	python3 -c '
-import json, sys
-print(json.load(open(sys.argv[1]))["diff"], end="")
+	python3 -c "$preview_py"'
+print(preview(sys.argv[1])["diff"], end="")
 ' "$d/cold.json" >"$d/cold.diff"
 }
 
@@ -215,9 +228,8 @@ for n in $(seq "$rounds"); do
 	s=$(awk '{ s += $1 } END { printf "%.2f", s }' "$work/round$n/ours/steps")
 	setup=$(min "$setup" "$(echo "$(wall "$work/round$n/ours/cold") - $s" | bc | sed 's/^\./0./')")
 done
-nproc=$(python3 -c '
-import json, sys
-print(sum(r["processes"] for r in json.load(open(sys.argv[1]))["rules"]))' "$work/round1/ours/cold.json")
+nproc=$(python3 -c "$preview_py"'
+print(sum(r["processes"] for r in preview(sys.argv[1])["rules"]))' "$work/round1/ours/cold.json")
 printf '%-32s %9s %9s %6s %10s\n' "setup (ours: read, tokens, out)" - "$setup" - -
 printf '%-32s %9s %9s %6s %10s\n' total "$tp" "$tc" "$(ratio "$tc" "$tp")" "$nproc"
 printf '%-32s %9s %9s %6s\n' "CPU (user+sys)" "$tpc" "$tcc" "$(ratio "$tcc" "$tpc")"
