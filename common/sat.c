@@ -2,8 +2,10 @@
 /* The picosat wrapper; see sat.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <picosat/picosat.h>
+#include "process.h"
 #include "sat.h"
 #include "u64map.h"
 
@@ -24,6 +26,7 @@ struct sat {
 	int max_var;		/* the highest variable in the base */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
 	size_t queries, cached, calls, witnessed, unsat;
+	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
 	 * Models the solver found, kept to answer later questions without it: a
 	 * formula true in one of them is satisfiable. A solver call assigns every
@@ -35,6 +38,7 @@ struct sat {
 	size_t nr_witnesses, next_witness, max_witnesses;
 	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
 	int random_phase;	/* decisions take random phases: diverse witnesses */
+	int interrupted;	/* a solve was cut short: answers are made up */
 	/*
 	 * The store's variable count at the last question: a base clause over
 	 * variables above it only (a fact about a variable made since) cannot
@@ -48,6 +52,13 @@ struct sat {
 	struct logic_eval *ev;
 };
 
+/* picosat polls this during a solve: an interrupt ends the call early. */
+static int solve_interrupted(void *data)
+{
+	(void)data;
+	return process_interrupted() != 0;
+}
+
 /*
  * The solver is made on the first question: a model that is only built,
  * dumped or never asked about costs no solver. Until then the log is the base.
@@ -60,6 +71,7 @@ static void load_solver(struct sat *s)
 	if (!s->ps)
 		die("cannot initialise picosat");
 	picosat_set_global_default_phase(s->ps, s->random_phase ? 3 : 0);
+	picosat_set_interrupt(s->ps, NULL, solve_interrupted);
 	for (size_t i = 0; i < s->nr_log; i++)
 		picosat_add(s->ps, s->log[i]);
 }
@@ -183,18 +195,39 @@ int sat_query_literal(struct sat *s, formula f)
 	return logic_cnf_literal(s->query_enc, f, 1, 1);
 }
 
+static double thread_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 {
 	load_solver(s);
 	seen(s);
+	/*
+	 * Interrupted: the run keeps nothing of this answer, so any will do;
+	 * "unsatisfiable" keeps a wrong model out of the witnesses.
+	 */
+	if (process_interrupted())
+		return s->interrupted = 1, SAT_UNSAT;
 	for (size_t i = 0; i < nr; i++)
 		picosat_assume(s->ps, assumptions[i]);
 	s->calls++;
+	double start = thread_seconds();
 	int r = picosat_sat(s->ps, -1);
-	if (r == PICOSAT_SATISFIABLE)
+	if (r == PICOSAT_SATISFIABLE) {
+		s->sat_seconds += thread_seconds() - start;
 		return SAT_SAT;
-	if (r == PICOSAT_UNSATISFIABLE)
+	}
+	if (r == PICOSAT_UNSATISFIABLE) {
+		s->unsat_seconds += thread_seconds() - start;
 		return SAT_UNSAT;
+	}
+	if (process_interrupted())
+		return s->interrupted = 1, SAT_UNSAT;
 	die("picosat: no answer without a limit (%d)", r);
 }
 
@@ -209,8 +242,16 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 		  int **out, size_t *alloc)
 {
 	size_t n = 0;
+	/* No refutation to ask about: the last answer was made up. */
+	if (s->interrupted)
+		return 0;
 	if (minimise && !picosat_inconsistent(s->ps)) {
-		const int *mus = picosat_mus_assumptions(s->ps, NULL, NULL, 0);
+		const int *mus;
+
+		/* Its inner solves may not stop halfway: it asks for a refutation. */
+		picosat_set_interrupt(s->ps, NULL, NULL);
+		mus = picosat_mus_assumptions(s->ps, NULL, NULL, 0);
+		picosat_set_interrupt(s->ps, NULL, solve_interrupted);
 		/* Keep the caller's order: the MUS is a subset of the assumptions. */
 		for (size_t i = 0; i < nr; i++) {
 			for (const int *p = mus; p && *p; p++) {
@@ -450,6 +491,8 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->witnessed = s->witnessed;
 	st->calls = s->calls;
 	st->unsat = s->unsat;
+	st->sat_seconds = s->sat_seconds;
+	st->unsat_seconds = s->unsat_seconds;
 }
 
 int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars)

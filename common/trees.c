@@ -9,6 +9,7 @@
 #include "kconfig_git.h"
 #include "model.h"
 #include "options.h"
+#include "process.h"
 
 /*
  * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
@@ -48,9 +49,10 @@ static void print_stats(struct arch_model *am)
 
 		sat_get_stats(am->sat, &st);
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
-			"%zu questions, %zu cached, %zu unsatisfiable\n",
+			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
+			"satisfiable, %.3f s unsatisfiable\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
-			st.queries, st.cached, st.unsat);
+			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds);
 	}
 	am->stats_printed = 1;
 }
@@ -135,6 +137,9 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 
 	if (t->built[i])
 		return am->model ? am : NULL;
+	/* Interrupted: the run ends, and an answer without this model is thrown away. */
+	if (process_interrupted())
+		return NULL;
 	t->built[i] = 1;
 	am->arch = t->arches.nr ? t->arches.v[i] : NULL;
 	/* No Kconfig tree at all (said once, by trees_new()): no model, quietly. */

@@ -129,20 +129,26 @@ static formula without_missing(struct file_arch *fa, formula f, int *any)
 	return g;
 }
 
-/* Is `f` unsatisfiable, and why: returns -1 when satisfiable, else the cause. */
+/*
+ * Is `f` unsatisfiable, and why: returns -1 when satisfiable, else the cause.
+ * The strongest question first (with kbuild's condition and missing names
+ * off): satisfiable, it answers the weaker ones, and most are. A solve that
+ * finds a model costs tens of milliseconds on Linux, one that refutes next
+ * to nothing, and the model found is kept to answer later questions.
+ */
 static int unsat_cause(struct file_arch *fa, formula f)
 {
+	formula with_file = logic_and(fa->am->logic, f, fa->file);
 	int any;
+	formula strongest = without_missing(fa, with_file, &any);
 
+	if (arch_model_satisfiable(fa->am, strongest))
+		return -1;
 	if (!arch_model_satisfiable(fa->am, f))
 		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
-	f = logic_and(fa->am->logic, f, fa->file);
-	if (!arch_model_satisfiable(fa->am, f))
+	if (!arch_model_satisfiable(fa->am, with_file))
 		return CAUSE_KBUILD;
-	f = without_missing(fa, f, &any);
-	if (any && !arch_model_satisfiable(fa->am, f))
-		return CAUSE_MISSING;
-	return -1;
+	return CAUSE_MISSING;
 }
 
 static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, size_t i,
@@ -253,12 +259,88 @@ void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
 	strbuf_release(&key);
 }
 
+static void condition_text(struct strbuf *sb, const struct cpp_expr *e);
+
+/* The operands of a chain of one operator, each in normal form, sorted and joined. */
+static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
+{
+	struct strvec parts = STRVEC_INIT;
+	const struct cpp_expr **stack = NULL;
+	size_t nr = 0, alloc = 0;
+	struct strbuf one = STRBUF_INIT;
+
+	ALLOC_GROW(stack, nr + 1, alloc);
+	stack[nr++] = e;
+	while (nr) {
+		const struct cpp_expr *x = stack[--nr];
+
+		if (x->kind == e->kind) {
+			ALLOC_GROW(stack, nr + 2, alloc);
+			stack[nr++] = x->b;
+			stack[nr++] = x->a;
+			continue;
+		}
+		strbuf_reset(&one);
+		condition_text(&one, x);
+		strvec_push(&parts, one.buf);
+	}
+	strvec_sort(&parts);
+	strbuf_addch(sb, '(');
+	for (size_t i = 0; i < parts.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? (e->kind == CPP_EXPR_AND ? " && " : " || ") : "",
+			    parts.v[i]);
+	strbuf_addch(sb, ')');
+	strvec_clear(&parts);
+	strbuf_release(&one);
+	free(stack);
+}
+
+/*
+ * A presence condition in a form that does not depend on how it is written:
+ * #ifdef X, #if defined(X) and #if X are one test of a Kconfig name, and the
+ * operands of && and || are in sorted order. Spacing, line and the
+ * directive's spelling are gone, so a defect survives a rewrite of its #if
+ * line, and a rewrite that changes the condition is a new defect.
+ */
+static void condition_text(struct strbuf *sb, const struct cpp_expr *e)
+{
+	static const char *const variant[] = {
+		[CPP_DEFINED] = "", [CPP_ENABLED] = "IS_ENABLED", [CPP_BUILTIN] = "IS_BUILTIN",
+		[CPP_MODULE] = "IS_MODULE", [CPP_REACHABLE] = "IS_REACHABLE",
+	};
+
+	switch (e->kind) {
+	case CPP_EXPR_CONST:
+		strbuf_addch(sb, e->value ? '1' : '0');
+		break;
+	case CPP_EXPR_NOT:
+		strbuf_addch(sb, '!');
+		condition_text(sb, e->a);
+		break;
+	case CPP_EXPR_AND:
+	case CPP_EXPR_OR:
+		condition_chain(sb, e);
+		break;
+	case CPP_EXPR_CONFIG:
+		strbuf_addf(sb, "%s(%s)", variant[e->variant], e->name);
+		break;
+	case CPP_EXPR_FREE:
+		/* Outside Kconfig, defined(X) and X are two questions. */
+		strbuf_addf(sb, "%s%s(%s)%s", e->bare ? "value" : "defined", variant[e->variant],
+			    e->name, e->file_defined ? "[file]" : "");
+		break;
+	case CPP_EXPR_OPAQUE:
+		strbuf_addf(sb, "{%s}", e->text);
+		break;
+	}
+}
+
 static struct defect *add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, size_t i, enum defect_kind kind)
 {
 	const struct cpp_block *b = &f->blocks[i];
 	struct defect *d = defect_list_add(out);
-	struct strbuf ctx = STRBUF_INIT;
+	struct strbuf cond = STRBUF_INIT;
 
 	d->path = xstrdup(path);
 	d->line = b->line;
@@ -266,9 +348,8 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 	d->block = b->number;
 	d->kind = kind;
 	d->directive = xstrdup(b->directive);
-	strbuf_addf(&ctx, "%s: ", defect_kind_name(kind));
-	block_context(f, i, &ctx);
-	d->context = strbuf_detach(&ctx, NULL);
+	condition_text(&cond, b->pc);
+	d->condition = strbuf_detach(&cond, NULL);
 	return d;
 }
 
@@ -282,15 +363,131 @@ static void explain_code(struct defect *d, const char *path, const struct cpp_fi
 			     f->blocks[j].directive);
 }
 
+/* The definition of sym at path:line, or its first one. */
+static const struct kconfig_definition *definition_at(const struct kconfig_symbol *sym,
+						      const char *path, int line)
+{
+	for (size_t i = 0; i < sym->nr_defs; i++)
+		if (sym->defs[i]->loc.line == line && !strcmp(sym->defs[i]->loc.path, path))
+			return sym->defs[i];
+	return sym->nr_defs ? sym->defs[0] : NULL;
+}
+
+/*
+ * One constraint of the solver's reasons as a sentence about the Kconfig
+ * lines: "CONFIG_FOO (drivers/x/Kconfig:49) has no prompt and nothing
+ * selects it", "CONFIG_BAR (Kconfig:4) depends on FOO", "CONFIG_FOO is
+ * selected by CONFIG_SEL (Kconfig:9)".
+ */
+static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
+			   const struct model_reason *r)
+{
+	const char *name = starts_with(r->symbol, "CONFIG_") ? r->symbol + 7 : r->symbol;
+	const struct kconfig_symbol *sym = kc ? kconfig_lookup(kc, name) : NULL;
+	const struct kconfig_definition *def;
+	size_t prompts = 0, defaults = 0;
+
+	if (!sym || !sym->nr_defs) {
+		strbuf_addf(sb, "%s (%s:%d): %s", r->symbol, r->path, r->line, r->what);
+		return;
+	}
+	if (!strcmp(r->what, "select")) {
+		for (size_t i = 0; i < sym->nr_selected_by; i++) {
+			const struct kconfig_definition *from = sym->selected_by[i].from;
+
+			if (from->loc.line != r->line || strcmp(from->loc.path, r->path) ||
+			    !from->symbol)
+				continue;
+			strbuf_addf(sb, "%s is selected by CONFIG_%s (%s:%d)", r->symbol,
+				    from->symbol->name, r->path, r->line);
+			if (sym->selected_by[i].cond) {
+				strbuf_addstr(sb, " if ");
+				kconfig_expr_print(sym->selected_by[i].cond, sb);
+			}
+			return;
+		}
+		strbuf_addf(sb, "%s is selected at %s:%d", r->symbol, r->path, r->line);
+		return;
+	}
+	for (size_t i = 0; i < sym->nr_defs; i++) {
+		prompts += sym->defs[i]->nr_prompts;
+		defaults += sym->defs[i]->nr_defaults;
+	}
+	def = definition_at(sym, r->path, r->line);
+	strbuf_addf(sb, "%s (%s:%d) ", r->symbol, r->path, r->line);
+	if (!strcmp(r->what, "depends on") || !strcmp(r->what, "default")) {
+		if (!prompts && !sym->nr_selected_by && !sym->nr_implied_by) {
+			strbuf_addstr(sb, defaults ? "has no prompt, nothing selects it, and its default decides" :
+				      "has no prompt and nothing selects it");
+			return;
+		}
+		if (!prompts) {
+			strbuf_addstr(sb, "has no prompt: only its default and what selects it set it");
+			return;
+		}
+		if (def && def->dep) {
+			strbuf_addstr(sb, "depends on ");
+			kconfig_expr_print(def->dep, sb);
+			return;
+		}
+	}
+	strbuf_addstr(sb, r->what);
+}
+
+/*
+ * f with the facts that pc.c gives the model's solver only (a bool is never
+ * m; another architecture's symbol is n here) and that the explainer, built
+ * from the model's own constraints, lacks: without them
+ * IS_ENABLED(CONFIG_BOOL_OPTION) is never unsatisfiable there.
+ */
+static formula with_kconfig_facts(struct file_arch *fa, formula f)
+{
+	struct logic *l = fa->am->logic;
+	int *vars = NULL;
+	size_t nr = 0, alloc = 0;
+	formula g = f;
+
+	logic_vars_of(l, f, &vars, &nr, &alloc);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = logic_var_name(l, vars[i]);
+		const struct kconfig_symbol *sym;
+		char *base;
+		int fact;
+
+		if (!name || !starts_with(name, "CONFIG_"))
+			continue;
+		base = xstrdup(name + 7);
+		sym = kconfig_lookup(fa->am->kconfig, base);
+		fact = !sym || !sym->nr_defs;
+		if (ends_with(base, "_MODULE")) {
+			const struct kconfig_symbol *of;
+
+			base[strlen(base) - 7] = '\0';
+			of = kconfig_lookup(fa->am->kconfig, base);
+			if (of && of->nr_defs)
+				fact = of->type == KCONFIG_BOOL;
+		}
+		free(base);
+		if (fact)
+			g = logic_and(l, g, logic_not(logic_atom(l, vars[i])));
+	}
+	free(vars);
+	return g;
+}
+
 /* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
 static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
 {
 	const struct model_reason **reasons;
-	size_t n = model_explain(fa->am->model, f, &reasons);
+	size_t n = model_explain(fa->am->model, with_kconfig_facts(fa, f), &reasons);
+	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t k = 0; k < n; k++)
-		strvec_pushf(&d->explanation, "%s:%d: %s: %s", reasons[k]->path,
-			     reasons[k]->line, reasons[k]->symbol, reasons[k]->what);
+	for (size_t k = 0; k < n; k++) {
+		strbuf_reset(&sb);
+		explain_reason(&sb, fa->am->kconfig, reasons[k]);
+		strvec_push(&d->explanation, sb.buf);
+	}
+	strbuf_release(&sb);
 }
 
 static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
@@ -329,16 +526,21 @@ static void explain_missing(struct defect *d, const struct tree_models *tm, cons
 	strvec_clear(&near);
 }
 
+static int has_name(const struct strvec *sv, const char *name)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], name))
+			return 1;
+	return 0;
+}
+
 static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
 {
 	for (int j = (int)i; j >= 0; j = f->blocks[j].prev_sibling)
 		for (size_t k = 0; k < f->blocks[j].nr_symbols; k++) {
 			const char *name = f->blocks[j].symbols[k].name;
-			int seen = 0;
 
-			for (size_t m = 0; m < d->symbols.nr; m++)
-				seen |= !strcmp(d->symbols.v[m], name);
-			if (!seen)
+			if (!has_name(&d->symbols, name))
 				strvec_push(&d->symbols, name);
 		}
 }
@@ -396,11 +598,16 @@ static int macro_option_missing(struct file_state *fs, const struct analyze_opti
 	return 1;
 }
 
-static void check_undefined(struct file_state *fs, const char *path, size_t i,
-			    const struct analyze_options *opt, struct defect_list *out)
+/*
+ * The names of block i's own directive that nothing defines, into `names`.
+ * Returns 1 when one came from a project macro (CONFIG_IS_ENABLED(TYPO)):
+ * the presence condition has it false, so the block looks dead in C alone.
+ */
+static int undefined_names(struct file_state *fs, size_t i, const struct analyze_options *opt,
+			   struct strvec *names)
 {
 	const struct cpp_block *b = &fs->f->blocks[i];
-	struct defect *d = NULL;
+	int from_macro = 0;
 
 	for (size_t k = 0; k < b->nr_symbols; k++) {
 		const struct cpp_symbol_ref *ref = &b->symbols[k];
@@ -409,14 +616,30 @@ static void check_undefined(struct file_state *fs, const char *path, size_t i,
 		    ref->file_defined ||
 		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
 			continue;
-		if (!d) {
-			d = add_defect(out, path, fs->f, i, DEFECT_UNDEFINED);
-			d->cause = CAUSE_MISSING;
-			d->global = 1;
-		}
-		strvec_push(&d->symbols, ref->name);
+		if (!has_name(names, ref->name))
+			strvec_push(names, ref->name);
+		from_macro |= ref->from_macro;
+	}
+	return from_macro;
+}
+
+/* A block neither dead nor undead whose directive names something undefined: a line of its own. */
+static void add_undefined(struct file_state *fs, const char *path, size_t i,
+			  const struct analyze_options *opt, const struct strvec *names,
+			  struct defect_list *out)
+{
+	struct defect *d;
+
+	if (!names->nr)
+		return;
+	d = add_defect(out, path, fs->f, i, DEFECT_UNDEFINED);
+	d->cause = CAUSE_MISSING;
+	d->global = 1;
+	for (size_t k = 0; k < names->nr; k++) {
+		strvec_push(&d->symbols, names->v[k]);
+		strvec_push(&d->missing, names->v[k]);
 		if (opt->explain)
-			explain_missing(d, fs->tm, ref->name);
+			explain_missing(d, fs->tm, names->v[k]);
 	}
 }
 
@@ -495,7 +718,7 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	d->kind = DEFECT_DEAD;
 	d->cause = CAUSE_KBUILD;
 	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
-	d->context = xstrdup("dead: B00");
+	d->condition = xstrdup("(the whole file)");
 	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
 	if (!d->global)
 		for (size_t k = 0; k < nr_scope; k++)
@@ -558,6 +781,7 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 {
 	struct file_state fs = { .path = path, .f = f, .tm = tm };
 	struct strbuf key = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -569,23 +793,31 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
 		/* Never compiled, yet a name no Kconfig defines is still a typo. */
-		for (size_t i = 0; i < f->nr_blocks; i++)
-			if (!skipped(f, i, opt, &key))
-				check_undefined(&fs, path, i, opt, out);
+		for (size_t i = 0; i < f->nr_blocks; i++) {
+			if (skipped(f, i, opt, &key))
+				continue;
+			strvec_clear(&names);
+			undefined_names(&fs, i, opt, &names);
+			add_undefined(&fs, path, i, opt, &names, out);
+		}
 		goto done;
 	}
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
 		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
 		enum verdict v = NONE;
+		int macro_missing;
 		struct file_arch *fa;
 		struct defect *d;
 
 		if (skipped(f, i, opt, &key))
 			continue;
-		check_undefined(&fs, path, i, opt, out);
-		if (b->constant || !chain_names_config(f, i))
+		strvec_clear(&names);
+		macro_missing = undefined_names(&fs, i, opt, &names);
+		if (b->constant || !chain_names_config(f, i)) {
+			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
+		}
 		/* A defect must hold on every architecture in scope: stop at the first where not. */
 		order_scope(&fs, i, scope, nr_scope);
 		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
@@ -613,30 +845,41 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 					break;
 			}
 		}
-		if (v != DEAD && v != UNDEAD)
+		if (v != DEAD && v != UNDEAD) {
+			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
+		}
 		/*
 		 * `#else #error "needs FOO"` that the configuration rules out is a
 		 * build assertion that holds, not dead code. One that a typo keeps
 		 * from ever firing (missing) is still a defect.
 		 */
 		if (v == DEAD && b->has_error && !b->has_code &&
-		    (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))
+		    (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD)) {
+			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
+		}
+		/* A macro's missing option is false in C: missing is why, not code. */
+		if (cause == CAUSE_CODE && macro_missing)
+			cause = CAUSE_MISSING;
 		d = add_defect(out, path, f, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
 		d->cause = cause;
 		set_symbols(d, f, i);
+		for (size_t k = 0; k < names.nr; k++)
+			strvec_push(&d->missing, names.v[k]);
 		d->global = !tm->nr_arches || (nr_scope == tm->nr_arches && !tm->only_arch);
 		if (!d->global)
 			for (size_t k = 0; k < nr_scope; k++)
 				strvec_push(&d->arches, tm->arch_names[scope[k]]);
 		if (opt->explain && cause == CAUSE_CODE)
 			explain_code(d, path, f, i);
-		if (opt->explain && cause == CAUSE_MISSING)
-			for (size_t k = 0; k < d->symbols.nr; k++)
-				if (!pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
-							      d->symbols.v[k]))
-					explain_missing(d, tm, d->symbols.v[k]);
+		/* The block's own missing names, and for a missing cause those of its #if chain. */
+		for (size_t k = 0; opt->explain && k < d->symbols.nr; k++)
+			if (has_name(&d->missing, d->symbols.v[k]) ||
+			    (cause == CAUSE_MISSING &&
+			     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
+						       d->symbols.v[k])))
+				explain_missing(d, tm, d->symbols.v[k]);
 		if (opt->explain && cause == CAUSE_KCONFIG) {
 			fa = file_arch(&fs, scope[0]);
 			if (fa)
@@ -659,4 +902,5 @@ done:
 	free(fs.arches);
 	free(scope);
 	strbuf_release(&key);
+	strvec_clear(&names);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accept.h"
 #include "analyze.h"
 #include "buildfiles.h"
 #include "trees.h"
@@ -21,6 +22,7 @@
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
+#include "process.h"
 #include "project.h"
 #include "report.h"
 
@@ -34,6 +36,7 @@ struct checker {
 	struct kbuild_cache *kbuild_cache;
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
+	struct strvec accept;		/* undertaker.accept */
 	struct project_config project_config;
 	struct trees *sets[MAX_MODEL_SETS];
 	unsigned long last_use[MAX_MODEL_SETS];
@@ -71,6 +74,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->macros = cpp_macros_new();
 	project_config_init(&c->project_config, r);
 	project_head_macros(&c->project_config, r, &c->macro_defs);
+	repo_config_get_all(r, "undertaker.accept", &c->accept);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
@@ -118,6 +122,7 @@ void checker_free(struct checker *c)
 		buildfiles_free(c->buildfiles);
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
+		strvec_clear(&c->accept);
 		project_config_release(&c->project_config);
 	}
 	free(c->host_arch);
@@ -213,6 +218,10 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
 	if (c->opts->arch)
 		strbuf_addf(&all, "arch %s\n", c->opts->arch);
+	for (size_t i = 0; i < c->accept.nr; i++)
+		strbuf_addf(&all, "accept %s\n", c->accept.v[i]);
+	/* What a note holds: a note of another form is written again. */
+	strbuf_addf(&all, "note %d\n", CHECKER_NOTE_FORM);
 	git_odb_hash(&id, all.buf, all.len, GIT_OBJECT_BLOB);
 	strbuf_addstr(key, git_oid_tostr(hex, sizeof(hex), &id));
 	strbuf_release(&all);
@@ -359,6 +368,8 @@ static int find_users(const struct tree_file *f, void *data)
 	struct blob *blob;
 	char hex[GIT_OID_HEXSZ + 1];
 
+	if (process_interrupted())
+		return 1;
 	if (!is_c_file(f->path) || strmap_get(a->skip, f->path) ||
 	    !pathspec_match(&a->checker->opts->pathspec, f->path))
 		return 0;
@@ -580,7 +591,7 @@ static void *commit_run(void *arg)
 		pthread_mutex_lock(&cw->lock);
 		i = cw->next++;
 		pthread_mutex_unlock(&cw->lock);
-		if (i >= cw->nr)
+		if (i >= cw->nr || process_interrupted())
 			break;
 		check_item(w->c, ps, ms, &cw->items[i]);
 		progress_add(cw->progress, 1);
@@ -608,7 +619,7 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 		struct trees *ms = commit_trees(c, cw->commit);
 
-		for (size_t i = 0; i < cw->nr; i++) {
+		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
 			check_item(c, ps, ms, &cw->items[i]);
 			progress_add(cw->progress, 1);
 		}
@@ -642,36 +653,88 @@ static void check_items(struct checker *c, struct commit_work *cw)
 	free(w);
 }
 
+/*
+ * At a merge, the defects of `out` (found against the first parent) that
+ * another parent already has were reported at the commit that brought them
+ * in: unchanged. Those the first parent had and the merge lost that another
+ * parent lacks were fixed on that side: not the merge's.
+ */
+static int other_parents(struct checker *c, const git_oid *parents, size_t nr_parents,
+			 struct defect_list *out)
+{
+	for (size_t p = 1; p < nr_parents; p++) {
+		struct trees *ps = commit_trees(c, &parents[p]);
+		struct defect_list kept = { 0 };
+		const char *path = NULL;
+		const struct defect_list *theirs = NULL;
+
+		if (!ps)
+			return -1;
+		for (size_t i = 0; i < out->nr; i++) {
+			struct defect *d = &out->v[i];
+			git_oid blob;
+			int has = 0;
+
+			if (d->status != STATUS_UNCHANGED) {
+				if (!path || strcmp(path, d->path)) {
+					path = d->path;
+					theirs = NULL;
+					if (!repo_path_oid(c->repo, &parents[p], path, &blob) &&
+					    is_c_file(path))
+						theirs = blob_defects(c, ps, path, &blob);
+				}
+				has = theirs && defect_list_has(theirs, d);
+			}
+			if (d->status == STATUS_FIXED && !has)
+				continue;
+			if (d->status == STATUS_NEW && has)
+				d->status = STATUS_UNCHANGED;
+			defect_list_copy(&kept, d, NULL);
+		}
+		defect_list_clear(out);
+		*out = kept;
+	}
+	return 0;
+}
+
 int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct change_list changes = { 0 };
 	struct trees *ms, *ps = NULL;
 	git_commit *gc;
-	git_oid parent;
+	git_oid parent, *parents;
+	size_t nr_parents;
 	int has_parent;
 	struct strmap checked = STRMAP_INIT;
 	struct strvec apaths = STRVEC_INIT, ablobs = STRVEC_INIT;
 	struct commit_work cw = { .commit = commit };
 	size_t alloc = 0;
+	int ret;
 
 	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
 		return error("cannot read commit %s", oid_short(c->repo, commit));
-	has_parent = git_commit_parentcount(gc) > 0;
+	nr_parents = git_commit_parentcount(gc);
+	parents = xcalloc(nr_parents + 1, sizeof(*parents));
+	for (size_t i = 0; i < nr_parents; i++)
+		parents[i] = *git_commit_parent_id(gc, (unsigned)i);
+	has_parent = nr_parents > 0;
 	if (has_parent)
-		parent = *git_commit_parent_id(gc, 0);
+		parent = parents[0];
 	git_commit_free(gc);
 
-	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0)
+	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0) {
+		free(parents);
 		return -1;
+	}
 	if (has_parent) {
 		ps = commit_trees(c, &parent);
 		if (!ps)
-			return -1;
+			goto fail;
 		cw.parent = &parent;
 	}
 	ms = commit_trees(c, commit);
 	if (!ms)
-		return -1;
+		goto fail;
 
 	for (size_t i = 0; i < changes.nr; i++) {
 		const struct file_change *fc = &changes.files[i];
@@ -707,7 +770,15 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	strvec_clear(&ablobs);
 	strmap_clear(&checked, NULL);
 	change_list_clear(&changes);
-	return 0;
+	ret = other_parents(c, parents, nr_parents, out);
+	if (!ret)
+		ret = accept_defects(c->repo, commit, &c->accept, out);
+	free(parents);
+	return ret;
+fail:
+	change_list_clear(&changes);
+	free(parents);
+	return -1;
 }
 
 /* A census worker: its own models and solvers, the parent's tree data. */
@@ -757,7 +828,12 @@ static int census_list(const struct tree_file *f, void *data)
 {
 	struct census *cs = data;
 
-	if (!is_c_file(f->path) || !pathspec_match(&cs->checker->opts->pathspec, f->path))
+	const struct undertaker_options *o = cs->checker->opts;
+
+	if (!is_c_file(f->path) || !pathspec_match(&o->pathspec, f->path))
+		return 0;
+	/* A file's shard: its path's hash, the same on every machine and run. */
+	if (o->shard_n && strhash(f->path, strlen(f->path)) % o->shard_n != o->shard_k - 1)
 		return 0;
 	strvec_push(&cs->paths, f->path);
 	ALLOC_GROW(cs->blobs, cs->nr + 1, cs->alloc);
@@ -777,7 +853,7 @@ static void *census_run(void *arg)
 		pthread_mutex_lock(&cs->lock);
 		i = cs->next++;
 		pthread_mutex_unlock(&cs->lock);
-		if (i >= cs->nr || !ms)
+		if (i >= cs->nr || !ms || process_interrupted())
 			break;
 		copy_list(&w->out, blob_defects(w->c, ms, cs->paths.v[i], &cs->blobs[i]), NULL);
 		/* The census sees each blob once: keep memory flat. */

@@ -19,9 +19,10 @@ static void defect_release(struct defect *d)
 {
 	free(d->path);
 	free(d->directive);
-	free(d->context);
+	free(d->condition);
 	strvec_clear(&d->arches);
 	strvec_clear(&d->symbols);
+	strvec_clear(&d->missing);
 	strvec_clear(&d->explanation);
 }
 
@@ -56,12 +57,14 @@ void defect_list_copy(struct defect_list *dst, const struct defect *d, const cha
 	*c = *d;
 	memset(&c->arches, 0, sizeof(c->arches));
 	memset(&c->symbols, 0, sizeof(c->symbols));
+	memset(&c->missing, 0, sizeof(c->missing));
 	memset(&c->explanation, 0, sizeof(c->explanation));
 	c->path = xstrdup(path ? path : d->path);
 	c->directive = xstrdup(d->directive ? d->directive : "");
-	c->context = xstrdup(d->context ? d->context : "");
+	c->condition = xstrdup(d->condition ? d->condition : "");
 	strvec_copy(&c->arches, &d->arches);
 	strvec_copy(&c->symbols, &d->symbols);
+	strvec_copy(&c->missing, &d->missing);
 	strvec_copy(&c->explanation, &d->explanation);
 }
 
@@ -85,9 +88,41 @@ void defect_list_sort(struct defect_list *l)
 		qsort(l->v, l->nr, sizeof(*l->v), cmp_defect);
 }
 
+static int same_names(const struct strvec *a, const struct strvec *b)
+{
+	if (a->nr != b->nr)
+		return 0;
+	for (size_t i = 0; i < a->nr; i++) {
+		size_t j = 0;
+
+		while (j < b->nr && strcmp(a->v[i], b->v[j]))
+			j++;
+		if (j == b->nr)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * What makes it a defect: kind, cause, and the names nothing defines (a
+ * typo stays the same typo however its #if is rewritten) or else the
+ * condition. Never the line nor the directive's text.
+ */
 static int same_defect(const struct defect *a, const struct defect *b)
 {
-	return a->kind == b->kind && !strcmp(a->context, b->context);
+	if (a->kind != b->kind || a->cause != b->cause || strcmp(a->path, b->path))
+		return 0;
+	if (a->missing.nr || b->missing.nr)
+		return same_names(&a->missing, &b->missing);
+	return !strcmp(a->condition, b->condition);
+}
+
+int defect_list_has(const struct defect_list *l, const struct defect *d)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].status != STATUS_FIXED && same_defect(&l->v[i], d))
+			return 1;
+	return 0;
 }
 
 void defect_match(const struct defect_list *before, struct defect_list *after)
@@ -133,7 +168,7 @@ const char *defect_cause_name(enum defect_cause c)
 
 const char *defect_status_name(enum defect_status s)
 {
-	static const char *const names[] = { "new", "fixed", "unchanged" };
+	static const char *const names[] = { "new", "fixed", "unchanged", "accepted" };
 
 	return names[s];
 }
@@ -149,14 +184,27 @@ static void add_scope(struct strbuf *sb, const struct defect *d)
 		strbuf_addf(sb, "%s%s", i ? "," : "", d->arches.v[i]);
 }
 
+/* The cause, then the missing names: `missing CONFIG_A CONFIG_B` or `kconfig, missing CONFIG_A`. */
+static void add_cause(struct strbuf *sb, const struct defect *d)
+{
+	strbuf_addstr(sb, defect_cause_name(d->cause));
+	if (!d->missing.nr)
+		return;
+	if (d->cause != CAUSE_MISSING)
+		strbuf_addstr(sb, ", missing");
+	for (size_t i = 0; i < d->missing.nr; i++)
+		strbuf_addf(sb, " %s", d->missing.v[i]);
+}
+
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status)
 {
 	if (d->block < 0)
-		strbuf_addf(sb, "%s:%d: %s block B00 (%s, ", d->path, d->line,
-			    defect_kind_name(d->kind), defect_cause_name(d->cause));
+		strbuf_addf(sb, "%s:%d: %s block B00 (", d->path, d->line, defect_kind_name(d->kind));
 	else
-		strbuf_addf(sb, "%s:%d: %s block B%d (%s, ", d->path, d->line,
-			    defect_kind_name(d->kind), d->block, defect_cause_name(d->cause));
+		strbuf_addf(sb, "%s:%d: %s block B%d (", d->path, d->line, defect_kind_name(d->kind),
+			    d->block);
+	add_cause(sb, d);
+	strbuf_addstr(sb, ", ");
 	add_scope(sb, d);
 	strbuf_addf(sb, "): %s", d->directive);
 	if (with_status && d->status != STATUS_NEW)
@@ -186,6 +234,10 @@ void defect_format_json(struct strbuf *sb, const struct defect *d)
 	strbuf_add_json_str(sb, d->directive);
 	strbuf_addstr(sb, ",\"symbols\":");
 	add_json_strvec(sb, &d->symbols);
+	if (d->missing.nr) {
+		strbuf_addstr(sb, ",\"missing\":");
+		add_json_strvec(sb, &d->missing);
+	}
 	strbuf_addf(sb, ",\"status\":\"%s\"", defect_status_name(d->status));
 	if (d->explanation.nr) {
 		strbuf_addstr(sb, ",\"explanation\":");

@@ -11,7 +11,8 @@
 
 enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED };
 enum defect_cause { CAUSE_CODE, CAUSE_KCONFIG, CAUSE_KBUILD, CAUSE_MISSING };
-enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED };
+/* accepted: new, but named by an Undertaker-Accept trailer or undertaker.accept. */
+enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED, STATUS_ACCEPTED };
 
 struct defect {
 	char *path;
@@ -24,10 +25,18 @@ struct defect {
 	char *directive;	/* as written */
 	struct strvec symbols;	/* CONFIG names involved (undefined: the undefined ones) */
 	/*
-	 * Identity across versions of a file: the directives from the root down
-	 * to this block, so a block is matched by condition and nesting, not line.
+	 * The names of the block's own directive that nothing defines: said on
+	 * the block's dead or undead line, `(missing CONFIG_X, global)`, and
+	 * on an undefined line only where the block is neither.
 	 */
-	char *context;
+	struct strvec missing;
+	/*
+	 * Identity across versions of a file, with kind, cause and the missing
+	 * names: the block's presence condition (its directive and those
+	 * enclosing and before it) in a normal form, so a block is matched by
+	 * what it means, not by its line nor how its #if is written.
+	 */
+	char *condition;
 	enum defect_status status;
 	struct strvec explanation;	/* --explain: lines of reasons */
 };
@@ -49,15 +58,21 @@ void defect_list_sort(struct defect_list *l);
 /*
  * Compares the defects of a file before and after a commit: items of `after`
  * found in `before` become unchanged, the others new; items of `before` with
- * no match are appended to `after` as fixed.
+ * no match are appended to `after` as fixed. Two defects are the same when
+ * kind and cause agree and either their missing names or their conditions do.
  */
 void defect_match(const struct defect_list *before, struct defect_list *after);
+/* Is d (of any status) one of the defects in l? (the identity defect_match uses) */
+int defect_list_has(const struct defect_list *l, const struct defect *d);
 
 const char *defect_kind_name(enum defect_kind k);
 const char *defect_cause_name(enum defect_cause c);
 const char *defect_status_name(enum defect_status s);
 
-/* `path:line: dead block B3 (kconfig, global): #ifdef CONFIG_FOO` (+ " [fixed]" if not new). */
+/*
+ * `path:line: dead block B3 (kconfig, global): #ifdef CONFIG_FOO` (+ " [fixed]" if
+ * not new); the missing names after the cause: `(missing CONFIG_FOOO, global)`.
+ */
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status);
 void defect_format_json(struct strbuf *sb, const struct defect *d);
 

@@ -1,9 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "history.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buildfiles.h"
+
+/*
+ * The symbol a `config NAME` or `menuconfig NAME` line defines: its length,
+ * and *name where it starts; 0 for any other line.
+ */
+static size_t config_name(const char *p, const char *eol, const char **name)
+{
+	const char *q = p;
+
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
+		q += 4;
+	if ((size_t)(eol - q) <= 6 || strncmp(q, "config", 6) || (q[6] != ' ' && q[6] != '\t'))
+		return 0;
+	q += 6;
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	*name = q;
+	while (q < eol && (isalnum((unsigned char)*q) || *q == '_'))
+		q++;
+	return (size_t)(q - *name);
+}
 
 /* The line of `config NAME` or `menuconfig NAME` in a Kconfig text, or 0. */
 static int defines(const char *data, size_t size, const char *name)
@@ -13,23 +38,12 @@ static int defines(const char *data, size_t size, const char *name)
 
 	for (const char *p = data, *end = data + size; p < end; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *q = p;
+		const char *found;
 
 		if (!eol)
 			eol = end;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
-			q += 4;
-		if ((size_t)(eol - q) > 6 && !strncmp(q, "config", 6) && (q[6] == ' ' || q[6] == '\t')) {
-			q += 6;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(eol - q) >= nlen && !strncmp(q, name, nlen) &&
-			    (q + nlen == eol || q[nlen] == ' ' || q[nlen] == '\t' || q[nlen] == '#' ||
-			     q[nlen] == '\r'))
-				return line;
-		}
+		if (config_name(p, eol, &found) == nlen && !strncmp(found, name, nlen))
+			return line;
 		p = eol + 1;
 	}
 	return 0;
@@ -41,7 +55,59 @@ struct walk_state {
 	int found_new;			/* the commit still defines it in a file it changed */
 	char *old_path;			/* where the parent defined it */
 	int old_line;
+	git_oid old_blob, new_blob;	/* that file before and after the commit */
 };
+
+/*
+ * The name of the `config` line nearest to `line` (at most 3 lines away) in
+ * a Kconfig text, or NULL; xstrdup'ed.
+ */
+static char *config_near(const char *data, size_t size, int line)
+{
+	char *best = NULL;
+	int best_dist = 4, n = 1;
+
+	for (const char *p = data, *end = data + size; p < end; n++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *name;
+		int dist = n > line ? n - line : line - n;
+		size_t len;
+
+		if (!eol)
+			eol = end;
+		if (dist < best_dist && (len = config_name(p, eol, &name)) > 0) {
+			free(best);
+			best = xstrndup(name, len);
+			best_dist = dist;
+		}
+		p = eol + 1;
+	}
+	return best;
+}
+
+/*
+ * A rename: the commit that removed the definition put another `config` in
+ * its place, one that the file did not define before. Its name, or NULL.
+ */
+static char *renamed_to(struct walk_state *ws)
+{
+	struct blob *nb, *ob;
+	char *name = NULL;
+
+	if (git_oid_is_zero(&ws->new_blob) || repo_read_blob(ws->repo, &ws->new_blob, &nb) < 0)
+		return NULL;
+	name = config_near(nb->data, nb->size, ws->old_line);
+	blob_release(ws->repo, nb);
+	if (name && !git_oid_is_zero(&ws->old_blob) &&
+	    !repo_read_blob(ws->repo, &ws->old_blob, &ob)) {
+		if (defines(ob->data, ob->size, name)) {
+			free(name);
+			name = NULL;
+		}
+		blob_release(ws->repo, ob);
+	}
+	return name;
+}
 
 static int is_kconfig_path(const char *path)
 {
@@ -90,6 +156,8 @@ static int per_delta(const git_diff_delta *d, float progress, void *payload)
 		if (line) {
 			ws->old_path = xstrdup(d->old_file.path);
 			ws->old_line = line;
+			ws->old_blob = d->old_file.id;
+			ws->new_blob = d->new_file.id;
 		}
 	}
 	return 0;
@@ -132,10 +200,14 @@ int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *na
 		}
 		if (ws.old_path && !ws.found_new) {
 			char hex[GIT_OID_HEXSZ + 1];
+			char *renamed = renamed_to(&ws);
 
 			git_oid_tostr(hex, 13, git_commit_id(c));
 			strbuf_addf(out, "%s:%d until %s (\"%s\")", ws.old_path, ws.old_line, hex,
 				    git_commit_summary(c) ? git_commit_summary(c) : "");
+			if (renamed)
+				strbuf_addf(out, ", which renamed it CONFIG_%s", renamed);
+			free(renamed);
 			ret = 1;
 			break;
 		}

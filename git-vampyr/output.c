@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table, the summary line, the JSON object and the note. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,24 @@
 static int is_lost(const struct vconfig *c, size_t block)
 {
 	for (size_t i = 0; i < c->nr_lost; i++)
-		if (c->lost[i] == block)
+		if (c->lost[i].block == block)
 			return 1;
 	return 0;
+}
+
+static const char *const lost_kind_name[] = { "kconfig", "toolchain", "outside" };
+
+/* "lost|toolchain|outside<tab>path:line B<n><tab>why", as text and note show it. */
+static void lost_line(const struct vampyr *v, const struct vlost *l, const char *sep,
+		      struct strbuf *out)
+{
+	const struct vblock *b = &v->blocks[l->block];
+
+	strbuf_addf(out, "%s%s%s:%d B%d%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
+		    sep, b->path, b->line, b->number, sep);
+	if (l->kind == LOST_TOOLCHAIN)
+		strbuf_addf(out, "%s: ", l->probe);
+	strbuf_addf(out, "%s\n", l->chain);
 }
 
 static void summary(struct vampyr *v, struct strbuf *sb)
@@ -50,10 +66,15 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		const struct vblock *b = &v->blocks[i];
 
-		if (b->target && b->toolchain)
+		if (b->target && b->toolchain && b->config < 0)
 			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
 				b->path, b->line, b->number);
 	}
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
+			lost_line(v, &v->configs[i].lost[k], "\t", &sb);
+	fputs(strbuf_str(&sb), out);
+	strbuf_reset(&sb);
 	summary(v, &sb);
 	fprintf(out, "%s\n", sb.buf);
 	if (v->toolchain_done)
@@ -109,13 +130,26 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			json_block(&w, &v->blocks[c->claims[k]]);
 		json_array_end(&w);
 		if (c->expanded) {
-			static const char *const level[] = { "cone", "reverse", "all" };
-
 			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
-			json_add_str(&w, "pinned", level[c->pin_level]);
+			json_array_begin(&w, "pinned");
+			for (size_t k = 0; k < c->pins.nr; k++)
+				json_add_str(&w, NULL, c->pins.v[k]);
+			json_array_end(&w);
 			json_array_begin(&w, "lost");
-			for (size_t k = 0; k < c->nr_lost; k++)
-				json_block(&w, &v->blocks[c->lost[k]]);
+			for (size_t k = 0; k < c->nr_lost; k++) {
+				const struct vlost *l = &c->lost[k];
+				const struct vblock *b = &v->blocks[l->block];
+
+				json_object_begin(&w, NULL);
+				json_add_str(&w, "path", b->path);
+				json_add_int(&w, "line", b->line);
+				json_add_int(&w, "block", b->number);
+				json_add_str(&w, "kind", lost_kind_name[l->kind]);
+				json_add_str(&w, "reason", l->chain);
+				if (l->probe)
+					json_add_str(&w, "probe", l->probe);
+				json_object_end(&w);
+			}
 			json_array_end(&w);
 		}
 		json_object_end(&w);
@@ -160,9 +194,10 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 	json_object_end(&w);
 }
 
-void vampyr_note(struct vampyr *v, struct strbuf *out)
+/* This run's section of the note: the summary, the fragments, the coverage. */
+static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 {
-	strbuf_addf(out, "vampyr: arch %s: ", v->arch ? v->arch : "-");
+	strbuf_addf(out, "vampyr: %s: ", key);
 	summary(v, out);
 	strbuf_addch(out, '\n');
 	if (v->expand_done)
@@ -187,9 +222,46 @@ void vampyr_note(struct vampyr *v, struct strbuf *out)
 
 		if (b->target && b->dead)
 			strbuf_addf(out, "dead %s:%d B%d\n", b->path, b->line, b->number);
-		if (b->target && b->toolchain)
+		if (b->target && b->toolchain && b->config < 0)
 			strbuf_addf(out, "toolchain %s:%d B%d\n", b->path, b->line, b->number);
 	}
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
+			lost_line(v, &v->configs[i].lost[k], " ", out);
 	for (size_t i = 0; i < v->nr_warnings; i++)
 		strbuf_addf(out, "adds %s\n", v->warnings[i].text);
+}
+
+/* Does the line at p open the section of `key` ("vampyr: <key>: ...")? */
+static int opens_section(const char *p, const char *key)
+{
+	size_t len = strlen(key);
+
+	return starts_with(p, "vampyr: ") && !strncmp(p + 8, key, len) && p[8 + len] == ':' &&
+	       p[9 + len] == ' ';
+}
+
+void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strbuf *out)
+{
+	int replaced = 0, skipping = 0;
+
+	/* Sections of other runs (another architecture, other paths) stay as they were. */
+	for (const char *p = old; p && *p; ) {
+		const char *eol = strchrnul(p, '\n');
+
+		if (starts_with(p, "vampyr: ")) {
+			skipping = opens_section(p, key);
+			if (skipping && !replaced) {
+				note_section(v, key, out);
+				replaced = 1;
+			}
+		}
+		if (!skipping) {
+			strbuf_add(out, p, (size_t)(eol - p));
+			strbuf_addch(out, '\n');
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	if (!replaced)
+		note_section(v, key, out);
 }

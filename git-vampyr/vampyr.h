@@ -13,8 +13,10 @@
 #include "logic.h"
 #include "model.h"
 #include "pc.h"
+#include "process.h"
 #include "repo.h"
 #include "sat.h"
+#include "trees.h"
 
 /* One conditional block to cover. */
 struct vblock {
@@ -37,6 +39,19 @@ struct vwarning {
 	struct strvec configs;
 };
 
+/* Why expansion lost a claimed block (trace.c). */
+enum lost_kind {
+	LOST_KCONFIG,	/* the tree's kconfig set a symbol of the chain otherwise */
+	LOST_TOOLCHAIN,	/* a toolchain probe decided it: no fragment can keep it */
+	LOST_OUTSIDE,	/* names that are not CONFIG symbols */
+};
+struct vlost {
+	size_t block;
+	enum lost_kind kind;
+	char *chain;	/* "A=n (wanted y) <- B=n (wanted y) <- PAHOLE_VERSION >= 116 [toolchain: ...]" */
+	char *probe;	/* LOST_TOOLCHAIN: the probe's text */
+};
+
 /* One configuration: a solver model and the blocks it claims. */
 struct vconfig {
 	char *name;		/* config-1, ... */
@@ -46,11 +61,11 @@ struct vconfig {
 	size_t *claims;		/* block indices */
 	size_t nr_claims, alloc_claims;
 	struct strvec assignments;	/* the fragment's lines */
-	int pin_level;		/* how much of the model the fragment pins (fragment.c) */
+	struct strvec pins;	/* symbols pinned beyond the cone because expansion lost a block */
 	/* --expand */
 	int expanded;		/* 1 expanded, -1 the kconfig command failed */
 	char *expanded_path;	/* the expanded .config */
-	size_t *lost;		/* claimed blocks the expanded .config does not compile */
+	struct vlost *lost;	/* claimed blocks the expanded .config does not compile */
 	size_t nr_lost, alloc_lost;
 };
 
@@ -58,12 +73,20 @@ struct vampyr {
 	struct repo *repo;
 	git_oid commit;
 	const char *arch;	/* NULL for a tree without architectures */
-	struct kconfig *kconfig;
+	/*
+	 * The build trees of the commit (common/trees): the project, where its
+	 * Kconfig tree starts, its variables, the model and Kbuild map of `arch`.
+	 */
+	struct project_config project_config;
+	struct buildfiles *buildfiles;
+	struct trees *trees;
+	const char *srctree;	/* the Kconfig tree's directory, "" for the root */
+	const char *arch_dir;	/* arch's directory under <srctree>/arch/, or NULL */
+	struct kconfig *kconfig;	/* the rest is the trees' */
 	struct model *model;
 	struct logic *logic;
 	struct sat *sat;
 	struct pc_context pcx;
-	struct strmap defined;	/* symbol names this tree's Kconfig defines */
 	struct vblock *blocks;
 	size_t nr_blocks, alloc_blocks;
 	struct vconfig *configs;
@@ -81,6 +104,7 @@ struct vampyr {
 	int expand_done;
 	/* --build */
 	int build_done;
+	int keep_build_tree;		/* --keep-tree: say where it is, do not remove it */
 	struct vwarning *warnings;
 	size_t nr_warnings, alloc_warnings;
 };
@@ -108,31 +132,51 @@ void vampyr_merge(struct vampyr *v);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */
-enum pin_level {
-	PIN_CONE,	/* the claimed blocks' symbols and what they depend on */
-	PIN_REVERSE,	/* and the symbols that select or imply those */
-	PIN_ALL,	/* the whole assignment */
-	PIN_MAX = PIN_ALL
-};
-/* Fills c->assignments from c->values at c->pin_level. */
+/*
+ * Fills c->assignments from c->values: the symbols of the claimed blocks,
+ * closed over what decides them (the cone), and c->pins.
+ */
 void fragment_assignments(struct vampyr *v, struct vconfig *c);
 /* Writes c->assignments to c->path. */
 int fragment_write(const struct vconfig *c);
 /* The value of a Kconfig symbol in an assignment: 'y', 'm', 'n', or 0 without a variable. */
 int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym);
+/* The Kconfig symbol behind a model variable (CONFIG_FOO, CONFIG_FOO_MODULE), or NULL. */
+struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name);
+/* A bool or tristate symbol with a prompt. */
+int user_settable(const struct kconfig_symbol *sym);
+
+/* trace.c */
+/*
+ * Why the expanded .config `cfg` of c does not compile `block`: fills *out
+ * and pushes onto pins the symbols a user can set whose pinning would help.
+ */
+int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
+		      struct strvec *pins, struct vlost *out);
+void vlost_release(struct vlost *l);
 
 /* expand.c */
 struct expand_options {
 	const char *kconfig_cmd;	/* NULL: the tree's `make alldefconfig` */
-	int keep_tree;			/* debugging: leave the temporary tree */
+	int keep_tree;			/* debugging: say where the tree is */
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with remove_tree). With config_arch (the architecture, "" for
- * none), only what configuring needs (expand.c); NULL writes every file.
+ * removed with process_tmpdir_remove). With config_arch (the architecture's
+ * directory, "arch/x86" or Xen's "xen/arch/arm", "" for none), only what
+ * configuring needs (expand.c); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
-int remove_tree(const char *dir);
+/* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
+int vampyr_config_tree(struct vampyr *v);
+/*
+ * What configuring needs of `commit` (arch: the architecture's directory as
+ * for tree_checkout, "" for none), from the cache
+ * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first
+ * when missing. The path, to be freed (not removed); NULL after an error.
+ * VAMPYR_TEST_BLOB_WRITES=<file>: appends the count of blobs written.
+ */
+char *config_tree(struct repo *r, const git_oid *commit, const char *arch);
 /*
  * Expands every configuration (in v->tree, written first if need be); returns
  * 0, or -1 when the kconfig command could not run.
@@ -162,12 +206,20 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o);
 int8_t *config_values(struct vampyr *v, const char *config_text, const int8_t *base, int nr);
 /* Does `values` compile block b? */
 int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b);
+/* The CONFIG_ lines of a .config into cfg: name (without CONFIG_) -> value. */
+void config_parse(const char *text, struct strmap *cfg);
+/* y 2, m 1, n 0 of a bool or tristate Kconfig expression on a .config; -1 when unknown. */
+int config_eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg);
+/* The operands of the top-level && of e. */
+void config_conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
+		      size_t *alloc);
 /* Runs `sh -c cmd` in dir with extra "NAME=value" environment, output to log; exit status. */
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log);
 
 /* build.c */
 /*
- * Builds every expanded configuration at X and at X's first parent and keeps
+ * Builds every expanded configuration at X and at X's first parent (the
+ * objects of the C and assembler files X changes, appended to cmd) and keeps
  * in v->warnings the diagnostics X adds. Returns 0, or -1 when no tree could be written.
  */
 int vampyr_build(struct vampyr *v, const char *cmd);
@@ -175,7 +227,11 @@ int vampyr_build(struct vampyr *v, const char *cmd);
 /* output.c */
 void vampyr_print_text(struct vampyr *v, FILE *out);
 void vampyr_print_json(struct vampyr *v, struct strbuf *out);
-/* The note: configurations and coverage. */
-void vampyr_note(struct vampyr *v, struct strbuf *out);
+/*
+ * The note: the summary, the fragments and the coverage of this run, as the
+ * section `key` ("arch x86 -- kernel/fork.c") of the note `old` (NULL for
+ * none): a run again with the same key replaces its section, others stay.
+ */
+void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strbuf *out);
 
 #endif

@@ -81,7 +81,7 @@ test_expect_success 'dead, undead and misspelled, with no flags' '
 	grep "^drivers/serial/uart_defects.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_SERIAL$" out &&
 	grep "^drivers/serial/uart_defects.c:6: dead block B2 (kconfig, global): #if !defined(CONFIG_MULTITHREADING)$" out &&
 	grep "^drivers/serial/uart_defects.c:8: undead block B3 (kconfig, global): #else$" out &&
-	grep "^drivers/serial/uart_defects.c:11: undefined block B4 (missing, global): #ifdef CONFIG_NETWORKNG$" out
+	grep "^drivers/serial/uart_defects.c:11: dead block B4 (missing CONFIG_NETWORKNG, global): #ifdef CONFIG_NETWORKNG$" out
 '
 
 test_expect_success 'undertaker.env gives a variable of a source path' '
@@ -107,6 +107,13 @@ test_expect_success 'undertaker.env gives a variable of a source path' '
 	test_expect_code 1 git undertaker --no-notes HEAD >out 2>err &&
 	test_must_be_empty err &&
 	grep "^drivers/serial/mod.c:1: undead block B0 (kconfig, global): #ifdef CONFIG_MOD_FEATURE$" out
+'
+
+test_expect_success 'git vampyr with no flags: rsource and $(ZEPHYR_BASE) read, the typo dead' '
+	git vampyr --no-notes --commit=defects -o frag >out &&
+	grep "^1 configuration compiles 2 of 5 blocks (3 dead" out &&
+	grep "^dead	drivers/serial/uart_defects.c:11 B4$" out &&
+	grep "^CONFIG_UART_VND=y$" frag/config-1.config
 '
 
 test_done
