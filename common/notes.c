@@ -340,6 +340,11 @@ static int build_notes_tree(struct notes_batch *b, git_repository *g, git_oid *t
 		git_commit *c;
 		git_tree *tree;
 
+		/* Allocated: a non-note first at the top ends at hex.buf[0] (fuzz-notes, UBSan). */
+		strbuf_grow(&hex, GIT_OID_HEXSZ);
+		strbuf_grow(&path, 64);
+		hex.buf[0] = path.buf[0] = '\0';
+
 		if (git_commit_lookup(&c, g, &b->old) < 0)
 			goto out;
 		ret = git_commit_tree(&tree, c);
