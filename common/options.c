@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "options.h"
 
+#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +254,6 @@ void parse_options(int argc, const char **argv, const struct option *opts,
 
 void common_options_finish(struct common_options *c, const char *tool)
 {
-	(void)tool;
 	if (!c->format || !strcmp(c->format, "text"))
 		c->json = 0;
 	else if (!strcmp(c->format, "json"))
@@ -266,6 +266,21 @@ void common_options_finish(struct common_options *c, const char *tool)
 		c->jobs = n > 0 ? (int)n : 1;
 	}
 	quiet = c->quiet;
+	if (c->notes_ref) {
+		char *ref = common_notes_ref(c, tool);
+		int valid = 0;
+
+		/* As git notes refuses GIT_NOTES_REF=refs/heads/x: a branch is no place for notes. */
+		if (!starts_with(ref, "refs/notes/"))
+			usage_error(current_usage, "refusing to write notes in %s (outside of refs/notes/)", ref);
+		git_libgit2_init();
+		if (git_reference_name_is_valid(&valid, ref) < 0)
+			valid = 0;
+		git_libgit2_shutdown();
+		if (!valid)
+			usage_error(current_usage, "--notes-ref: '%s' is not a valid ref name", ref);
+		free(ref);
+	}
 }
 
 char *common_notes_ref(const struct common_options *c, const char *tool)
