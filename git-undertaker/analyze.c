@@ -329,16 +329,21 @@ static void explain_missing(struct defect *d, const struct tree_models *tm, cons
 	strvec_clear(&near);
 }
 
+static int has_name(const struct strvec *sv, const char *name)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], name))
+			return 1;
+	return 0;
+}
+
 static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
 {
 	for (int j = (int)i; j >= 0; j = f->blocks[j].prev_sibling)
 		for (size_t k = 0; k < f->blocks[j].nr_symbols; k++) {
 			const char *name = f->blocks[j].symbols[k].name;
-			int seen = 0;
 
-			for (size_t m = 0; m < d->symbols.nr; m++)
-				seen |= !strcmp(d->symbols.v[m], name);
-			if (!seen)
+			if (!has_name(&d->symbols, name))
 				strvec_push(&d->symbols, name);
 		}
 }
@@ -396,11 +401,16 @@ static int macro_option_missing(struct file_state *fs, const struct analyze_opti
 	return 1;
 }
 
-static void check_undefined(struct file_state *fs, const char *path, size_t i,
-			    const struct analyze_options *opt, struct defect_list *out)
+/*
+ * The names of block i's own directive that nothing defines, into `names`.
+ * Returns 1 when one came from a project macro (CONFIG_IS_ENABLED(TYPO)):
+ * the presence condition has it false, so the block looks dead in C alone.
+ */
+static int undefined_names(struct file_state *fs, size_t i, const struct analyze_options *opt,
+			   struct strvec *names)
 {
 	const struct cpp_block *b = &fs->f->blocks[i];
-	struct defect *d = NULL;
+	int from_macro = 0;
 
 	for (size_t k = 0; k < b->nr_symbols; k++) {
 		const struct cpp_symbol_ref *ref = &b->symbols[k];
@@ -409,14 +419,30 @@ static void check_undefined(struct file_state *fs, const char *path, size_t i,
 		    ref->file_defined ||
 		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
 			continue;
-		if (!d) {
-			d = add_defect(out, path, fs->f, i, DEFECT_UNDEFINED);
-			d->cause = CAUSE_MISSING;
-			d->global = 1;
-		}
-		strvec_push(&d->symbols, ref->name);
+		if (!has_name(names, ref->name))
+			strvec_push(names, ref->name);
+		from_macro |= ref->from_macro;
+	}
+	return from_macro;
+}
+
+/* A block neither dead nor undead whose directive names something undefined: a line of its own. */
+static void add_undefined(struct file_state *fs, const char *path, size_t i,
+			  const struct analyze_options *opt, const struct strvec *names,
+			  struct defect_list *out)
+{
+	struct defect *d;
+
+	if (!names->nr)
+		return;
+	d = add_defect(out, path, fs->f, i, DEFECT_UNDEFINED);
+	d->cause = CAUSE_MISSING;
+	d->global = 1;
+	for (size_t k = 0; k < names->nr; k++) {
+		strvec_push(&d->symbols, names->v[k]);
+		strvec_push(&d->missing, names->v[k]);
 		if (opt->explain)
-			explain_missing(d, fs->tm, ref->name);
+			explain_missing(d, fs->tm, names->v[k]);
 	}
 }
 
@@ -558,6 +584,7 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 {
 	struct file_state fs = { .path = path, .f = f, .tm = tm };
 	struct strbuf key = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
 	size_t *scope, nr_scope;
 
 	for (size_t i = 0; i < f->errors.nr; i++)
@@ -569,23 +596,31 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
 		/* Never compiled, yet a name no Kconfig defines is still a typo. */
-		for (size_t i = 0; i < f->nr_blocks; i++)
-			if (!skipped(f, i, opt, &key))
-				check_undefined(&fs, path, i, opt, out);
+		for (size_t i = 0; i < f->nr_blocks; i++) {
+			if (skipped(f, i, opt, &key))
+				continue;
+			strvec_clear(&names);
+			undefined_names(&fs, i, opt, &names);
+			add_undefined(&fs, path, i, opt, &names, out);
+		}
 		goto done;
 	}
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
 		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
 		enum verdict v = NONE;
+		int macro_missing;
 		struct file_arch *fa;
 		struct defect *d;
 
 		if (skipped(f, i, opt, &key))
 			continue;
-		check_undefined(&fs, path, i, opt, out);
-		if (b->constant || !chain_names_config(f, i))
+		strvec_clear(&names);
+		macro_missing = undefined_names(&fs, i, opt, &names);
+		if (b->constant || !chain_names_config(f, i)) {
+			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
+		}
 		/* A defect must hold on every architecture in scope: stop at the first where not. */
 		order_scope(&fs, i, scope, nr_scope);
 		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
@@ -613,30 +648,41 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 					break;
 			}
 		}
-		if (v != DEAD && v != UNDEAD)
+		if (v != DEAD && v != UNDEAD) {
+			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
+		}
 		/*
 		 * `#else #error "needs FOO"` that the configuration rules out is a
 		 * build assertion that holds, not dead code. One that a typo keeps
 		 * from ever firing (missing) is still a defect.
 		 */
 		if (v == DEAD && b->has_error && !b->has_code &&
-		    (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))
+		    (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD)) {
+			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
+		}
+		/* A macro's missing option is false in C: missing is why, not code. */
+		if (cause == CAUSE_CODE && macro_missing)
+			cause = CAUSE_MISSING;
 		d = add_defect(out, path, f, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
 		d->cause = cause;
 		set_symbols(d, f, i);
+		for (size_t k = 0; k < names.nr; k++)
+			strvec_push(&d->missing, names.v[k]);
 		d->global = !tm->nr_arches || (nr_scope == tm->nr_arches && !tm->only_arch);
 		if (!d->global)
 			for (size_t k = 0; k < nr_scope; k++)
 				strvec_push(&d->arches, tm->arch_names[scope[k]]);
 		if (opt->explain && cause == CAUSE_CODE)
 			explain_code(d, path, f, i);
-		if (opt->explain && cause == CAUSE_MISSING)
-			for (size_t k = 0; k < d->symbols.nr; k++)
-				if (!pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
-							      d->symbols.v[k]))
-					explain_missing(d, tm, d->symbols.v[k]);
+		/* The block's own missing names, and for a missing cause those of its #if chain. */
+		for (size_t k = 0; opt->explain && k < d->symbols.nr; k++)
+			if (has_name(&d->missing, d->symbols.v[k]) ||
+			    (cause == CAUSE_MISSING &&
+			     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
+						       d->symbols.v[k])))
+				explain_missing(d, tm, d->symbols.v[k]);
 		if (opt->explain && cause == CAUSE_KCONFIG) {
 			fa = file_arch(&fs, scope[0]);
 			if (fa)
@@ -659,4 +705,5 @@ done:
 	free(fs.arches);
 	free(scope);
 	strbuf_release(&key);
+	strvec_clear(&names);
 }

@@ -22,6 +22,7 @@ static void defect_release(struct defect *d)
 	free(d->context);
 	strvec_clear(&d->arches);
 	strvec_clear(&d->symbols);
+	strvec_clear(&d->missing);
 	strvec_clear(&d->explanation);
 }
 
@@ -56,12 +57,14 @@ void defect_list_copy(struct defect_list *dst, const struct defect *d, const cha
 	*c = *d;
 	memset(&c->arches, 0, sizeof(c->arches));
 	memset(&c->symbols, 0, sizeof(c->symbols));
+	memset(&c->missing, 0, sizeof(c->missing));
 	memset(&c->explanation, 0, sizeof(c->explanation));
 	c->path = xstrdup(path ? path : d->path);
 	c->directive = xstrdup(d->directive ? d->directive : "");
 	c->context = xstrdup(d->context ? d->context : "");
 	strvec_copy(&c->arches, &d->arches);
 	strvec_copy(&c->symbols, &d->symbols);
+	strvec_copy(&c->missing, &d->missing);
 	strvec_copy(&c->explanation, &d->explanation);
 }
 
@@ -149,14 +152,27 @@ static void add_scope(struct strbuf *sb, const struct defect *d)
 		strbuf_addf(sb, "%s%s", i ? "," : "", d->arches.v[i]);
 }
 
+/* The cause, then the missing names: `missing CONFIG_A CONFIG_B` or `kconfig, missing CONFIG_A`. */
+static void add_cause(struct strbuf *sb, const struct defect *d)
+{
+	strbuf_addstr(sb, defect_cause_name(d->cause));
+	if (!d->missing.nr)
+		return;
+	if (d->cause != CAUSE_MISSING)
+		strbuf_addstr(sb, ", missing");
+	for (size_t i = 0; i < d->missing.nr; i++)
+		strbuf_addf(sb, " %s", d->missing.v[i]);
+}
+
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status)
 {
 	if (d->block < 0)
-		strbuf_addf(sb, "%s:%d: %s block B00 (%s, ", d->path, d->line,
-			    defect_kind_name(d->kind), defect_cause_name(d->cause));
+		strbuf_addf(sb, "%s:%d: %s block B00 (", d->path, d->line, defect_kind_name(d->kind));
 	else
-		strbuf_addf(sb, "%s:%d: %s block B%d (%s, ", d->path, d->line,
-			    defect_kind_name(d->kind), d->block, defect_cause_name(d->cause));
+		strbuf_addf(sb, "%s:%d: %s block B%d (", d->path, d->line, defect_kind_name(d->kind),
+			    d->block);
+	add_cause(sb, d);
+	strbuf_addstr(sb, ", ");
 	add_scope(sb, d);
 	strbuf_addf(sb, "): %s", d->directive);
 	if (with_status && d->status != STATUS_NEW)
@@ -186,6 +202,10 @@ void defect_format_json(struct strbuf *sb, const struct defect *d)
 	strbuf_add_json_str(sb, d->directive);
 	strbuf_addstr(sb, ",\"symbols\":");
 	add_json_strvec(sb, &d->symbols);
+	if (d->missing.nr) {
+		strbuf_addstr(sb, ",\"missing\":");
+		add_json_strvec(sb, &d->missing);
+	}
 	strbuf_addf(sb, ",\"status\":\"%s\"", defect_status_name(d->status));
 	if (d->explanation.nr) {
 		strbuf_addstr(sb, ",\"explanation\":");

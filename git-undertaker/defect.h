@@ -24,6 +24,12 @@ struct defect {
 	char *directive;	/* as written */
 	struct strvec symbols;	/* CONFIG names involved (undefined: the undefined ones) */
 	/*
+	 * The names of the block's own directive that nothing defines: said on
+	 * the block's dead or undead line, `(missing CONFIG_X, global)`, and
+	 * on an undefined line only where the block is neither.
+	 */
+	struct strvec missing;
+	/*
 	 * Identity across versions of a file: the directives from the root down
 	 * to this block, so a block is matched by condition and nesting, not line.
 	 */
@@ -57,7 +63,10 @@ const char *defect_kind_name(enum defect_kind k);
 const char *defect_cause_name(enum defect_cause c);
 const char *defect_status_name(enum defect_status s);
 
-/* `path:line: dead block B3 (kconfig, global): #ifdef CONFIG_FOO` (+ " [fixed]" if not new). */
+/*
+ * `path:line: dead block B3 (kconfig, global): #ifdef CONFIG_FOO` (+ " [fixed]" if
+ * not new); the missing names after the cause: `(missing CONFIG_FOOO, global)`.
+ */
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status);
 void defect_format_json(struct strbuf *sb, const struct defect *d);
 

@@ -221,7 +221,8 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		char *old_note = NULL;
 
 		checker_model_key(c, commit, &key);
-		if (!o->force && !o->pathspec.nr)
+		/* --explain needs the analysis: a note keeps no explanations. */
+		if (!o->force && !o->explain && !o->pathspec.nr)
 			old_note = notes_read(r, ref, commit);
 		if (old_note && note_is_current(old_note, key.buf, &nr_new) && !o->common.json) {
 			total_new += nr_new;

@@ -183,17 +183,33 @@ static void write_fragments(struct vampyr *v, const char *dir)
 	}
 }
 
-static void write_note(struct vampyr *v, const struct common_options *common)
+/*
+ * What a run covered, as its section's key: the architecture, the blocks and
+ * the paths. Expanded configurations never go into the note (14,554 lines
+ * each on Linux), only the fragments.
+ */
+static void write_note(struct vampyr *v, const struct common_options *common, int hunks,
+		       const struct strvec *paths)
 {
 	char *ref = common_notes_ref(common, "vampyr");
 	struct notes_batch *nb = notes_batch_begin(v->repo, ref);
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, key = STRBUF_INIT;
+	char *old = notes_read(v->repo, ref, &v->commit);
 
-	vampyr_note(v, &text);
+	strbuf_addf(&key, "arch %s", v->arch ? v->arch : "-");
+	if (hunks)
+		strbuf_addstr(&key, " hunks");
+	if (paths->nr)
+		strbuf_addstr(&key, " --");
+	for (size_t i = 0; i < paths->nr; i++)
+		strbuf_addf(&key, " %s", paths->v[i]);
+	vampyr_note(v, old, key.buf, &text);
 	notes_batch_add(nb, &v->commit, text.buf);
 	if (notes_batch_commit(nb, "git vampyr"))
 		error("could not write the note in %s", ref);
 	strbuf_release(&text);
+	strbuf_release(&key);
+	free(old);
 	free(ref);
 }
 
@@ -346,7 +362,7 @@ int main(int argc, const char **argv)
 		vampyr_print_text(&v, stdout);
 	}
 	if (common.notes)
-		write_note(&v, &common);
+		write_note(&v, &common, hunks, &pa.paths);
 
 	strbuf_release(&json);
 	free(default_outdir);

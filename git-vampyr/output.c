@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table, the summary line, the JSON object and the note. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,9 +161,10 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 	json_object_end(&w);
 }
 
-void vampyr_note(struct vampyr *v, struct strbuf *out)
+/* This run's section of the note: the summary, the fragments, the coverage. */
+static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 {
-	strbuf_addf(out, "vampyr: arch %s: ", v->arch ? v->arch : "-");
+	strbuf_addf(out, "vampyr: %s: ", key);
 	summary(v, out);
 	strbuf_addch(out, '\n');
 	if (v->expand_done)
@@ -192,4 +194,38 @@ void vampyr_note(struct vampyr *v, struct strbuf *out)
 	}
 	for (size_t i = 0; i < v->nr_warnings; i++)
 		strbuf_addf(out, "adds %s\n", v->warnings[i].text);
+}
+
+/* Does the line at p open the section of `key` ("vampyr: <key>: ...")? */
+static int opens_section(const char *p, const char *key)
+{
+	size_t len = strlen(key);
+
+	return starts_with(p, "vampyr: ") && !strncmp(p + 8, key, len) && p[8 + len] == ':' &&
+	       p[9 + len] == ' ';
+}
+
+void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strbuf *out)
+{
+	int replaced = 0, skipping = 0;
+
+	/* Sections of other runs (another architecture, other paths) stay as they were. */
+	for (const char *p = old; p && *p; ) {
+		const char *eol = strchrnul(p, '\n');
+
+		if (starts_with(p, "vampyr: ")) {
+			skipping = opens_section(p, key);
+			if (skipping && !replaced) {
+				note_section(v, key, out);
+				replaced = 1;
+			}
+		}
+		if (!skipping) {
+			strbuf_add(out, p, (size_t)(eol - p));
+			strbuf_addch(out, '\n');
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	if (!replaced)
+		note_section(v, key, out);
 }

@@ -175,7 +175,11 @@ int vampyr_build(struct vampyr *v, const char *cmd);
 /* output.c */
 void vampyr_print_text(struct vampyr *v, FILE *out);
 void vampyr_print_json(struct vampyr *v, struct strbuf *out);
-/* The note: configurations and coverage. */
-void vampyr_note(struct vampyr *v, struct strbuf *out);
+/*
+ * The note: the summary, the fragments and the coverage of this run, as the
+ * section `key` ("arch x86 -- kernel/fork.c") of the note `old` (NULL for
+ * none): a run again with the same key replaces its section, others stay.
+ */
+void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strbuf *out);
 
 #endif

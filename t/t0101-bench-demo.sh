@@ -58,7 +58,7 @@ test_expect_success 'bench/demo.sh shows the defects of the demo history and exi
 	BENCH_WORK="$PWD/work" "$UT_SRC_DIR/bench/demo.sh" >demo.out 2>demo.err &&
 	grep "^net/link.c:7: undead block B1 (kconfig, global): #ifdef CONFIG_CRYPTO" demo.out &&
 	grep "^net/link.c:16: dead block B3 (kconfig, global): #if defined(CONFIG_SECURE_LINK)" demo.out &&
-	grep "^net/link.c:21: undefined block B4 (missing, global): #ifdef CONFIG_NET_UPD" demo.out &&
+	grep "^net/link.c:21: dead block B4 (missing CONFIG_NET_UPD, global): #ifdef CONFIG_NET_UPD" demo.out &&
 	grep "^drivers/foo/foo.c:7: dead block B1 (kconfig, global): #if IS_MODULE(CONFIG_DRIVER_FOO)" demo.out &&
 	grep "^(exit 1: a commit in the range adds a defect)" demo.out &&
 	grep "Undertaker: 0 new, 0 fixed" demo.out &&

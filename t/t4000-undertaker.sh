@@ -65,7 +65,7 @@ test_expect_success 'nested #ifndef FOO inside #ifdef BAR (BAR depends on FOO) i
 	test_line_count = 2 out
 '
 
-test_expect_success 'a misspelled symbol: undefined, and its block dead (missing)' '
+test_expect_success 'a misspelled symbol: one line per block, dead (missing NAME) or undefined' '
 	write_file src/typo.c <<-\EOF &&
 	#if defined(CONFIG_FOOO) || defined(CONFIG_BAR)
 	int either;
@@ -76,10 +76,16 @@ test_expect_success 'a misspelled symbol: undefined, and its block dead (missing
 	EOF
 	git add Kconfig src && test_tick && git commit -q -m "typo" && git tag typo &&
 	test_expect_code 1 git undertaker --no-notes typo >out &&
-	grep "^src/typo.c:1: undefined block B0 (missing, global): #if defined(CONFIG_FOOO) || defined(CONFIG_BAR)$" out &&
-	grep "^src/typo.c:4: undefined block B1 (missing, global): #ifdef CONFIG_PLAN$" out &&
-	grep "^src/typo.c:4: dead block B1 (missing, global): #ifdef CONFIG_PLAN$" out &&
-	! grep "dead block B0" out
+	grep "^src/typo.c:1: undefined block B0 (missing CONFIG_FOOO, global): #if defined(CONFIG_FOOO) || defined(CONFIG_BAR)$" out &&
+	grep "^src/typo.c:4: dead block B1 (missing CONFIG_PLAN, global): #ifdef CONFIG_PLAN$" out &&
+	! grep "undefined block B1" out &&
+	! grep "dead block B0" out &&
+	test_line_count = 3 out &&
+	test_expect_code 1 git undertaker --no-notes --format=json typo >out.json &&
+	grep -o "{\"path\":[^}]*}" out.json >defects &&
+	test_line_count = 2 defects &&
+	grep "\"line\":1,.*\"kind\":\"undefined\",\"cause\":\"missing\",.*\"symbols\":\[\"CONFIG_FOOO\"\],\"missing\":\[\"CONFIG_FOOO\"\]" defects &&
+	grep "\"line\":4,.*\"kind\":\"dead\",\"cause\":\"missing\",.*\"symbols\":\[\"CONFIG_PLAN\"\],\"missing\":\[\"CONFIG_PLAN\"\]" defects
 '
 
 test_expect_success '--explain names the closest existing symbol' '
@@ -263,7 +269,7 @@ test_expect_success 'an edit that #defines a CONFIG name changes the verdict of 
 	EOF
 	git add src && test_tick && git commit -q -m "def base" && git tag def0 &&
 	test_expect_code 1 git undertaker --no-notes def0 >out &&
-	grep "^src/def.c:1: undefined block B0" out &&
+	grep "^src/def.c:1: dead block B0 (missing CONFIG_NO_SUCH_NAME, global)" out &&
 	write_file src/def.c <<-\EOF &&
 	#define CONFIG_NO_SUCH_NAME 1
 	#ifdef CONFIG_NO_SUCH_NAME
@@ -272,10 +278,10 @@ test_expect_success 'an edit that #defines a CONFIG name changes the verdict of 
 	EOF
 	git add src && test_tick && git commit -q -m "def" && git tag def1 &&
 	test_expect_code 0 git undertaker --no-notes --show=all def1 >out &&
-	grep "^src/def.c:1: undefined block B0 (missing, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" out &&
+	grep "^src/def.c:1: dead block B0 (missing CONFIG_NO_SUCH_NAME, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" out &&
 	test_expect_code 0 git undertaker def1 &&
 	git notes --ref=undertaker show def1 >note &&
-	grep "^src/def.c:1: undefined block B0 (missing, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" note
+	grep "^src/def.c:1: dead block B0 (missing CONFIG_NO_SUCH_NAME, global): #ifdef CONFIG_NO_SUCH_NAME \[fixed\]$" note
 '
 
 test_expect_success '--explain: where a missing symbol was defined before it disappeared' '
@@ -322,7 +328,7 @@ test_expect_success 'a Kconfig change of thousands of symbols still finds their 
 	sed -i "s/A_RATHER_LONG_GENERATED_SYMBOL_NAME_/RENAMED_LONG_GENERATED_SYMBOL_NAME_/" Kconfig.many &&
 	git add Kconfig.many && test_tick && git commit -q -m "rename them all" &&
 	test_expect_code 1 git undertaker --no-notes HEAD >out &&
-	grep "^src/many.c:1: undefined block B0 (missing, global): #ifdef CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321$" out
+	grep "^src/many.c:1: dead block B0 (missing CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321, global): #ifdef CONFIG_A_RATHER_LONG_GENERATED_SYMBOL_NAME_4321$" out
 '
 
 # A new root commit's tree: FOO, BAR (depends on FOO) and the Kconfig lines given on stdin.
@@ -376,10 +382,10 @@ test_expect_success 'a commit of many files gives the same result with any -j' '
 	# symbol and 20 undead ones in files it did not touch; the second
 	# (edits in place): 10 typos renamed.
 	test $(grep -c "dead block B2 (kconfig, global): #ifndef CONFIG_FOO" one) = 20 &&
-	test $(grep -c "dead block B1 (missing, global): #ifdef CONFIG_TYPO_" one) = 20 &&
-	test $(grep -c "dead block B0 (missing, global): #ifdef CONFIG_OLD" one) = 40 &&
-	test $(grep -c "^other/o[0-9]*.c:1: undead block B0 (missing, global): #ifndef CONFIG_OLD" one) = 20 &&
-	test $(grep -c "dead block B1 (missing, global): #ifdef CONFIG_FOO_TYPO_" one) = 10
+	test $(grep -c "dead block B1 (missing CONFIG_TYPO_[0-9]*, global): #ifdef CONFIG_TYPO_" one) = 20 &&
+	test $(grep -c "dead block B0 (missing CONFIG_OLD, global): #ifdef CONFIG_OLD" one) = 40 &&
+	test $(grep -c "^other/o[0-9]*.c:1: undead block B0 (missing CONFIG_OLD, global): #ifndef CONFIG_OLD" one) = 20 &&
+	test $(grep -c "dead block B1 (missing CONFIG_FOO_TYPO_[0-9]*, global): #ifdef CONFIG_FOO_TYPO_" one) = 10
 '
 
 test_expect_success 'a dead block of only #error is an assertion that holds, not a defect' '
@@ -419,7 +425,7 @@ test_expect_success 'a dead block of only #error is an assertion that holds, not
 	! grep "^a.c:16:" out &&
 	grep "^a.c:8: dead block B3 (kconfig, global): #ifndef CONFIG_FOO$" out &&
 	grep "^a.c:12: dead block B4 (kconfig, global): #ifndef CONFIG_FOO$" out &&
-	grep "^a.c:19: dead block B6 (missing, global): #ifdef CONFIG_FOO_TYPO$" out &&
+	grep "^a.c:19: dead block B6 (missing CONFIG_FOO_TYPO, global): #ifdef CONFIG_FOO_TYPO$" out &&
 	grep "^a.c:22: undead block B7 (kconfig, global): #ifdef CONFIG_ALWAYS$" out
 '
 

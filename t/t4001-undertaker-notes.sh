@@ -63,6 +63,13 @@ test_expect_success '--force checks again' '
 	test_cmp out out3
 '
 
+test_expect_success '--explain explains a commit that has a current note' '
+	git notes --ref=undertaker show bad >note &&
+	test_expect_code 1 git undertaker --explain bad >out &&
+	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO$" out &&
+	grep "^    Kconfig:[0-9]*: CONFIG_BAR: " out
+'
+
 test_expect_success '--no-notes writes nothing; --notes-ref writes elsewhere' '
 	test_expect_code 1 git undertaker --no-notes --notes-ref=other bad &&
 	test_must_fail git rev-parse --verify -q refs/notes/other &&

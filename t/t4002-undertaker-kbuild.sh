@@ -81,11 +81,11 @@ test_expect_success 'a misspelled name in a file kbuild never compiles is still 
 	EOF
 	git add drivers && test_tick && git commit -q -m typo &&
 	test_expect_code 1 git undertaker --no-notes HEAD >typo &&
-	grep "^drivers/never.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BRA$" typo &&
+	grep "^drivers/never.c:4: undefined block B1 (missing CONFIG_BRA, global): #ifdef CONFIG_BRA$" typo &&
 	! grep "B00\|B0 " typo &&
 	test_expect_code 1 git undertaker --no-notes --all HEAD >all &&
 	grep "^drivers/never.c:1: dead block B00 (kbuild, global)" all &&
-	grep "^drivers/never.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BRA$" all &&
+	grep "^drivers/never.c:4: undefined block B1 (missing CONFIG_BRA, global): #ifdef CONFIG_BRA$" all &&
 	git reset -q --hard HEAD^
 '
 

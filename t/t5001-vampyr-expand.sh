@@ -63,6 +63,29 @@ test_expect_success KCONF,UNIFDEF '--expand: a lost block is kept by pinning mor
 	grep "^after expansion: 3 of 3 blocks compiled\$" actual
 '
 
+test_expect_success KCONF 'the note: fragments and coverage, one section per run, replaced by the next' '
+	git vampyr --expand -o outn >/dev/null &&
+	git notes --ref=vampyr show HEAD >note1 &&
+	test $(grep -c "^vampyr: arch -: " note1) = 1 &&
+	grep "^after expansion: 3 of 3 blocks compiled\$" note1 &&
+	grep "^config-1: " note1 &&
+	grep "^  covers foo.c:3 B0\$" note1 &&
+	# What alldefconfig adds is in the expanded .config, never in the note.
+	! grep "Automatically generated" note1 &&
+	test $(wc -c <note1) -lt 1024 &&
+	git vampyr --expand -o outn >/dev/null &&
+	git notes --ref=vampyr show HEAD >note2 &&
+	test_cmp note1 note2 &&
+	git vampyr -o outn -- foo.c >/dev/null &&
+	git notes --ref=vampyr show HEAD >note3 &&
+	test $(grep -c "^vampyr: arch -: " note3) = 1 &&
+	test $(grep -c "^vampyr: arch - -- foo.c: " note3) = 1 &&
+	git vampyr --expand -o outn >/dev/null &&
+	git notes --ref=vampyr show HEAD >note4 &&
+	test $(grep -c "^vampyr: " note4) = 2 &&
+	test $(wc -c <note4) = $(wc -c <note3)
+'
+
 test_expect_success KCONF '--kconfig on the command line wins over vampyr.kconfig' '
 	git vampyr --no-notes --expand --kconfig="\"$KCONF\" --alldefconfig Kconfig" -o out2 >actual &&
 	grep "^after expansion: 3 of 3" actual &&

@@ -88,7 +88,7 @@ test_expect_success 'dead, undead and misspelled, with no flags' '
 	test_expect_code 1 git undertaker --no-notes defects >out &&
 	grep "^xen/common/sched.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_X86$" out &&
 	grep "^xen/common/sched.c:6: undead block B2 (kconfig, global): #ifdef CONFIG_ALWAYS_ON$" out &&
-	grep "^xen/common/sched.c:9: undefined block B3 (missing, global): #ifdef CONFIG_SCHEDD$" out
+	grep "^xen/common/sched.c:9: dead block B3 (missing CONFIG_SCHEDD, global): #ifdef CONFIG_SCHEDD$" out
 '
 
 test_expect_success '--explain names Kconfig lines from the repository root' '
@@ -148,7 +148,7 @@ test_expect_success 'CONFIG_ macros of the force-included config.h headers are n
 	test_expect_code 1 git undertaker --no-notes --all HEAD -- xen/common >out &&
 	! grep "heap.c:1:" out &&
 	! grep "heap.c:4:" out &&
-	grep "^xen/common/heap.c:7: undefined block B2 (missing, global): #ifdef CONFIG_MAX_ORDER$" out
+	grep "^xen/common/heap.c:7: dead block B2 (missing CONFIG_MAX_ORDER, global): #ifdef CONFIG_MAX_ORDER$" out
 '
 
 test_expect_success 'xen/arch/x86/ files are decided by x86_64 alone' '

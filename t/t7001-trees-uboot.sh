@@ -79,7 +79,7 @@ test_expect_success 'dead and undead blocks through the SPL variants, and a miss
 	test_expect_code 1 git undertaker --no-notes defects >out &&
 	grep "^drivers/spl.c:2: dead block B1 (kconfig, global): #if CONFIG_IS_ENABLED(DM_GPIO) && !defined(CONFIG_SPL)$" out &&
 	grep "^drivers/spl.c:7: undead block B3 (kconfig, global): #if CONFIG_IS_ENABLED(OF_CONTROL)$" out &&
-	grep "^drivers/spl.c:11: undefined block B4 (missing, global): #ifdef CONFIG_DM_GPOI$" out &&
+	grep "^drivers/spl.c:11: dead block B4 (missing CONFIG_DM_GPOI, global): #ifdef CONFIG_DM_GPOI$" out &&
 	! grep "CONFIG_SPL_BUILD" out
 '
 
@@ -108,7 +108,7 @@ test_expect_success 'CONFIG_IS_ENABLED of an option with no variant in any Kconf
 	EOF
 	git add . && test_tick && git commit -q -m macro-typo &&
 	test_expect_code 1 git undertaker --no-notes HEAD >out &&
-	grep "^drivers/rtc.c:1: undefined block B0 (missing, global): #if CONFIG_IS_ENABLED(PLATDATA)$" out &&
+	grep "^drivers/rtc.c:1: dead block B0 (missing CONFIG_PLATDATA, global): #if CONFIG_IS_ENABLED(PLATDATA)$" out &&
 	! grep "rtc.c:4:" out &&
 	! grep "BUILD" out
 '
@@ -124,7 +124,7 @@ test_expect_success 'the same through a file changed in place' '
 	EOF
 	git add . && test_tick && git commit -q -m macro-typo-moved &&
 	git undertaker --no-notes --show=all HEAD >out;
-	grep "^drivers/rtc.c:4: undefined block B1 (missing, global): #if CONFIG_IS_ENABLED(PLATDATA) \[unchanged\]$" out &&
+	grep "^drivers/rtc.c:4: dead block B1 (missing CONFIG_PLATDATA, global): #if CONFIG_IS_ENABLED(PLATDATA) \[unchanged\]$" out &&
 	! grep "BUILD" out
 '
 
@@ -144,7 +144,7 @@ test_expect_success 'options of scripts/config_whitelist.txt (board headers) are
 	# --all: a model set is keyed by Kconfig and Makefile blobs, not this list.
 	test_expect_code 1 git undertaker --no-notes --all HEAD -- drivers/serial.c >out &&
 	! grep "serial.c:1:" out &&
-	grep "^drivers/serial.c:4: undefined block B1 (missing, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
+	grep "^drivers/serial.c:4: dead block B1 (missing CONFIG_SYS_NS16550_MEM64, global): #ifdef CONFIG_SYS_NS16550_MEM64$" out
 '
 
 test_expect_success 'CONFIG_ names that a header of the tree defines are not missing' '
@@ -165,7 +165,7 @@ test_expect_success 'CONFIG_ names that a header of the tree defines are not mis
 	git add . && test_tick && git commit -q -m header-defines &&
 	test_expect_code 1 git undertaker --no-notes --all HEAD -- drivers/cache.c >out &&
 	! grep "cache.c:1:" out &&
-	grep "^drivers/cache.c:4: undefined block B1 (missing, global): #ifdef CONFIG_CACHE_FN$" out
+	grep "^drivers/cache.c:4: dead block B1 (missing CONFIG_CACHE_FN, global): #ifdef CONFIG_CACHE_FN$" out
 '
 
 test_expect_success 'CONFIG_ names that a build script writes into a generated header are not missing' '
@@ -186,7 +186,7 @@ test_expect_success 'CONFIG_ names that a build script writes into a generated h
 	git add . && test_tick && git commit -q -m generated &&
 	test_expect_code 1 git undertaker --no-notes --all HEAD -- common/board.c >out &&
 	! grep "board.c:1:" out &&
-	grep "^common/board.c:4: undefined block B1 (missing, global): #ifdef CONFIG_BOARDDIRS$" out
+	grep "^common/board.c:4: dead block B1 (missing CONFIG_BOARDDIRS, global): #ifdef CONFIG_BOARDDIRS$" out
 '
 
 test_expect_success 'host tools (USE_HOSTCC) test CONFIG_TOOLS_x' '

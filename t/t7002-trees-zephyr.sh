@@ -81,7 +81,7 @@ test_expect_success 'dead, undead and misspelled, with no flags' '
 	grep "^drivers/serial/uart_defects.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_SERIAL$" out &&
 	grep "^drivers/serial/uart_defects.c:6: dead block B2 (kconfig, global): #if !defined(CONFIG_MULTITHREADING)$" out &&
 	grep "^drivers/serial/uart_defects.c:8: undead block B3 (kconfig, global): #else$" out &&
-	grep "^drivers/serial/uart_defects.c:11: undefined block B4 (missing, global): #ifdef CONFIG_NETWORKNG$" out
+	grep "^drivers/serial/uart_defects.c:11: dead block B4 (missing CONFIG_NETWORKNG, global): #ifdef CONFIG_NETWORKNG$" out
 '
 
 test_expect_success 'undertaker.env gives a variable of a source path' '

@@ -76,7 +76,7 @@ test_expect_success 'dead, undead and misspelled through CONFIG(X), with no flag
 	grep "^src/soc/intel/defects.c:1: dead block B0 (kconfig, global): #if CONFIG(SOC_INTEL_COMMON) && CONFIG(BOARD_EMULATION)$" out &&
 	grep "^src/soc/intel/defects.c:4: undead block B1 (kconfig, global): #if CONFIG(HAVE_ACPI_TABLES)$" out &&
 	grep "^src/soc/intel/defects.c:7: dead block B2 (kconfig, global): #if !CONFIG(HAVE_ACPI_TABLES)$" out &&
-	grep "^src/soc/intel/defects.c:10: undefined block B3 (missing, global): #ifdef CONFIG_USE_OPTON_TABLE$" out
+	grep "^src/soc/intel/defects.c:10: dead block B3 (missing CONFIG_USE_OPTON_TABLE, global): #ifdef CONFIG_USE_OPTON_TABLE$" out
 '
 
 test_expect_success 'a misspelled CONFIG(X) is missing too' '
@@ -90,7 +90,7 @@ test_expect_success 'a misspelled CONFIG(X) is missing too' '
 	EOF
 	git add . && test_tick && git commit -q -m typo &&
 	test_expect_code 1 git undertaker --no-notes HEAD >out &&
-	grep "^src/soc/intel/typo.c:1: undefined block B0 (missing, global): #if CONFIG(USE_OPTON_TABLE)$" out &&
+	grep "^src/soc/intel/typo.c:1: dead block B0 (missing CONFIG_USE_OPTON_TABLE, global): #if CONFIG(USE_OPTON_TABLE)$" out &&
 	! grep "typo.c:4:" out
 '
 
@@ -130,7 +130,7 @@ test_expect_success 'payloads/libpayload is a Kconfig tree of its own (CONFIG_LP
 	git add . && test_tick && git commit -q -m libpayload &&
 	test_expect_code 1 git undertaker --no-notes --all HEAD >out &&
 	! grep "^payloads/libpayload/" out &&
-	grep "^src/lib/usb.c:1: undefined block B0 (missing, global): #if CONFIG(LP_USB)$" out
+	grep "^src/lib/usb.c:1: dead block B0 (missing CONFIG_LP_USB, global): #if CONFIG(LP_USB)$" out
 '
 
 test_done
