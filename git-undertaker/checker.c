@@ -656,7 +656,10 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 
 	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
 		return error("cannot read commit %s", oid_short(c->repo, commit));
-	has_parent = git_commit_parentcount(gc) > 0;
+	has_parent = repo_commit_parentcount(c->repo, gc) > 0;
+	if (!has_parent && git_commit_parentcount(gc))
+		warning("%s: at the shallow boundary of this clone (its parent is not here): "
+			"checked as a root commit", oid_short(c->repo, commit));
 	if (has_parent)
 		parent = *git_commit_parent_id(gc, 0);
 	git_commit_free(gc);
