@@ -5,6 +5,11 @@
  * depends on: its version, the -D names, the rule's blob id, the input's blob
  * id and the blob ids of the local headers it reads beside the input. Outputs
  * themselves are blobs in the object store, so an entry is a line or two.
+ *
+ * An entry starts with a header line, "git-backport cache 2 <hash>", the
+ * hash being that of the rest as a git blob: a truncated or damaged entry
+ * (a full disk, a crash before the rename, a stray edit) reads as no entry,
+ * with a warning, and is computed again, never taken for "unchanged".
  */
 #include "backport.h"
 
@@ -14,6 +19,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Part of every key too: entries of an older format are never looked at. */
+#define CACHE_FORMAT 2
+#define CACHE_MAGIC "git-backport cache "
 
 struct cache {
 	char *dir;
@@ -26,7 +35,7 @@ struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const str
 	struct strvec sorted = STRVEC_INIT;
 
 	c->dir = xstrfmt("%sbackport/cache", repo_gitdir(r));
-	strbuf_addf(&c->prefix, "git-backport cache 1\nspatch %s\n", sp->version);
+	strbuf_addf(&c->prefix, "git-backport cache %d\nspatch %s\n", CACHE_FORMAT, sp->version);
 	for (size_t i = 0; i < defines->nr; i++)
 		strvec_push(&sorted, defines->v[i]);
 	strvec_sort(&sorted);
@@ -86,15 +95,49 @@ static char *entry_path(struct cache *c, const git_oid *key)
 	return xstrfmt("%s/%.2s/%s", c->dir, hex, hex + 2);
 }
 
+/* The body of an entry whose header is right, or NULL with `why` set. */
+static char *check_entry(char *data, size_t size, const char **why)
+{
+	char *nl = memchr(data, '\n', size), *end;
+	git_oid want, got;
+	long format;
+
+	if (!nl || !starts_with(data, CACHE_MAGIC)) {
+		*why = "no header";
+		return NULL;
+	}
+	format = strtol(data + strlen(CACHE_MAGIC), &end, 10);
+	if (format != CACHE_FORMAT || *end != ' ' || nl - (end + 1) != GIT_OID_HEXSZ ||
+	    git_oid_fromstrn(&want, end + 1, GIT_OID_HEXSZ) < 0) {
+		*why = "bad header";
+		return NULL;
+	}
+	if (git_odb_hash(&got, nl + 1, size - (size_t)(nl + 1 - data), GIT_OBJECT_BLOB) < 0 ||
+	    !git_oid_equal(&want, &got)) {
+		*why = "checksum mismatch";
+		return NULL;
+	}
+	return nl + 1;
+}
+
 char *cache_get(struct cache *c, const git_oid *key)
 {
-	char *path = entry_path(c, key), *data = NULL;
+	char *path = entry_path(c, key), *data = NULL, *body = NULL;
+	const char *why = NULL;
 	size_t size;
 
-	if (read_whole_file(path, &data, &size) < 0)
-		data = NULL;
+	if (read_whole_file(path, &data, &size) == 0) {
+		body = check_entry(data, size, &why);
+		if (body) {
+			body = xstrdup(body);
+		} else {
+			warning("cache entry %s is damaged (%s): computing it again", path, why);
+			unlink(path);
+		}
+		free(data);
+	}
 	free(path);
-	return data;
+	return body;
 }
 
 void cache_put(struct cache *c, const git_oid *key, const char *value)
@@ -120,7 +163,12 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 	f = fopen(tmp, "w");
 	ok = f != NULL;
 	if (f) {
-		if (fputs(value, f) < 0)
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid sum;
+
+		if (git_odb_hash(&sum, value, strlen(value), GIT_OBJECT_BLOB) < 0 ||
+		    fprintf(f, CACHE_MAGIC "%d %s\n", CACHE_FORMAT, oid_hex(&sum, hex)) < 0 ||
+		    fputs(value, f) < 0)
 			ok = 0;
 		if (fclose(f) != 0)
 			ok = 0;

@@ -219,11 +219,29 @@ static void start_query(struct run_context *ctx, struct job *job, size_t rule)
 	strvec_clear(&args);
 }
 
-static void query_done(struct run_context *ctx, struct rule *rule, const char *out,
-		       const char *err, int ok, const git_oid *key)
+/*
+ * Did spatch reach a verdict on the rule? Not when it was killed (by our
+ * timeout or anyone's signal) or could not run: that says nothing about the
+ * rule, and a later run must ask again.
+ */
+static int verdict_reached(const struct job *job, int status)
 {
+	return !job->timed_out && WIFEXITED(status) &&
+	       WEXITSTATUS(status) != 126 && WEXITSTATUS(status) != 127;
+}
+
+static void query_done(struct run_context *ctx, struct rule *rule, const struct job *job,
+		       int status, const git_oid *key)
+{
+	const char *out = strbuf_str(&job->out), *err = strbuf_str(&job->err);
+	int ok = exit_ok(status) && !job->timed_out;
 	const char *q = NULL;
 	struct strbuf entry = STRBUF_INIT;
+
+	if (!verdict_reached(job, status)) {
+		rule->failure = exit_message(job, status);
+		return;
+	}
 
 	if (ok) {
 		for (const char *p = out; (p = strstr(p, "Grep query\n")); p++)
@@ -430,8 +448,7 @@ void run_queries(struct run_context *ctx)
 		done = job_wait_any(jobs, nr_jobs, &status);
 		if (done < 0)
 			continue;
-		query_done(ctx, &ctx->rules->v[jobs[done].rule], strbuf_str(&jobs[done].out),
-			   strbuf_str(&jobs[done].err), exit_ok(status) && !jobs[done].timed_out,
+		query_done(ctx, &ctx->rules->v[jobs[done].rule], &jobs[done], status,
 			   &keys[jobs[done].rule]);
 		job_reset(&jobs[done]);
 		running--;
