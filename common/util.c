@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int quiet;
 static const char *prog = "git undertaker";
@@ -427,4 +429,38 @@ size_t edit_distance(const char *a, const char *b)
 	best = row[lb];
 	free(row);
 	return best;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	const char *p = data;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), saved;
+
+	if (fd < 0) {
+		saved = errno;
+		free(tmp);
+		errno = saved;
+		return -1;
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		len -= (size_t)n;
+	}
+	saved = len ? (errno ? errno : ENOSPC) : 0;
+	if (close(fd) < 0 && !saved)
+		saved = errno;
+	if (!saved && rename(tmp, path) < 0)
+		saved = errno;
+	if (saved)
+		unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return saved ? -1 : 0;
 }

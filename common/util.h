@@ -105,6 +105,12 @@ int ends_with(const char *s, const char *suffix);
 size_t edit_distance(const char *a, const char *b);
 /* Creates a directory and its missing parents; -1 (errno set) when one cannot be made. */
 int mkdir_p(const char *path);
+/*
+ * Writes `len` bytes to `path` through a temporary file beside it, renamed
+ * over `path`: a reader, a crash or a full disk never leave a partial file
+ * there. Returns 0, or -1 with errno set and `path` as it was.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */
 int parse_int(const char *s, long *out);
 

@@ -144,10 +144,12 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 {
 	char *path = entry_path(c, key);
 	char *slash = strrchr(path, '/');
-	char *tmp;
-	FILE *f;
-	int ok;
+	struct strbuf entry = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid sum;
 
+	if (git_odb_hash(&sum, value, strlen(value), GIT_OBJECT_BLOB) < 0)
+		die_git("hashing a cache entry");
 	*slash = '\0';
 	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
 		char *parent = xstrndup(c->dir, strrchr(c->dir, '/') - c->dir);
@@ -159,27 +161,11 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 	mkdir(path, 0777);
 	*slash = '/';
 	/* Written aside and renamed: a reader never sees half an entry. */
-	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	ok = f != NULL;
-	if (f) {
-		char hex[GIT_OID_HEXSZ + 1];
-		git_oid sum;
-
-		if (git_odb_hash(&sum, value, strlen(value), GIT_OBJECT_BLOB) < 0 ||
-		    fprintf(f, CACHE_MAGIC "%d %s\n", CACHE_FORMAT, oid_hex(&sum, hex)) < 0 ||
-		    fputs(value, f) < 0)
-			ok = 0;
-		if (fclose(f) != 0)
-			ok = 0;
-	}
-	if (!ok) {
-		/* A cache that cannot be written only costs time. */
+	oid_hex(&sum, hex);
+	strbuf_addf(&entry, CACHE_MAGIC "%d %s\n%s", CACHE_FORMAT, hex, value);
+	/* A cache that cannot be written only costs time. */
+	if (write_file_atomic(path, entry.buf, entry.len) < 0)
 		warning("cannot write the cache entry %s: %s", path, strerror(errno));
-		unlink(tmp);
-	} else if (rename(tmp, path) < 0) {
-		unlink(tmp);
-	}
-	free(tmp);
+	strbuf_release(&entry);
 	free(path);
 }
