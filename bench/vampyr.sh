@@ -6,7 +6,8 @@
 #   2. with --expand (the kernel's own `make alldefconfig` on each fragment): the
 #      blocks this toolchain rules out (symbols only $(cc-option) and friends decide,
 #      learnt from one alldefconfig run), the blocks covered, the coverage after
-#      expansion, how much each fragment had to pin, time.
+#      expansion, each fragment's size (+ the symbols pinned for lost blocks), time;
+#      the lost blocks and their reasons are in each run's JSON.
 #
 #   bench/vampyr.sh [--no-expand | --expand-only] [file...]
 #
@@ -93,7 +94,7 @@ fi
 test -n "$expand" || exit 0
 
 # Phase 2, every file: --expand with the kernel's make alldefconfig.
-say "$(printf '%-26s %9s %7s %8s %7s %-14s %7s %6s' file toolchain covered expanded configs pinned time_s cpu_s)"
+say "$(printf '%-26s %9s %7s %8s %7s %-14s %7s %6s' file toolchain covered expanded configs fragments time_s cpu_s)"
 tot_tc=0 tot_cov=0 tot_exp=0 tot_cfg=0 tot_time=0 n=0
 for f in "${files[@]}"; do
 	name=$(echo "$f" | tr / _)
@@ -108,11 +109,11 @@ try:
     r = json.load(open(sys.argv[1]))
 except Exception:
     print("- - failed - -"); sys.exit(0)
-levels = {}
-for c in r["configs"]:
-    levels[c.get("pinned", "?")] = levels.get(c.get("pinned", "?"), 0) + 1
+# each fragment's size, and (+n) the symbols pinned for lost blocks
+sizes = ["%d%s" % (len(c["assignments"]), "+%d" % len(c["pinned"]) if c.get("pinned") else "")
+         for c in r["configs"]]
 print(r.get("blocks_toolchain", "-"), r["blocks_covered"], r.get("blocks_covered_expanded", "-"),
-      len(r["configs"]), ",".join("%s:%d" % kv for kv in sorted(levels.items())) or "-")
+      len(r["configs"]), ",".join(sizes) or "-")
 ' "$out/$name.x.json")
 	say "$(printf '%-26s %9s %7s %8s %7s %-14s %7.1f %6s' "$f" "$toolchain" "$covered" "$expanded" \
 		"$configs" "$pinned" "$time_s" "$cpu_s")"

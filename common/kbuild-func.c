@@ -111,220 +111,337 @@ void kbuild_make_patsubst(struct kmake *mk, const char *pat, const char *rep,
 	}
 }
 
-void kbuild_make_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
-		     const struct kbuild_expr *cond, struct kwords *out)
+/*
+ * One GNU make function: `name` is the function's own name (several share a
+ * handler), `args` its unexpanded arguments. Returns 0 when it expanded the
+ * call into `out`, -1 when the call's value is unknown text.
+ */
+struct fn_call {
+	struct kmake *mk;
+	const char *name;
+	const char *args;
+	size_t n;
+	const struct kbuild_expr *cond;
+	struct kwords *out;
+};
+
+static int fn_addfix(const struct fn_call *f)
 {
+	struct kmake *mk = f->mk;
+	int prefix = !strcmp(f->name, "addprefix");
+	struct kwords w1 = { 0 }, w2 = { 0 };
+	const char *a[2];
+	size_t l[2];
+
+	if (split_args(f->args, f->n, 2, a, l) < 2)
+		return -1;
+	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+	kbuild_make_expand_words(mk, a[1], l[1], f->cond, &w2);
+	for (size_t i = 0; i < w1.nr; i++)
+		for (size_t j = 0; j < w2.nr; j++) {
+			char *t = prefix ? xstrfmt("%s%s", w1.v[i].text, w2.v[j].text)
+					 : xstrfmt("%s%s", w2.v[j].text, w1.v[i].text);
+
+			kbuild_words_push(f->out, kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond),
+					  t, strlen(t), 0);
+			free(t);
+		}
+	kbuild_words_clear(&w1);
+	kbuild_words_clear(&w2);
+	return 0;
+}
+
+static int fn_patsubst(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w1 = { 0 }, w2 = { 0 }, w3 = { 0 };
 	const char *a[3];
 	size_t l[3];
-	struct kwords w1 = { 0 }, w2 = { 0 }, w3 = { 0 };
 
-#define IS(name) (fnlen == strlen(name) && !strncmp(fn, name, fnlen))
-	if (IS("addprefix") || IS("addsuffix")) {
-		int prefix = IS("addprefix");
-
-		if (split_args(args, n, 2, a, l) < 2)
-			goto unknown;
-		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-		kbuild_make_expand_words(mk, a[1], l[1], cond, &w2);
-		for (size_t i = 0; i < w1.nr; i++)
-			for (size_t j = 0; j < w2.nr; j++) {
-				char *t = prefix ? xstrfmt("%s%s", w1.v[i].text, w2.v[j].text)
-						 : xstrfmt("%s%s", w2.v[j].text, w1.v[i].text);
-
-				kbuild_words_push(out, kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond), t, strlen(t), 0);
-				free(t);
-			}
-	} else if (IS("patsubst")) {
-		if (split_args(args, n, 3, a, l) < 3)
-			goto unknown;
-		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-		kbuild_make_expand_alts(mk, a[1], l[1], &w2);
-		kbuild_make_expand_words(mk, a[2], l[2], cond, &w3);
-		for (size_t i = 0; i < w1.nr; i++)
-			for (size_t j = 0; j < w2.nr; j++)
-				kbuild_make_patsubst(mk, w1.v[i].text, w2.v[j].text,
-					       kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond), &w3, out);
-	} else if (IS("subst")) {
-		if (split_args(args, n, 3, a, l) < 3)
-			goto unknown;
-		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-		kbuild_make_expand_alts(mk, a[1], l[1], &w2);
-		kbuild_make_expand_words(mk, a[2], l[2], cond, &w3);
-		for (size_t i = 0; i < w1.nr; i++)
-			for (size_t j = 0; j < w2.nr; j++)
-				for (size_t k = 0; k < w3.nr; k++) {
-					const struct kbuild_expr *c = kbuild_expr_and(mk->ex, kbuild_expr_and(mk->ex,
-						w1.v[i].cond, w2.v[j].cond), w3.v[k].cond);
-					const char *from = w1.v[i].text, *w = w3.v[k].text, *p;
-					struct strbuf sb = STRBUF_INIT;
-
-					if (!*from || has_unknown(from) || has_unknown(w2.v[j].text)) {
-						kbuild_words_push(out, c, w, strlen(w), 0);
-						if (*from)
-							push_unknown(mk, out, c);
-						continue;
-					}
-					while ((p = strstr(w, from))) {
-						strbuf_add(&sb, w, (size_t)(p - w));
-						strbuf_addstr(&sb, w2.v[j].text);
-						w = p + strlen(from);
-					}
-					strbuf_addstr(&sb, w);
-					/* The result may hold spaces: re-split it. */
-					kbuild_make_expand_words(mk, strbuf_str(&sb), sb.len, c, out);
-					strbuf_release(&sb);
-				}
-	} else if (IS("filter") || IS("filter-out")) {
-		int keep_match = IS("filter");
-
-		if (split_args(args, n, 2, a, l) < 2)
-			goto unknown;
-		kbuild_make_expand_words(mk, a[0], l[0], kbuild_expr_true(mk->ex), &w1);
-		kbuild_make_expand_words(mk, a[1], l[1], cond, &w2);
-		for (size_t j = 0; j < w2.nr; j++) {
-			const struct kbuild_expr *c = w2.v[j].cond;
-			int keep;
-
-			if (has_unknown(w2.v[j].text)) {
-				keep = 1;	/* might pass: over-approximate */
-			} else {
-				/* A pattern that is there under some condition: the word may go either way. */
-				const struct kbuild_expr *m = kbuild_expr_false(mk->ex);
-				int unknown_pat = 0;
-
-				for (size_t i = 0; i < w1.nr; i++) {
-					size_t off, len;
-
-					if (has_unknown(w1.v[i].text))
-						unknown_pat = 1;
-					else if (pat_match(w1.v[i].text, w2.v[j].text, &off, &len))
-						m = kbuild_expr_or(mk->ex, m, w1.v[i].cond);
-				}
-				if (unknown_pat)
-					keep = 1;
-				else {
-					c = kbuild_expr_and(mk->ex, c, keep_match ? m : kbuild_expr_not(mk->ex, m));
-					keep = c->op != KB_FALSE;
-				}
-			}
-			if (keep)
-				kbuild_words_push(out, c, w2.v[j].text, strlen(w2.v[j].text), 0);
-		}
-	} else if (IS("sort") || IS("strip")) {
-		kbuild_make_expand_words(mk, args, n, cond, out);
-	} else if (IS("foreach")) {
-		if (split_args(args, n, 3, a, l) < 3)
-			goto unknown;
-		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-		kbuild_make_expand_words(mk, a[1], l[1], cond, &w2);
-		if (w1.nr != 1 || has_unknown(w1.v[0].text) || !*w1.v[0].text)
-			goto unknown;
-		struct kvar *saved = strmap_get(&mk->vars, w1.v[0].text);
-		struct kvar tmp = { 0 };
-
-		for (size_t j = 0; j < w2.nr; j++) {
-			kbuild_words_clear(&tmp.val);
-			kbuild_words_push(&tmp.val, kbuild_expr_true(mk->ex), w2.v[j].text, strlen(w2.v[j].text), 0);
-			strmap_put(&mk->vars, w1.v[0].text, &tmp);
-			kbuild_make_expand_words(mk, a[2], l[2], w2.v[j].cond, out);
-		}
-		kbuild_words_clear(&tmp.val);
-		/* make forgets the loop variable after the loop: an empty one is close enough */
-		strmap_put(&mk->vars, w1.v[0].text, saved ? saved : xcalloc(1, sizeof(struct kvar)));
-	} else if (IS("if")) {
-		size_t nr = split_args(args, n, 3, a, l);
-
-		if (nr < 2)
-			goto unknown;
-		kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-		for (size_t i = 0; i < w1.nr; i++) {
-			const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, w1.v[i].cond);
-
-			if (has_unknown(w1.v[i].text)) {
-				/* either branch */
-				kbuild_make_expand_words(mk, a[1], l[1], c, out);
-				if (nr == 3)
-					kbuild_make_expand_words(mk, a[2], l[2], c, out);
-			} else if (*w1.v[i].text) {
-				kbuild_make_expand_words(mk, a[1], l[1], c, out);
-			} else if (nr == 3) {
-				kbuild_make_expand_words(mk, a[2], l[2], c, out);
-			}
-		}
-	} else if (IS("notdir") || IS("basename") || IS("dir") || IS("suffix")) {
-		kbuild_make_expand_words(mk, args, n, cond, &w1);
-		for (size_t i = 0; i < w1.nr; i++) {
-			const char *w = w1.v[i].text, *slash = strrchr(w, '/');
-			const char *dot = strrchr(slash ? slash : w, '.');
-
-			if (has_unknown(w))
-				push_unknown(mk, out, w1.v[i].cond);
-			else if (IS("notdir"))
-				kbuild_words_push(out, w1.v[i].cond, slash ? slash + 1 : w,
-					    strlen(slash ? slash + 1 : w), 0);
-			else if (IS("dir"))
-				kbuild_words_push(out, w1.v[i].cond, slash ? w : "./",
-					    slash ? (size_t)(slash - w) + 1 : 2, 0);
-			else if (IS("basename"))
-				kbuild_words_push(out, w1.v[i].cond, w, dot ? (size_t)(dot - w) : strlen(w), 0);
-			else if (dot)
-				kbuild_words_push(out, w1.v[i].cond, dot, strlen(dot), 0);
-		}
-	} else if (IS("error") || IS("warning") || IS("info")) {
-		/* expands to nothing */
-	} else if (IS("eval")) {
-		/* make expands the argument, then reads it as Makefile text */
-		kbuild_make_expand_alts(mk, args, n, &w1);
-		for (size_t i = 0; i < w1.nr; i++) {
-			const struct kbuild_expr *c = kbuild_expr_and(mk->ex, cond, w1.v[i].cond);
-			const char *file = mk->file;
-			int line = mk->line;
-
-			if (has_unknown(w1.v[i].text)) {
-				char *t = xstrfmt("%s:%d: $(eval)", mk->file, mk->line);
-
-				mk->incomplete = kbuild_expr_or(mk->ex, mk->incomplete,
-						       kbuild_expr_and(mk->ex, c, kbuild_expr_free(mk->ex, t)));
-				free(t);
-				continue;
-			}
-			kbuild_make_parse_text(mk, w1.v[i].text, strlen(w1.v[i].text), file, c);
-			mk->file = file;
-			mk->line = line;
-		}
-	} else {
-		goto unknown;
-	}
-	goto out;
-#undef IS
-unknown:
-	push_unknown(mk, out, cond);
-out:
+	if (split_args(f->args, f->n, 3, a, l) < 3)
+		return -1;
+	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+	kbuild_make_expand_alts(mk, a[1], l[1], &w2);
+	kbuild_make_expand_words(mk, a[2], l[2], f->cond, &w3);
+	for (size_t i = 0; i < w1.nr; i++)
+		for (size_t j = 0; j < w2.nr; j++)
+			kbuild_make_patsubst(mk, w1.v[i].text, w2.v[j].text,
+					     kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond), &w3, f->out);
 	kbuild_words_clear(&w1);
 	kbuild_words_clear(&w2);
 	kbuild_words_clear(&w3);
+	return 0;
+}
+
+/* $(subst from,to,text) of one choice of each argument. */
+static void subst_one(struct kmake *mk, const struct kword *from, const struct kword *to,
+		      const struct kword *text, struct kwords *out)
+{
+	const struct kbuild_expr *c = kbuild_expr_and(mk->ex, kbuild_expr_and(mk->ex, from->cond, to->cond),
+						      text->cond);
+	const char *w = text->text, *p;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!*from->text || has_unknown(from->text) || has_unknown(to->text)) {
+		kbuild_words_push(out, c, w, strlen(w), 0);
+		if (*from->text)
+			push_unknown(mk, out, c);
+		return;
+	}
+	while ((p = strstr(w, from->text))) {
+		strbuf_add(&sb, w, (size_t)(p - w));
+		strbuf_addstr(&sb, to->text);
+		w = p + strlen(from->text);
+	}
+	strbuf_addstr(&sb, w);
+	/* The result may hold spaces: re-split it. */
+	kbuild_make_expand_words(mk, strbuf_str(&sb), sb.len, c, out);
+	strbuf_release(&sb);
+}
+
+static int fn_subst(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w1 = { 0 }, w2 = { 0 }, w3 = { 0 };
+	const char *a[3];
+	size_t l[3];
+
+	if (split_args(f->args, f->n, 3, a, l) < 3)
+		return -1;
+	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+	kbuild_make_expand_alts(mk, a[1], l[1], &w2);
+	kbuild_make_expand_words(mk, a[2], l[2], f->cond, &w3);
+	for (size_t i = 0; i < w1.nr; i++)
+		for (size_t j = 0; j < w2.nr; j++)
+			for (size_t k = 0; k < w3.nr; k++)
+				subst_one(mk, &w1.v[i], &w2.v[j], &w3.v[k], f->out);
+	kbuild_words_clear(&w1);
+	kbuild_words_clear(&w2);
+	kbuild_words_clear(&w3);
+	return 0;
+}
+
+/* Whether `word` passes $(filter) (keep_match) or $(filter-out) of `pats`: 0, or 1 with *c narrowed. */
+static int filter_keeps(struct kmake *mk, int keep_match, const struct kwords *pats,
+			const char *word, const struct kbuild_expr **c)
+{
+	/* A pattern that is there under some condition: the word may go either way. */
+	const struct kbuild_expr *m = kbuild_expr_false(mk->ex);
+
+	if (has_unknown(word))
+		return 1;	/* might pass: over-approximate */
+	for (size_t i = 0; i < pats->nr; i++) {
+		size_t off, len;
+
+		if (has_unknown(pats->v[i].text))
+			return 1;
+		if (pat_match(pats->v[i].text, word, &off, &len))
+			m = kbuild_expr_or(mk->ex, m, pats->v[i].cond);
+	}
+	*c = kbuild_expr_and(mk->ex, *c, keep_match ? m : kbuild_expr_not(mk->ex, m));
+	return (*c)->op != KB_FALSE;
+}
+
+static int fn_filter(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	int keep_match = !strcmp(f->name, "filter");
+	struct kwords w1 = { 0 }, w2 = { 0 };
+	const char *a[2];
+	size_t l[2];
+
+	if (split_args(f->args, f->n, 2, a, l) < 2)
+		return -1;
+	kbuild_make_expand_words(mk, a[0], l[0], kbuild_expr_true(mk->ex), &w1);
+	kbuild_make_expand_words(mk, a[1], l[1], f->cond, &w2);
+	for (size_t j = 0; j < w2.nr; j++) {
+		const struct kbuild_expr *c = w2.v[j].cond;
+
+		if (filter_keeps(mk, keep_match, &w1, w2.v[j].text, &c))
+			kbuild_words_push(f->out, c, w2.v[j].text, strlen(w2.v[j].text), 0);
+	}
+	kbuild_words_clear(&w1);
+	kbuild_words_clear(&w2);
+	return 0;
+}
+
+static int fn_words(const struct fn_call *f)
+{
+	kbuild_make_expand_words(f->mk, f->args, f->n, f->cond, f->out);
+	return 0;
+}
+
+static int fn_foreach(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w1 = { 0 }, w2 = { 0 };
+	struct kvar tmp = { 0 }, *saved;
+	const char *a[3];
+	size_t l[3];
+	int ret = -1;
+
+	if (split_args(f->args, f->n, 3, a, l) < 3)
+		return -1;
+	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+	kbuild_make_expand_words(mk, a[1], l[1], f->cond, &w2);
+	if (w1.nr != 1 || has_unknown(w1.v[0].text) || !*w1.v[0].text)
+		goto out;
+	saved = strmap_get(&mk->vars, w1.v[0].text);
+	for (size_t j = 0; j < w2.nr; j++) {
+		kbuild_words_clear(&tmp.val);
+		kbuild_words_push(&tmp.val, kbuild_expr_true(mk->ex), w2.v[j].text, strlen(w2.v[j].text), 0);
+		strmap_put(&mk->vars, w1.v[0].text, &tmp);
+		kbuild_make_expand_words(mk, a[2], l[2], w2.v[j].cond, f->out);
+	}
+	kbuild_words_clear(&tmp.val);
+	/* make forgets the loop variable after the loop: an empty one is close enough */
+	strmap_put(&mk->vars, w1.v[0].text, saved ? saved : xcalloc(1, sizeof(struct kvar)));
+	ret = 0;
+out:
+	kbuild_words_clear(&w1);
+	kbuild_words_clear(&w2);
+	return ret;
+}
+
+static int fn_if(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w1 = { 0 };
+	const char *a[3];
+	size_t l[3];
+	size_t nr = split_args(f->args, f->n, 3, a, l);
+
+	if (nr < 2)
+		return -1;
+	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
+	for (size_t i = 0; i < w1.nr; i++) {
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, f->cond, w1.v[i].cond);
+
+		if (has_unknown(w1.v[i].text)) {
+			/* either branch */
+			kbuild_make_expand_words(mk, a[1], l[1], c, f->out);
+			if (nr == 3)
+				kbuild_make_expand_words(mk, a[2], l[2], c, f->out);
+		} else if (*w1.v[i].text) {
+			kbuild_make_expand_words(mk, a[1], l[1], c, f->out);
+		} else if (nr == 3) {
+			kbuild_make_expand_words(mk, a[2], l[2], c, f->out);
+		}
+	}
+	kbuild_words_clear(&w1);
+	return 0;
+}
+
+/* notdir, dir, basename, suffix: one piece of each word's path. */
+static int fn_path_part(const struct fn_call *f)
+{
+	struct kwords w1 = { 0 };
+	const char *fn = f->name;
+
+	kbuild_make_expand_words(f->mk, f->args, f->n, f->cond, &w1);
+	for (size_t i = 0; i < w1.nr; i++) {
+		const char *w = w1.v[i].text, *slash = strrchr(w, '/');
+		const char *dot = strrchr(slash ? slash : w, '.');
+		const struct kbuild_expr *c = w1.v[i].cond;
+
+		if (has_unknown(w))
+			push_unknown(f->mk, f->out, c);
+		else if (!strcmp(fn, "notdir"))
+			kbuild_words_push(f->out, c, slash ? slash + 1 : w, strlen(slash ? slash + 1 : w), 0);
+		else if (!strcmp(fn, "dir"))
+			kbuild_words_push(f->out, c, slash ? w : "./", slash ? (size_t)(slash - w) + 1 : 2, 0);
+		else if (!strcmp(fn, "basename"))
+			kbuild_words_push(f->out, c, w, dot ? (size_t)(dot - w) : strlen(w), 0);
+		else if (dot)
+			kbuild_words_push(f->out, c, dot, strlen(dot), 0);
+	}
+	kbuild_words_clear(&w1);
+	return 0;
+}
+
+static int fn_nothing(const struct fn_call *f)
+{
+	return 0;	/* $(error), $(warning), $(info) expand to nothing */
+}
+
+static int fn_eval(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w1 = { 0 };
+
+	/* make expands the argument, then reads it as Makefile text */
+	kbuild_make_expand_alts(mk, f->args, f->n, &w1);
+	for (size_t i = 0; i < w1.nr; i++) {
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, f->cond, w1.v[i].cond);
+		const char *file = mk->file;
+		int line = mk->line;
+
+		if (has_unknown(w1.v[i].text)) {
+			char *t = xstrfmt("%s:%d: $(eval)", mk->file, mk->line);
+
+			mk->incomplete = kbuild_expr_or(mk->ex, mk->incomplete,
+							kbuild_expr_and(mk->ex, c, kbuild_expr_free(mk->ex, t)));
+			free(t);
+			continue;
+		}
+		kbuild_make_parse_text(mk, w1.v[i].text, strlen(w1.v[i].text), file, c);
+		mk->file = file;
+		mk->line = line;
+	}
+	kbuild_words_clear(&w1);
+	return 0;
+}
+
+/*
+ * The functions of GNU make, as the kernel's kconfig preprocessor keeps its
+ * own: a name and what expands it. Those without a handler are known to be
+ * functions, and their value is unknown text.
+ */
+static const struct make_function {
+	const char *name;
+	int (*expand)(const struct fn_call *f);
+} make_functions[] = {
+	{ "addprefix", fn_addfix }, { "addsuffix", fn_addfix },
+	{ "patsubst", fn_patsubst }, { "subst", fn_subst },
+	{ "filter", fn_filter }, { "filter-out", fn_filter },
+	{ "sort", fn_words }, { "strip", fn_words },
+	{ "foreach", fn_foreach }, { "if", fn_if },
+	{ "notdir", fn_path_part }, { "basename", fn_path_part },
+	{ "dir", fn_path_part }, { "suffix", fn_path_part },
+	{ "error", fn_nothing }, { "warning", fn_nothing }, { "info", fn_nothing },
+	{ "eval", fn_eval },
+	{ "shell" }, { "call" }, { "wildcard" }, { "origin" }, { "flavor" },
+	{ "value" }, { "firstword" }, { "lastword" }, { "word" }, { "words" },
+	{ "wordlist" }, { "join" }, { "realpath" }, { "abspath" }, { "or" },
+	{ "and" }, { "findstring" }, { "file" }, { "let" }, { "intcmp" },
+};
+
+static const struct make_function *find_function(const char *s, size_t len)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(make_functions); k++)
+		if (strlen(make_functions[k].name) == len && !strncmp(make_functions[k].name, s, len))
+			return &make_functions[k];
+	return NULL;
+}
+
+void kbuild_make_function(struct kmake *mk, const char *fn, size_t fnlen, const char *args, size_t n,
+			  const struct kbuild_expr *cond, struct kwords *out)
+{
+	const struct make_function *mf = find_function(fn, fnlen);
+	struct fn_call f = { mk, mf ? mf->name : NULL, args, n, cond, out };
+
+	if (!mf || !mf->expand || mf->expand(&f) < 0)
+		push_unknown(mk, out, cond);
 }
 
 int kbuild_make_is_function(const char *s, size_t n, size_t *fnlen)
 {
-	static const char *const fns[] = {
-		"addprefix", "addsuffix", "patsubst", "subst", "filter", "filter-out", "sort",
-		"strip", "foreach", "if", "notdir", "basename", "dir", "suffix", "error",
-		"warning", "info", "eval", "shell", "call", "wildcard", "origin", "flavor",
-		"value", "firstword", "lastword", "word", "words", "wordlist", "join",
-		"realpath", "abspath", "or", "and", "findstring", "file", "let", "intcmp",
-	};
 	size_t i = 0;
 
 	while (i < n && !is_space(s[i]))
 		i++;
-	if (i == n)
+	if (i == n || !find_function(s, i))
 		return 0;
-	for (size_t k = 0; k < ARRAY_SIZE(fns); k++)
-		if (strlen(fns[k]) == i && !strncmp(fns[k], s, i)) {
-			*fnlen = i;
-			return 1;
-		}
-	return 0;
+	*fnlen = i;
+	return 1;
 }
-

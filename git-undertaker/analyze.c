@@ -253,12 +253,88 @@ void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
 	strbuf_release(&key);
 }
 
+static void condition_text(struct strbuf *sb, const struct cpp_expr *e);
+
+/* The operands of a chain of one operator, each in normal form, sorted and joined. */
+static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
+{
+	struct strvec parts = STRVEC_INIT;
+	const struct cpp_expr **stack = NULL;
+	size_t nr = 0, alloc = 0;
+	struct strbuf one = STRBUF_INIT;
+
+	ALLOC_GROW(stack, nr + 1, alloc);
+	stack[nr++] = e;
+	while (nr) {
+		const struct cpp_expr *x = stack[--nr];
+
+		if (x->kind == e->kind) {
+			ALLOC_GROW(stack, nr + 2, alloc);
+			stack[nr++] = x->b;
+			stack[nr++] = x->a;
+			continue;
+		}
+		strbuf_reset(&one);
+		condition_text(&one, x);
+		strvec_push(&parts, one.buf);
+	}
+	strvec_sort(&parts);
+	strbuf_addch(sb, '(');
+	for (size_t i = 0; i < parts.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? (e->kind == CPP_EXPR_AND ? " && " : " || ") : "",
+			    parts.v[i]);
+	strbuf_addch(sb, ')');
+	strvec_clear(&parts);
+	strbuf_release(&one);
+	free(stack);
+}
+
+/*
+ * A presence condition in a form that does not depend on how it is written:
+ * #ifdef X, #if defined(X) and #if X are one test of a Kconfig name, and the
+ * operands of && and || are in sorted order. Spacing, line and the
+ * directive's spelling are gone, so a defect survives a rewrite of its #if
+ * line, and a rewrite that changes the condition is a new defect.
+ */
+static void condition_text(struct strbuf *sb, const struct cpp_expr *e)
+{
+	static const char *const variant[] = {
+		[CPP_DEFINED] = "", [CPP_ENABLED] = "IS_ENABLED", [CPP_BUILTIN] = "IS_BUILTIN",
+		[CPP_MODULE] = "IS_MODULE", [CPP_REACHABLE] = "IS_REACHABLE",
+	};
+
+	switch (e->kind) {
+	case CPP_EXPR_CONST:
+		strbuf_addch(sb, e->value ? '1' : '0');
+		break;
+	case CPP_EXPR_NOT:
+		strbuf_addch(sb, '!');
+		condition_text(sb, e->a);
+		break;
+	case CPP_EXPR_AND:
+	case CPP_EXPR_OR:
+		condition_chain(sb, e);
+		break;
+	case CPP_EXPR_CONFIG:
+		strbuf_addf(sb, "%s(%s)", variant[e->variant], e->name);
+		break;
+	case CPP_EXPR_FREE:
+		/* Outside Kconfig, defined(X) and X are two questions. */
+		strbuf_addf(sb, "%s%s(%s)%s", e->bare ? "value" : "defined", variant[e->variant],
+			    e->name, e->file_defined ? "[file]" : "");
+		break;
+	case CPP_EXPR_OPAQUE:
+		strbuf_addf(sb, "{%s}", e->text);
+		break;
+	}
+}
+
 static struct defect *add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, size_t i, enum defect_kind kind)
 {
 	const struct cpp_block *b = &f->blocks[i];
 	struct defect *d = defect_list_add(out);
-	struct strbuf ctx = STRBUF_INIT;
+	struct strbuf cond = STRBUF_INIT;
 
 	d->path = xstrdup(path);
 	d->line = b->line;
@@ -266,9 +342,8 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 	d->block = b->number;
 	d->kind = kind;
 	d->directive = xstrdup(b->directive);
-	strbuf_addf(&ctx, "%s: ", defect_kind_name(kind));
-	block_context(f, i, &ctx);
-	d->context = strbuf_detach(&ctx, NULL);
+	condition_text(&cond, b->pc);
+	d->condition = strbuf_detach(&cond, NULL);
 	return d;
 }
 
@@ -282,15 +357,90 @@ static void explain_code(struct defect *d, const char *path, const struct cpp_fi
 			     f->blocks[j].directive);
 }
 
+/* The definition of sym at path:line, or its first one. */
+static const struct kconfig_definition *definition_at(const struct kconfig_symbol *sym,
+						      const char *path, int line)
+{
+	for (size_t i = 0; i < sym->nr_defs; i++)
+		if (sym->defs[i]->loc.line == line && !strcmp(sym->defs[i]->loc.path, path))
+			return sym->defs[i];
+	return sym->nr_defs ? sym->defs[0] : NULL;
+}
+
+/*
+ * One constraint of the solver's reasons as a sentence about the Kconfig
+ * lines: "CONFIG_FOO (drivers/x/Kconfig:49) has no prompt and nothing
+ * selects it", "CONFIG_BAR (Kconfig:4) depends on FOO", "CONFIG_FOO is
+ * selected by CONFIG_SEL (Kconfig:9)".
+ */
+static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
+			   const struct model_reason *r)
+{
+	const char *name = starts_with(r->symbol, "CONFIG_") ? r->symbol + 7 : r->symbol;
+	const struct kconfig_symbol *sym = kc ? kconfig_lookup(kc, name) : NULL;
+	const struct kconfig_definition *def;
+	size_t prompts = 0, defaults = 0;
+
+	if (!sym || !sym->nr_defs) {
+		strbuf_addf(sb, "%s (%s:%d): %s", r->symbol, r->path, r->line, r->what);
+		return;
+	}
+	if (!strcmp(r->what, "select")) {
+		for (size_t i = 0; i < sym->nr_selected_by; i++) {
+			const struct kconfig_definition *from = sym->selected_by[i].from;
+
+			if (from->loc.line != r->line || strcmp(from->loc.path, r->path) ||
+			    !from->symbol)
+				continue;
+			strbuf_addf(sb, "%s is selected by CONFIG_%s (%s:%d)", r->symbol,
+				    from->symbol->name, r->path, r->line);
+			if (sym->selected_by[i].cond) {
+				strbuf_addstr(sb, " if ");
+				kconfig_expr_print(sym->selected_by[i].cond, sb);
+			}
+			return;
+		}
+		strbuf_addf(sb, "%s is selected at %s:%d", r->symbol, r->path, r->line);
+		return;
+	}
+	for (size_t i = 0; i < sym->nr_defs; i++) {
+		prompts += sym->defs[i]->nr_prompts;
+		defaults += sym->defs[i]->nr_defaults;
+	}
+	def = definition_at(sym, r->path, r->line);
+	strbuf_addf(sb, "%s (%s:%d) ", r->symbol, r->path, r->line);
+	if (!strcmp(r->what, "depends on") || !strcmp(r->what, "default")) {
+		if (!prompts && !sym->nr_selected_by && !sym->nr_implied_by) {
+			strbuf_addstr(sb, defaults ? "has no prompt, nothing selects it, and its default decides" :
+				      "has no prompt and nothing selects it");
+			return;
+		}
+		if (!prompts) {
+			strbuf_addstr(sb, "has no prompt: only its default and what selects it set it");
+			return;
+		}
+		if (def && def->dep) {
+			strbuf_addstr(sb, "depends on ");
+			kconfig_expr_print(def->dep, sb);
+			return;
+		}
+	}
+	strbuf_addstr(sb, r->what);
+}
+
 /* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
 static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
 {
 	const struct model_reason **reasons;
 	size_t n = model_explain(fa->am->model, f, &reasons);
+	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t k = 0; k < n; k++)
-		strvec_pushf(&d->explanation, "%s:%d: %s: %s", reasons[k]->path,
-			     reasons[k]->line, reasons[k]->symbol, reasons[k]->what);
+	for (size_t k = 0; k < n; k++) {
+		strbuf_reset(&sb);
+		explain_reason(&sb, fa->am->kconfig, reasons[k]);
+		strvec_push(&d->explanation, sb.buf);
+	}
+	strbuf_release(&sb);
 }
 
 static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
@@ -521,7 +671,7 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	d->kind = DEFECT_DEAD;
 	d->cause = CAUSE_KBUILD;
 	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
-	d->context = xstrdup("dead: B00");
+	d->condition = xstrdup("(the whole file)");
 	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
 	if (!d->global)
 		for (size_t k = 0; k < nr_scope; k++)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accept.h"
 #include "analyze.h"
 #include "buildfiles.h"
 #include "trees.h"
@@ -34,6 +35,7 @@ struct checker {
 	struct kbuild_cache *kbuild_cache;
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
+	struct strvec accept;		/* undertaker.accept */
 	struct project_config project_config;
 	struct trees *sets[MAX_MODEL_SETS];
 	unsigned long last_use[MAX_MODEL_SETS];
@@ -71,6 +73,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->macros = cpp_macros_new();
 	project_config_init(&c->project_config, r);
 	project_head_macros(&c->project_config, r, &c->macro_defs);
+	repo_config_get_all(r, "undertaker.accept", &c->accept);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
@@ -118,6 +121,7 @@ void checker_free(struct checker *c)
 		buildfiles_free(c->buildfiles);
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
+		strvec_clear(&c->accept);
 		project_config_release(&c->project_config);
 	}
 	free(c->host_arch);
@@ -213,6 +217,10 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
 	if (c->opts->arch)
 		strbuf_addf(&all, "arch %s\n", c->opts->arch);
+	for (size_t i = 0; i < c->accept.nr; i++)
+		strbuf_addf(&all, "accept %s\n", c->accept.v[i]);
+	/* What a note holds: a note of another form is written again. */
+	strbuf_addf(&all, "note %d\n", CHECKER_NOTE_FORM);
 	git_odb_hash(&id, all.buf, all.len, GIT_OBJECT_BLOB);
 	strbuf_addstr(key, git_oid_tostr(hex, sizeof(hex), &id));
 	strbuf_release(&all);
@@ -642,39 +650,91 @@ static void check_items(struct checker *c, struct commit_work *cw)
 	free(w);
 }
 
+/*
+ * At a merge, the defects of `out` (found against the first parent) that
+ * another parent already has were reported at the commit that brought them
+ * in: unchanged. Those the first parent had and the merge lost that another
+ * parent lacks were fixed on that side: not the merge's.
+ */
+static int other_parents(struct checker *c, const git_oid *parents, size_t nr_parents,
+			 struct defect_list *out)
+{
+	for (size_t p = 1; p < nr_parents; p++) {
+		struct trees *ps = commit_trees(c, &parents[p]);
+		struct defect_list kept = { 0 };
+		const char *path = NULL;
+		const struct defect_list *theirs = NULL;
+
+		if (!ps)
+			return -1;
+		for (size_t i = 0; i < out->nr; i++) {
+			struct defect *d = &out->v[i];
+			git_oid blob;
+			int has = 0;
+
+			if (d->status != STATUS_UNCHANGED) {
+				if (!path || strcmp(path, d->path)) {
+					path = d->path;
+					theirs = NULL;
+					if (!repo_path_oid(c->repo, &parents[p], path, &blob) &&
+					    is_c_file(path))
+						theirs = blob_defects(c, ps, path, &blob);
+				}
+				has = theirs && defect_list_has(theirs, d);
+			}
+			if (d->status == STATUS_FIXED && !has)
+				continue;
+			if (d->status == STATUS_NEW && has)
+				d->status = STATUS_UNCHANGED;
+			defect_list_copy(&kept, d, NULL);
+		}
+		defect_list_clear(out);
+		*out = kept;
+	}
+	return 0;
+}
+
 int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct change_list changes = { 0 };
 	struct trees *ms, *ps = NULL;
 	git_commit *gc;
-	git_oid parent;
+	git_oid parent, *parents;
+	size_t nr_parents;
 	int has_parent;
 	struct strmap checked = STRMAP_INIT;
 	struct strvec apaths = STRVEC_INIT, ablobs = STRVEC_INIT;
 	struct commit_work cw = { .commit = commit };
 	size_t alloc = 0;
+	int ret;
 
 	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
 		return error("cannot read commit %s", oid_short(c->repo, commit));
-	has_parent = repo_commit_parentcount(c->repo, gc) > 0;
-	if (!has_parent && git_commit_parentcount(gc))
+	nr_parents = repo_commit_parentcount(c->repo, gc);
+	if (!nr_parents && git_commit_parentcount(gc))
 		warning("%s: at the shallow boundary of this clone (its parent is not here): "
 			"checked as a root commit", oid_short(c->repo, commit));
+	parents = xcalloc(nr_parents + 1, sizeof(*parents));
+	for (size_t i = 0; i < nr_parents; i++)
+		parents[i] = *git_commit_parent_id(gc, (unsigned)i);
+	has_parent = nr_parents > 0;
 	if (has_parent)
-		parent = *git_commit_parent_id(gc, 0);
+		parent = parents[0];
 	git_commit_free(gc);
 
-	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0)
+	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0) {
+		free(parents);
 		return -1;
+	}
 	if (has_parent) {
 		ps = commit_trees(c, &parent);
 		if (!ps)
-			return -1;
+			goto fail;
 		cw.parent = &parent;
 	}
 	ms = commit_trees(c, commit);
 	if (!ms)
-		return -1;
+		goto fail;
 
 	for (size_t i = 0; i < changes.nr; i++) {
 		const struct file_change *fc = &changes.files[i];
@@ -710,7 +770,15 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	strvec_clear(&ablobs);
 	strmap_clear(&checked, NULL);
 	change_list_clear(&changes);
-	return 0;
+	ret = other_parents(c, parents, nr_parents, out);
+	if (!ret)
+		ret = accept_defects(c->repo, commit, &c->accept, out);
+	free(parents);
+	return ret;
+fail:
+	change_list_clear(&changes);
+	free(parents);
+	return -1;
 }
 
 /* A census worker: its own models and solvers, the parent's tree data. */

@@ -32,14 +32,17 @@ void checker_free(struct checker *c);
 
 /*
  * A key naming everything the result for `commit` depends on besides the
- * C files themselves: the Kconfig and Makefile blobs, the project macros and
- * the tool's version. A note written with the same key needs no re-check.
+ * C files themselves: the Kconfig and Makefile blobs, the project macros,
+ * undertaker.accept, the tool's version and the form of the note. A note
+ * written with the same key needs no re-check.
  */
+#define CHECKER_NOTE_FORM 2
 void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key);
 
 /*
  * Checks `commit` against its first parent: the files it changed and the files
- * a Kconfig change may affect. Defects get status new, unchanged or fixed.
+ * a Kconfig change may affect. Defects get status new, unchanged or fixed; at
+ * a merge, what another parent has is not new, what it lacks not fixed.
  * A commit of many files is shared out among -j workers, each with its own
  * models (kept for the next commits). Returns 0, or -1 after a fatal error
  * was reported.

@@ -19,7 +19,7 @@ static void defect_release(struct defect *d)
 {
 	free(d->path);
 	free(d->directive);
-	free(d->context);
+	free(d->condition);
 	strvec_clear(&d->arches);
 	strvec_clear(&d->symbols);
 	strvec_clear(&d->missing);
@@ -61,7 +61,7 @@ void defect_list_copy(struct defect_list *dst, const struct defect *d, const cha
 	memset(&c->explanation, 0, sizeof(c->explanation));
 	c->path = xstrdup(path ? path : d->path);
 	c->directive = xstrdup(d->directive ? d->directive : "");
-	c->context = xstrdup(d->context ? d->context : "");
+	c->condition = xstrdup(d->condition ? d->condition : "");
 	strvec_copy(&c->arches, &d->arches);
 	strvec_copy(&c->symbols, &d->symbols);
 	strvec_copy(&c->missing, &d->missing);
@@ -88,9 +88,41 @@ void defect_list_sort(struct defect_list *l)
 		qsort(l->v, l->nr, sizeof(*l->v), cmp_defect);
 }
 
+static int same_names(const struct strvec *a, const struct strvec *b)
+{
+	if (a->nr != b->nr)
+		return 0;
+	for (size_t i = 0; i < a->nr; i++) {
+		size_t j = 0;
+
+		while (j < b->nr && strcmp(a->v[i], b->v[j]))
+			j++;
+		if (j == b->nr)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * What makes it a defect: kind, cause, and the names nothing defines (a
+ * typo stays the same typo however its #if is rewritten) or else the
+ * condition. Never the line nor the directive's text.
+ */
 static int same_defect(const struct defect *a, const struct defect *b)
 {
-	return a->kind == b->kind && !strcmp(a->context, b->context);
+	if (a->kind != b->kind || a->cause != b->cause || strcmp(a->path, b->path))
+		return 0;
+	if (a->missing.nr || b->missing.nr)
+		return same_names(&a->missing, &b->missing);
+	return !strcmp(a->condition, b->condition);
+}
+
+int defect_list_has(const struct defect_list *l, const struct defect *d)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].status != STATUS_FIXED && same_defect(&l->v[i], d))
+			return 1;
+	return 0;
 }
 
 void defect_match(const struct defect_list *before, struct defect_list *after)
@@ -136,7 +168,7 @@ const char *defect_cause_name(enum defect_cause c)
 
 const char *defect_status_name(enum defect_status s)
 {
-	static const char *const names[] = { "new", "fixed", "unchanged" };
+	static const char *const names[] = { "new", "fixed", "unchanged", "accepted" };
 
 	return names[s];
 }

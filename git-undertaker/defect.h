@@ -11,7 +11,8 @@
 
 enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED };
 enum defect_cause { CAUSE_CODE, CAUSE_KCONFIG, CAUSE_KBUILD, CAUSE_MISSING };
-enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED };
+/* accepted: new, but named by an Undertaker-Accept trailer or undertaker.accept. */
+enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED, STATUS_ACCEPTED };
 
 struct defect {
 	char *path;
@@ -30,10 +31,12 @@ struct defect {
 	 */
 	struct strvec missing;
 	/*
-	 * Identity across versions of a file: the directives from the root down
-	 * to this block, so a block is matched by condition and nesting, not line.
+	 * Identity across versions of a file, with kind, cause and the missing
+	 * names: the block's presence condition (its directive and those
+	 * enclosing and before it) in a normal form, so a block is matched by
+	 * what it means, not by its line nor how its #if is written.
 	 */
-	char *context;
+	char *condition;
 	enum defect_status status;
 	struct strvec explanation;	/* --explain: lines of reasons */
 };
@@ -55,9 +58,12 @@ void defect_list_sort(struct defect_list *l);
 /*
  * Compares the defects of a file before and after a commit: items of `after`
  * found in `before` become unchanged, the others new; items of `before` with
- * no match are appended to `after` as fixed.
+ * no match are appended to `after` as fixed. Two defects are the same when
+ * kind and cause agree and either their missing names or their conditions do.
  */
 void defect_match(const struct defect_list *before, struct defect_list *after);
+/* Is d (of any status) one of the defects in l? (the identity defect_match uses) */
+int defect_list_has(const struct defect_list *l, const struct defect *d);
 
 const char *defect_kind_name(enum defect_kind k);
 const char *defect_cause_name(enum defect_cause c);

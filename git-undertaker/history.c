@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "history.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buildfiles.h"
@@ -41,7 +43,73 @@ struct walk_state {
 	int found_new;			/* the commit still defines it in a file it changed */
 	char *old_path;			/* where the parent defined it */
 	int old_line;
+	git_oid old_blob, new_blob;	/* that file before and after the commit */
 };
+
+/*
+ * The name of the `config` line nearest to `line` (at most 3 lines away) in
+ * a Kconfig text, or NULL; xstrdup'ed.
+ */
+static char *config_near(const char *data, size_t size, int line)
+{
+	char *best = NULL;
+	int best_dist = 4, n = 1;
+
+	for (const char *p = data, *end = data + size; p < end; n++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+		int dist = n > line ? n - line : line - n;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
+			q += 4;
+		if (dist < best_dist && (size_t)(eol - q) > 7 && !strncmp(q, "config", 6) &&
+		    (q[6] == ' ' || q[6] == '\t')) {
+			const char *w;
+
+			q += 7;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			w = q;
+			while (q < eol && (isalnum((unsigned char)*q) || *q == '_'))
+				q++;
+			if (q > w) {
+				free(best);
+				best = xstrndup(w, (size_t)(q - w));
+				best_dist = dist;
+			}
+		}
+		p = eol + 1;
+	}
+	return best;
+}
+
+/*
+ * A rename: the commit that removed the definition put another `config` in
+ * its place, one that the file did not define before. Its name, or NULL.
+ */
+static char *renamed_to(struct walk_state *ws)
+{
+	struct blob *nb, *ob;
+	char *name = NULL;
+
+	if (git_oid_is_zero(&ws->new_blob) || repo_read_blob(ws->repo, &ws->new_blob, &nb) < 0)
+		return NULL;
+	name = config_near(nb->data, nb->size, ws->old_line);
+	blob_release(ws->repo, nb);
+	if (name && !git_oid_is_zero(&ws->old_blob) &&
+	    !repo_read_blob(ws->repo, &ws->old_blob, &ob)) {
+		if (defines(ob->data, ob->size, name)) {
+			free(name);
+			name = NULL;
+		}
+		blob_release(ws->repo, ob);
+	}
+	return name;
+}
 
 static int is_kconfig_path(const char *path)
 {
@@ -90,6 +158,8 @@ static int per_delta(const git_diff_delta *d, float progress, void *payload)
 		if (line) {
 			ws->old_path = xstrdup(d->old_file.path);
 			ws->old_line = line;
+			ws->old_blob = d->old_file.id;
+			ws->new_blob = d->new_file.id;
 		}
 	}
 	return 0;
@@ -132,10 +202,14 @@ int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *na
 		}
 		if (ws.old_path && !ws.found_new) {
 			char hex[GIT_OID_HEXSZ + 1];
+			char *renamed = renamed_to(&ws);
 
 			git_oid_tostr(hex, 13, git_commit_id(c));
 			strbuf_addf(out, "%s:%d until %s (\"%s\")", ws.old_path, ws.old_line, hex,
 				    git_commit_summary(c) ? git_commit_summary(c) : "");
+			if (renamed)
+				strbuf_addf(out, ", which renamed it CONFIG_%s", renamed);
+			free(renamed);
 			ret = 1;
 			break;
 		}

@@ -24,6 +24,7 @@ static const char *const usage_lines[] = {
 
 #define NOTE_MODEL_PREFIX "Undertaker-Model: "
 #define NOTE_SUMMARY_PREFIX "Undertaker: "
+#define NOTE_DEFECT_PREFIX "Undertaker-Defect: "
 
 static volatile sig_atomic_t interrupted;
 
@@ -42,11 +43,17 @@ static void on_signal(int sig)
 		interrupted = 1;
 }
 
-/* The note of a checked commit: new and fixed defects, the model key, a summary. */
+/*
+ * The note of a checked commit: its new, accepted and fixed defects as text
+ * lines, then a trailer block: each of them again as JSON (what --format=json
+ * prints from the note), the model key and a summary. Every line stands
+ * alone, so `git notes merge -s cat_sort_uniq` still gives a readable note.
+ */
 static char *format_note(const struct defect_list *l, const char *key, size_t *nr_new,
 			 size_t *nr_fixed)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t nr_accepted = 0;
 
 	*nr_new = *nr_fixed = 0;
 	for (size_t i = 0; i < l->nr; i++) {
@@ -58,13 +65,29 @@ static char *format_note(const struct defect_list *l, const char *key, size_t *n
 		strbuf_addch(&sb, '\n');
 		if (d->status == STATUS_NEW)
 			(*nr_new)++;
+		else if (d->status == STATUS_ACCEPTED)
+			nr_accepted++;
 		else
 			(*nr_fixed)++;
 	}
 	if (sb.len)
 		strbuf_addch(&sb, '\n');
+	for (size_t i = 0; i < l->nr; i++) {
+		struct defect d = l->v[i];
+
+		if (d.status == STATUS_UNCHANGED)
+			continue;
+		/* The reasons of --explain are not kept: --explain analyses again. */
+		memset(&d.explanation, 0, sizeof(d.explanation));
+		strbuf_addstr(&sb, NOTE_DEFECT_PREFIX);
+		defect_format_json(&sb, &d);
+		strbuf_addch(&sb, '\n');
+	}
 	strbuf_addf(&sb, NOTE_MODEL_PREFIX "%s\n", key);
-	strbuf_addf(&sb, NOTE_SUMMARY_PREFIX "%zu new, %zu fixed\n", *nr_new, *nr_fixed);
+	strbuf_addf(&sb, NOTE_SUMMARY_PREFIX "%zu new, %zu fixed", *nr_new, *nr_fixed);
+	if (nr_accepted)
+		strbuf_addf(&sb, ", %zu accepted", nr_accepted);
+	strbuf_addch(&sb, '\n');
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -141,32 +164,67 @@ static void print_json(const git_oid *commit, const struct defect_list *l,
 	strbuf_release(&sb);
 }
 
-/* Prints the new (or, with --show=all, every) line of a current note again. */
+static int line_ends_with(const char *line, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && !memcmp(line + len - n, suffix, n);
+}
+
+/* Is this line of a note one of its trailers (Undertaker-Model:, Undertaker:, ...)? */
+static int is_note_trailer(const char *line)
+{
+	return starts_with(line, "Undertaker-") || starts_with(line, NOTE_SUMMARY_PREFIX);
+}
+
+/*
+ * Prints what checking the commit again would print (new defects, or with
+ * --show=all the fixed and accepted ones too) from its current note: the text
+ * lines, or for --format=json the JSON of its trailers.
+ */
 static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 			const struct undertaker_options *o)
 {
-	int heading = 0;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	int heading = 0, first = 1;
 
-	if (o->common.json) {
-		/* The note keeps text only: re-checking gives the JSON fields. */
-		return;
-	}
+	if (o->common.json)
+		strbuf_addf(&sb, "{\"commit\":\"%s\",\"defects\":[", oid_hex(commit, hex));
 	for (const char *p = note; *p; ) {
-		int is_fixed;
 		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 
-		if (!eol)
-			eol = p + strlen(p);
-		is_fixed = eol - p > 8 && !strncmp(eol - 8, " [fixed]", 8);
+		eol = p + len;
 
-		if (eol == p || starts_with(p, NOTE_MODEL_PREFIX))
-			break;
-		if (!is_fixed || o->show_all) {
-			print_heading(r, commit, &heading);
-			printf("%.*s\n", (int)(eol - p), p);
+		if (o->common.json) {
+			if (starts_with(p, NOTE_DEFECT_PREFIX)) {
+				const char *json = p + strlen(NOTE_DEFECT_PREFIX);
+				const char *is_new = strstr(json, "\"status\":\"new\"");
+
+				if (o->show_all || (is_new && is_new < eol)) {
+					if (!first)
+						strbuf_addch(&sb, ',');
+					first = 0;
+					strbuf_add(&sb, json, (size_t)(eol - json));
+				}
+			}
+		} else if (len && !is_note_trailer(p)) {
+			int shown = !(line_ends_with(p, len, " [fixed]") ||
+				      line_ends_with(p, len, " [accepted]"));
+
+			if (shown || o->show_all) {
+				print_heading(r, commit, &heading);
+				printf("%.*s\n", (int)len, p);
+			}
 		}
 		p = *eol ? eol + 1 : eol;
 	}
+	if (o->common.json) {
+		strbuf_addstr(&sb, "]}\n");
+		fputs(sb.buf, stdout);
+	}
+	strbuf_release(&sb);
 }
 
 /*
@@ -224,9 +282,9 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		/* --explain needs the analysis: a note keeps no explanations. */
 		if (!o->force && !o->explain && !o->pathspec.nr)
 			old_note = notes_read(r, ref, commit);
-		if (old_note && note_is_current(old_note, key.buf, &nr_new) && !o->common.json) {
+		if (old_note && note_is_current(old_note, key.buf, &nr_new)) {
 			total_new += nr_new;
-			if (!o->common.quiet)
+			if (!o->common.quiet || o->common.json)
 				replay_note(r, commit, old_note, o);
 		} else if (checker_check_commit(c, commit, &defects) < 0) {
 			ret = -1;

@@ -19,6 +19,9 @@ void vconfig_release(struct vconfig *c)
 	free(c->claims);
 	strvec_clear(&c->assignments);
 	free(c->expanded_path);
+	strvec_clear(&c->pins);
+	for (size_t i = 0; i < c->nr_lost; i++)
+		vlost_release(&c->lost[i]);
 	free(c->lost);
 }
 

@@ -3,21 +3,31 @@
  * --expand: each fragment goes through the tree's own kconfig (alldefconfig
  * with KCONFIG_ALLCONFIG, as vampyr did) in a temporary tree written from the
  * object store (never the user's work tree), and the expanded .config must
- * still compile every block the configuration claims. When one is lost, the
- * fragment pins more of the solver's model and kconfig runs again.
+ * still compile every block the configuration claims. When one is lost, its
+ * trace (trace.c) names the symbols a user can set that kconfig set
+ * otherwise; the fragment pins those and kconfig runs again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "vampyr.h"
+
+/* Kconfig runs per configuration after the first, each pinning what the lost blocks' traces name. */
+#define MAX_PIN_ROUNDS 4
+
+/* Blobs written into trees by this process, for VAMPYR_TEST_BLOB_WRITES. */
+static size_t blob_writes;
 
 struct checkout {
 	struct repo *repo;
@@ -73,6 +83,7 @@ static int write_one(const struct tree_file *f, void *data)
 	if (repo_read_blob(co->repo, f->blob, &b))
 		return -1;
 	path = xstrfmt("%s/%s", co->dir, f->path);
+	blob_writes++;
 	if (make_parents(path)) {
 		ret = error("cannot create the directories of %s: %m", path);
 	} else if (f->mode == 0120000) {
@@ -90,23 +101,150 @@ static int write_one(const struct tree_file *f, void *data)
 	return ret;
 }
 
+static int checkout_into(struct repo *r, const git_oid *commit, const char *config_arch,
+			 const char *dir)
+{
+	struct checkout co = { r, dir, config_arch, 0 };
+
+	return repo_for_each_file(r, commit, "", write_one, &co);
+}
+
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xstrfmt("%s/vampyr.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	struct checkout co = { r, dir, config_arch, 0 };
 
 	if (!mkdtemp(dir)) {
 		error("cannot create a temporary directory %s: %m", dir);
 		free(dir);
 		return NULL;
 	}
-	if (repo_for_each_file(r, commit, "", write_one, &co)) {
+	if (checkout_into(r, commit, config_arch, dir)) {
 		remove_tree(dir);
 		free(dir);
 		return NULL;
 	}
 	return dir;
+}
+
+struct digest {
+	const char *arch;
+	struct strbuf text;
+};
+
+static int digest_one(const struct tree_file *f, void *data)
+{
+	struct digest *d = data;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (wanted_for_config(f->path, d->arch))
+		strbuf_addf(&d->text, "%o %s %s\n", f->mode, oid_hex(f->blob, hex), f->path);
+	return 0;
+}
+
+/* Trees kept under $GIT_DIR/vampyr/trees/; the least recently used go first. */
+#define KEPT_TREES 4
+
+static void prune_trees(const char *top, const char *keep)
+{
+	for (;;) {
+		DIR *d = opendir(top);
+		struct dirent *e;
+		char *oldest = NULL;
+		time_t oldest_time = 0;
+		size_t nr = 0;
+
+		if (!d)
+			return;
+		while ((e = readdir(d))) {
+			struct stat st;
+			char *path;
+
+			if (e->d_name[0] == '.' || strchr(e->d_name, '.') || !strcmp(e->d_name, keep))
+				continue;
+			path = xstrfmt("%s/%s", top, e->d_name);
+			if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+				free(path);
+				continue;
+			}
+			nr++;
+			if (!oldest || st.st_mtime < oldest_time) {
+				free(oldest);
+				oldest = path;
+				oldest_time = st.st_mtime;
+			} else {
+				free(path);
+			}
+		}
+		closedir(d);
+		if (nr < KEPT_TREES || !oldest) {
+			free(oldest);
+			return;
+		}
+		remove_tree(oldest);
+		free(oldest);
+	}
+}
+
+/*
+ * The configuring tree of the commit, written once per set of build files
+ * (their paths, modes and blob ids, hashed with the suite's version): a
+ * later run, or another commit with the same Kconfig files, Makefiles,
+ * scripts/ and architecture, finds it (and the kconfig programs built in it)
+ * under $GIT_DIR/vampyr/trees/<digest>. Written beside under a temporary
+ * name and renamed, so that a run never sees half a tree.
+ */
+char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
+{
+	struct digest d = { arch, STRBUF_INIT };
+	char *top = xstrfmt("%svampyr/trees", repo_gitdir(r)), *dir = NULL, *tmp = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
+	size_t writes = blob_writes;
+	git_oid id;
+	struct stat st;
+
+	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, arch);
+	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
+	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
+		goto fail;
+	dir = xstrfmt("%s/%s", top, oid_hex(&id, hex));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		if (mkdir_p(top)) {
+			error("cannot create %s: %m", top);
+			goto fail;
+		}
+		tmp = xstrfmt("%s.tmp.%ld", dir, (long)getpid());
+		remove_tree(tmp);
+		if (mkdir(tmp, 0777) || checkout_into(r, commit, arch, tmp)) {
+			error("cannot write the tree of %s into %s", oid_hex(commit, hex), tmp);
+			remove_tree(tmp);
+			goto fail;
+		}
+		/* Another run may have won the race: its tree is as good. */
+		if (rename(tmp, dir))
+			remove_tree(tmp);
+	}
+	utimes(dir, NULL);	/* recently used */
+	prune_trees(top, strrchr(dir, '/') + 1);
+	if (hook && *hook) {
+		FILE *f = fopen(hook, "a");
+
+		if (f) {
+			fprintf(f, "%zu\n", blob_writes - writes);
+			fclose(f);
+		}
+	}
+	free(tmp);
+	free(top);
+	strbuf_release(&d.text);
+	return dir;
+fail:
+	free(dir);
+	free(tmp);
+	free(top);
+	strbuf_release(&d.text);
+	return NULL;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -248,7 +386,7 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 		  const char *config)
 {
 	struct strvec env = STRVEC_INIT;
-	char *log = xstrfmt("%s/.vampyr-kconfig.log", v->tree);
+	char *log = xstrfmt("%s/.vampyr-kconfig.%ld.log", v->tree, (long)getpid());
 	char *abs_frag = absolute(fragment), *abs_config = absolute(config), *text;
 	int status;
 
@@ -266,6 +404,7 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 		error("%s: the kconfig command failed (exit %d): %s", what, status, cmd);
 		print_log_tail(log);
 	}
+	unlink(log);
 	free(abs_config);
 	free(abs_frag);
 	free(log);
@@ -273,9 +412,21 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 	return text;
 }
 
-/* Runs kconfig on c's fragment; fills c->lost. 0, or -1 when the command failed. */
-static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd)
+static void clear_lost(struct vconfig *c)
 {
+	for (size_t i = 0; i < c->nr_lost; i++)
+		vlost_release(&c->lost[i]);
+	c->nr_lost = 0;
+}
+
+/*
+ * Runs kconfig on c's fragment; fills c->lost with the claims the expanded
+ * .config does not compile and why, and pins with the symbols to pin for
+ * them. 0, or -1 when the command failed.
+ */
+static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd, struct strvec *pins)
+{
+	struct strmap cfg = STRMAP_INIT;
 	char *text;
 	int8_t *values;
 
@@ -293,12 +444,14 @@ static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd)
 	}
 	c->expanded = 1;
 	values = config_values(v, text, c->values, c->nr_values);
-	c->nr_lost = 0;
+	config_parse(text, &cfg);
+	clear_lost(c);
 	for (size_t i = 0; i < c->nr_claims; i++)
 		if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
 			ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);
-			c->lost[c->nr_lost++] = c->claims[i];
+			vampyr_trace_lost(v, c, &cfg, c->claims[i], pins, &c->lost[c->nr_lost++]);
 		}
+	strmap_clear(&cfg, free);
 	free(values);
 	free(text);
 	return 0;
@@ -316,10 +469,9 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
 {
 	if (!v->tree)
 		return;
+	/* The tree stays in the cache for the next run (config_tree). */
 	if (o->keep_tree)
-		fprintf(stderr, "vampyr: kept the tree in %s\n", v->tree);
-	else
-		remove_tree(v->tree);
+		fprintf(stderr, "vampyr: the tree is in %s\n", v->tree);
 	free(v->tree);
 	v->tree = NULL;
 }
@@ -329,30 +481,45 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 	const char *cmd = kconfig_command(o);
 	int ret = 0;
 
-	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : "")))
+	if (!v->tree && !(v->tree = config_tree(v->repo, &v->commit, v->arch ? v->arch : "")))
 		return -1;
 	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
 		struct vconfig *c = &v->configs[i];
 
-		for (;;) {
-			static const char *const level[] = { "cone", "reverse", "all" };
+		/* Each round pins what the traces of the lost blocks name, until none is new. */
+		for (int round = 0;; round++) {
+			struct strvec pins = STRVEC_INIT;
+			size_t added = 0;
 
 			if (!quiet)
-				fprintf(stderr, "vampyr: expanding %s (pinning %s, %zu assignments)\n",
-					c->name, level[c->pin_level], c->assignments.nr);
-			if (expand_one(v, c, cmd)) {
+				fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
+					c->name, c->assignments.nr, c->pins.nr);
+			if (expand_one(v, c, cmd, &pins))
 				ret = -1;
-				break;
+			for (size_t k = 0; k < pins.nr; k++) {
+				size_t j;
+
+				for (j = 0; j < c->pins.nr; j++)
+					if (!strcmp(c->pins.v[j], pins.v[k]))
+						break;
+				if (j == c->pins.nr) {
+					strvec_push(&c->pins, pins.v[k]);
+					added++;
+				}
 			}
-			if (!c->nr_lost || c->pin_level >= PIN_MAX)
+			strvec_clear(&pins);
+			if (ret || !c->nr_lost || !added || round >= MAX_PIN_ROUNDS)
 				break;
-			c->pin_level++;
 			fragment_assignments(v, c);
-			if (fragment_write(c)) {
+			if (fragment_write(c))
 				ret = -1;
-				break;
-			}
 		}
+		/* What no fragment can keep: the toolchain's, counted with the toolchain. */
+		for (size_t k = 0; k < c->nr_lost; k++)
+			if (c->lost[k].kind == LOST_TOOLCHAIN && !v->blocks[c->lost[k].block].toolchain) {
+				v->blocks[c->lost[k].block].toolchain = 1;
+				v->nr_toolchain++;
+			}
 	}
 	if (!ret) {
 		/* Coverage after expansion: the targets some expanded .config compiles. */

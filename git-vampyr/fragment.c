@@ -5,7 +5,8 @@
  * blocks depend on, closed over the Kconfig dependencies (the cone of
  * influence), not the whole assignment: the rest is left to the tree's own
  * defaults, so the fragment reads as what the blocks need. When expansion
- * loses a block, the pin level rises (selectors too, then everything).
+ * loses a block, its trace (trace.c) names the few symbols to pin as well,
+ * never the whole assignment.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +34,6 @@ struct cone {
 	unsigned char *in;	/* by symbol index */
 	struct kconfig_symbol **queue;
 	size_t nr, alloc;
-	int level;
 };
 
 static void cone_add(struct cone *c, struct kconfig_symbol *sym)
@@ -104,14 +104,13 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 	 * A symbol the user cannot set is on because something selects it, and
 	 * any symbol is off only while each selector that is on has a false `if`
 	 * (x86's `select DCACHE_WORD_ACCESS if !KMSAN`): the selectors that are
-	 * on and their conditions belong to the cone; at PIN_REVERSE all of them.
+	 * on and their conditions belong to the cone.
 	 */
 	for (size_t i = 0; i < sym->nr_selected_by; i++) {
 		const struct kconfig_reverse *r = &sym->selected_by[i];
 		struct kconfig_symbol *from = r->from->symbol;
 
-		if (c->level >= PIN_REVERSE ||
-		    ((!on || !has_prompt) && from && symbol_on(c, from))) {
+		if ((!on || !has_prompt) && from && symbol_on(c, from)) {
 			cone_add(c, from);
 			cone_add_expr(c, r->cond);
 		}
@@ -120,7 +119,7 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 		const struct kconfig_reverse *r = &sym->implied_by[i];
 		struct kconfig_symbol *from = r->from->symbol;
 
-		if (c->level >= PIN_REVERSE || (from && symbol_on(c, from))) {
+		if (from && symbol_on(c, from)) {
 			cone_add(c, from);
 			cone_add_expr(c, r->cond);
 		}
@@ -128,7 +127,7 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 }
 
 /* The Kconfig symbol behind a model variable name: CONFIG_FOO or CONFIG_FOO_MODULE. */
-static struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
+struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
 {
 	struct kconfig_symbol *sym;
 	size_t len;
@@ -151,7 +150,7 @@ static struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
 	return NULL;
 }
 
-static int user_settable(const struct kconfig_symbol *sym)
+int user_settable(const struct kconfig_symbol *sym)
 {
 	if (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE)
 		return 0;
@@ -164,22 +163,24 @@ static int user_settable(const struct kconfig_symbol *sym)
 void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 {
 	struct kconfig *kc = v->kconfig;
-	struct cone c = { .v = v, .values = cfg->values, .level = cfg->pin_level };
+	struct cone c = { .v = v, .values = cfg->values };
 	int *vars = NULL;
 	size_t nr_vars = 0, alloc_vars = 0;
 
 	strvec_clear(&cfg->assignments);
 	c.in = xcalloc(kc->nr_symbols + 1, 1);
-	if (cfg->pin_level >= PIN_ALL) {
-		for (size_t i = 0; i < kc->nr_defined; i++)
-			c.in[kc->symbols[i]->index] = 1;
-	} else {
-		for (size_t i = 0; i < cfg->nr_claims; i++)
-			logic_vars_of(v->logic, v->blocks[cfg->claims[i]].pc, &vars, &nr_vars, &alloc_vars);
-		for (size_t i = 0; i < nr_vars; i++)
-			cone_add(&c, symbol_of_var(v, logic_var_name(v->logic, vars[i])));
-		for (size_t i = 0; i < c.nr; i++)
-			cone_follow(&c, c.queue[i]);
+	for (size_t i = 0; i < cfg->nr_claims; i++)
+		logic_vars_of(v->logic, v->blocks[cfg->claims[i]].pc, &vars, &nr_vars, &alloc_vars);
+	for (size_t i = 0; i < nr_vars; i++)
+		cone_add(&c, symbol_of_var(v, logic_var_name(v->logic, vars[i])));
+	for (size_t i = 0; i < c.nr; i++)
+		cone_follow(&c, c.queue[i]);
+	/* What a lost block's trace asked for, without its own cone: only what is needed. */
+	for (size_t i = 0; i < cfg->pins.nr; i++) {
+		struct kconfig_symbol *sym = kconfig_lookup(kc, cfg->pins.v[i]);
+
+		if (sym)
+			c.in[sym->index] = 1;
 	}
 	for (size_t i = 0; i < kc->nr_defined; i++) {
 		const struct kconfig_symbol *sym = kc->symbols[i];

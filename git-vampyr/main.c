@@ -196,7 +196,6 @@ static void write_fragments(struct vampyr *v, const char *dir, int expand)
 		struct vconfig *c = &v->configs[i];
 
 		c->path = xstrfmt("%s/%s.config", dir, c->name);
-		c->pin_level = PIN_CONE;
 		fragment_assignments(v, c);
 		if (fragment_write(c))
 			die("cannot write the fragments");

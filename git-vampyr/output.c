@@ -11,9 +11,24 @@
 static int is_lost(const struct vconfig *c, size_t block)
 {
 	for (size_t i = 0; i < c->nr_lost; i++)
-		if (c->lost[i] == block)
+		if (c->lost[i].block == block)
 			return 1;
 	return 0;
+}
+
+static const char *const lost_kind_name[] = { "kconfig", "toolchain", "outside" };
+
+/* "lost|toolchain|outside<tab>path:line B<n><tab>why", as text and note show it. */
+static void lost_line(const struct vampyr *v, const struct vlost *l, const char *sep,
+		      struct strbuf *out)
+{
+	const struct vblock *b = &v->blocks[l->block];
+
+	strbuf_addf(out, "%s%s%s:%d B%d%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
+		    sep, b->path, b->line, b->number, sep);
+	if (l->kind == LOST_TOOLCHAIN)
+		strbuf_addf(out, "%s: ", l->probe);
+	strbuf_addf(out, "%s\n", l->chain);
 }
 
 static void summary(struct vampyr *v, struct strbuf *sb)
@@ -51,10 +66,15 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		const struct vblock *b = &v->blocks[i];
 
-		if (b->target && b->toolchain)
+		if (b->target && b->toolchain && b->config < 0)
 			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
 				b->path, b->line, b->number);
 	}
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
+			lost_line(v, &v->configs[i].lost[k], "\t", &sb);
+	fputs(strbuf_str(&sb), out);
+	strbuf_reset(&sb);
 	summary(v, &sb);
 	fprintf(out, "%s\n", sb.buf);
 	if (v->toolchain_done)
@@ -110,13 +130,26 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			json_block(&w, &v->blocks[c->claims[k]]);
 		json_array_end(&w);
 		if (c->expanded) {
-			static const char *const level[] = { "cone", "reverse", "all" };
-
 			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
-			json_add_str(&w, "pinned", level[c->pin_level]);
+			json_array_begin(&w, "pinned");
+			for (size_t k = 0; k < c->pins.nr; k++)
+				json_add_str(&w, NULL, c->pins.v[k]);
+			json_array_end(&w);
 			json_array_begin(&w, "lost");
-			for (size_t k = 0; k < c->nr_lost; k++)
-				json_block(&w, &v->blocks[c->lost[k]]);
+			for (size_t k = 0; k < c->nr_lost; k++) {
+				const struct vlost *l = &c->lost[k];
+				const struct vblock *b = &v->blocks[l->block];
+
+				json_object_begin(&w, NULL);
+				json_add_str(&w, "path", b->path);
+				json_add_int(&w, "line", b->line);
+				json_add_int(&w, "block", b->number);
+				json_add_str(&w, "kind", lost_kind_name[l->kind]);
+				json_add_str(&w, "reason", l->chain);
+				if (l->probe)
+					json_add_str(&w, "probe", l->probe);
+				json_object_end(&w);
+			}
 			json_array_end(&w);
 		}
 		json_object_end(&w);
@@ -189,9 +222,12 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 
 		if (b->target && b->dead)
 			strbuf_addf(out, "dead %s:%d B%d\n", b->path, b->line, b->number);
-		if (b->target && b->toolchain)
+		if (b->target && b->toolchain && b->config < 0)
 			strbuf_addf(out, "toolchain %s:%d B%d\n", b->path, b->line, b->number);
 	}
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
+			lost_line(v, &v->configs[i].lost[k], " ", out);
 	for (size_t i = 0; i < v->nr_warnings; i++)
 		strbuf_addf(out, "adds %s\n", v->warnings[i].text);
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vampyr.h"
 
@@ -96,7 +97,7 @@ static void pin(struct vampyr *v, const struct kconfig_symbol *sym, const int8_t
 		strvec_pushf(&v->toolchain_facts, "%s=%s", sym->name, val == 'y' ? "set" : "unset");
 }
 
-static int user_settable(const struct kconfig_symbol *sym)
+static int user_settable_nonchoice(const struct kconfig_symbol *sym)
 {
 	if ((sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) ||
 	    (sym->flags & KSYM_CHOICE_MEMBER))
@@ -119,7 +120,7 @@ static int write_all_yes(struct vampyr *v, const char *path)
 	if (!f)
 		return error("cannot write %s: %m", path);
 	for (size_t i = 0; i < v->kconfig->nr_defined; i++)
-		if (user_settable(v->kconfig->symbols[i]))
+		if (user_settable_nonchoice(v->kconfig->symbols[i]))
 			fprintf(f, "CONFIG_%s=y\n", v->kconfig->symbols[i]->name);
 	if (fclose(f))
 		return error("cannot write %s: %m", path);
@@ -151,8 +152,7 @@ static int number(const struct kconfig_expr *e, struct strmap *cfg, long long *o
 	return parse_number(strmap_get(cfg, e->sym->name), out);
 }
 
-/* y 2, m 1, n 0 of a bool or tristate expression on a .config; -1 when unknown. */
-static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg)
+int config_eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg)
 {
 	int l, r;
 
@@ -176,12 +176,12 @@ static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct s
 	case KEXPR_CONST:
 		return -1;	/* a string or a number: no truth value */
 	case KEXPR_NOT:
-		l = eval(kc, e->left, cfg);
+		l = config_eval(kc, e->left, cfg);
 		return l < 0 ? -1 : 2 - l;
 	case KEXPR_AND:
 	case KEXPR_OR:
-		l = eval(kc, e->left, cfg);
-		r = eval(kc, e->right, cfg);
+		l = config_eval(kc, e->left, cfg);
+		r = config_eval(kc, e->right, cfg);
 		if (e->type == KEXPR_AND)
 			return !l || !r ? 0 : l < 0 || r < 0 ? -1 : l < r ? l : r;
 		return l == 2 || r == 2 ? 2 : l < 0 || r < 0 ? -1 : l > r ? l : r;
@@ -190,8 +190,8 @@ static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct s
 		int cmp;
 
 		if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL) {
-			l = eval(kc, e->left, cfg);
-			r = eval(kc, e->right, cfg);
+			l = config_eval(kc, e->left, cfg);
+			r = config_eval(kc, e->right, cfg);
 			if (l >= 0 && r >= 0)
 				return (l == r) == (e->type == KEXPR_EQUAL) ? 2 : 0;
 		}
@@ -218,14 +218,14 @@ static int eval(const struct kconfig *kc, const struct kconfig_expr *e, struct s
 	}
 }
 
-static void conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
+void config_conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
 		      size_t *alloc)
 {
 	if (!e)
 		return;
 	if (e->type == KEXPR_AND) {
-		conjuncts(e->left, out, nr, alloc);
-		conjuncts(e->right, out, nr, alloc);
+		config_conjuncts(e->left, out, nr, alloc);
+		config_conjuncts(e->right, out, nr, alloc);
 		return;
 	}
 	ALLOC_GROW(*out, *nr + 1, *alloc);
@@ -253,11 +253,11 @@ static void infer_probes(struct vampyr *v, struct strmap *cfg, unsigned char *kn
 		size_t nr = 0;
 		int negated = 0, other = 2, on;
 
-		if (!user_settable(sym) || sym->nr_defs != 1 || sym->defs[0]->nr_prompts != 1)
+		if (!user_settable_nonchoice(sym) || sym->nr_defs != 1 || sym->defs[0]->nr_prompts != 1)
 			continue;
 		def = sym->defs[0];
-		conjuncts(def->dep, &parts, &nr, &alloc);
-		conjuncts(def->prompts[0].cond, &parts, &nr, &alloc);
+		config_conjuncts(def->dep, &parts, &nr, &alloc);
+		config_conjuncts(def->prompts[0].cond, &parts, &nr, &alloc);
 		for (size_t k = 0; k < nr && other > 0; k++) {
 			const struct kconfig_expr *e = parts[k];
 			int neg = e->type == KEXPR_NOT;
@@ -270,7 +270,7 @@ static void infer_probes(struct vampyr *v, struct strmap *cfg, unsigned char *kn
 				probe = e->sym;
 				negated = neg;
 			} else {
-				int val_k = eval(kc, parts[k], cfg);
+				int val_k = config_eval(kc, parts[k], cfg);
 
 				if (val_k <= 0)
 					other = 0;
@@ -298,17 +298,17 @@ static int defaults_value(const struct kconfig *kc, const struct kconfig_symbol 
 		return -1;
 	for (size_t i = 0; i < sym->defs[0]->nr_defaults; i++) {
 		const struct kconfig_default *d = &sym->defs[0]->defaults[i];
-		int cond = eval(kc, d->cond, cfg);
+		int cond = config_eval(kc, d->cond, cfg);
 
 		if (cond < 0)
 			return -1;
 		if (cond)
-			return eval(kc, d->value, cfg);
+			return config_eval(kc, d->value, cfg);
 	}
 	return 0;
 }
 
-static void parse_config(const char *text, struct strmap *cfg)
+void config_parse(const char *text, struct strmap *cfg)
 {
 	for (const char *p = text; *p; ) {
 		const char *eol = strchrnul(p, '\n'), *eq;
@@ -334,14 +334,16 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	struct strmap cfg = STRMAP_INIT;
 	unsigned char *known;
 
-	if (!v->tree && !(v->tree = tree_checkout(v->repo, &v->commit, v->arch ? v->arch : ""))) {
+	if (!v->tree && !(v->tree = config_tree(v->repo, &v->commit, v->arch ? v->arch : ""))) {
 		free(tc);
 		return -1;
 	}
-	fragment = xstrfmt("%s/.vampyr-yes.config", v->tree);
-	config = xstrfmt("%s/.vampyr-toolchain.config", v->tree);
+	fragment = xstrfmt("%s/.vampyr-yes.%ld.config", v->tree, (long)getpid());
+	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", v->tree, (long)getpid());
 	text = write_all_yes(v, fragment) ? NULL :
 		run_kconfig(v, "a fragment of every symbol =y", kconfig_command(o), fragment, config);
+	unlink(fragment);
+	unlink(config);
 	free(fragment);
 	free(config);
 	if (!text) {
@@ -363,7 +365,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	for (size_t i = 0; i < kc->nr_defined; i++)
 		if (tc[kc->symbols[i]->index])
 			pin(v, kc->symbols[i], values, &lits, &nr_lits, &alloc_lits);
-	parse_config(text, &cfg);
+	config_parse(text, &cfg);
 	/*
 	 * A symbol whose defaults only the toolchain decides, found n while its
 	 * dependencies held, is n everywhere (PAHOLE_HAS_SPLIT_BTF, `def_bool
@@ -379,7 +381,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 		    y <= 0 || (val && strcmp(val, "n")) || !toolchain_symbol(sym, tc, 1))
 			continue;
 		for (size_t d = 0; d < sym->nr_defs && deps_hold; d++)
-			deps_hold = eval(kc, sym->defs[d]->dep, &cfg) == 2;
+			deps_hold = config_eval(kc, sym->defs[d]->dep, &cfg) == 2;
 		if (!deps_hold && defaults_value(kc, sym, &cfg) != 0)
 			continue;
 		ALLOC_GROW(lits, nr_lits + 2, alloc_lits);

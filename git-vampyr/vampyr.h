@@ -37,6 +37,19 @@ struct vwarning {
 	struct strvec configs;
 };
 
+/* Why expansion lost a claimed block (trace.c). */
+enum lost_kind {
+	LOST_KCONFIG,	/* the tree's kconfig set a symbol of the chain otherwise */
+	LOST_TOOLCHAIN,	/* a toolchain probe decided it: no fragment can keep it */
+	LOST_OUTSIDE,	/* names that are not CONFIG symbols */
+};
+struct vlost {
+	size_t block;
+	enum lost_kind kind;
+	char *chain;	/* "A=n (wanted y) <- B=n (wanted y) <- PAHOLE_VERSION >= 116 [toolchain: ...]" */
+	char *probe;	/* LOST_TOOLCHAIN: the probe's text */
+};
+
 /* One configuration: a solver model and the blocks it claims. */
 struct vconfig {
 	char *name;		/* config-1, ... */
@@ -46,11 +59,11 @@ struct vconfig {
 	size_t *claims;		/* block indices */
 	size_t nr_claims, alloc_claims;
 	struct strvec assignments;	/* the fragment's lines */
-	int pin_level;		/* how much of the model the fragment pins (fragment.c) */
+	struct strvec pins;	/* symbols pinned beyond the cone because expansion lost a block */
 	/* --expand */
 	int expanded;		/* 1 expanded, -1 the kconfig command failed */
 	char *expanded_path;	/* the expanded .config */
-	size_t *lost;		/* claimed blocks the expanded .config does not compile */
+	struct vlost *lost;	/* claimed blocks the expanded .config does not compile */
 	size_t nr_lost, alloc_lost;
 };
 
@@ -108,13 +121,10 @@ void vampyr_merge(struct vampyr *v);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */
-enum pin_level {
-	PIN_CONE,	/* the claimed blocks' symbols and what they depend on */
-	PIN_REVERSE,	/* and the symbols that select or imply those */
-	PIN_ALL,	/* the whole assignment */
-	PIN_MAX = PIN_ALL
-};
-/* Fills c->assignments from c->values at c->pin_level. */
+/*
+ * Fills c->assignments from c->values: the symbols of the claimed blocks,
+ * closed over what decides them (the cone), and c->pins.
+ */
 void fragment_assignments(struct vampyr *v, struct vconfig *c);
 /* Writes c->assignments to c->path (through a temporary file: never half a fragment). */
 int fragment_write(const struct vconfig *c);
@@ -126,11 +136,24 @@ void manifest_remove_stale(const char *dir, const struct strvec *old, const stru
 
 /* The value of a Kconfig symbol in an assignment: 'y', 'm', 'n', or 0 without a variable. */
 int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym);
+/* The Kconfig symbol behind a model variable (CONFIG_FOO, CONFIG_FOO_MODULE), or NULL. */
+struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name);
+/* A bool or tristate symbol with a prompt. */
+int user_settable(const struct kconfig_symbol *sym);
+
+/* trace.c */
+/*
+ * Why the expanded .config `cfg` of c does not compile `block`: fills *out
+ * and pushes onto pins the symbols a user can set whose pinning would help.
+ */
+int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
+		      struct strvec *pins, struct vlost *out);
+void vlost_release(struct vlost *l);
 
 /* expand.c */
 struct expand_options {
 	const char *kconfig_cmd;	/* NULL: the tree's `make alldefconfig` */
-	int keep_tree;			/* debugging: leave the temporary tree */
+	int keep_tree;			/* debugging: say where the tree is */
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
@@ -139,6 +162,13 @@ struct expand_options {
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
 int remove_tree(const char *dir);
+/*
+ * What configuring needs of `commit` (arch "" for none), from the cache
+ * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first
+ * when missing. The path, to be freed (not removed); NULL after an error.
+ * VAMPYR_TEST_BLOB_WRITES=<file>: appends the count of blobs written.
+ */
+char *config_tree(struct repo *r, const git_oid *commit, const char *arch);
 /*
  * Expands every configuration (in v->tree, written first if need be); returns
  * 0, or -1 when the kconfig command could not run.
@@ -168,6 +198,13 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o);
 int8_t *config_values(struct vampyr *v, const char *config_text, const int8_t *base, int nr);
 /* Does `values` compile block b? */
 int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b);
+/* The CONFIG_ lines of a .config into cfg: name (without CONFIG_) -> value. */
+void config_parse(const char *text, struct strmap *cfg);
+/* y 2, m 1, n 0 of a bool or tristate Kconfig expression on a .config; -1 when unknown. */
+int config_eval(const struct kconfig *kc, const struct kconfig_expr *e, struct strmap *cfg);
+/* The operands of the top-level && of e. */
+void config_conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
+		      size_t *alloc);
 /* Runs `sh -c cmd` in dir with extra "NAME=value" environment, output to log; exit status. */
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log);
 

@@ -95,7 +95,7 @@ test_expect_success '--explain names the closest existing symbol' '
 
 test_expect_success '--explain names the Kconfig line of a kconfig cause' '
 	test_expect_code 1 git undertaker --no-notes --explain nested >out &&
-	grep "^    Kconfig:[0-9]*: CONFIG_BAR: " out
+	grep "^    CONFIG_BAR (Kconfig:[0-9]*) depends on FOO$" out
 '
 
 test_expect_success 'two members of one choice: dead; a select: undead' '

@@ -58,6 +58,21 @@ test_expect_success 'a second run reuses current notes: same output, no new note
 	test $(git rev-list refs/notes/undertaker | wc -l) = 1
 '
 
+test_expect_success '--format=json prints from a current note, as checking again would' '
+	test_expect_code 1 git undertaker --format=json base..good >json &&
+	test_expect_code 1 git undertaker --no-notes --format=json base..good >fresh &&
+	test_cmp fresh json &&
+	test_line_count = 2 json &&
+	git notes --ref=undertaker show bad >note &&
+	grep "^Undertaker-Defect: {\"path\":\"b.c\",\"line\":2,.*\"status\":\"new\"}$" note &&
+	# A marked note: what is printed comes from the note, not from a new check.
+	sed "s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the note\"/" note >marked &&
+	git notes --ref=undertaker add -f -F marked bad &&
+	test_expect_code 1 git undertaker --format=json bad >json &&
+	grep "\"directive\":\"from the note\"" json &&
+	git notes --ref=undertaker add -f -F note bad
+'
+
 test_expect_success '--force checks again' '
 	test_expect_code 1 git undertaker --force base..good >out3 &&
 	test_cmp out out3
@@ -67,7 +82,7 @@ test_expect_success '--explain explains a commit that has a current note' '
 	git notes --ref=undertaker show bad >note &&
 	test_expect_code 1 git undertaker --explain bad >out &&
 	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO$" out &&
-	grep "^    Kconfig:[0-9]*: CONFIG_BAR: " out
+	grep "^    CONFIG_BAR (Kconfig:[0-9]*) depends on FOO$" out
 '
 
 test_expect_success '--no-notes writes nothing; --notes-ref writes elsewhere' '
