@@ -119,6 +119,17 @@ struct repo *repo_open(void)
 	pthread_mutex_init(&r->lock, NULL);
 	r->cache_limit = DEFAULT_CACHE_LIMIT;
 	load_shallow(r);
+	{
+		git_config *cfg;
+		int v;
+
+		/* Paths in our output are quoted as git quotes them. */
+		if (!git_repository_config_snapshot(&cfg, r->git)) {
+			if (!git_config_get_bool(&v, cfg, "core.quotepath"))
+				quote_path_high = v;
+			git_config_free(cfg);
+		}
+	}
 	return r;
 }
 

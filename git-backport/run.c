@@ -34,9 +34,13 @@ int queue_pop(struct queue *q, size_t *x)
 
 void subject_add_failure(struct subject *s, size_t rule, const char *message)
 {
+	struct strbuf sb = STRBUF_INIT;
+
+	/* spatch's words may hold any byte of the C file and run long. */
+	strbuf_add_printable(&sb, message, strlen(message), 2 * SPATCH_MESSAGE_MAX);
 	ALLOC_GROW(s->fails, s->nr_fails + 1, s->alloc_fails);
 	s->fails[s->nr_fails].rule = rule;
-	s->fails[s->nr_fails].message = xstrdup(message);
+	s->fails[s->nr_fails].message = strbuf_detach(&sb, NULL);
 	s->nr_fails++;
 }
 
@@ -68,7 +72,7 @@ char *spatch_message(const char *text, size_t max_lines)
 		if (!noise_line(q, len)) {
 			if (sb.len)
 				strbuf_addstr(&sb, " ");
-			strbuf_add(&sb, q, len);
+			strbuf_add_printable(&sb, q, len, SPATCH_MESSAGE_MAX);
 			lines++;
 		}
 		if (!nl)
@@ -77,6 +81,16 @@ char *spatch_message(const char *text, size_t max_lines)
 	}
 	if (!sb.len)
 		strbuf_addstr(&sb, "(no message)");
+	if (sb.len > SPATCH_MESSAGE_MAX) {
+		/* Cut on a character: the escapes above are ASCII, the rest valid UTF-8. */
+		size_t cut = SPATCH_MESSAGE_MAX;
+
+		while (cut && ((unsigned char)sb.buf[cut] & 0xc0) == 0x80)
+			cut--;
+		sb.len = cut;
+		sb.buf[cut] = '\0';
+		strbuf_addstr(&sb, "...");
+	}
 	return strbuf_detach(&sb, NULL);
 }
 
