@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * #if expressions: tokens, project macros, the C preprocessor grammar, and
- * the abstraction of an integer expression to a boolean formula.
+ * #if expressions: tokens, the C preprocessor grammar of a condition, and the
+ * CONFIG names it reads. The project macros are expanded by cpp_macro.c
+ * first, and the parsed expression becomes a formula in cpp_abstract.c.
  */
 #include "cpp_internal.h"
 

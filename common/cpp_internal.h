@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared between cpp_scan.c, cpp_expr.c and cpp_eval.c; not for drivers. */
+/*
+ * The cpp module's own interface between its files, not for drivers:
+ * cpp_scan.c (the pass over a blob, the block tree), cpp_expr.c (tokens, the
+ * #if grammar, the names a condition reads), cpp_macro.c (project macros),
+ * cpp_abstract.c (integer expression to boolean formula) and cpp_eval.c
+ * (evaluation under an assignment). Everything they allocate for a file lives
+ * in that file's arena (arena.h).
+ */
 #ifndef UT_CPP_INTERNAL_H
 #define UT_CPP_INTERNAL_H
 
 #include "cpp.h"
 #include "arena.h"
-
-/*
- * A bump allocator: every string and node of a scanned file lives in one,
- * so that scanning costs a handful of mallocs per file, not one per line.
- */
 
 enum cpp_token_type {
 	T_EOF, T_IDENT, T_NUM, T_CHAR, T_STRING, T_OTHER,

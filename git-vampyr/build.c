@@ -89,13 +89,13 @@ static int parse_diagnostic(const char *line, const char *tree, char **shown, ch
 	return 0;
 }
 
-/* Runs the build in tree with config c; fills keys → shown line. Returns the exit status. */
+/* Runs the build in tree with config c; fills keys -> shown line. Returns the exit status. */
 static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree, const char *cmd,
-		    struct strmap *diags)
+		    const char *targets, struct strmap *diags)
 {
 	struct strvec env = STRVEC_INIT;
 	char *config = xstrfmt("%s/.config", tree);
-	char *log = xstrfmt("%s/.vampyr-build.log", tree), *text;
+	char *log = xstrfmt("%s/.vampyr-build.log", tree), *text, *full;
 	int status;
 
 	if (copy_file(c->expanded_path, config)) {
@@ -105,10 +105,12 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree,
 	}
 	strvec_pushf(&env, "KCONFIG_CONFIG=%s", config);
 	strvec_pushf(&env, "VAMPYR_CONFIG=%s", c->name);
-	strvec_pushf(&env, "srctree=%s", tree);
+	strvec_pushf(&env, "VAMPYR_TARGETS=%s", targets);
 	if (v->arch)
 		strvec_pushf(&env, "ARCH=%s", v->arch);
-	status = run_command(cmd, tree, &env, log);
+	/* The objects go after the command, unless it places $VAMPYR_TARGETS itself. */
+	full = strstr(cmd, "VAMPYR_TARGETS") || !*targets ? xstrdup(cmd) : xstrfmt("%s %s", cmd, targets);
+	status = run_command(full, tree, &env, log);
 	text = read_file_text(log);
 	for (char *p = text, *eol; *p; p = eol) {
 		char *shown, *key;
@@ -124,9 +126,64 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree,
 	free(text);
 	unlink(log);
 	free(log);
+	free(full);
 	free(config);
 	strvec_clear(&env);
 	return status;
+}
+
+/* Writes blob `id` (the zero id: removes the file) at path in tree. */
+static int put_file(struct vampyr *v, const char *tree, const char *path, const git_oid *id)
+{
+	char *full = xstrfmt("%s/%s", tree, path);
+	struct blob *b;
+	FILE *f;
+	int ret = 0;
+
+	if (git_oid_is_zero(id)) {
+		unlink(full);
+		free(full);
+		return 0;
+	}
+	if (repo_read_blob(v->repo, id, &b)) {
+		free(full);
+		return -1;
+	}
+	unlink(full);
+	f = fopen(full, "w");
+	if (!f || fwrite(b->data, 1, b->size, f) != b->size)
+		ret = error("cannot write %s: %m", full);
+	if (f && fclose(f))
+		ret = error("cannot write %s: %m", full);
+	blob_release(v->repo, b);
+	free(full);
+	return ret;
+}
+
+/* Puts the files the commit changes as they are at the parent (at_parent) or at X. */
+static int swap_files(struct vampyr *v, const char *tree, const struct change_list *ch, int at_parent)
+{
+	for (size_t i = 0; i < ch->nr; i++) {
+		const struct file_change *fc = &ch->files[i];
+
+		/* Remove the side that goes away first: a rename has two paths. */
+		if (put_file(v, tree, at_parent ? fc->new_path : fc->old_path, &(git_oid){ { 0 } }) ||
+		    put_file(v, tree, at_parent ? fc->old_path : fc->new_path,
+			     at_parent ? &fc->old_blob : &fc->new_blob))
+			return -1;
+	}
+	return 0;
+}
+
+static int is_build_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
+	       starts_with(base, "Kbuild") || starts_with(path, "scripts/") ||
+	       starts_with(path, "include/") || strstr(path, "/include/") ||
+	       !(ends_with(path, ".c") || ends_with(path, ".S"));
 }
 
 static struct vwarning *find_warning(struct vampyr *v, const char *text)
@@ -147,8 +204,10 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 {
 	git_commit *commit;
 	git_oid parent;
-	int has_parent = 0;
+	int has_parent = 0, swap = 1;
 	char *tree_x, *tree_p = NULL;
+	struct change_list ch = { 0 };
+	struct strbuf targets = STRBUF_INIT;
 
 	if (git_commit_lookup(&commit, repo_git(v->repo), &v->commit))
 		die_git("cannot read the commit");
@@ -157,12 +216,34 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		has_parent = 1;
 	}
 	git_commit_free(commit);
+	/* The objects of the C and assembler files the commit touches: all there is to build. */
+	if (has_parent && repo_diff_first_parent(v->repo, &v->commit, NULL, 0, &ch))
+		die("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
+	for (size_t i = 0; i < ch.nr; i++) {
+		const char *path = ch.files[i].new_path;
+
+		if (ch.files[i].status != 'D' && (ends_with(path, ".c") || ends_with(path, ".S")))
+			strbuf_addf(&targets, "%s%.*s.o", targets.len ? " " : "",
+				    (int)strlen(path) - 2, path);
+		/*
+		 * A commit that changes how things build gets a tree of its own at
+		 * the parent; otherwise one tree serves both, the changed files
+		 * swapped (make rebuilds what they touch, nothing else).
+		 */
+		if (is_build_file(ch.files[i].old_path) || is_build_file(path))
+			swap = 0;
+	}
 	tree_x = tree_checkout(v->repo, &v->commit, NULL);
-	if (!tree_x)
+	if (!tree_x) {
+		change_list_clear(&ch);
+		strbuf_release(&targets);
 		return -1;
-	if (has_parent && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
+	}
+	if (has_parent && !swap && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
 		remove_tree(tree_x);
 		free(tree_x);
+		change_list_clear(&ch);
+		strbuf_release(&targets);
 		return -1;
 	}
 	for (size_t i = 0; i < v->nr_configs; i++) {
@@ -173,10 +254,16 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		if (c->expanded <= 0)
 			continue;
 		if (!quiet)
-			fprintf(stderr, "vampyr: building %s\n", c->name);
-		build_in(v, c, tree_x, cmd, &at_x);
-		if (tree_p)
-			build_in(v, c, tree_p, cmd, &at_p);
+			fprintf(stderr, "vampyr: building %s: %s\n", c->name,
+				targets.len ? targets.buf : "(no object of its own)");
+		build_in(v, c, tree_x, cmd, strbuf_str(&targets), &at_x);
+		if (tree_p) {
+			build_in(v, c, tree_p, cmd, strbuf_str(&targets), &at_p);
+		} else if (has_parent) {
+			if (swap_files(v, tree_x, &ch, 1) == 0)
+				build_in(v, c, tree_x, cmd, strbuf_str(&targets), &at_p);
+			swap_files(v, tree_x, &ch, 0);
+		}
 		strmap_for_each(&at_x, e) {
 			if (strmap_get(&at_p, e->key))
 				continue;
@@ -186,11 +273,16 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		strmap_clear(&at_p, free);
 	}
 	v->build_done = 1;
-	remove_tree(tree_x);
+	if (v->keep_build_tree)
+		fprintf(stderr, "vampyr: the build tree is in %s\n", tree_x);
+	else
+		remove_tree(tree_x);
 	free(tree_x);
 	if (tree_p) {
 		remove_tree(tree_p);
 		free(tree_p);
 	}
+	change_list_clear(&ch);
+	strbuf_release(&targets);
 	return 0;
 }

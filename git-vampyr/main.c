@@ -309,6 +309,7 @@ int main(int argc, const char **argv)
 	if (build)
 		expand = 1;
 	eo.keep_tree = keep_tree;
+	v.keep_build_tree = keep_tree;
 
 	v.repo = repo_open();
 	if (repo_pathspec_from_cwd(v.repo, &pa.paths) < 0 ||

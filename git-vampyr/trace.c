@@ -171,7 +171,9 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 	size_t nr = 0, alloc = 0;
 
 	t->seen[sym->index] = 1;
-	if (t->chain->len)
+	if (t->chain->len && ends_with(strbuf_str(t->chain), " by"))
+		strbuf_addch(t->chain, ' ');
+	else if (t->chain->len)
 		strbuf_addstr(t->chain, " <- ");
 	strbuf_addf(t->chain, "%s=%c (wanted %c)", sym->name, got, want);
 	if (t->depth++ > 16)
@@ -193,6 +195,18 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 					explained = 1;
 					break;
 				}
+			}
+		}
+		/* Or the model had it on through a selector that the .config has off. */
+		for (size_t i = 0; i < sym->nr_selected_by && !explained; i++) {
+			const struct kconfig_reverse *r = &sym->selected_by[i];
+			const struct kconfig_symbol *from = r->from->symbol;
+
+			if (from && !t->seen[from->index] && level_of(symbol_value(t->v, t->want, from)) >= w &&
+			    level_of(got_value(t, from)) < w) {
+				strbuf_addstr(t->chain, " <- selected by");
+				trace_symbol(t, from);
+				explained = 1;
 			}
 		}
 	} else {

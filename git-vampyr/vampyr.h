@@ -94,6 +94,7 @@ struct vampyr {
 	int expand_done;
 	/* --build */
 	int build_done;
+	int keep_build_tree;		/* --keep-tree: say where it is, do not remove it */
 	struct vwarning *warnings;
 	size_t nr_warnings, alloc_warnings;
 };
@@ -210,7 +211,8 @@ int run_command(const char *cmd, const char *dir, const struct strvec *env, cons
 
 /* build.c */
 /*
- * Builds every expanded configuration at X and at X's first parent and keeps
+ * Builds every expanded configuration at X and at X's first parent (the
+ * objects of the C and assembler files X changes, appended to cmd) and keeps
  * in v->warnings the diagnostics X adds. Returns 0, or -1 when no tree could be written.
  */
 int vampyr_build(struct vampyr *v, const char *cmd);

@@ -279,10 +279,16 @@ test_expect_success KCONF '--build: the warnings the commit adds, with the confi
 	EOF
 	git commit -q -a -m "add a warning" &&
 	cat >build.sh <<-\EOF &&
+	echo "$2 $VAMPYR_TARGETS" >>"$1"
 	flags=$(sed -n -e "s/^\(CONFIG_[A-Za-z0-9_]*\)=y\$/-D\1/p" -e "s/^\(CONFIG_[A-Za-z0-9_]*\)=m\$/-D\1_MODULE/p" .config)
 	gcc -fsyntax-only -Wall $flags foo.c
 	EOF
-	git vampyr --no-notes --expand --build="sh \"$PWD/build.sh\"" --format=json -o out6 >report.json &&
+	git vampyr --no-notes --expand --build="sh \"$PWD/build.sh\" \"$PWD/args\"" --format=json -o out6 >report.json &&
+	# Only the objects of the files the commit changes are built, at X and its parent.
+	sort -u args >args.u &&
+	echo "foo.o foo.o" >expect &&
+	test_cmp expect args.u &&
+	test $(wc -l <args) = $((2 * $(python3 -c "import json; print(len(json.load(open(\"report.json\"))[\"configs\"]))"))) &&
 	python3 - <<-\PY &&
 	import json
 	r = json.load(open("report.json"))
@@ -292,7 +298,7 @@ test_expect_success KCONF '--build: the warnings the commit adds, with the confi
 	tm = [c["name"] for c in r["configs"] if any(b["line"] == 6 for b in c["covers"])]
 	assert w[0]["configs"] == tm, (w, tm)
 	PY
-	git vampyr --no-notes --expand --build="sh \"$PWD/build.sh\"" -o out6 >actual &&
+	git vampyr --no-notes --expand --build="sh \"$PWD/build.sh\" \"$PWD/args\"" -o out6 >actual &&
 	grep "^the commit adds 1 diagnostic\$" actual &&
 	grep "^foo.c:8:[0-9]*: warning: unused variable .new_unused." actual
 '
