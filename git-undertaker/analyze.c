@@ -428,11 +428,52 @@ static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
 	strbuf_addstr(sb, r->what);
 }
 
+/*
+ * f with the facts that pc.c gives the model's solver only (a bool is never
+ * m; another architecture's symbol is n here) and that the explainer, built
+ * from the model's own constraints, lacks: without them
+ * IS_ENABLED(CONFIG_BOOL_OPTION) is never unsatisfiable there.
+ */
+static formula with_kconfig_facts(struct file_arch *fa, formula f)
+{
+	struct logic *l = fa->am->logic;
+	int *vars = NULL;
+	size_t nr = 0, alloc = 0;
+	formula g = f;
+
+	logic_vars_of(l, f, &vars, &nr, &alloc);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = logic_var_name(l, vars[i]);
+		const struct kconfig_symbol *sym;
+		char *base;
+		int fact;
+
+		if (!name || !starts_with(name, "CONFIG_"))
+			continue;
+		base = xstrdup(name + 7);
+		sym = kconfig_lookup(fa->am->kconfig, base);
+		fact = !sym || !sym->nr_defs;
+		if (ends_with(base, "_MODULE")) {
+			const struct kconfig_symbol *of;
+
+			base[strlen(base) - 7] = '\0';
+			of = kconfig_lookup(fa->am->kconfig, base);
+			if (of && of->nr_defs)
+				fact = of->type == KCONFIG_BOOL;
+		}
+		free(base);
+		if (fact)
+			g = logic_and(l, g, logic_not(logic_atom(l, vars[i])));
+	}
+	free(vars);
+	return g;
+}
+
 /* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
 static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
 {
 	const struct model_reason **reasons;
-	size_t n = model_explain(fa->am->model, f, &reasons);
+	size_t n = model_explain(fa->am->model, with_kconfig_facts(fa, f), &reasons);
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t k = 0; k < n; k++) {

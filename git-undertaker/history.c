@@ -7,6 +7,29 @@
 
 #include "buildfiles.h"
 
+/*
+ * The symbol a `config NAME` or `menuconfig NAME` line defines: its length,
+ * and *name where it starts; 0 for any other line.
+ */
+static size_t config_name(const char *p, const char *eol, const char **name)
+{
+	const char *q = p;
+
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
+		q += 4;
+	if ((size_t)(eol - q) <= 6 || strncmp(q, "config", 6) || (q[6] != ' ' && q[6] != '\t'))
+		return 0;
+	q += 6;
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	*name = q;
+	while (q < eol && (isalnum((unsigned char)*q) || *q == '_'))
+		q++;
+	return (size_t)(q - *name);
+}
+
 /* The line of `config NAME` or `menuconfig NAME` in a Kconfig text, or 0. */
 static int defines(const char *data, size_t size, const char *name)
 {
@@ -15,23 +38,12 @@ static int defines(const char *data, size_t size, const char *name)
 
 	for (const char *p = data, *end = data + size; p < end; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *q = p;
+		const char *found;
 
 		if (!eol)
 			eol = end;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
-			q += 4;
-		if ((size_t)(eol - q) > 6 && !strncmp(q, "config", 6) && (q[6] == ' ' || q[6] == '\t')) {
-			q += 6;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(eol - q) >= nlen && !strncmp(q, name, nlen) &&
-			    (q + nlen == eol || q[nlen] == ' ' || q[nlen] == '\t' || q[nlen] == '#' ||
-			     q[nlen] == '\r'))
-				return line;
-		}
+		if (config_name(p, eol, &found) == nlen && !strncmp(found, name, nlen))
+			return line;
 		p = eol + 1;
 	}
 	return 0;
@@ -57,30 +69,16 @@ static char *config_near(const char *data, size_t size, int line)
 
 	for (const char *p = data, *end = data + size; p < end; n++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *q = p;
+		const char *name;
 		int dist = n > line ? n - line : line - n;
+		size_t len;
 
 		if (!eol)
 			eol = end;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
-			q += 4;
-		if (dist < best_dist && (size_t)(eol - q) > 7 && !strncmp(q, "config", 6) &&
-		    (q[6] == ' ' || q[6] == '\t')) {
-			const char *w;
-
-			q += 7;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			w = q;
-			while (q < eol && (isalnum((unsigned char)*q) || *q == '_'))
-				q++;
-			if (q > w) {
-				free(best);
-				best = xstrndup(w, (size_t)(q - w));
-				best_dist = dist;
-			}
+		if (dist < best_dist && (len = config_name(p, eol, &name)) > 0) {
+			free(best);
+			best = xstrndup(name, len);
+			best_dist = dist;
 		}
 		p = eol + 1;
 	}

@@ -25,11 +25,15 @@ test_expect_success 'a promptless option nothing selects: its Kconfig line' '
 	#ifdef CONFIG_AHEAD
 	int ahead;
 	#endif
+	#if IS_ENABLED(CONFIG_AHEAD)
+	int enabled;
+	#endif
 	EOF
 	git add . && test_tick && git commit -q -m ahead &&
 	test_expect_code 1 git undertaker --no-notes --explain HEAD >out &&
 	grep "^ahead.c:1: dead block B0 (kconfig, global): #ifdef CONFIG_AHEAD$" out &&
-	grep "^    CONFIG_AHEAD (Kconfig:8) has no prompt and nothing selects it$" out
+	grep "^ahead.c:4: dead block B1 (kconfig, global): #if IS_ENABLED(CONFIG_AHEAD)$" out &&
+	test $(grep -c "^    CONFIG_AHEAD (Kconfig:8) has no prompt and nothing selects it$" out) = 2
 '
 
 test_expect_success 'a select: the selecting line' '
