@@ -2,6 +2,7 @@
 /* The picosat wrapper; see sat.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <picosat/picosat.h>
 #include "sat.h"
@@ -24,6 +25,7 @@ struct sat {
 	int max_var;		/* the highest variable in the base */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
 	size_t queries, cached, calls, witnessed, unsat;
+	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
 	 * Models the solver found, kept to answer later questions without it: a
 	 * formula true in one of them is satisfiable. A solver call assigns every
@@ -183,6 +185,14 @@ int sat_query_literal(struct sat *s, formula f)
 	return logic_cnf_literal(s->query_enc, f, 1, 1);
 }
 
+static double thread_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 {
 	load_solver(s);
@@ -190,11 +200,16 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 	for (size_t i = 0; i < nr; i++)
 		picosat_assume(s->ps, assumptions[i]);
 	s->calls++;
+	double start = thread_seconds();
 	int r = picosat_sat(s->ps, -1);
-	if (r == PICOSAT_SATISFIABLE)
+	if (r == PICOSAT_SATISFIABLE) {
+		s->sat_seconds += thread_seconds() - start;
 		return SAT_SAT;
-	if (r == PICOSAT_UNSATISFIABLE)
+	}
+	if (r == PICOSAT_UNSATISFIABLE) {
+		s->unsat_seconds += thread_seconds() - start;
 		return SAT_UNSAT;
+	}
 	die("picosat: no answer without a limit (%d)", r);
 }
 
@@ -450,6 +465,8 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->witnessed = s->witnessed;
 	st->calls = s->calls;
 	st->unsat = s->unsat;
+	st->sat_seconds = s->sat_seconds;
+	st->unsat_seconds = s->unsat_seconds;
 }
 
 int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars)

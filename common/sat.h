@@ -87,6 +87,8 @@ struct sat_stats {
 	size_t witnessed;	/* answered by a witness */
 	size_t calls;		/* solver calls (sat_solve() included) */
 	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
+	double sat_seconds;	/* thread CPU time in solver calls that found a model */
+	double unsat_seconds;	/* and in those that did not */
 };
 void sat_get_stats(const struct sat *s, struct sat_stats *st);
 

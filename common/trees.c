@@ -48,9 +48,10 @@ static void print_stats(struct arch_model *am)
 
 		sat_get_stats(am->sat, &st);
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
-			"%zu questions, %zu cached, %zu unsatisfiable\n",
+			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
+			"satisfiable, %.3f s unsatisfiable\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
-			st.queries, st.cached, st.unsat);
+			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds);
 	}
 	am->stats_printed = 1;
 }

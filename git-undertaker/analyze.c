@@ -129,20 +129,26 @@ static formula without_missing(struct file_arch *fa, formula f, int *any)
 	return g;
 }
 
-/* Is `f` unsatisfiable, and why: returns -1 when satisfiable, else the cause. */
+/*
+ * Is `f` unsatisfiable, and why: returns -1 when satisfiable, else the cause.
+ * The strongest question first (with kbuild's condition and missing names
+ * off): satisfiable, it answers the weaker ones, and most are. A solve that
+ * finds a model costs tens of milliseconds on Linux, one that refutes next
+ * to nothing, and the model found is kept to answer later questions.
+ */
 static int unsat_cause(struct file_arch *fa, formula f)
 {
+	formula with_file = logic_and(fa->am->logic, f, fa->file);
 	int any;
+	formula strongest = without_missing(fa, with_file, &any);
 
+	if (arch_model_satisfiable(fa->am, strongest))
+		return -1;
 	if (!arch_model_satisfiable(fa->am, f))
 		return sat_satisfiable(fa->am->code_sat, f) ? CAUSE_KCONFIG : CAUSE_CODE;
-	f = logic_and(fa->am->logic, f, fa->file);
-	if (!arch_model_satisfiable(fa->am, f))
+	if (!arch_model_satisfiable(fa->am, with_file))
 		return CAUSE_KBUILD;
-	f = without_missing(fa, f, &any);
-	if (any && !arch_model_satisfiable(fa->am, f))
-		return CAUSE_MISSING;
-	return -1;
+	return CAUSE_MISSING;
 }
 
 static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, size_t i,

@@ -51,22 +51,42 @@ static int make_parents(char *path)
 
 /*
  * What configuring needs: Kconfig files, scripts/ (conf itself and what the
- * $(shell,...) probes run), the Makefiles (make alldefconfig reads the top one,
- * the architecture's, and scripts/kconfig's), the architecture's directory and
- * the top-level files. On Linux that is about 50 MB of 1.2 GB.
+ * $(shell,...) probes run; Xen keeps conf in tools/kconfig/), at the top or
+ * in the Kconfig tree's directory (xen/), the Makefiles (make alldefconfig
+ * reads the top one, the architecture's, and scripts/kconfig's), the
+ * architecture's directory and the top-level files. On Linux that is about
+ * 50 MB of 1.2 GB.
  */
-static int wanted_for_config(const char *path, const char *arch)
+static int is_config_tool(const char *path)
 {
-	const char *base = strrchr(path, '/');
-	size_t alen = strlen(arch);
+	return starts_with(path, "scripts/") || starts_with(path, "tools/kconfig/");
+}
 
-	if (!base)
+static int wanted_for_config(const char *path, const char *arch_dir)
+{
+	const char *slash = strchr(path, '/'), *base = strrchr(path, '/');
+	size_t alen = strlen(arch_dir);
+
+	if (!slash)
 		return 1;
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
-	       starts_with(base, "Kbuild") || starts_with(path, "scripts/") ||
-	       (alen && starts_with(path, "arch/") && !strncmp(path + 5, arch, alen) &&
-		path[5 + alen] == '/');
+	       starts_with(base, "Kbuild") || is_config_tool(path) ||
+	       is_config_tool(slash + 1) ||
+	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
+}
+
+int vampyr_config_tree(struct vampyr *v)
+{
+	char *arch_path;
+
+	if (v->tree)
+		return 0;
+	arch_path = v->arch_dir ? xstrfmt("%s%sarch/%s", v->srctree, *v->srctree ? "/" : "",
+					  v->arch_dir) : xstrdup("");
+	v->tree = config_tree(v->repo, &v->commit, arch_path);
+	free(arch_path);
+	return v->tree ? 0 : -1;
 }
 
 static int write_one(const struct tree_file *f, void *data)
@@ -388,17 +408,21 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 	struct strvec env = STRVEC_INIT;
 	char *log = xstrfmt("%s/.vampyr-kconfig.%ld.log", v->tree, (long)getpid());
 	char *abs_frag = absolute(fragment), *abs_config = absolute(config), *text;
+	char *dir = xstrfmt("%s%s%s", v->tree, *v->srctree ? "/" : "", v->srctree);
 	int status;
 
 	unlink(config);
-	strvec_pushf(&env, "srctree=%s", v->tree);
+	/* In the Kconfig tree's directory (Xen's xen/), with the variables its source lines use. */
+	strvec_pushf(&env, "srctree=%s", dir);
 	strvec_pushf(&env, "KCONFIG_ALLCONFIG=%s", abs_frag);
 	strvec_pushf(&env, "KCONFIG_CONFIG=%s", abs_config);
 	if (v->arch) {
 		strvec_pushf(&env, "ARCH=%s", v->arch);
-		strvec_pushf(&env, "SRCARCH=%s", v->arch);
+		strvec_pushf(&env, "SRCARCH=%s", v->arch_dir ? v->arch_dir : v->arch);
 	}
-	status = run_command(cmd, v->tree, &env, log);
+	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
+		strvec_push(&env, v->trees->project.env.v[i]);
+	status = run_command(cmd, dir, &env, log);
 	text = status ? NULL : read_text(config);
 	if (!text) {
 		error("%s: the kconfig command failed (exit %d): %s", what, status, cmd);
@@ -407,6 +431,7 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 	unlink(log);
 	free(abs_config);
 	free(abs_frag);
+	free(dir);
 	free(log);
 	strvec_clear(&env);
 	return text;
@@ -481,7 +506,7 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 	const char *cmd = kconfig_command(o);
 	int ret = 0;
 
-	if (!v->tree && !(v->tree = config_tree(v->repo, &v->commit, v->arch ? v->arch : "")))
+	if (vampyr_config_tree(v))
 		return -1;
 	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
 		struct vconfig *c = &v->configs[i];

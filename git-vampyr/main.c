@@ -12,7 +12,7 @@
 
 #include "cpp.h"
 #include "kbuild.h"
-#include "kconfig_git.h"
+#include "buildfiles.h"
 #include "notes.h"
 #include "options.h"
 #include "project.h"
@@ -135,36 +135,44 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 	blob_release(v->repo, blob);
 }
 
-static void load_model(struct vampyr *v, const char *want_arch, struct strvec *arches)
+/*
+ * The commit's trees as git undertaker sees them (common/trees): the project
+ * and where its Kconfig tree starts, its variables, the names the build
+ * defines, the model of one architecture (--arch, else the host's, else the
+ * first) and its Kbuild map.
+ */
+static void load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 {
-	struct kconfig_reader reader;
-	struct kconfig_options kopt = { .quiet = quiet };
+	struct trees_env env = {
+		.repo = v->repo,
+		.project_config = &v->project_config,
+		.host_arch = project_host_srcarch(),
+		.only_arch = want_arch,
+		.no_kbuild = !use_kbuild,
+		.quiet = 1,
+	};
+	const struct buildfiles_info *bf;
+	struct arch_model *am;
+	struct trees *t;
 
-	kconfig_git_reader_init(&reader, v->repo, &v->commit);
-	if (kconfig_architectures(&reader, NULL, arches) < 0)
-		die("no Kconfig at the top of %s", oid_short(v->repo, &v->commit));
-	if (arches->nr) {
-		const char *arch = want_arch ? want_arch : project_host_srcarch();
-		size_t i;
-
-		for (i = 0; i < arches->nr; i++)
-			if (arch && !strcmp(arches->v[i], arch))
-				break;
-		if (i == arches->nr)
-			die("no architecture '%s' in this tree (arch/%s/Kconfig)", arch ? arch : "?",
-			    arch ? arch : "?");
-		v->arch = arches->v[i];
-	}
-	v->kconfig = kconfig_parse(&reader, v->arch, &kopt);
-	kconfig_git_reader_release(&reader);
-	if (!v->kconfig)
+	v->buildfiles = buildfiles_new(v->repo);
+	if (buildfiles_get(v->buildfiles, &v->commit, &bf) < 0)
+		die("cannot read the build files of %s", oid_short(v->repo, &v->commit));
+	t = v->trees = trees_new(&env, &v->commit, bf);
+	if (t->project.kind == PROJECT_NONE)
+		die("no Kconfig tree at %s (no top Kconfig file, no <dir>/Kconfig with a mainmenu)",
+		    oid_short(v->repo, &v->commit));
+	am = trees_model(t, t->tm.primary);
+	if (!am)
 		die("cannot read the Kconfig files of %s", oid_short(v->repo, &v->commit));
-	v->model = model_build(v->kconfig);
-	v->logic = model_logic(v->model);
-	v->sat = model_sat(v->model);
-	for (size_t i = 0; i < v->kconfig->nr_defined; i++)
-		strmap_put(&v->defined, v->kconfig->symbols[i]->name, (void *)"");
-	pc_context_init(&v->pcx, v->logic, v->kconfig, &v->defined, NULL);
+	v->arch = am->arch;
+	v->arch_dir = t->arches.nr ? t->arch_dirs.v[t->tm.primary] : NULL;
+	v->srctree = t->project.srctree;
+	v->kconfig = am->kconfig;
+	v->model = am->model;
+	v->logic = am->logic;
+	v->sat = am->sat;
+	pc_context_init(&v->pcx, v->logic, v->kconfig, t->tm.kconfig_defined, t->tm.cmdline_defined);
 	v->pcx.facts = v->sat;
 }
 
@@ -254,11 +262,9 @@ static void vampyr_release(struct vampyr *v)
 	free(v->warnings);
 	strvec_clear(&v->toolchain_facts);
 	pc_context_release(&v->pcx);
-	strmap_clear(&v->defined, NULL);
-	if (v->model)
-		model_free(v->model);
-	if (v->kconfig)
-		kconfig_free(v->kconfig);
+	trees_free(v->trees);
+	buildfiles_free(v->buildfiles);
+	project_config_release(&v->project_config);
 }
 
 int main(int argc, const char **argv)
@@ -286,7 +292,7 @@ int main(int argc, const char **argv)
 	};
 	struct vampyr v = { 0 };
 	struct file_list fl = { STRVEC_INIT };
-	struct strvec arches = STRVEC_INIT, macro_defs = STRVEC_INIT;
+	struct strvec macro_defs = STRVEC_INIT;
 	struct cpp_macros *macros;
 	struct kbuild_map *kb = NULL;
 	struct strbuf json = STRBUF_INIT;
@@ -312,6 +318,7 @@ int main(int argc, const char **argv)
 	v.keep_build_tree = keep_tree;
 
 	v.repo = repo_open();
+	project_config_init(&v.project_config, v.repo);
 	if (repo_pathspec_from_cwd(v.repo, &pa.paths) < 0 ||
 	    repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
 		exit(EXIT_FATAL);
@@ -335,13 +342,15 @@ int main(int argc, const char **argv)
 			die("cannot diff %s against its parent", oid_short(v.repo, &v.commit));
 	}
 
-	load_model(&v, arch, &arches);
+	load_model(&v, arch, use_kbuild);
+	/* The project's macro presets (U-Boot's CONFIG_IS_ENABLED), then undertaker.macro. */
 	macros = cpp_macros_new();
-	repo_config_get_all(v.repo, "undertaker.macro", &macro_defs);
+	project_macros(v.trees->project.kind, &v.project_config, &macro_defs);
 	for (size_t i = 0; i < macro_defs.nr; i++)
-		cpp_macros_add(macros, macro_defs.v[i]);
+		if (cpp_macros_add(macros, macro_defs.v[i]) < 0)
+			error("bad undertaker.macro '%s' ignored", macro_defs.v[i]);
 	if (use_kbuild && (fl.paths.nr || fl.changes.nr))
-		kb = kbuild_map_for_commit(v.repo, &v.commit, v.arch, NULL);
+		kb = trees_kbuild(v.trees, v.trees->tm.primary);
 	for (size_t i = 0; i < fl.paths.nr; i++)
 		add_file_blocks(&v, fl.paths.v[i], macros, NULL, kb);
 	for (size_t i = 0; i < fl.changes.nr; i++) {
@@ -351,8 +360,6 @@ int main(int argc, const char **argv)
 			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL, kb);
 	}
 	cpp_macros_free(macros);
-	if (kb)
-		kbuild_map_free(kb);
 	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
 	{
 		struct strmap_entry *e;
@@ -394,7 +401,6 @@ int main(int argc, const char **argv)
 	free(default_outdir);
 	free(config_kconfig);
 	strvec_clear(&macro_defs);
-	strvec_clear(&arches);
 	strvec_clear(&fl.paths);
 	change_list_clear(&fl.changes);
 	vampyr_release(&v);

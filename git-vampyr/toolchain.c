@@ -334,7 +334,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	struct strmap cfg = STRMAP_INIT;
 	unsigned char *known;
 
-	if (!v->tree && !(v->tree = config_tree(v->repo, &v->commit, v->arch ? v->arch : ""))) {
+	if (vampyr_config_tree(v)) {
 		free(tc);
 		return -1;
 	}

@@ -15,6 +15,7 @@
 #include "pc.h"
 #include "repo.h"
 #include "sat.h"
+#include "trees.h"
 
 /* One conditional block to cover. */
 struct vblock {
@@ -71,12 +72,20 @@ struct vampyr {
 	struct repo *repo;
 	git_oid commit;
 	const char *arch;	/* NULL for a tree without architectures */
-	struct kconfig *kconfig;
+	/*
+	 * The build trees of the commit (common/trees): the project, where its
+	 * Kconfig tree starts, its variables, the model and Kbuild map of `arch`.
+	 */
+	struct project_config project_config;
+	struct buildfiles *buildfiles;
+	struct trees *trees;
+	const char *srctree;	/* the Kconfig tree's directory, "" for the root */
+	const char *arch_dir;	/* arch's directory under <srctree>/arch/, or NULL */
+	struct kconfig *kconfig;	/* the rest is the trees' */
 	struct model *model;
 	struct logic *logic;
 	struct sat *sat;
 	struct pc_context pcx;
-	struct strmap defined;	/* symbol names this tree's Kconfig defines */
 	struct vblock *blocks;
 	size_t nr_blocks, alloc_blocks;
 	struct vconfig *configs;
@@ -158,13 +167,17 @@ struct expand_options {
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with remove_tree). With config_arch (the architecture, "" for
- * none), only what configuring needs (expand.c); NULL writes every file.
+ * removed with remove_tree). With config_arch (the architecture's directory,
+ * "arch/x86" or Xen's "xen/arch/arm", "" for none), only what configuring
+ * needs (expand.c); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
+/* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
+int vampyr_config_tree(struct vampyr *v);
 int remove_tree(const char *dir);
 /*
- * What configuring needs of `commit` (arch "" for none), from the cache
+ * What configuring needs of `commit` (arch: the architecture's directory as
+ * for tree_checkout, "" for none), from the cache
  * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first
  * when missing. The path, to be freed (not removed); NULL after an error.
  * VAMPYR_TEST_BLOB_WRITES=<file>: appends the count of blobs written.

@@ -31,7 +31,7 @@ test_expect_success 'setup' '
 
 test_expect_success 'the first run solves and keeps what it found' '
 	UNDERTAKER_STATS=1 git undertaker --no-notes HEAD 2>err &&
-	grep "^model: 2 solver calls, 0 answered by samples, 4 questions, 2 cached, 0 unsatisfiable$" err &&
+	grep "^model: 2 solver calls, 0 answered by samples, 2 questions, 0 cached, 0 unsatisfiable; " err &&
 	ls .git/undertaker/samples >files &&
 	test_line_count = 1 files
 '

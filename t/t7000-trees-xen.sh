@@ -226,4 +226,38 @@ test_expect_success 'no Kconfig tree at all (Zephyr the messaging system): one w
 	)
 '
 
+test_expect_success 'git vampyr with no flags: the Kconfig tree in xen/, the host architecture' '
+	git vampyr --no-notes --commit=defects -o frag >out &&
+	grep "^1 configuration compiles 2 of 4 blocks (2 dead" out &&
+	grep "^dead	xen/common/sched.c:2 B1$" out &&
+	grep "^dead	xen/common/sched.c:9 B3$" out &&
+	grep "^CONFIG_SCHED=y$" frag/config-1.config
+'
+
+test_expect_success 'git vampyr --arch: arm32 and arm64 by $(ARCH), each covering its own block' '
+	arm=$(git log --format=%H --grep="^arm$") &&
+	git vampyr --no-notes --arch=arm64 --commit=$arm -o a64 >out &&
+	grep "^dead	xen/arch/arm/arm.c:1 B0$" out &&
+	grep "^1 configuration compiles 1 of 2 blocks (1 dead" out &&
+	git vampyr --no-notes --arch=arm32 --commit=$arm -o a32 >out &&
+	grep "^dead	xen/arch/arm/arm.c:4 B1$" out &&
+	test_expect_code 129 git vampyr --no-notes --arch=arm65 --commit=$arm 2>err &&
+	grep "did you mean .arm64.?" err
+'
+
+test_expect_success KCONF 'git vampyr --expand runs the kconfig in xen/ with ARCH and SRCARCH' '
+	arm=$(git log --format=%H --grep="^arm$") &&
+	git vampyr --no-notes --arch=arm64 --commit=$arm -o ex --expand \
+		--kconfig="\"$KCONF\" --alldefconfig Kconfig" >out &&
+	grep "^after expansion: 1 of 2 blocks compiled$" out &&
+	grep "^# Xen/arm Configuration$" ex/config-1.expanded &&
+	grep "^CONFIG_ARM_64=y$" ex/config-1.expanded &&
+	grep "CONFIG_GICV3 is not set" ex/config-1.expanded
+'
+
+test_expect_success 'git vampyr on a tree with no Kconfig tree: fatal, named' '
+	test_expect_code 128 git -C nokconfig vampyr --no-notes 2>err &&
+	grep "no Kconfig tree at" err
+'
+
 test_done

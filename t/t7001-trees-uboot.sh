@@ -275,4 +275,19 @@ test_expect_success 'the top Makefile names built-in.o files, not directories: a
 	grep "^api/api.c:1: undead block B0 (kbuild, global): #ifdef CONFIG_API$" out
 '
 
+test_expect_success 'git vampyr with no flags: CONFIG_IS_ENABLED preset, -D names live, the typo dead' '
+	git vampyr --no-notes --commit=defects -o frag >out &&
+	grep "^2 configurations compile 3 of 5 blocks (2 dead" out &&
+	grep "^dead	drivers/spl.c:2 B1$" out &&
+	grep "^dead	drivers/spl.c:11 B4$" out &&
+	! grep "^dead	drivers/spl.c:1 B0" out
+'
+
+test_expect_success KCONF 'git vampyr --expand with the kconfig of the tree' '
+	git vampyr --no-notes --commit=defects -o ex --expand \
+		--kconfig="\"$KCONF\" --alldefconfig Kconfig" >out &&
+	grep "^after expansion: 3 of 5 blocks compiled$" out &&
+	grep "U-Boot Configuration" ex/config-1.expanded
+'
+
 test_done

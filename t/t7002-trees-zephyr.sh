@@ -109,4 +109,11 @@ test_expect_success 'undertaker.env gives a variable of a source path' '
 	grep "^drivers/serial/mod.c:1: undead block B0 (kconfig, global): #ifdef CONFIG_MOD_FEATURE$" out
 '
 
+test_expect_success 'git vampyr with no flags: rsource and $(ZEPHYR_BASE) read, the typo dead' '
+	git vampyr --no-notes --commit=defects -o frag >out &&
+	grep "^1 configuration compiles 2 of 5 blocks (3 dead" out &&
+	grep "^dead	drivers/serial/uart_defects.c:11 B4$" out &&
+	grep "^CONFIG_UART_VND=y$" frag/config-1.config
+'
+
 test_done

@@ -133,4 +133,11 @@ test_expect_success 'payloads/libpayload is a Kconfig tree of its own (CONFIG_LP
 	grep "^src/lib/usb.c:1: dead block B0 (missing CONFIG_LP_USB, global): #if CONFIG(LP_USB)$" out
 '
 
+test_expect_success 'git vampyr with no flags: src/Kconfig from the root, CONFIG(X)' '
+	git vampyr --no-notes --commit=defects -o frag >out &&
+	grep "^1 configuration compiles 1 of 4 blocks (3 dead" out &&
+	grep "^	src/soc/intel/defects.c:4 B1$" out &&
+	grep "^dead	src/soc/intel/defects.c:10 B3$" out
+'
+
 test_done
