@@ -443,10 +443,14 @@ static int commit_once(struct notes_batch *b, git_repository *g, const git_signa
 		      git_error_last() ? git_error_last()->message : "unknown error");
 		goto out;
 	}
-	if (b->has_old)
-		ret = git_reference_create_matching(&ref, g, b->ref, &commit_id, 1, &b->old, reflog);
-	else
-		ret = git_reference_create(&ref, g, b->ref, &commit_id, 0, reflog);
+	/*
+	 * A zero id means "must not exist yet", checked under the ref's lock:
+	 * git_reference_create without force checks before it locks, and two
+	 * first runs at once both created the ref, the second one's notes alone.
+	 */
+	if (!b->has_old)
+		memset(&b->old, 0, sizeof(b->old));
+	ret = git_reference_create_matching(&ref, g, b->ref, &commit_id, 1, &b->old, reflog);
 	if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS || ret == GIT_ELOCKED) {
 		ret = 1;
 	} else if (ret < 0) {
