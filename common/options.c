@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "options.h"
+#include "report.h"
 
 #include <git2.h>
 #include <stdio.h>
@@ -266,6 +267,10 @@ void common_options_finish(struct common_options *c, const char *tool)
 		c->jobs = n > 0 ? (int)n : 1;
 	}
 	quiet = c->quiet;
+	if (c->no_color)
+		color_option(0);
+	else if (c->color && color_option_parse(c->color) < 0)
+		usage_error(current_usage, "--color takes always, never or auto, not '%s'", c->color);
 	if (c->notes_ref) {
 		char *ref = common_notes_ref(c, tool);
 		int valid = 0;

@@ -126,6 +126,8 @@ int mkdir_p(const char *path);
  * there. Returns 0, or -1 with errno set and `path` as it was.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* Removes a directory and everything under it (symbolic links not followed). */
+int remove_tree(const char *dir);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */
 int parse_int(const char *s, long *out);
 

@@ -29,8 +29,9 @@ struct cache {
 	struct strbuf prefix;	/* the part of every key that is the same in a run */
 };
 
-struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct strvec *defines)
+struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct bp_options *o)
 {
+	const struct strvec *defines = &o->defines;
 	struct cache *c = xcalloc(1, sizeof(*c));
 	struct strvec sorted = STRVEC_INIT;
 
@@ -42,6 +43,11 @@ struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const str
 	for (size_t i = 0; i < sorted.nr; i++)
 		strbuf_addf(&c->prefix, "define %s\n", sorted.v[i]);
 	strvec_clear(&sorted);
+	if (o->macro_path) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		strbuf_addf(&c->prefix, "macros %s\n", oid_hex(&o->macro_id, hex));
+	}
 	return c;
 }
 

@@ -4,6 +4,7 @@
 #define BACKPORT_JOBS_H
 
 #include "backport.h"
+#include "process.h"
 
 #include <sys/types.h>
 
@@ -16,7 +17,7 @@ struct job {
 	size_t *subjects;		/* JOB_RULE: the files it was given */
 	size_t nr_subjects, alloc_subjects;
 	int single;			/* one file named on the command line, not --dir */
-	pid_t pid;
+	struct process proc;		/* spatch, in a process group of its own */
 	int fd[2];			/* stdout, stderr; -1 once closed */
 	struct strbuf out, err;
 	double start, limit;		/* limit: seconds before it is killed, 0: none */

@@ -19,10 +19,8 @@ static void apply_result(struct run_context *ctx, struct subject *s, size_t ri,
 {
 	struct rule *rule = &ctx->rules->v[ri];
 
-	for (size_t i = 0; msgs && i < msgs->nr; i++) {
-		subject_add_failure(s, ri, msgs->v[i]);
-		rule->failures++;
-	}
+	for (size_t i = 0; msgs && i < msgs->nr; i++)
+		rule->failures += subject_add_failure(s, ri, msgs->v[i]);
 	if (!data)
 		return;
 	rule->hunks += count_hunks(s->data, s->size, data, size);
@@ -248,6 +246,10 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	strvec_push(&args, "--in-place");
 	strvec_push(&args, "--sp-file");
 	strvec_push(&args, ctx->rules->v[rule].file);
+	if (ctx->opts->macro_path) {
+		strvec_push(&args, "--macro-file");
+		strvec_push(&args, ctx->opts->macro_path);
+	}
 	push_defines(ctx, &args);
 	if (ctx->opts->timeout > 0) {
 		strvec_push(&args, "--timeout");
@@ -653,8 +655,7 @@ static void apply_headers(struct rule_run *rr, size_t k)
 			char *m = xstrfmt("also changed through %s: that change is left out",
 					  ctx->subjects->v[h->from].path);
 
-			subject_add_failure(&ctx->subjects->v[hi], k, m);
-			ctx->rules->v[k].failures++;
+			ctx->rules->v[k].failures += subject_add_failure(&ctx->subjects->v[hi], k, m);
 			free(m);
 			continue;
 		}

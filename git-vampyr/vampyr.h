@@ -13,6 +13,7 @@
 #include "logic.h"
 #include "model.h"
 #include "pc.h"
+#include "process.h"
 #include "repo.h"
 #include "sat.h"
 #include "trees.h"
@@ -167,14 +168,13 @@ struct expand_options {
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with remove_tree). With config_arch (the architecture's directory,
- * "arch/x86" or Xen's "xen/arch/arm", "" for none), only what configuring
- * needs (expand.c); NULL writes every file.
+ * removed with process_tmpdir_remove). With config_arch (the architecture's
+ * directory, "arch/x86" or Xen's "xen/arch/arm", "" for none), only what
+ * configuring needs (expand.c); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
 /* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
 int vampyr_config_tree(struct vampyr *v);
-int remove_tree(const char *dir);
 /*
  * What configuring needs of `commit` (arch: the architecture's directory as
  * for tree_checkout, "" for none), from the cache
