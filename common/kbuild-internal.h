@@ -58,6 +58,8 @@ struct kmake {
 	char *dir;			/* "" for the root */
 	int top;			/* reading the top Makefile: see kbuild_make_init */
 	int depth;			/* expansion / include recursion guard */
+	size_t expanded;		/* bytes of values expanded so far (KMAKE_MAX_EXPANDED) */
+	int over_limit;			/* that limit was hit: said once */
 	int include_depth;
 	struct strvec deps;		/* "path id" of every file read, for the cache */
 	size_t makefiles;

@@ -27,6 +27,8 @@
 struct cache {
 	char *dir;
 	struct strbuf prefix;	/* the part of every key that is the same in a run */
+	int empty;		/* no cache when the run began: nothing to look up */
+	unsigned char made[256];	/* fan-out directories known to exist */
 };
 
 struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct bp_options *o)
@@ -34,8 +36,11 @@ struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const str
 	const struct strvec *defines = &o->defines;
 	struct cache *c = xcalloc(1, sizeof(*c));
 	struct strvec sorted = STRVEC_INIT;
+	struct stat st;
 
 	c->dir = xstrfmt("%sbackport/cache", repo_gitdir(r));
+	/* A run never asks twice for what it answers itself. */
+	c->empty = stat(c->dir, &st) < 0;
 	strbuf_addf(&c->prefix, "git-backport cache %d\nspatch %s\n", CACHE_FORMAT, sp->version);
 	for (size_t i = 0; i < defines->nr; i++)
 		strvec_push(&sorted, defines->v[i]);
@@ -128,9 +133,13 @@ static char *check_entry(char *data, size_t size, const char **why)
 
 char *cache_get(struct cache *c, const git_oid *key)
 {
-	char *path = entry_path(c, key), *data = NULL, *body = NULL;
+	char *path, *data = NULL, *body = NULL;
 	const char *why = NULL;
 	size_t size;
+
+	if (c->empty)
+		return NULL;
+	path = entry_path(c, key);
 
 	if (read_whole_file(path, &data, &size) == 0) {
 		body = check_entry(data, size, &why);
@@ -157,14 +166,17 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 	if (git_odb_hash(&sum, value, strlen(value), GIT_OBJECT_BLOB) < 0)
 		die_git("hashing a cache entry");
 	*slash = '\0';
-	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
-		char *parent = xstrndup(c->dir, strrchr(c->dir, '/') - c->dir);
+	if (!c->made[key->id[0]]) {
+		if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
+			char *parent = xstrndup(c->dir, strrchr(c->dir, '/') - c->dir);
 
-		mkdir(parent, 0777);
-		free(parent);
-		mkdir(c->dir, 0777);
+			mkdir(parent, 0777);
+			free(parent);
+			mkdir(c->dir, 0777);
+		}
+		mkdir(path, 0777);
+		c->made[key->id[0]] = 1;
 	}
-	mkdir(path, 0777);
 	*slash = '/';
 	/* Written aside and renamed: a reader never sees half an entry. */
 	oid_hex(&sum, hex);

@@ -145,6 +145,29 @@ void parse_errors(const char *err, struct strvec *out)
 	}
 }
 
+/*
+ * spatch is an OCaml program that spends much of its time collecting garbage
+ * (a third, by perf, on string_choices) with the runtime's defaults (a 2 MB
+ * minor heap). A 4 MB minor heap and a lazier major collector (o=300) cost
+ * each worker some 100 MB more and save 13-15% of its CPU on the kernel's
+ * rules over a driver directory (string_choices, returnvar, minmax); the
+ * result is the same. Larger still (8 MB, o=400) costs more in page faults
+ * than it saves. A user's own OCAMLRUNPARAM (or CAMLRUNPARAM) is left as it is.
+ */
+#define SPATCH_GC "s=512k,o=300"
+
+/* What spatch gets beside this process's environment. */
+static const struct strvec *spatch_environment(void)
+{
+	static struct strvec env = STRVEC_INIT;
+	static int made;
+
+	if (!made && !getenv("OCAMLRUNPARAM") && !getenv("CAMLRUNPARAM"))
+		strvec_push(&env, "OCAMLRUNPARAM=" SPATCH_GC);
+	made = 1;
+	return &env;
+}
+
 void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)
 {
 	struct process *p = &job->proc;
@@ -160,6 +183,7 @@ void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *ar
 	p->err = PROCESS_PIPE;
 	/* argv[0] is "spatch", for its messages; the program is the one found. */
 	p->program = ctx->spatch->path;
+	p->env = spatch_environment();
 	if (process_start(p) < 0) {
 		process_exit_if_interrupted();
 		die("cannot run spatch");
@@ -169,6 +193,7 @@ void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *ar
 	job->start = now_seconds();
 	job->timed_out = 0;
 	job->busy = 1;
+	job->runs++;
 	ctx->spatch_runs++;
 }
 
@@ -264,10 +289,10 @@ static void apply_query_entry(struct rule *rule, const char *entry)
 
 void job_dir(struct run_context *ctx, struct job *job, size_t slot)
 {
-	if (!job->dir)
-		job->dir = xstrfmt("%s/job%zu", ctx->tmpdir, slot);
-	remove_tree(job->dir);
-	if (mkdir(job->dir, 0700) < 0)
+	if (job->dir)
+		return;
+	job->dir = xstrfmt("%s/job%zu", ctx->tmpdir, slot);
+	if (mkdir(job->dir, 0700) < 0 && errno != EEXIST)
 		die("cannot create %s: %s", job->dir, strerror(errno));
 }
 
@@ -357,6 +382,8 @@ void job_release(struct job *job)
 	if (job->dir)
 		remove_tree(job->dir);
 	free(job->dir);
+	strmap_clear(&job->files, free);
+	strmap_clear(&job->made_dirs, NULL);
 	strbuf_release(&job->out);
 	strbuf_release(&job->err);
 	free(job->subjects);

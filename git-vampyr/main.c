@@ -131,6 +131,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
 	for (size_t i = base; i < v->nr_blocks; i++)
 		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
+	pc_context_forget_exprs(&v->pcx);
 	cpp_file_free(f);
 	blob_release(v->repo, blob);
 }
