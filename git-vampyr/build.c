@@ -221,7 +221,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 
 	if (git_commit_lookup(&commit, repo_git(v->repo), &v->commit))
 		die_git("cannot read the commit");
-	if (git_commit_parentcount(commit) > 0) {
+	if (repo_commit_parentcount(v->repo, commit) > 0) {
 		git_oid_cpy(&parent, git_commit_parent_id(commit, 0));
 		has_parent = 1;
 	}
