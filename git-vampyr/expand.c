@@ -32,7 +32,7 @@ static size_t blob_writes;
 struct checkout {
 	struct repo *repo;
 	const char *dir;
-	const char *config_arch;	/* NULL: every file */
+	const struct config_files *cf;	/* NULL: every file */
 	int failed;
 };
 
@@ -62,13 +62,17 @@ static int is_config_tool(const char *path)
 	return starts_with(path, "scripts/") || starts_with(path, "tools/kconfig/");
 }
 
-static int wanted_for_config(const char *path, const char *arch_dir)
+static int wanted_for_config(const char *path, const struct config_files *cf)
 {
 	const char *slash = strchr(path, '/'), *base = strrchr(path, '/');
+	const char *arch_dir = cf->arch_dir;
 	size_t alen = strlen(arch_dir);
 
 	if (!slash)
 		return 1;
+	for (size_t i = 0; i < cf->includes.nr; i++)
+		if (!strcmp(path, cf->includes.v[i]))
+			return 1;
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
 	       starts_with(base, "Kbuild") || is_config_tool(path) ||
@@ -76,15 +80,56 @@ static int wanted_for_config(const char *path, const char *arch_dir)
 	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
 }
 
+/*
+ * The files the top Makefile includes by a fixed path (U-Boot's
+ * `include $(srctree)/include/host_arch.h`): make reads them before any
+ * target, alldefconfig's too.
+ */
+static void makefile_includes(struct vampyr *v, struct strvec *out)
+{
+	char *path = xstrfmt("%s%sMakefile", v->srctree, *v->srctree ? "/" : "");
+	struct blob *b;
+
+	if (repo_read_path(v->repo, &v->commit, path, &b)) {
+		free(path);
+		return;
+	}
+	for (const char *p = b->data, *end = b->data + b->size; p < end; ) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t len;
+
+		eol = eol ? eol : end;
+		len = (size_t)(eol - p);
+		if (len > 8 && !strncmp(p, "include ", 8)) {
+			char *name = xstrndup(p + 8, len - 8);
+			char *file = name + strspn(name, " \t");
+
+			file[strcspn(file, " \t\r")] = '\0';
+			if (starts_with(file, "$(srctree)/"))
+				file += strlen("$(srctree)/");
+			if (*file && !strchr(file, '$'))
+				strvec_pushf(out, "%s%s%s", v->srctree, *v->srctree ? "/" : "", file);
+			free(name);
+		}
+		p = eol + 1;
+	}
+	blob_release(v->repo, b);
+	free(path);
+}
+
 int vampyr_config_tree(struct vampyr *v)
 {
+	struct config_files cf = { NULL, STRVEC_INIT };
 	char *arch_path;
 
 	if (v->tree)
 		return 0;
 	arch_path = v->arch_dir ? xstrfmt("%s%sarch/%s", v->srctree, *v->srctree ? "/" : "",
 					  v->arch_dir) : xstrdup("");
-	v->tree = config_tree(v->repo, &v->commit, arch_path);
+	cf.arch_dir = arch_path;
+	makefile_includes(v, &cf.includes);
+	v->tree = config_tree(v->repo, &v->commit, &cf);
+	strvec_clear(&cf.includes);
 	free(arch_path);
 	return v->tree ? 0 : -1;
 }
@@ -96,7 +141,7 @@ static int write_one(const struct tree_file *f, void *data)
 	char *path;
 	int fd, ret = 0;
 
-	if (co->config_arch && !wanted_for_config(f->path, co->config_arch))
+	if (co->cf && !wanted_for_config(f->path, co->cf))
 		return 0;
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
 		return 0;
@@ -121,15 +166,15 @@ static int write_one(const struct tree_file *f, void *data)
 	return ret;
 }
 
-static int checkout_into(struct repo *r, const git_oid *commit, const char *config_arch,
+static int checkout_into(struct repo *r, const git_oid *commit, const struct config_files *cf,
 			 const char *dir)
 {
-	struct checkout co = { r, dir, config_arch, 0 };
+	struct checkout co = { r, dir, cf, 0 };
 
 	return repo_for_each_file(r, commit, "", write_one, &co);
 }
 
-char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
+char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xstrfmt("%s/vampyr.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -139,7 +184,7 @@ char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_ar
 		free(dir);
 		return NULL;
 	}
-	if (checkout_into(r, commit, config_arch, dir)) {
+	if (checkout_into(r, commit, cf, dir)) {
 		remove_tree(dir);
 		free(dir);
 		return NULL;
@@ -148,7 +193,7 @@ char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_ar
 }
 
 struct digest {
-	const char *arch;
+	const struct config_files *cf;
 	struct strbuf text;
 };
 
@@ -157,7 +202,7 @@ static int digest_one(const struct tree_file *f, void *data)
 	struct digest *d = data;
 	char hex[GIT_OID_HEXSZ + 1];
 
-	if (wanted_for_config(f->path, d->arch))
+	if (wanted_for_config(f->path, d->cf))
 		strbuf_addf(&d->text, "%o %s %s\n", f->mode, oid_hex(f->blob, hex), f->path);
 	return 0;
 }
@@ -214,9 +259,9 @@ static void prune_trees(const char *top, const char *keep)
  * under $GIT_DIR/vampyr/trees/<digest>. Written beside under a temporary
  * name and renamed, so that a run never sees half a tree.
  */
-char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
+char *config_tree(struct repo *r, const git_oid *commit, const struct config_files *cf)
 {
-	struct digest d = { arch, STRBUF_INIT };
+	struct digest d = { cf, STRBUF_INIT };
 	char *top = xstrfmt("%svampyr/trees", repo_gitdir(r)), *dir = NULL, *tmp = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
@@ -224,7 +269,7 @@ char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
 	git_oid id;
 	struct stat st;
 
-	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, arch);
+	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, cf->arch_dir);
 	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
 	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
 		goto fail;
@@ -236,7 +281,7 @@ char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
 		}
 		tmp = xstrfmt("%s.tmp.%ld", dir, (long)getpid());
 		remove_tree(tmp);
-		if (mkdir(tmp, 0777) || checkout_into(r, commit, arch, tmp)) {
+		if (mkdir(tmp, 0777) || checkout_into(r, commit, cf, tmp)) {
 			error("cannot write the tree of %s into %s", oid_hex(commit, hex), tmp);
 			remove_tree(tmp);
 			goto fail;
