@@ -3,10 +3,10 @@
 # git vampyr --build on real code: commits on Linux v6.1 that add, inside an
 # `#ifdef CONFIG_X` block that x86 defconfig does not compile, an unused
 # variable and a call with an argument of the wrong type. For each commit:
-#   1. the defconfig baseline: the same build machinery with the kernel's own
-#      `make defconfig` as the kconfig command: no diagnostic may appear;
-#   2. `git vampyr --blocks=hunks --build='make -s -j2'`: both diagnostics must
-#      be reported, with the configuration that shows them.
+#   1. `git vampyr --blocks=hunks --build='make -s -j2'`: both diagnostics must
+#      be reported, with the configuration that shows them;
+#   2. the defconfig baseline: the same build machinery with the kernel's own
+#      `make defconfig` as the kconfig command: no diagnostic may appear.
 # Each build goes through the kernel's own Makefiles, `make <dir>/<file>.o` at
 # the commit and at v6.1 in one tree (the changed file swapped). Heavy: run it
 # alone, under nice.
@@ -68,20 +68,7 @@ for n in "${commits[@]}"; do
 	local_path=$(eval "echo \${edit_$n[0]}")
 	say "-- commit $n: $(git log -1 --format='%h %s' "$ref")"
 	git diff "$ref^" "$ref" | sed -n '/^@@/,$p' | tee -a "$bench_log" >&3
-	# 1. defconfig: the same machinery, the kernel's defconfig as the "expansion".
-	timed "defconfig build of ${local_path%.c}.o at the commit and v6.1" nice \
-		git vampyr --commit "$ref" --arch=x86 --blocks=hunks --no-notes --format=json \
-		--kconfig='make -s defconfig KCONFIG_CONFIG="$KCONFIG_CONFIG"' \
-		--build='make -s -j2' -o "$out/defconfig-$n" >"$out/defconfig-$n.json" \
-		2>"$out/defconfig-$n.err" || true
-	python3 - "$out/defconfig-$n.json" <<-\PY | tee -a "$bench_log" >&3
-	import json, sys
-	r = json.load(open(sys.argv[1]))
-	w = r.get("warnings", [])
-	print("defconfig: the commit adds %d diagnostic%s%s" % (len(w), "" if len(w) == 1 else "s",
-	      "".join("\n  " + x["text"] for x in w)))
-	PY
-	# 2. vampyr's own configurations.
+	# 1. vampyr's own configurations.
 	timed "git vampyr --build='make -s -j2' --blocks=hunks" nice \
 		git vampyr --commit "$ref" --arch=x86 --blocks=hunks --no-notes --format=json \
 		--build='make -s -j2' -o "$out/vampyr-$n" >"$out/vampyr-$n.json" 2>"$out/vampyr-$n.err" || true
@@ -97,5 +84,18 @@ for n in "${commits[@]}"; do
 	unused = any("vampyr_unused" in x["text"] for x in w)
 	wrong = any("kfree" in x["text"] or "makes pointer from integer" in x["text"] for x in w)
 	print("both found" if unused and wrong else "NOT both found (unused %s, wrong type %s)" % (unused, wrong))
+	PY
+	# 2. defconfig: the same machinery, the kernel's defconfig as the "expansion".
+	timed "defconfig build of ${local_path%.c}.o at the commit and v6.1" nice \
+		git vampyr --commit "$ref" --arch=x86 --blocks=hunks --no-notes --format=json \
+		--kconfig='make -s defconfig KCONFIG_CONFIG="$KCONFIG_CONFIG"' \
+		--build='make -s -j2' -o "$out/defconfig-$n" >"$out/defconfig-$n.json" \
+		2>"$out/defconfig-$n.err" || true
+	python3 - "$out/defconfig-$n.json" <<-\PY | tee -a "$bench_log" >&3
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	w = r.get("warnings", [])
+	print("defconfig: the commit adds %d diagnostic%s%s" % (len(w), "" if len(w) == 1 else "s",
+	      "".join("\n  " + x["text"] for x in w)))
 	PY
 done

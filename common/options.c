@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "options.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,10 @@ void common_options_finish(struct common_options *c, const char *tool)
 		c->jobs = n > 0 ? (int)n : 1;
 	}
 	quiet = c->quiet;
+	if (c->no_color)
+		color_option(0);
+	else if (c->color && color_option_parse(c->color) < 0)
+		usage_error(current_usage, "--color takes always, never or auto, not '%s'", c->color);
 }
 
 char *common_notes_ref(const struct common_options *c, const char *tool)

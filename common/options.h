@@ -60,6 +60,8 @@ struct common_options {
 	int quiet;		/* -q */
 	int jobs;		/* -j N; 0 means the number of online CPUs */
 	int json;		/* derived from format */
+	const char *color;	/* --color[=<when>]: "" is always */
+	int no_color;		/* --no-color */
 };
 
 #define OPT_COMMON(c) \
@@ -68,7 +70,9 @@ struct common_options {
 	OPT_STRING(0, "notes-ref", &(c)->notes_ref, "ref", "notes ref to write (default refs/notes/<tool>)"), \
 	OPT_STRING(0, "format", &(c)->format, "text|json", "output format"), \
 	OPT_BOOL('q', "quiet", &(c)->quiet, "no progress or warnings"), \
-	OPT_INT('j', "jobs", &(c)->jobs, "n", "parallel jobs (default: number of CPUs)")
+	OPT_INT('j', "jobs", &(c)->jobs, "n", "parallel jobs (default: number of CPUs)"), \
+	OPT_OPTSTRING(0, "color", &(c)->color, "when", "colour: always, never or auto (default: color.ui)"), \
+	OPT_BOOL(0, "no-color", &(c)->no_color, NULL)
 
 void common_options_init(struct common_options *c);
 /* Validates and derives fields after parsing; dies with usage on bad values. */

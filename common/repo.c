@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* One blob in the cache; `b` is what callers see. */
 struct cached_blob {
@@ -153,12 +154,81 @@ const char *repo_gitdir(struct repo *r)
 	return git_repository_path(r->git);
 }
 
+/*
+ * One single-quoted word of GIT_CONFIG_PARAMETERS, as git's sq_quote writes
+ * it ('it'\''s' is "it's"), appended to sb; returns the text after it, or
+ * NULL when p holds none.
+ */
+static const char *sq_word(const char *p, struct strbuf *sb)
+{
+	if (*p != '\'')
+		return NULL;
+	for (;;) {
+		const char *end = strchr(p + 1, '\'');
+
+		if (!end)
+			return NULL;
+		strbuf_add(sb, p + 1, (size_t)(end - p - 1));
+		p = end + 1;
+		if (p[0] != '\\' || (p[1] != '\'' && p[1] != '!') || p[2] != '\'')
+			return p;
+		strbuf_addch(sb, p[1]);
+		p += 2;
+	}
+}
+
+/*
+ * `git -c key=value <cmd>` hands the command GIT_CONFIG_PARAMETERS, which
+ * libgit2 does not read: 'key'='value' (or the older 'key=value') words.
+ * The last one for key wins, as over the config files.
+ */
+static char *command_line_config(const char *key)
+{
+	const char *p = getenv("GIT_CONFIG_PARAMETERS");
+	char *ret = NULL;
+
+	while (p && *p) {
+		struct strbuf k = STRBUF_INIT, v = STRBUF_INIT;
+		const char *eq;
+		int has_value = 0;
+
+		p += strspn(p, " ");
+		if (!*p || !(p = sq_word(p, &k))) {
+			strbuf_release(&k);
+			break;
+		}
+		if (*p == '=') {
+			if (!(p = sq_word(p + 1, &v))) {
+				strbuf_release(&k);
+				strbuf_release(&v);
+				break;
+			}
+			has_value = 1;
+		} else if ((eq = strchr(strbuf_str(&k), '='))) {
+			strbuf_addstr(&v, eq + 1);
+			k.len = (size_t)(eq - k.buf);
+			k.buf[k.len] = '\0';
+			has_value = 1;
+		}
+		if (k.len && !strcasecmp(k.buf, key)) {
+			free(ret);
+			/* A key alone is boolean true, as in git. */
+			ret = xstrdup(has_value ? strbuf_str(&v) : "true");
+		}
+		strbuf_release(&k);
+		strbuf_release(&v);
+	}
+	return ret;
+}
+
 char *repo_config_get(struct repo *r, const char *key)
 {
 	git_config *cfg;
 	const char *val;
-	char *ret = NULL;
+	char *ret = command_line_config(key);
 
+	if (ret)
+		return ret;
 	if (git_repository_config_snapshot(&cfg, r->git) < 0)
 		return NULL;
 	if (!git_config_get_string(&val, cfg, key))

@@ -199,16 +199,35 @@ static int parse_color_value(const char *v)
 	return -1;
 }
 
+/* --color/--no-color: 2 when not given. */
+static int color_opt = 2;
+
+void color_option(int when)
+{
+	color_opt = when;
+}
+
+int color_option_parse(const char *when)
+{
+	int v = *when ? parse_color_value(when) : 1;
+
+	if (v < 0 && strcasecmp(when, "auto"))
+		return -1;
+	color_option(v);
+	return 0;
+}
+
 void color_init(struct repo *r, const char *tool, int fd)
 {
 	const char *no_color = getenv("NO_COLOR");
 	const char *term = getenv("TERM");
-	int want = -1;
+	int want = color_opt == 2 ? -1 : color_opt;
 
 	use_color = 0;
-	if (no_color && *no_color)
+	/* As in git: NO_COLOR only changes the default, --color=always wins. */
+	if (color_opt != 1 && no_color && *no_color)
 		return;
-	if (r) {
+	if (r && color_opt == 2) {
 		char *key = tool ? xstrfmt("color.%s", tool) : NULL;
 		char *v = key ? repo_config_get(r, key) : NULL;
 

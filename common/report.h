@@ -65,6 +65,13 @@ enum color_slot {
 	COLOR_NR
 };
 void color_init(struct repo *r, const char *tool, int fd);
+/*
+ * --color[=<when>] and --no-color, which win over the config: 1 always, 0
+ * never, -1 auto. color_option_parse takes the option's value ("" is
+ * always, as in git); -1 when it is none of git's words.
+ */
+void color_option(int when);
+int color_option_parse(const char *when);
 int color_enabled(void);
 /* The escape sequence for a slot, or "" when colours are off. */
 const char *color(enum color_slot slot);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Revision arguments with the syntax of `git rev-list`, walked oldest first. */
+#include "process.h"
 #include "repo.h"
 
 #include <regex.h>
@@ -177,30 +178,11 @@ static int git_date(const char *opt, const char *date, long long *out)
 {
 	char *arg = xstrfmt("--%s=%s", opt, date);
 	const char *argv[] = { "git", "rev-parse", arg, NULL };
-	char buf[128];
-	ssize_t n = 0, k;
-	int fds[2], status, ok = 0;
-	pid_t pid;
+	struct strbuf sb = STRBUF_INIT;
+	int ok = 0;
 
-	if (pipe(fds) < 0) {
-		free(arg);
-		return -1;
-	}
-	pid = fork();
-	if (!pid) {
-		close(fds[0]);
-		dup2(fds[1], 1);
-		execvp("git", (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (pid > 0 && n < (ssize_t)sizeof(buf) - 1 &&
-	       (k = read(fds[0], buf + n, sizeof(buf) - 1 - n)) > 0)
-		n += k;
-	close(fds[0]);
-	buf[n > 0 ? n : 0] = '\0';
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status)) {
-		const char *v = strchr(buf, '=');
+	if (process_run_capture(argv, &sb, 1) == 0 && sb.len) {
+		const char *v = strchr(sb.buf, '=');
 		char *end;
 
 		if (v) {
@@ -208,6 +190,7 @@ static int git_date(const char *opt, const char *date, long long *out)
 			ok = end != v + 1;
 		}
 	}
+	strbuf_release(&sb);
 	free(arg);
 	if (!ok)
 		return error("cannot read the date '%s' of --%s", date, opt);

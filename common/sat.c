@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <picosat/picosat.h>
+#include "process.h"
 #include "sat.h"
 #include "u64map.h"
 
@@ -37,6 +38,7 @@ struct sat {
 	size_t nr_witnesses, next_witness, max_witnesses;
 	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
 	int random_phase;	/* decisions take random phases: diverse witnesses */
+	int interrupted;	/* a solve was cut short: answers are made up */
 	/*
 	 * The store's variable count at the last question: a base clause over
 	 * variables above it only (a fact about a variable made since) cannot
@@ -50,6 +52,13 @@ struct sat {
 	struct logic_eval *ev;
 };
 
+/* picosat polls this during a solve: an interrupt ends the call early. */
+static int solve_interrupted(void *data)
+{
+	(void)data;
+	return process_interrupted() != 0;
+}
+
 /*
  * The solver is made on the first question: a model that is only built,
  * dumped or never asked about costs no solver. Until then the log is the base.
@@ -62,6 +71,7 @@ static void load_solver(struct sat *s)
 	if (!s->ps)
 		die("cannot initialise picosat");
 	picosat_set_global_default_phase(s->ps, s->random_phase ? 3 : 0);
+	picosat_set_interrupt(s->ps, NULL, solve_interrupted);
 	for (size_t i = 0; i < s->nr_log; i++)
 		picosat_add(s->ps, s->log[i]);
 }
@@ -197,6 +207,12 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 {
 	load_solver(s);
 	seen(s);
+	/*
+	 * Interrupted: the run keeps nothing of this answer, so any will do;
+	 * "unsatisfiable" keeps a wrong model out of the witnesses.
+	 */
+	if (process_interrupted())
+		return s->interrupted = 1, SAT_UNSAT;
 	for (size_t i = 0; i < nr; i++)
 		picosat_assume(s->ps, assumptions[i]);
 	s->calls++;
@@ -210,6 +226,8 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 		s->unsat_seconds += thread_seconds() - start;
 		return SAT_UNSAT;
 	}
+	if (process_interrupted())
+		return s->interrupted = 1, SAT_UNSAT;
 	die("picosat: no answer without a limit (%d)", r);
 }
 
@@ -224,8 +242,16 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 		  int **out, size_t *alloc)
 {
 	size_t n = 0;
+	/* No refutation to ask about: the last answer was made up. */
+	if (s->interrupted)
+		return 0;
 	if (minimise && !picosat_inconsistent(s->ps)) {
-		const int *mus = picosat_mus_assumptions(s->ps, NULL, NULL, 0);
+		const int *mus;
+
+		/* Its inner solves may not stop halfway: it asks for a refutation. */
+		picosat_set_interrupt(s->ps, NULL, NULL);
+		mus = picosat_mus_assumptions(s->ps, NULL, NULL, 0);
+		picosat_set_interrupt(s->ps, NULL, solve_interrupted);
 		/* Keep the caller's order: the MUS is a subset of the assumptions. */
 		for (size_t i = 0; i < nr; i++) {
 			for (const int *p = mus; p && *p; p++) {

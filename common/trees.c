@@ -9,6 +9,7 @@
 #include "kconfig_git.h"
 #include "model.h"
 #include "options.h"
+#include "process.h"
 
 /*
  * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
@@ -136,6 +137,9 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 
 	if (t->built[i])
 		return am->model ? am : NULL;
+	/* Interrupted: the run ends, and an answer without this model is thrown away. */
+	if (process_interrupted())
+		return NULL;
 	t->built[i] = 1;
 	am->arch = t->arches.nr ? t->arches.v[i] : NULL;
 	/* No Kconfig tree at all (said once, by trees_new()): no model, quietly. */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* nftw */
 #include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int quiet;
 static const char *prog = "git undertaker";
@@ -385,6 +388,22 @@ int mkdir_p(const char *path)
 		ret = -1;
 	free(p);
 	return ret;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+int remove_tree(const char *dir)
+{
+	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int parse_int(const char *s, long *out)

@@ -105,6 +105,8 @@ int ends_with(const char *s, const char *suffix);
 size_t edit_distance(const char *a, const char *b);
 /* Creates a directory and its missing parents; -1 (errno set) when one cannot be made. */
 int mkdir_p(const char *path);
+/* Removes a directory and everything under it (symbolic links not followed). */
+int remove_tree(const char *dir);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */
 int parse_int(const char *s, long *out);
 

@@ -21,6 +21,11 @@ struct bp_options {
 	int jobs;
 	int json;
 	struct strvec defines;		/* -D names, passed on to spatch */
+	const char *macro_file;		/* --macro-file: a file or <rev>:<path> */
+	char *macro_path;		/* ... as spatch reads it, NULL: none */
+	git_oid macro_id;		/* its blob id, in every cache key */
+	int verbose;			/* -v: every message of spatch's, per file */
+	int ignore_failures;		/* failures do not make the exit status 1 */
 };
 
 /* What spatch is: found once per run. */
@@ -118,6 +123,12 @@ int kernel_version_compare(const char *a, const char *b);
 /* rules.c */
 /* Loads every *.cocci under `spec` (a work-tree directory or <rev>:<path>) in name order. */
 void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out);
+/*
+ * The macro file for spatch (--macro-file): a file, or <rev>:<path> written
+ * into tmpdir. Its absolute path (to be freed) and its blob id (for the cache).
+ */
+void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
+		      git_oid *id);
 /* Marks the rules that run for `target` (NULL: all). */
 void rules_select(struct rule_set *rs, const char *target);
 void rules_clear(struct rule_set *rs);
@@ -128,7 +139,7 @@ int rule_set_tokens(struct rule *rule, const char *query_line);
 
 /* cache.c: results under $GIT_DIR/backport/, keyed by what spatch saw. */
 struct cache;
-struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct strvec *defines);
+struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct bp_options *o);
 void cache_close(struct cache *c);
 /* The key of a rule run on one input (with the headers spatch reads beside it). */
 void cache_key_result(struct cache *c, const struct rule *rule, const git_oid *input,
@@ -160,20 +171,27 @@ struct run_context {
 void run_queries(struct run_context *ctx);
 /* Runs the rules over every subject, in order, in parallel across files. */
 void run_rules(struct run_context *ctx);
-void subject_add_failure(struct subject *s, size_t rule, const char *message);
+/* Records a failure of a rule on a file; 0 when it was known already. */
+int subject_add_failure(struct subject *s, size_t rule, const char *message);
 
 /* output.c */
 int count_hunks(const char *a, size_t alen, const char *b, size_t blen);
 void print_diff(struct run_context *ctx, struct strbuf *out);
 void print_stat(struct run_context *ctx, struct strbuf *out);
+/* The preview of the run as one JSON object (no newline). */
 void print_json(struct run_context *ctx, const char *diff, struct strbuf *out);
+/*
+ * JSON Lines: one object per commit (`commit`, the files it touches that the
+ * rules change, what failed on them); the last also holds `preview`.
+ */
+void print_json_commits(struct run_context *ctx, const struct commit_list *commits,
+			const char *preview, struct strbuf *out);
 int commit_to_branch(struct run_context *ctx, const char *branch);
 void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
 
 /* Helpers shared by the files above. */
 int write_file_at(const char *root, const char *path, const void *data, size_t size);
 int read_whole_file(const char *path, char **data, size_t *size);
-void remove_tree(const char *dir);
 double now_seconds(void);
 
 #endif

@@ -18,14 +18,23 @@
 struct cache {
 	char *dir;
 	struct strbuf prefix;	/* the part of every key that is the same in a run */
+	int empty;		/* no cache when the run began: nothing to look up */
+	unsigned char made[256];	/* fan-out directories known to exist */
+	long pid;
 };
 
-struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct strvec *defines)
+struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct bp_options *o)
 {
+	const struct strvec *defines = &o->defines;
 	struct cache *c = xcalloc(1, sizeof(*c));
 	struct strvec sorted = STRVEC_INIT;
 
+	struct stat st;
+
 	c->dir = xstrfmt("%sbackport/cache", repo_gitdir(r));
+	/* A run never asks twice for what it answers itself. */
+	c->empty = stat(c->dir, &st) < 0;
+	c->pid = (long)getpid();
 	strbuf_addf(&c->prefix, "git-backport cache 1\nspatch %s\n", sp->version);
 	for (size_t i = 0; i < defines->nr; i++)
 		strvec_push(&sorted, defines->v[i]);
@@ -33,6 +42,11 @@ struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const str
 	for (size_t i = 0; i < sorted.nr; i++)
 		strbuf_addf(&c->prefix, "define %s\n", sorted.v[i]);
 	strvec_clear(&sorted);
+	if (o->macro_path) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		strbuf_addf(&c->prefix, "macros %s\n", oid_hex(&o->macro_id, hex));
+	}
 	return c;
 }
 
@@ -88,9 +102,12 @@ static char *entry_path(struct cache *c, const git_oid *key)
 
 char *cache_get(struct cache *c, const git_oid *key)
 {
-	char *path = entry_path(c, key), *data = NULL;
+	char *path, *data = NULL;
 	size_t size;
 
+	if (c->empty)
+		return NULL;
+	path = entry_path(c, key);
 	if (read_whole_file(path, &data, &size) < 0)
 		data = NULL;
 	free(path);
@@ -106,17 +123,20 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 	int ok;
 
 	*slash = '\0';
-	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
-		char *parent = xstrndup(c->dir, strrchr(c->dir, '/') - c->dir);
+	if (!c->made[key->id[0]]) {
+		if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
+			char *parent = xstrndup(c->dir, strrchr(c->dir, '/') - c->dir);
 
-		mkdir(parent, 0777);
-		free(parent);
-		mkdir(c->dir, 0777);
+			mkdir(parent, 0777);
+			free(parent);
+			mkdir(c->dir, 0777);
+		}
+		mkdir(path, 0777);
+		c->made[key->id[0]] = 1;
 	}
-	mkdir(path, 0777);
 	*slash = '/';
 	/* Written aside and renamed: a reader never sees half an entry. */
-	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	tmp = xstrfmt("%s.tmp%ld", path, c->pid);
 	f = fopen(tmp, "w");
 	ok = f != NULL;
 	if (f) {

@@ -72,6 +72,11 @@ out:
 	return res;
 }
 
+char *dep_path_normalize(const char *path)
+{
+	return join_path("", 0, path, strlen(path));
+}
+
 /*
  * The headers spatch reads for a C file by default (its "local includes"):
  * every #include "x" that exists beside the file, and an #include <a/x.h>

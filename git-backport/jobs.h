@@ -4,6 +4,7 @@
 #define BACKPORT_JOBS_H
 
 #include "backport.h"
+#include "process.h"
 
 #include <sys/types.h>
 
@@ -16,12 +17,15 @@ struct job {
 	size_t *subjects;		/* JOB_RULE: the files it was given */
 	size_t nr_subjects, alloc_subjects;
 	int single;			/* one file named on the command line, not --dir */
-	pid_t pid;
+	struct process proc;		/* spatch, in a process group of its own */
 	int fd[2];			/* stdout, stderr; -1 once closed */
 	struct strbuf out, err;
 	double start, limit;		/* limit: seconds before it is killed, 0: none */
 	int timed_out;
 	char *dir;
+	struct strmap files;		/* what dir holds, see workdir.c */
+	unsigned runs;			/* spatch processes run in dir */
+	struct strmap made_dirs;
 };
 
 struct queue {
@@ -31,7 +35,7 @@ struct queue {
 void queue_push(struct queue *q, size_t x);
 int queue_pop(struct queue *q, size_t *x);
 
-/* A fresh private directory for the job in `slot`. */
+/* The private directory of the job in `slot`, made when first asked (kept until job_release). */
 void job_dir(struct run_context *ctx, struct job *job, size_t slot);
 /* Starts spatch with `args` in the job's directory. */
 void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args);
@@ -51,6 +55,21 @@ char *spatch_message(const char *text, size_t max_lines);
 /* "parse error" reports of --verbose-parsing, one line each. */
 void parse_errors(const char *err, struct strvec *out);
 
+/* workdir.c: the files of a job's directory, kept from batch to batch. */
+/* Does the directory hold `path` with this content? */
+int workdir_holds(struct job *job, const char *path, const git_oid *oid);
+/* Writes `path` unless the directory holds that content already. */
+void workdir_put(struct job *job, const char *path, const git_oid *oid,
+		 const void *data, size_t size);
+/*
+ * After spatch: 0 when `path` is as it was (its id in *oid), 1 when spatch
+ * rewrote it (its id in *oid, its content in *data, to free), -1 when it is
+ * gone or cannot be read.
+ */
+int workdir_read_back(struct job *job, const char *path, git_oid *oid, char **data, size_t *size);
+/* Empties the directory: after a spatch that failed, nothing in it is known. */
+void workdir_forget(struct job *job);
+
 /* deps.c: the headers spatch reads beside a C file. */
 struct pending {
 	git_oid key;
@@ -59,5 +78,7 @@ struct pending {
 };
 void find_deps(struct run_context *ctx, struct pending *p, const struct subject *s);
 void pending_clear_deps(struct pending *p);
+/* A path as spatch spells it ("./a/b/../c.h") as the tree does ("a/c.h"); NULL outside it. */
+char *dep_path_normalize(const char *path);
 
 #endif

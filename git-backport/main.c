@@ -7,6 +7,8 @@
  */
 #include "backport.h"
 #include "options.h"
+#include "process.h"
+#include "report.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -20,28 +22,6 @@ static const char *const usage_lines[] = {
 	"git backport --rules=<dir> [<options>] --at=<commit> [-- <pathspec>...]",
 	NULL,
 };
-
-static char *tmpdir;
-
-static void remove_tmpdir(void)
-{
-	if (tmpdir) {
-		remove_tree(tmpdir);
-		free(tmpdir);
-		tmpdir = NULL;
-	}
-}
-
-static void make_tmpdir(void)
-{
-	const char *base = getenv("TMPDIR");
-	char *templ = xstrfmt("%s/git-backport-XXXXXX", base && *base ? base : "/tmp");
-
-	if (!mkdtemp(templ))
-		die("cannot create a temporary directory %s: %s", templ, strerror(errno));
-	tmpdir = templ;
-	atexit(remove_tmpdir);
-}
 
 struct load_job {
 	struct repo *r;
@@ -129,17 +109,146 @@ static void files_of_range(struct repo *r, const struct commit_list *commits,
 	}
 }
 
-static void report_failures(struct run_context *ctx)
+/* "parse error: File "./x.c", line 4, column 30, charpos = 68, around = 'y'": where, briefly. */
+static char *parse_place(const char *msg)
 {
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = msg;
+
+	if (starts_with(p, "parse error: "))
+		p += strlen("parse error: ");
+	if (starts_with(p, "File \"") && (p = strstr(p + 6, "\", ")))
+		p += 3;
+	else
+		p = starts_with(msg, "parse error: ") ? msg + strlen("parse error: ") : msg;
+	while (*p) {
+		if (starts_with(p, "charpos = ")) {
+			p += strcspn(p, ",");
+			p += strspn(p, ", ");
+			continue;
+		}
+		if (starts_with(p, "around = ")) {
+			strbuf_addstr(&sb, "around ");
+			p += strlen("around = ");
+			continue;
+		}
+		strbuf_addch(&sb, *p++);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void push_once(struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return;
+	strvec_push(v, s);
+}
+
+static char *joined(const struct strvec *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", v->v[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * What spatch could not do, each file named once: a file it could not parse
+ * (in part: spatch skips what it cannot parse, and every rule meets the same
+ * places) with the rules that met it and the first place, or with -v every
+ * place; other failures (an exception, a timeout, spatch's exit) once per
+ * rule and message. -q leaves the summary only. Returns how many rules and
+ * files failed.
+ */
+static size_t report_failures(struct run_context *ctx, int details, int verbose)
+{
+	size_t nr_rules = 0, nr_parse = 0, nr_other = 0;
+
 	for (size_t i = 0; i < ctx->rules->nr; i++)
-		if (ctx->rules->v[i].failure)
+		if (ctx->rules->v[i].failure) {
 			error("%s: %s", ctx->rules->v[i].name, ctx->rules->v[i].failure);
+			nr_rules++;
+		}
 	for (size_t j = 0; j < ctx->subjects->nr; j++) {
 		struct subject *s = &ctx->subjects->v[j];
+		struct strvec rules = STRVEC_INIT, places = STRVEC_INIT, other = STRVEC_INIT;
 
-		for (size_t k = 0; k < s->nr_fails; k++)
-			error("%s: %s: %s", s->path, ctx->rules->v[s->fails[k].rule].name,
-			      s->fails[k].message);
+		for (size_t k = 0; k < s->nr_fails; k++) {
+			const char *name = ctx->rules->v[s->fails[k].rule].name;
+			const char *msg = s->fails[k].message;
+
+			if (starts_with(msg, "parse error")) {
+				char *place = parse_place(msg);
+
+				push_once(&rules, name);
+				push_once(&places, place);
+				free(place);
+			} else {
+				char *line = xstrfmt("%s: %s", name, msg);
+
+				push_once(&other, line);
+				free(line);
+			}
+		}
+		if (places.nr) {
+			char *names = joined(&rules);
+
+			nr_parse++;
+			if (details && verbose) {
+				for (size_t k = 0; k < places.nr; k++)
+					error("%s: cannot parse %s (%s)", s->path, places.v[k], names);
+			} else if (details) {
+				error("%s: cannot parse %s%s (%s)", s->path, places.v[0],
+				      places.nr > 1 ? " and more" : "", names);
+			}
+			free(names);
+		}
+		if (other.nr)
+			nr_other++;
+		for (size_t k = 0; details && k < other.nr; k++)
+			error("%s: %s", s->path, other.v[k]);
+		strvec_clear(&rules);
+		strvec_clear(&places);
+		strvec_clear(&other);
+	}
+	if (nr_parse)
+		error("%zu file%s could not be parsed%s", nr_parse, nr_parse > 1 ? "s" : "",
+		      verbose ? "" : "; see --verbose");
+	if (nr_other && !details)
+		error("spatch failed on %zu file%s; see --verbose", nr_other, nr_other > 1 ? "s" : "");
+	return nr_rules + nr_parse + nr_other;
+}
+
+/* The diff as `git diff` colours it: headers bold, hunk lines cyan, - red, + green. */
+static void add_colored_diff(struct strbuf *out, const char *diff)
+{
+	int in_header = 0;
+
+	for (const char *p = diff; *p;) {
+		size_t len = strcspn(p, "\n");
+		enum color_slot slot = COLOR_NR;
+
+		if (starts_with(p, "diff --git "))
+			in_header = 1;
+		else if (starts_with(p, "@@"))
+			in_header = 0;
+		if (in_header)
+			slot = COLOR_BOLD;
+		else if (*p == '@')
+			slot = COLOR_CYAN;
+		else if (*p == '-')
+			slot = COLOR_RED;
+		else if (*p == '+')
+			slot = COLOR_GREEN;
+		if (slot != COLOR_NR && len)
+			strbuf_addf(out, "%s%.*s%s", color(slot), (int)len, p, color(COLOR_RESET));
+		else
+			strbuf_add(out, p, len);
+		p += len;
+		if (*p)
+			strbuf_addch(out, *p++);
 	}
 }
 
@@ -155,11 +264,16 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "target", &o.target, "version", "run only rules for kernels newer than this"),
 		OPT_LIST('D', "define", &o.defines, "name", "define a virtual rule name for spatch"),
 		OPT_INT(0, "timeout", &o.timeout, "seconds", "kill a spatch run after this long"),
+		OPT_STRING(0, "macro-file", &o.macro_file, "file",
+			   "macros for spatch's parser: a file or <rev>:<path>"),
 		OPT_GROUP("Files"),
 		OPT_STRING(0, "at", &o.at, "commit", "whole paths at one commit instead of a range"),
 		OPT_GROUP("Output"),
 		OPT_BOOL(0, "stat", &o.stat, "per-rule statistics instead of the diff"),
-		OPT_BOOL(0, "exit-code", &o.exit_code, "exit 1 when the rules change something"),
+		OPT_BOOL(0, "exit-code", &o.exit_code, "exit 1 also when the rules change something"),
+		OPT_BOOL(0, "ignore-failures", &o.ignore_failures,
+			 "exit 0 though spatch failed on a rule or a file"),
+		OPT_BOOL('v', "verbose", &o.verbose, "every place spatch cannot parse"),
 		OPT_STRING(0, "commit-to", &o.commit_to, "branch", "also commit the result on top of the tip"),
 		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&common),
@@ -176,10 +290,12 @@ int main(int argc, const char **argv)
 	struct strbuf out = STRBUF_INIT, diff = STRBUF_INIT;
 	git_oid tip;
 	char **sorted;
-	size_t nr_paths = 0;
+	size_t nr_paths = 0, nr_failed = 0;
+	char *tmpdir = NULL;
 	int ret = EXIT_CLEAN;
 
 	set_program_name("git backport");
+	process_catch_interrupts();
 	common_options_init(&common);
 	parse_options(argc, argv, opts, usage_lines, "backport", &pa);
 	common_options_finish(&common, "backport");
@@ -196,6 +312,7 @@ int main(int argc, const char **argv)
 	parsed_args_add_revopts(&pa, &revopts);
 	/* Outside a repository that is the first thing to say. */
 	r = repo_open();
+	color_init(r, "backport", 1);
 	if (!o.rules)
 		usage_error(usage_lines, "--rules=<dir> is required");
 	if (repo_pathspec_from_cwd(r, &pa.paths) < 0)
@@ -220,8 +337,12 @@ int main(int argc, const char **argv)
 		repo_pathspec_warn_unmatched(r, ends, 2, &pa.paths);
 	}
 
-	make_tmpdir();
+	tmpdir = process_tmpdir("git-backport");
+	if (!tmpdir)
+		exit(EXIT_FATAL);
 	rules_load(r, o.rules, tmpdir, &rules);
+	if (o.macro_file)
+		rules_macro_file(r, o.macro_file, tmpdir, &o.macro_path, &o.macro_id);
 	rules_select(&rules, o.target);
 
 	sorted = xcalloc(paths.nr + 1, sizeof(*sorted));
@@ -236,7 +357,7 @@ int main(int argc, const char **argv)
 	ctx.subjects = &subjects;
 	ctx.tip = &tip;
 	ctx.tmpdir = tmpdir;
-	ctx.cache = cache_open(r, &sp, &o.defines);
+	ctx.cache = cache_open(r, &sp, &o);
 	/*
 	 * No file, no question for spatch. Otherwise spatch parses each rule
 	 * (its tokens) while the files are read from the object store: for a
@@ -257,13 +378,23 @@ int main(int argc, const char **argv)
 	free(sorted);
 	if (subjects.nr)
 		run_rules(&ctx);
-	report_failures(&ctx);
+	/* A preview of part of the rules would pass for the whole: none. */
+	process_exit_if_interrupted();
+	nr_failed = report_failures(&ctx, !common.quiet || o.verbose, o.verbose);
 
 	print_diff(&ctx, &diff);
-	if (o.json)
-		print_json(&ctx, strbuf_str(&diff), &out);
+	if (o.json) {
+		struct strbuf preview = STRBUF_INIT;
+		struct commit_list at = { &tip, 1, 1 };
+
+		print_json(&ctx, strbuf_str(&diff), &preview);
+		print_json_commits(&ctx, o.at ? &at : &commits, preview.buf, &out);
+		strbuf_release(&preview);
+	}
 	else if (o.stat)
 		print_stat(&ctx, &out);
+	else if (color_enabled())
+		add_colored_diff(&out, strbuf_str(&diff));
 	else
 		strbuf_add(&out, strbuf_str(&diff), diff.len);
 	fwrite(strbuf_str(&out), 1, out.len, stdout);
@@ -278,7 +409,7 @@ int main(int argc, const char **argv)
 		write_notes(&ctx, &commits, ref);
 		free(ref);
 	}
-	if (ret == EXIT_CLEAN && o.exit_code && diff.len)
+	if (ret == EXIT_CLEAN && ((o.exit_code && diff.len) || (nr_failed && !o.ignore_failures)))
 		ret = EXIT_FINDINGS;
 
 	cache_close(ctx.cache);
@@ -290,9 +421,10 @@ done:
 	strmap_clear(&paths, NULL);
 	commit_list_clear(&commits);
 	spatch_info_clear(&sp);
+	free(o.macro_path);
 	strvec_clear(&o.defines);
 	parsed_args_clear(&pa);
 	repo_close(r);
-	remove_tmpdir();
+	process_tmpdir_remove(tmpdir);
 	return ret;
 }

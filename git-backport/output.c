@@ -2,6 +2,7 @@
 /* What a run gives back: the diff, --stat, JSON, notes and --commit-to. */
 #include "backport.h"
 #include "notes.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,7 +198,7 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
 	free(order);
 	strbuf_addf(out, "],\"files_considered\":%zu,\"diff\":", ctx->subjects->nr);
 	strbuf_add_json_str(out, diff);
-	strbuf_addstr(out, "}\n");
+	strbuf_addstr(out, "}");
 }
 
 /*
@@ -292,10 +293,17 @@ static char *one_line(const char *s)
 	return r;
 }
 
-/*
- * One note per commit of the range: the target, which rules change which of
- * the files that commit touches (as they are at the tip), and what failed.
- */
+/* The rules that changed the header hs through the C file `from`, in order (out: hs->nr_via). */
+static size_t rules_through(const struct subject *hs, size_t from, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < hs->nr_via; i++)
+		if (hs->via[i].from == from)
+			out[n++] = hs->via[i].rule;
+	return n;
+}
+
 /*
  * The headers that rules changed while spatch read them for the C file
  * `from` (the commit may not touch them itself): "changed include/x.h
@@ -305,24 +313,62 @@ static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf
 {
 	for (size_t h = 0; h < ctx->subjects->nr; h++) {
 		const struct subject *hs = &ctx->subjects->v[h];
-		int any = 0;
+		size_t *rules = xcalloc(hs->nr_via + 1, sizeof(*rules));
+		size_t n = rules_through(hs, from, rules);
 
-		for (size_t i = 0; i < hs->nr_via; i++) {
-			if (hs->via[i].from != from)
-				continue;
-			if (!any)
+		for (size_t k = 0; k < n; k++) {
+			if (!k)
 				strbuf_addf(note, "changed %s through %s: ", hs->path,
 					    ctx->subjects->v[from].path);
-			else
-				strbuf_addstr(note, ", ");
-			strbuf_addstr(note, ctx->rules->v[hs->via[i].rule].name);
-			any = 1;
+			strbuf_addf(note, "%s%s", k ? ", " : "", ctx->rules->v[rules[k]].name);
 		}
-		if (any)
+		if (n)
 			strbuf_addch(note, '\n');
+		free(rules);
 	}
 }
 
+/*
+ * The subjects a commit of the range touches (added or modified, as they are
+ * at the tip), each once, in the commit's diff order.
+ */
+static size_t commit_subjects(struct run_context *ctx, const struct strmap *index,
+			      const git_oid *commit, struct subject ***out)
+{
+	struct change_list changes = { 0 };
+	size_t nr = 0;
+
+	*out = NULL;
+	if (repo_diff_first_parent(ctx->repo, commit, NULL, 0, &changes) < 0)
+		die("cannot diff %s", oid_short(ctx->repo, commit));
+	*out = xcalloc(changes.nr + 1, sizeof(**out));
+	for (size_t k = 0; k < changes.nr; k++) {
+		struct subject *s;
+
+		if (!changes.files[k].new_path || changes.files[k].status == 'D')
+			continue;
+		s = strmap_get(index, changes.files[k].new_path);
+		if (!s || s->touched)
+			continue;
+		s->touched = 1;
+		(*out)[nr++] = s;
+	}
+	for (size_t k = 0; k < nr; k++)
+		(*out)[k]->touched = 0;
+	change_list_clear(&changes);
+	return nr;
+}
+
+static void index_subjects(struct run_context *ctx, struct strmap *index)
+{
+	for (size_t i = 0; i < ctx->subjects->nr; i++)
+		strmap_put(index, ctx->subjects->v[i].path, &ctx->subjects->v[i]);
+}
+
+/*
+ * One note per commit of the range: the target, which rules change which of
+ * the files that commit touches (as they are at the tip), and what failed.
+ */
 void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
 {
 	struct notes_batch *batch = notes_batch_begin(ctx->repo, ref);
@@ -338,15 +384,12 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 				       ctx->spatch->version + 15);
 	else
 		spatch_short = xstrdup(ctx->spatch->version);
-	for (size_t i = 0; i < ctx->subjects->nr; i++)
-		strmap_put(&index, ctx->subjects->v[i].path, &ctx->subjects->v[i]);
+	index_subjects(ctx, &index);
 	for (size_t c = 0; c < commits->nr; c++) {
-		struct change_list changes = { 0 };
 		struct strbuf note = STRBUF_INIT;
-		size_t lines;
+		struct subject **touched;
+		size_t lines, nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
 
-		if (repo_diff_first_parent(ctx->repo, &commits->oid[c], NULL, 0, &changes) < 0)
-			die("cannot diff %s", oid_short(ctx->repo, &commits->oid[c]));
 		strbuf_addf(&note, "backport: target %s, rules %s, %s\n",
 			    ctx->opts->target ? ctx->opts->target : "none", ctx->opts->rules,
 			    spatch_short);
@@ -359,16 +402,10 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 				free(m);
 			}
 		}
-		for (size_t k = 0; k < changes.nr; k++) {
-			struct subject *s;
+		for (size_t k = 0; k < nr; k++) {
+			struct subject *s = touched[k];
 			int any = 0;
 
-			if (!changes.files[k].new_path || changes.files[k].status == 'D')
-				continue;
-			s = strmap_get(&index, changes.files[k].new_path);
-			if (!s || s->touched)
-				continue;
-			s->touched = 1;
 			for (size_t i = 0; i < ctx->rules->nr; i++) {
 				if (!s->changed_by[i])
 					continue;
@@ -389,21 +426,94 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 			}
 			note_headers_via(ctx, s - ctx->subjects->v, &note);
 		}
-		for (size_t k = 0; k < changes.nr; k++) {
-			struct subject *s = changes.files[k].new_path ?
-				strmap_get(&index, changes.files[k].new_path) : NULL;
-
-			if (s)
-				s->touched = 0;
-		}
 		if (note.len == lines)
 			strbuf_addstr(&note, "no changes\n");
 		notes_batch_add(batch, &commits->oid[c], note.buf);
 		strbuf_release(&note);
-		change_list_clear(&changes);
+		free(touched);
 	}
 	strmap_clear(&index, NULL);
 	free(spatch_short);
 	if (notes_batch_commit(batch, "git backport: notes") < 0)
 		die("cannot write notes to %s", ref);
+}
+
+/* A file a commit touches that the rules change: its rules, and the headers changed through it. */
+static void json_changed(struct run_context *ctx, const struct subject *s, struct json_writer *w)
+{
+	size_t from = (size_t)(s - ctx->subjects->v);
+
+	json_object_begin(w, NULL);
+	json_add_str(w, "path", s->path);
+	json_array_begin(w, "rules");
+	for (size_t i = 0; i < ctx->rules->nr; i++)
+		if (s->changed_by[i])
+			json_add_str(w, NULL, ctx->rules->v[i].name);
+	json_array_end(w);
+	json_array_begin(w, "headers");
+	for (size_t h = 0; h < ctx->subjects->nr; h++) {
+		const struct subject *hs = &ctx->subjects->v[h];
+		size_t *rules = xcalloc(hs->nr_via + 1, sizeof(*rules));
+		size_t n = rules_through(hs, from, rules);
+
+		if (n) {
+			json_object_begin(w, NULL);
+			json_add_str(w, "path", hs->path);
+			json_array_begin(w, "rules");
+			for (size_t k = 0; k < n; k++)
+				json_add_str(w, NULL, ctx->rules->v[rules[k]].name);
+			json_array_end(w);
+			json_object_end(w);
+		}
+		free(rules);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
+
+void print_json_commits(struct run_context *ctx, const struct commit_list *commits,
+			const char *preview, struct strbuf *out)
+{
+	struct strmap index = STRMAP_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	index_subjects(ctx, &index);
+	for (size_t c = 0; c < commits->nr; c++) {
+		struct json_writer w;
+		struct subject **touched;
+		size_t nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+
+		json_init(&w, out);
+		json_object_begin(&w, NULL);
+		json_add_str(&w, "commit", oid_hex(&commits->oid[c], hex));
+		json_array_begin(&w, "changed");
+		for (size_t k = 0; k < nr; k++) {
+			int any = 0;
+
+			for (size_t i = 0; i < ctx->rules->nr && !any; i++)
+				any = touched[k]->changed_by[i];
+			if (any)
+				json_changed(ctx, touched[k], &w);
+		}
+		json_array_end(&w);
+		json_array_begin(&w, "failed");
+		for (size_t k = 0; k < nr; k++)
+			for (size_t f = 0; f < touched[k]->nr_fails; f++) {
+				json_object_begin(&w, NULL);
+				json_add_str(&w, "file", touched[k]->path);
+				json_add_str(&w, "rule", ctx->rules->v[touched[k]->fails[f].rule].name);
+				json_add_str(&w, "message", touched[k]->fails[f].message);
+				json_object_end(&w);
+			}
+		json_array_end(&w);
+		/* The preview of the whole range rides on its last commit, the tip. */
+		if (c + 1 == commits->nr && preview) {
+			strbuf_addstr(out, ",\"preview\":");
+			strbuf_addstr(out, preview);
+		}
+		json_object_end(&w);
+		strbuf_addch(out, '\n');
+		free(touched);
+	}
+	strmap_clear(&index, NULL);
 }

@@ -19,10 +19,8 @@ static void apply_result(struct run_context *ctx, struct subject *s, size_t ri,
 {
 	struct rule *rule = &ctx->rules->v[ri];
 
-	for (size_t i = 0; msgs && i < msgs->nr; i++) {
-		subject_add_failure(s, ri, msgs->v[i]);
-		rule->failures++;
-	}
+	for (size_t i = 0; msgs && i < msgs->nr; i++)
+		rule->failures += subject_add_failure(s, ri, msgs->v[i]);
 	if (!data)
 		return;
 	rule->hunks += count_hunks(s->data, s->size, data, size);
@@ -189,34 +187,28 @@ static void batch_add(struct batch *b, size_t si, size_t bytes)
 	b->bytes += bytes;
 }
 
+/* The job's files and the headers spatch reads beside them, where the directory lacks them. */
 static void write_inputs(struct run_context *ctx, struct job *job, struct pending *pend)
 {
-	struct strmap written = STRMAP_INIT;
-
-	/* Headers first: a file given to spatch wins over a header of the same path. */
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		struct pending *p = &pend[job->subjects[i]];
 
 		for (size_t k = 0; k < p->nr; k++) {
 			struct blob *b;
 
-			if (strmap_contains(&written, p->deps[k].path))
+			if (workdir_holds(job, p->deps[k].path, &p->deps[k].blob))
 				continue;
-			strmap_put(&written, p->deps[k].path, NULL);
 			if (repo_read_blob(ctx->repo, &p->deps[k].blob, &b) < 0)
 				die("cannot read %s", p->deps[k].path);
-			if (write_file_at(job->dir, p->deps[k].path, b->data, b->size) < 0)
-				die("cannot write %s/%s: %s", job->dir, p->deps[k].path, strerror(errno));
+			workdir_put(job, p->deps[k].path, &p->deps[k].blob, b->data, b->size);
 			blob_release(ctx->repo, b);
 		}
 	}
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		struct subject *s = &ctx->subjects->v[job->subjects[i]];
 
-		if (write_file_at(job->dir, s->path, s->data, s->size) < 0)
-			die("cannot write %s/%s: %s", job->dir, s->path, strerror(errno));
+		workdir_put(job, s->path, &s->cur, s->data, s->size);
 	}
-	strmap_clear(&written, NULL);
 }
 
 /*
@@ -248,6 +240,10 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 	strvec_push(&args, "--in-place");
 	strvec_push(&args, "--sp-file");
 	strvec_push(&args, ctx->rules->v[rule].file);
+	if (ctx->opts->macro_path) {
+		strvec_push(&args, "--macro-file");
+		strvec_push(&args, ctx->opts->macro_path);
+	}
 	push_defines(ctx, &args);
 	if (ctx->opts->timeout > 0) {
 		strvec_push(&args, "--timeout");
@@ -384,7 +380,7 @@ static void split_sections(struct run_context *ctx, const struct job *job, const
  * (it transforms what it reads for a C file, as plain spatch --in-place does
  * in the tree): path -> strdup'ed content, in `changed`.
  */
-static void changed_headers(struct rule_run *rr, const struct job *job, struct strmap *changed)
+static void changed_headers(struct rule_run *rr, struct job *job, struct strmap *changed)
 {
 	struct strmap seen = STRMAP_INIT;
 
@@ -392,31 +388,74 @@ static void changed_headers(struct rule_run *rr, const struct job *job, struct s
 		const struct pending *p = &rr->pend[job->subjects[i]];
 
 		for (size_t k = 0; k < p->nr; k++) {
-			char *path, *data;
+			char *data;
 			size_t size;
 			git_oid now;
 
 			if (strmap_contains(&seen, p->deps[k].path))
 				continue;
 			strmap_put(&seen, p->deps[k].path, NULL);
-			path = xstrfmt("%s/%s", job->dir, p->deps[k].path);
-			if (read_whole_file(path, &data, &size) == 0) {
-				if (git_odb_hash(&now, data, size, GIT_OBJECT_BLOB) == 0 &&
-				    !git_oid_equal(&now, &p->deps[k].blob))
-					strmap_put(changed, p->deps[k].path, data);
-				else
-					free(data);
-			}
-			free(path);
+			if (workdir_read_back(job, p->deps[k].path, &now, &data, &size) == 1 &&
+			    !git_oid_equal(&now, &p->deps[k].blob))
+				strmap_put(changed, p->deps[k].path, data);
+			else
+				free(data);
 		}
 	}
 	strmap_clear(&seen, NULL);
 }
 
-static int includes_changed(const struct pending *p, const struct strmap *changed)
+/*
+ * The headers whose result the batch cannot attribute: changed (in `changed`)
+ * or dropped by spatch, and read by two or more of its files. A worker of
+ * spatch transforms a header only through the first of its files that reads
+ * it, and spatch drops a header whose workers disagree ("different
+ * modification result for ./x.h"); with one reader, the result is that
+ * reader's.
+ */
+static void ambiguous_headers(struct rule_run *rr, const struct job *job,
+			      const struct strmap *changed, struct strmap *ambiguous)
+{
+	static const char dropped[] = "different modification result for ";
+	struct strmap suspects = STRMAP_INIT;
+	struct strmap_entry *e;
+	const char *err = strbuf_str(&job->err);
+
+	strmap_for_each(changed, e)
+		strmap_put(&suspects, e->key, NULL);
+	for (const char *p = err; (p = strstr(p, dropped)); p++) {
+		char *raw, *path;
+
+		if (p != err && p[-1] != '\n')
+			continue;
+		raw = xstrndup(p + strlen(dropped), strcspn(p + strlen(dropped), "\n"));
+		path = dep_path_normalize(raw);
+		if (path)
+			strmap_put(&suspects, path, NULL);
+		free(path);
+		free(raw);
+	}
+	for (size_t i = 0; suspects.nr && i < job->nr_subjects; i++) {
+		const struct pending *p = &rr->pend[job->subjects[i]];
+
+		for (size_t k = 0; k < p->nr; k++) {
+			uintptr_t n;
+
+			if (!strmap_contains(&suspects, p->deps[k].path))
+				continue;
+			n = (uintptr_t)strmap_get(&suspects, p->deps[k].path) + 1;
+			strmap_put(&suspects, p->deps[k].path, (void *)n);
+			if (n == 2)
+				strmap_put(ambiguous, p->deps[k].path, NULL);
+		}
+	}
+	strmap_clear(&suspects, NULL);
+}
+
+static int reads_any(const struct pending *p, const struct strmap *headers)
 {
 	for (size_t k = 0; k < p->nr; k++)
-		if (strmap_contains(changed, p->deps[k].path))
+		if (strmap_contains(headers, p->deps[k].path))
 			return 1;
 	return 0;
 }
@@ -427,12 +466,13 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	struct rule *rule = &ctx->rules->v[job->rule];
 	struct strbuf *sections;
 	struct strvec *parsing;
-	struct strmap changed = STRMAP_INIT;
+	struct strmap changed = STRMAP_INIT, ambiguous = STRMAP_INIT;
 
-	rule->seconds += now_seconds() - job->start;
 	if (job->timed_out || !exit_ok(status)) {
 		char *msg;
 
+		/* What it left behind is not known. */
+		workdir_forget(job);
 		/* One file should not cost the others: each goes again alone. */
 		if (!job->single && job->nr_subjects > 1) {
 			for (size_t i = 0; i < job->nr_subjects; i++) {
@@ -456,6 +496,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		return;
 	}
 	changed_headers(rr, job, &changed);
+	ambiguous_headers(rr, job, &changed, &ambiguous);
 	sections = xcalloc(job->nr_subjects, sizeof(*sections));
 	split_sections(ctx, job, strbuf_str(&job->err), sections);
 	parsing = xcalloc(job->nr_subjects, sizeof(*parsing));
@@ -465,34 +506,30 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		struct subject *s = &ctx->subjects->v[si];
 		struct strvec msgs = STRVEC_INIT;
 		struct strbuf entry = STRBUF_INIT;
-		char *path, *data = NULL;
+		char *data = NULL;
 		char hex[GIT_OID_HEXSZ + 1];
 		size_t size = 0;
 		int transient = 0, is_changed;
 		git_oid oid;
 
-		/*
-		 * spatch changes a header once per process, for whichever of
-		 * its files comes first: which one did is known only when each
-		 * file that reads it runs alone.
-		 */
-		if (job->nr_subjects > 1 && (includes_changed(&rr->pend[si], &changed) ||
-					     strmap_contains(&changed, s->path))) {
+		int back = workdir_read_back(job, s->path, &oid, &data, &size), back_errno = errno;
+
+		/* Which of its readers changed it is known only when each runs alone. */
+		if (job->nr_subjects > 1 && reads_any(&rr->pend[si], &ambiguous)) {
 			batch_add(new_batch(rr, 1), si, 0);
 			rule->alone_header++;
+			free(data);
 			continue;
 		}
 		rule->runs++;
-		path = xstrfmt("%s/%s", job->dir, s->path);
 		for (size_t k = 0; k < parsing[i].nr; k++)
 			strvec_push(&msgs, parsing[i].v[k]);
 		file_messages(strbuf_str(&sections[i]), &msgs, &transient);
-		if (read_whole_file(path, &data, &size) < 0) {
-			strvec_pushf(&msgs, "spatch left no output: %s", strerror(errno));
+		if (back < 0) {
+			strvec_pushf(&msgs, "spatch left no output: %s", strerror(back_errno));
 			transient = 1;
-			data = NULL;
 		}
-		is_changed = data && !transient && (size != s->size || memcmp(data, s->data, size));
+		is_changed = data && !transient && !git_oid_equal(&oid, &s->cur);
 		if (is_changed) {
 			if (git_blob_create_from_buffer(&oid, repo_git(ctx->repo), data, size) < 0)
 				die_git("writing spatch's output to the object store");
@@ -522,7 +559,6 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 		apply_result(ctx, s, job->rule, data, size, &oid, &msgs);
 		strbuf_release(&entry);
 		strvec_clear(&msgs);
-		free(path);
 	}
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		strbuf_release(&sections[i]);
@@ -531,6 +567,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	free(sections);
 	free(parsing);
 	strmap_clear(&changed, free);
+	strmap_clear(&ambiguous, NULL);
 }
 
 static int cmp_bytes_desc(const void *a, const void *b)
@@ -653,8 +690,7 @@ static void apply_headers(struct rule_run *rr, size_t k)
 			char *m = xstrfmt("also changed through %s: that change is left out",
 					  ctx->subjects->v[h->from].path);
 
-			subject_add_failure(&ctx->subjects->v[hi], k, m);
-			ctx->rules->v[k].failures++;
+			ctx->rules->v[k].failures += subject_add_failure(&ctx->subjects->v[hi], k, m);
 			free(m);
 			continue;
 		}
@@ -691,9 +727,11 @@ void run_rules(struct run_context *ctx)
 	 */
 	for (size_t k = 0; k < ctx->rules->nr; k++) {
 		size_t running = 0;
+		double start;
 
 		if (!ctx->rules->v[k].selected || ctx->rules->v[k].failure)
 			continue;
+		start = now_seconds();
 		plan_rule(&rr, k, nr_jobs);
 		while (rr.next_batch < rr.nr_batches || running) {
 			int status, done;
@@ -714,6 +752,8 @@ void run_rules(struct run_context *ctx)
 		for (size_t b = 0; b < rr.nr_batches; b++)
 			free(rr.batches[b].v);
 		apply_headers(&rr, k);
+		/* Its step's wall time: rules never overlap, and its batches do. */
+		ctx->rules->v[k].seconds = now_seconds() - start;
 	}
 	for (size_t slot = 0; slot < nr_jobs; slot++)
 		job_release(&jobs[slot]);

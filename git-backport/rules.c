@@ -171,6 +171,37 @@ void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rul
 	qsort(out->v, out->nr, sizeof(*out->v), rule_cmp);
 }
 
+void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
+		      git_oid *id)
+{
+	struct stat st;
+	char *data;
+	size_t size;
+
+	if (strchr(spec, ':') && stat(spec, &st) < 0) {
+		git_object *obj;
+		git_blob *blob;
+
+		if (git_revparse_single(&obj, repo_git(r), spec) < 0)
+			die("--macro-file: '%s' is neither a file nor a blob in the repository", spec);
+		if (git_object_peel((git_object **)&blob, obj, GIT_OBJECT_BLOB) < 0)
+			die("--macro-file: '%s' is not a file", spec);
+		*id = *git_blob_id(blob);
+		*path = xstrfmt("%s/macros.h", tmpdir);
+		if (write_file_at("/", *path, git_blob_rawcontent(blob),
+				  (size_t)git_blob_rawsize(blob)) < 0)
+			die("cannot write %s: %s", *path, strerror(errno));
+		git_blob_free(blob);
+		git_object_free(obj);
+		return;
+	}
+	*path = realpath(spec, NULL);
+	if (!*path || read_whole_file(*path, &data, &size) < 0)
+		die("--macro-file: cannot read '%s': %s", spec, strerror(errno));
+	git_odb_hash(id, data, size, GIT_OBJECT_BLOB);
+	free(data);
+}
+
 void rules_select(struct rule_set *rs, const char *target)
 {
 	for (size_t i = 0; i < rs->nr; i++) {

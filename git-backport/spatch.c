@@ -2,6 +2,7 @@
 /* Finding spatch, and the small file helpers the driver needs. */
 #define _GNU_SOURCE
 #include "backport.h"
+#include "process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,22 +95,6 @@ int read_whole_file(const char *path, char **data, size_t *size)
 	return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
-void remove_tree(const char *dir)
-{
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static char *find_on_path(const char *name)
 {
 	const char *path = getenv("PATH");
@@ -135,45 +120,10 @@ static char *find_on_path(const char *name)
 /* Runs argv and returns the first line of its standard output (NULL on failure). */
 static char *first_line_of(const char *const *argv)
 {
-	int fds[2];
-	pid_t pid;
-	char *data = NULL, *nl;
 	struct strbuf sb = STRBUF_INIT;
-	int status;
+	char *data, *nl;
 
-	if (pipe(fds) < 0)
-		return NULL;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return NULL;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		dup2(fds[1], 1);
-		dup2(null, 2);
-		close(fds[0]);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	for (;;) {
-		char buf[4096];
-		ssize_t n = read(fds[0], buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_add(&sb, buf, n);
-	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !sb.len) {
+	if (process_run_capture(argv, &sb, 0) != 0 || !sb.len) {
 		strbuf_release(&sb);
 		return NULL;
 	}

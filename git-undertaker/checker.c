@@ -22,6 +22,7 @@
 #include "kbuild.h"
 #include "kconfig_git.h"
 #include "model.h"
+#include "process.h"
 #include "project.h"
 #include "report.h"
 
@@ -367,6 +368,8 @@ static int find_users(const struct tree_file *f, void *data)
 	struct blob *blob;
 	char hex[GIT_OID_HEXSZ + 1];
 
+	if (process_interrupted())
+		return 1;
 	if (!is_c_file(f->path) || strmap_get(a->skip, f->path) ||
 	    !pathspec_match(&a->checker->opts->pathspec, f->path))
 		return 0;
@@ -588,7 +591,7 @@ static void *commit_run(void *arg)
 		pthread_mutex_lock(&cw->lock);
 		i = cw->next++;
 		pthread_mutex_unlock(&cw->lock);
-		if (i >= cw->nr)
+		if (i >= cw->nr || process_interrupted())
 			break;
 		check_item(w->c, ps, ms, &cw->items[i]);
 		progress_add(cw->progress, 1);
@@ -616,7 +619,7 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 		struct trees *ms = commit_trees(c, cw->commit);
 
-		for (size_t i = 0; i < cw->nr; i++) {
+		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
 			check_item(c, ps, ms, &cw->items[i]);
 			progress_add(cw->progress, 1);
 		}
@@ -825,7 +828,12 @@ static int census_list(const struct tree_file *f, void *data)
 {
 	struct census *cs = data;
 
-	if (!is_c_file(f->path) || !pathspec_match(&cs->checker->opts->pathspec, f->path))
+	const struct undertaker_options *o = cs->checker->opts;
+
+	if (!is_c_file(f->path) || !pathspec_match(&o->pathspec, f->path))
+		return 0;
+	/* A file's shard: its path's hash, the same on every machine and run. */
+	if (o->shard_n && strhash(f->path, strlen(f->path)) % o->shard_n != o->shard_k - 1)
 		return 0;
 	strvec_push(&cs->paths, f->path);
 	ALLOC_GROW(cs->blobs, cs->nr + 1, cs->alloc);
@@ -845,7 +853,7 @@ static void *census_run(void *arg)
 		pthread_mutex_lock(&cs->lock);
 		i = cs->next++;
 		pthread_mutex_unlock(&cs->lock);
-		if (i >= cs->nr || !ms)
+		if (i >= cs->nr || !ms || process_interrupted())
 			break;
 		copy_list(&w->out, blob_defects(w->c, ms, cs->paths.v[i], &cs->blobs[i]), NULL);
 		/* The census sees each blob once: keep memory flat. */

@@ -4,7 +4,6 @@
  * main parses options, walks the range, prints, writes notes and picks the
  * exit code; the analysis lives in checker.c.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "checker.h"
 #include "notes.h"
+#include "process.h"
 #include "report.h"
 #include "trees.h"
 
@@ -25,23 +25,6 @@ static const char *const usage_lines[] = {
 #define NOTE_MODEL_PREFIX "Undertaker-Model: "
 #define NOTE_SUMMARY_PREFIX "Undertaker: "
 #define NOTE_DEFECT_PREFIX "Undertaker-Defect: "
-
-static volatile sig_atomic_t interrupted;
-
-/*
- * The first ^C (or SIGTERM) lets the commit being checked finish, so that its
- * note and those before it are written whole; a second one stops at once.
- */
-static void on_signal(int sig)
-{
-	static const char msg[] =
-		"git undertaker: finishing the current commit (interrupt again to stop now)\n";
-
-	interrupted = 1;
-	signal(sig, SIG_DFL);
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		interrupted = 1;
-}
 
 /*
  * The note of a checked commit: its new, accepted and fixed defects as text
@@ -117,9 +100,35 @@ static void print_heading(struct repo *r, const git_oid *commit, int *printed)
 	if (*printed)
 		return;
 	title = commit_title(r, commit);
-	printf("%s\n", title);
+	/* As git log colours its commit line. */
+	printf("%s%s%s\n", color(COLOR_YELLOW), title, color(COLOR_RESET));
 	free(title);
 	*printed = 1;
+}
+
+/*
+ * A defect line on a terminal: its kind ("dead", "undead") in red, as a
+ * compiler colours "error". Notes and pipes get the plain line.
+ */
+static void print_defect_line(const char *line, size_t len)
+{
+	static const char *const kinds[] = { " undead ", " dead " };
+
+	if (color_enabled()) {
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+			const char *p = strstr(line, kinds[k]);
+
+			if (!p || (size_t)(p - line) >= len)
+				continue;
+			p++;
+			printf("%.*s%s%.*s%s%.*s\n", (int)(p - line), line, color(COLOR_RED),
+			       (int)strlen(kinds[k]) - 2, p, color(COLOR_RESET),
+			       (int)(len - (size_t)(p - line) - (strlen(kinds[k]) - 2)),
+			       p + strlen(kinds[k]) - 2);
+			return;
+		}
+	}
+	printf("%.*s\n", (int)len, line);
 }
 
 static void print_text(struct repo *r, const git_oid *commit, const struct defect_list *l,
@@ -136,7 +145,7 @@ static void print_text(struct repo *r, const git_oid *commit, const struct defec
 		print_heading(r, commit, &heading);
 		strbuf_reset(&sb);
 		defect_format_text(&sb, d, 1);
-		printf("%s\n", sb.buf);
+		print_defect_line(sb.buf, sb.len);
 		for (size_t j = 0; j < d->explanation.nr; j++)
 			printf("    %s\n", d->explanation.v[j]);
 	}
@@ -215,7 +224,7 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 
 			if (shown || o->show_all) {
 				print_heading(r, commit, &heading);
-				printf("%.*s\n", (int)len, p);
+				print_defect_line(p, len);
 			}
 		}
 		p = *eol ? eol + 1 : eol;
@@ -250,12 +259,21 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	struct notes_batch *batch = NULL;
 	char *ref = common_notes_ref(&o->common, "undertaker");
 	struct progress *progress = NULL;
-	size_t total_new = 0;
+	size_t total_new = 0, noted;
 	int ret = 0;
 
 	if (repo_parse_revisions(r, revs, &commits) < 0) {
 		free(ref);
 		return -1;
+	}
+	if (o->shard_n) {
+		/* Every N-th commit in topological order: shards of like cost, any N. */
+		size_t kept = 0;
+
+		for (size_t i = 0; i < commits.nr; i++)
+			if (i % o->shard_n == o->shard_k - 1)
+				commits.oid[kept++] = commits.oid[i];
+		commits.nr = kept;
 	}
 	if (commits.nr)
 		trees_check_arch(r, &commits.oid[0], o->arch);
@@ -271,7 +289,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	if (!o->common.quiet && commits.nr > 1)
 		progress = progress_start("Checking commits", commits.nr);
 
-	for (size_t i = 0; i < commits.nr && !interrupted; i++) {
+	for (size_t i = 0; i < commits.nr && !process_interrupted(); i++) {
 		const git_oid *commit = &commits.oid[i];
 		struct defect_list defects = { 0 };
 		struct strbuf key = STRBUF_INIT;
@@ -288,6 +306,8 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 				replay_note(r, commit, old_note, o);
 		} else if (checker_check_commit(c, commit, &defects) < 0) {
 			ret = -1;
+		} else if (process_interrupted()) {
+			/* Cut short: neither printed nor noted, as if never begun. */
 		} else {
 			char *note = format_note(&defects, key.buf, &nr_new, &nr_fixed);
 
@@ -310,6 +330,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 			break;
 	}
 	progress_stop(&progress);
+	noted = batch ? notes_batch_count(batch) : 0;
 	if (batch) {
 		/* Notes of the commits finished so far, also after an interrupt. */
 		if (notes_batch_count(batch)) {
@@ -322,8 +343,8 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 			notes_batch_abort(batch);
 		}
 	}
-	if (interrupted) {
-		error("interrupted; notes of the finished commits were kept");
+	if (process_interrupted()) {
+		error("interrupted; notes of the %zu finished commits were written", noted);
 		ret = -1;
 	}
 	checker_save(c);
@@ -355,7 +376,7 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		repo_pathspec_warn_unmatched(r, &at, 1, &o->pathspec);
 	}
 	ret = checker_census(c, &commit, &defects);
-	if (!ret) {
+	if (!ret && !process_interrupted()) {
 		if (o->common.json)
 			print_json(&commit, &defects, o);
 		else if (!o->common.quiet)
@@ -392,6 +413,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
+	const char *shard = NULL;
 	struct strvec revopts = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
@@ -403,6 +425,8 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
+		OPT_STRING(0, "shard", &shard, "k/n",
+			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&o.common),
 		OPT_END(),
@@ -420,6 +444,16 @@ int main(int argc, const char **argv)
 		o.show_all = 1;
 	else
 		usage_error(usage_lines, "--show takes 'new' or 'all', not '%s'", o.show);
+	if (shard) {
+		char *slash;
+
+		o.shard_k = strtoul(shard, &slash, 10);
+		if (*slash == '/')
+			o.shard_n = strtoul(slash + 1, &slash, 10);
+		if (*slash || !o.shard_n || !o.shard_k || o.shard_k > o.shard_n || o.dump_model)
+			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
+				    o.dump_model ? " (and not with --dump-model)" : "");
+	}
 	if (o.all && o.dump_model)
 		usage_error(usage_lines, "--all and --dump-model cannot be used together");
 	if ((o.all || o.dump_model) && revopts.nr)
@@ -429,11 +463,10 @@ int main(int argc, const char **argv)
 	o.pathspec = pa.paths;
 	memset(&pa.paths, 0, sizeof(pa.paths));
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	process_catch_interrupts();
 
 	r = repo_open();
+	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;
 	else if (o.dump_model)
@@ -447,5 +480,7 @@ int main(int argc, const char **argv)
 	strvec_clear(&o.pathspec);
 	if (fflush(stdout) || ferror(stdout))
 		ret = ret < 0 ? ret : error("could not write to standard output");
+	if (process_interrupted())
+		return process_exit_status();
 	return ret < 0 ? EXIT_FATAL : ret;
 }

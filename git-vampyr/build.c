@@ -240,8 +240,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		return -1;
 	}
 	if (has_parent && !swap && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
-		remove_tree(tree_x);
-		free(tree_x);
+		process_tmpdir_remove(tree_x);
 		change_list_clear(&ch);
 		strbuf_release(&targets);
 		return -1;
@@ -273,15 +272,13 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		strmap_clear(&at_p, free);
 	}
 	v->build_done = 1;
-	if (v->keep_build_tree)
+	if (v->keep_build_tree) {
 		fprintf(stderr, "vampyr: the build tree is in %s\n", tree_x);
-	else
-		remove_tree(tree_x);
-	free(tree_x);
-	if (tree_p) {
-		remove_tree(tree_p);
-		free(tree_p);
+		process_tmpdir_keep(tree_x);
+	} else {
+		process_tmpdir_remove(tree_x);
 	}
+	process_tmpdir_remove(tree_p);
 	change_list_clear(&ch);
 	strbuf_release(&targets);
 	return 0;

@@ -45,6 +45,8 @@ void vampyr_find_dead(struct vampyr *v)
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		struct vblock *b = &v->blocks[i];
 
+		/* An interrupted solve says "unsatisfiable": nothing of the run is kept. */
+		process_exit_if_interrupted();
 		b->config = -1;
 		if (b->pc == LOGIC_FALSE) {
 			b->dead = 1;
@@ -91,6 +93,7 @@ static void cover(struct vampyr *v, const size_t *seeds, size_t nr_seeds)
 		int have_model = 0;
 		size_t seed = SIZE_MAX;
 
+		process_exit_if_interrupted();
 		nr_assume = 0;
 		if (round < nr_seeds && v->blocks[seeds[round]].config < 0 &&
 		    v->blocks[seeds[round]].lit) {
@@ -297,8 +300,10 @@ void vampyr_merge(struct vampyr *v)
 	int progress = 1;
 
 	while (progress && v->nr_configs > v->lower_bound && v->nr_configs > 1) {
-		struct vconfig **order = xmalloc(v->nr_configs * sizeof(*order));
+		struct vconfig **order;
 
+		process_exit_if_interrupted();
+		order = xmalloc(v->nr_configs * sizeof(*order));
 		progress = 0;
 		for (size_t i = 0; i < v->nr_configs; i++)
 			order[i] = &v->configs[i];
@@ -457,6 +462,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 	for (size_t i = 0; i < bd.nr && i < 256 && best < v->nr_configs && bd.budget; i++) {
 		size_t got;
 
+		process_exit_if_interrupted();
 		members[0] = i;
 		got = grow(&bd, members, 1);
 		if (got > best)

@@ -141,6 +141,8 @@ static int write_one(const struct tree_file *f, void *data)
 	char *path;
 	int fd, ret = 0;
 
+	if (process_interrupted())
+		return -1;
 	if (co->cf && !wanted_for_config(f->path, co->cf))
 		return 0;
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
@@ -176,17 +178,13 @@ static int checkout_into(struct repo *r, const git_oid *commit, const struct con
 
 char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xstrfmt("%s/vampyr.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = process_tmpdir("vampyr");
 
-	if (!mkdtemp(dir)) {
-		error("cannot create a temporary directory %s: %m", dir);
-		free(dir);
+	if (!dir)
 		return NULL;
-	}
 	if (checkout_into(r, commit, cf, dir)) {
-		remove_tree(dir);
-		free(dir);
+		process_tmpdir_remove(dir);
+		process_exit_if_interrupted();
 		return NULL;
 	}
 	return dir;
@@ -282,6 +280,8 @@ char *config_tree(struct repo *r, const git_oid *commit, const struct config_fil
 		tmp = xstrfmt("%s.tmp.%ld", dir, (long)getpid());
 		remove_tree(tmp);
 		if (mkdir(tmp, 0777) || checkout_into(r, commit, cf, tmp)) {
+			remove_tree(tmp);
+			process_exit_if_interrupted();
 			error("cannot write the tree of %s into %s", oid_hex(commit, hex), tmp);
 			remove_tree(tmp);
 			goto fail;
@@ -312,50 +312,30 @@ fail:
 	return NULL;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-int remove_tree(const char *dir)
-{
-	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
 {
-	pid_t pid;
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	struct process p = PROCESS_INIT;
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	int status;
 
+	if (fd < 0)
+		return error("cannot write %s: %m", log);
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork: %m");
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-
-		if (fd < 0 || chdir(dir))
-			_exit(127);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		for (size_t i = 0; env && i < env->nr; i++)
-			putenv(env->v[i]);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("waitpid: %m");
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	p.argv = argv;
+	p.dir = dir;
+	p.env = env;
+	p.out = p.err = fd;
+	status = process_start(&p);
+	close(fd);
+	if (!status)
+		status = process_wait(&p);
+	/* The interrupt ended the command's process group: keep nothing of the run. */
+	process_exit_if_interrupted();
+	if (status < 0)
+		return 127;
+	return process_status_code(status);
 }
 
 static char *read_text(const char *path)
@@ -412,13 +392,24 @@ int8_t *config_values(struct vampyr *v, const char *text, const int8_t *base, in
 	return values;
 }
 
+struct assignment {
+	const int8_t *values;
+	int nr;
+};
+
+static int assigned(void *data, int var)
+{
+	const struct assignment *a = data;
+
+	return var > 0 && var <= a->nr ? a->values[var] : -1;
+}
+
 int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b)
 {
-	struct logic_eval *ev = logic_eval_new(v->logic, values, nr);
-	int r = logic_eval(ev, b->pc);
+	struct assignment a = { values, nr };
 
-	logic_eval_free(ev);
-	return r > 0;
+	/* A presence condition is a few nodes: no memo over the whole model. */
+	return logic_eval_with(v->logic, b->pc, assigned, &a) > 0;
 }
 
 static void print_log_tail(const char *log)

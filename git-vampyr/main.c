@@ -275,6 +275,7 @@ int main(int argc, const char **argv)
 	struct expand_options eo = { NULL, 0 };
 
 	set_program_name("git vampyr");
+	process_catch_interrupts();
 	common_options_init(&common);
 	parse_options(argc, argv, opts, usage_lines, "vampyr", &pa);
 	common_options_finish(&common, "vampyr");
@@ -361,6 +362,8 @@ int main(int argc, const char **argv)
 	if (build && ret == EXIT_CLEAN && v.nr_configs)
 		vampyr_build(&v, build);
 
+	/* Nothing of an interrupted run is printed or noted. */
+	process_exit_if_interrupted();
 	color_init(v.repo, "vampyr", 1);
 	if (common.json) {
 		vampyr_print_json(&v, &json);

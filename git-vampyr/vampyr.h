@@ -13,6 +13,7 @@
 #include "logic.h"
 #include "model.h"
 #include "pc.h"
+#include "process.h"
 #include "repo.h"
 #include "sat.h"
 #include "trees.h"
@@ -166,14 +167,13 @@ struct config_files {
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with remove_tree). With cf, only what configuring needs (the
- * Kconfig files, Makefiles, scripts/, the architecture's directory, those
- * includes); NULL writes every file.
+ * removed with process_tmpdir_remove). With cf, only what configuring
+ * needs (the Kconfig files, Makefiles, scripts/, the architecture's
+ * directory, those includes); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf);
 /* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
 int vampyr_config_tree(struct vampyr *v);
-int remove_tree(const char *dir);
 /*
  * What configuring needs of `commit` (cf, as for tree_checkout), from the cache
  * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first

@@ -282,7 +282,7 @@ test_expect_success 'a rule that does not parse fails alone, with spatch'\''s me
 	-foo(E)
 	+bar(E)
 	EOF
-	git backport --rules=mixed base..HEAD >out 2>err &&
+	test_expect_code 1 git backport --rules=mixed base..HEAD >out 2>err &&
 	grep "0000-broken.cocci: .*parse error" err &&
 	grep compat_request_threaded_irq out &&
 	grep foo_old_api out
@@ -298,8 +298,10 @@ test_expect_success 'a C file that spatch cannot parse is reported per file and 
 	EOF
 	git add drivers/net/baz &&
 	git commit -q -m "baz: broken" &&
-	git backport --rules=rules base..HEAD >out 2>err &&
-	grep "drivers/net/baz/baz.c: 0001-threaded-irq.cocci: parse error" err &&
+	test_expect_code 1 git backport --rules=rules base..HEAD >out 2>err &&
+	grep "^git backport: error: drivers/net/baz/baz.c: cannot parse line [0-9]*, column [0-9]*, around .* (0001-threaded-irq.cocci)$" err &&
+	test $(grep -c "baz.c" err) = 1 &&
+	grep "^git backport: error: 1 file could not be parsed; see --verbose$" err &&
 	# The source lines spatch prints are no message, "timeout" in them no timeout.
 	! grep "bad:" err &&
 	grep compat_request_threaded_irq out &&
@@ -332,9 +334,19 @@ test_expect_success '--stat and --format=json give per-rule figures' '
 	grep "^0002-new-api.cocci  *1  *1  *0 " out &&
 	grep "3 of 3 files changed by 2 rules" out &&
 	git backport --format=json --rules=rules base..HEAD >out.json &&
+	git rev-list --reverse base..HEAD >commits &&
 	python3 -c "
 import json, sys
-d = json.load(open(\"out.json\"))
+lines = open(\"out.json\").read().splitlines()
+objs = [json.loads(l) for l in lines]
+# JSON Lines: one object per commit of the range, oldest first, each with commit.
+assert [o[\"commit\"] for o in objs] == open(\"commits\").read().split(), objs
+for o in objs:
+    assert isinstance(o[\"changed\"], list) and isinstance(o[\"failed\"], list), o
+    for c in o[\"changed\"]:
+        assert c[\"path\"] and c[\"rules\"] and isinstance(c[\"headers\"], list), c
+assert all(\"preview\" not in o for o in objs[:-1])
+d = objs[-1][\"preview\"]
 r = {x[\"name\"]: x for x in d[\"rules\"]}
 assert r[\"0001-threaded-irq.cocci\"][\"files_changed\"] == 2, r
 assert r[\"0001-threaded-irq.cocci\"][\"hunks\"] == 2, r
@@ -361,7 +373,9 @@ test_expect_success '-D is passed on for rules with virtual names' '
 	-foo_new_api(E)
 	+foo_older_api(E)
 	EOF
-	git backport --rules=virt base..HEAD >out &&
+	# Without -D spatch refuses the rule ("No rules apply"): a failure, 1.
+	test_expect_code 1 git backport --rules=virt base..HEAD >out 2>err &&
+	grep "0001-virt.cocci: No rules apply" err &&
 	test_must_be_empty out &&
 	git backport -D patch --rules=virt base..HEAD >out &&
 	grep "^+	return foo_older_api(3);" out

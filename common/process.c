@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Interrupts, child processes and temporary directories of a run; see process.h. */
+#define _GNU_SOURCE /* pipe2 */
+#include "process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static atomic_int caught;
+
+/*
+ * The process groups of the running children, for the signal handler: a
+ * fixed table of lock-free slots, as a handler may take no lock. More
+ * children than slots still run; only the handler would miss them, and
+ * process_wait() ends their groups when it sees the flag.
+ */
+#define MAX_CHILDREN 256
+static atomic_int children[MAX_CHILDREN];
+
+static void kill_children(void)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		int pgid = atomic_load(&children[i]);
+
+		if (pgid > 0)
+			kill(-pgid, SIGKILL);
+	}
+}
+
+static void on_interrupt(int sig)
+{
+	int saved = errno;
+	int none = 0;
+
+	atomic_compare_exchange_strong(&caught, &none, sig);
+	kill_children();
+	errno = saved;
+}
+
+void process_catch_interrupts(void)
+{
+	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	/* The second signal takes its default action: the process ends at once. */
+	sa.sa_flags = SA_RESTART | SA_RESETHAND;
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+		struct sigaction old;
+
+		/* Ignored when we started (nohup, a script's `cmd &`): stays ignored. */
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int process_interrupted(void)
+{
+	return atomic_load(&caught);
+}
+
+int process_exit_status(void)
+{
+	int sig = process_interrupted();
+
+	return sig ? 128 + sig : EXIT_FATAL;
+}
+
+void process_exit_if_interrupted(void)
+{
+	if (!process_interrupted())
+		return;
+	/* Their groups were killed: reaped here, none outlives the command. */
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		int pid = atomic_exchange(&children[i], 0);
+
+		if (pid > 0) {
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	}
+	error("interrupted");
+	exit(process_exit_status());
+}
+
+static void track(pid_t pid)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		int none = 0;
+
+		if (atomic_compare_exchange_strong(&children[i], &none, (int)pid))
+			return;
+	}
+}
+
+static void untrack(pid_t pid)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		int was = (int)pid;
+
+		if (atomic_compare_exchange_strong(&children[i], &was, 0))
+			return;
+	}
+}
+
+static void close_pair(int fds[2])
+{
+	for (int k = 0; k < 2; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+}
+
+int process_start(struct process *p)
+{
+	int want[3] = { p->in, p->out, p->err };
+	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int null = -1;
+	const char *prog = p->program ? p->program : p->argv[0];
+	pid_t pid;
+
+	p->pid = 0;
+	if (process_interrupted())
+		return -1;
+	for (int k = 0; k < 3; k++) {
+		if (want[k] == PROCESS_PIPE && pipe2(pipes[k], O_CLOEXEC) < 0)
+			goto fail;
+		if (want[k] == PROCESS_NULL && null < 0 &&
+		    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+			goto fail;
+	}
+	pid = fork();
+	if (pid < 0)
+		goto fail;
+	if (!pid) {
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+		for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+			signal(sigs[i], SIG_DFL);
+		setpgid(0, 0);
+		for (int k = 0; k < 3; k++) {
+			int fd = want[k];
+
+			if (fd == PROCESS_INHERIT)
+				continue;
+			if (fd == PROCESS_NULL)
+				fd = null;
+			else if (fd == PROCESS_PIPE)
+				fd = pipes[k][k ? 1 : 0];
+			if (fd != k && dup2(fd, k) < 0)
+				_exit(126);
+			if (fd == k)
+				fcntl(k, F_SETFD, 0);
+		}
+		if (p->dir && chdir(p->dir) < 0)
+			_exit(126);
+		for (size_t i = 0; p->env && i < p->env->nr; i++)
+			putenv(p->env->v[i]);
+		if (strchr(prog, '/'))
+			execv(prog, (char *const *)p->argv);
+		else
+			execvp(prog, (char *const *)p->argv);
+		_exit(127);
+	}
+	/* Also here: the group exists before anyone signals it, whichever runs first. */
+	setpgid(pid, pid);
+	track(pid);
+	/* An interrupt between fork and track: its handler could not end this group. */
+	if (process_interrupted())
+		kill(-pid, SIGKILL);
+	p->pid = pid;
+	if (null >= 0)
+		close(null);
+	for (int k = 0; k < 3; k++) {
+		if (want[k] != PROCESS_PIPE)
+			continue;
+		close(pipes[k][k ? 1 : 0]);
+		want[k] = pipes[k][k ? 0 : 1];
+	}
+	p->in = want[0];
+	p->out = want[1];
+	p->err = want[2];
+	return 0;
+fail:
+	error("cannot run %s: %s", prog, strerror(errno));
+	for (int k = 0; k < 3; k++)
+		close_pair(pipes[k]);
+	if (null >= 0)
+		close(null);
+	return -1;
+}
+
+int process_wait(struct process *p)
+{
+	int status;
+
+	if (p->pid <= 0)
+		return -1;
+	for (;;) {
+		pid_t r = waitpid(p->pid, &status, 0);
+
+		if (r == p->pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			status = -1;
+			break;
+		}
+		if (process_interrupted())
+			kill(-p->pid, SIGKILL);
+	}
+	process_done(p);
+	return status;
+}
+
+void process_kill(struct process *p)
+{
+	if (p->pid > 0) {
+		kill(-p->pid, SIGKILL);
+		kill(p->pid, SIGKILL);
+	}
+}
+
+void process_done(struct process *p)
+{
+	if (p->pid > 0)
+		untrack(p->pid);
+	p->pid = 0;
+}
+
+int process_run_capture(const char *const *argv, struct strbuf *out, int show_err)
+{
+	struct process p = PROCESS_INIT;
+
+	p.argv = argv;
+	p.out = out ? PROCESS_PIPE : PROCESS_NULL;
+	p.err = show_err ? PROCESS_INHERIT : PROCESS_NULL;
+	if (process_start(&p) < 0)
+		return -1;
+	while (out) {
+		char buf[4096];
+		ssize_t n = read(p.out, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(out, buf, (size_t)n);
+	}
+	if (out)
+		close(p.out);
+	return process_wait(&p);
+}
+
+int process_status_code(int status)
+{
+	if (status < 0)
+		return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static pthread_mutex_t tmpdirs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct strvec tmpdirs;
+
+static void remove_tmpdirs(void)
+{
+	pthread_mutex_lock(&tmpdirs_lock);
+	for (size_t i = 0; i < tmpdirs.nr; i++)
+		remove_tree(tmpdirs.v[i]);
+	strvec_clear(&tmpdirs);
+	pthread_mutex_unlock(&tmpdirs_lock);
+}
+
+char *process_tmpdir(const char *name)
+{
+	static int registered;
+	const char *base = getenv("TMPDIR");
+	char *dir = xstrfmt("%s/%s-XXXXXX", base && *base ? base : "/tmp", name);
+
+	if (!mkdtemp(dir)) {
+		error("cannot create a temporary directory %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	pthread_mutex_lock(&tmpdirs_lock);
+	if (!registered) {
+		atexit(remove_tmpdirs);
+		registered = 1;
+	}
+	strvec_push(&tmpdirs, dir);
+	pthread_mutex_unlock(&tmpdirs_lock);
+	return dir;
+}
+
+static void forget_tmpdir(const char *dir)
+{
+	pthread_mutex_lock(&tmpdirs_lock);
+	for (size_t i = 0; i < tmpdirs.nr; i++) {
+		if (strcmp(tmpdirs.v[i], dir))
+			continue;
+		free(tmpdirs.v[i]);
+		tmpdirs.v[i] = tmpdirs.v[--tmpdirs.nr];
+		break;
+	}
+	if (!tmpdirs.nr)
+		strvec_clear(&tmpdirs);
+	pthread_mutex_unlock(&tmpdirs_lock);
+}
+
+void process_tmpdir_remove(char *dir)
+{
+	if (!dir)
+		return;
+	remove_tree(dir);
+	forget_tmpdir(dir);
+	free(dir);
+}
+
+void process_tmpdir_keep(char *dir)
+{
+	if (!dir)
+		return;
+	forget_tmpdir(dir);
+	free(dir);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The processes of a run: the interrupt that stops it, the children it
+ * starts (each in its own process group), the temporary directories it makes.
+ *
+ * The first SIGINT, SIGTERM or SIGHUP sets a flag that long loops poll
+ * (process_interrupted) and ends the process group of every running child at
+ * once, so that whatever waits for one returns; the command then keeps what
+ * was finished whole, and exits with process_exit_status() (130, 143, 129).
+ * A second signal kills the process at once. Temporary directories made here
+ * are removed at exit, an interrupted exit too.
+ */
+#ifndef UT_PROCESS_H
+#define UT_PROCESS_H
+
+#include <sys/types.h>
+#include "util.h"
+
+/* Installs the handlers (and ignores SIGPIPE: a closed pager is a write error). */
+void process_catch_interrupts(void);
+/* The signal that interrupted the run, or 0. Async-signal-safe, any thread. */
+int process_interrupted(void);
+/* 128 + that signal, as a shell reports it. */
+int process_exit_status(void);
+/* When interrupted: says so and exits with process_exit_status(). */
+void process_exit_if_interrupted(void);
+
+#define PROCESS_NULL (-1)	/* /dev/null */
+#define PROCESS_PIPE (-2)	/* a pipe; the parent's end is stored back */
+#define PROCESS_INHERIT (-3)	/* this process's own descriptor */
+
+struct process {
+	const char *const *argv;
+	const char *program;		/* NULL: argv[0], searched in PATH unless it has a slash */
+	const char *dir;		/* working directory; NULL: this one */
+	const struct strvec *env;	/* extra "NAME=value"; NULL: none */
+	int in, out, err;		/* a descriptor, or PROCESS_NULL/PIPE/INHERIT */
+	pid_t pid;
+};
+#define PROCESS_INIT { NULL, NULL, NULL, NULL, PROCESS_NULL, PROCESS_INHERIT, PROCESS_INHERIT, 0 }
+
+/*
+ * Starts p->argv in a process group of its own (so that a terminal's ^C
+ * reaches only this process, which then ends the group). 0, or -1 (said)
+ * when it cannot fork or the run is already interrupted.
+ */
+int process_start(struct process *p);
+/*
+ * Waits for p to exit; returns its wait status, or -1. An interrupt ends
+ * its process group; the wait then returns its (signalled) status.
+ */
+int process_wait(struct process *p);
+/* Ends p's process group (SIGKILL) without waiting. */
+void process_kill(struct process *p);
+/* Forgets p once waited for elsewhere (waitpid of its pid). */
+void process_done(struct process *p);
+/*
+ * Runs argv to its end with its standard output read into `out` (may be
+ * NULL: discarded) and its standard error discarded (or this process's, with
+ * show_err); returns the wait status, or -1 when it could not start.
+ */
+int process_run_capture(const char *const *argv, struct strbuf *out, int show_err);
+/* The wait status as a shell's $?: exit code, or 128 + signal. */
+int process_status_code(int status);
+
+/*
+ * A new directory $TMPDIR/<name>-XXXXXX (to be freed), removed at exit unless
+ * removed or kept before; NULL (said) when it cannot be made.
+ */
+char *process_tmpdir(const char *name);
+/* Removes it with its contents now; frees dir. */
+void process_tmpdir_remove(char *dir);
+/* Leaves it on disk at exit (debugging); frees dir. */
+void process_tmpdir_keep(char *dir);
+
+#endif

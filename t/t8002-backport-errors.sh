@@ -1,0 +1,98 @@
+#!/bin/sh
+test_description='git backport: files spatch cannot parse named once, a summary, --macro-file, exit statuses'
+. ./test-lib.sh
+
+if ! test_have_prereq SPATCH; then
+	skip_all='spatch (Debian package coccinelle) is not installed'
+	test_done
+fi
+
+test_expect_success 'setup: two rules, a file with U-Boot macros and a plain one' '
+	write_file rules/0001-api.cocci <<-\EOF &&
+	@@
+	expression E;
+	@@
+	-foo_new_api(E)
+	+foo_old_api(E, 0)
+	EOF
+	write_file rules/0002-bar.cocci <<-\EOF &&
+	@@
+	expression E;
+	@@
+	-bar_api(E)
+	+bar_old(E)
+	EOF
+	write_file macros.h <<-\EOF &&
+	#define U_BOOT_DRIVER(x) struct driver x
+	EOF
+	git add rules macros.h && test_tick && git commit -q -m base && git tag base &&
+	write_file drivers/ok.c <<-\EOF &&
+	void f(void) { foo_new_api(1); bar_api(2); }
+	EOF
+	write_file drivers/uboot.c <<-\EOF &&
+	U_BOOT_DRIVER(x) = {
+		.name = "x",
+	};
+	int h(void) { return foo_new_api(2); }
+	EOF
+	git add drivers && test_tick && git commit -q -m drivers && git tag drivers &&
+	write_file drivers/broken.c <<-\EOF &&
+	void g(void) { foo_new_api(1) bar_api(3); }
+	int k(void) { return bar_api(4); }
+	EOF
+	git add drivers && test_tick && git commit -q -m broken && git tag broken
+'
+
+test_expect_success 'a clean run exits 0; --exit-code makes a change 1' '
+	git backport --rules=rules --macro-file=macros.h base..drivers >out 2>err &&
+	test_must_be_empty err &&
+	grep "foo_old_api(2, 0)" out &&
+	test_expect_code 1 git backport --exit-code --rules=rules --macro-file=macros.h base..drivers >out
+'
+
+test_expect_success 'a file spatch cannot parse: named once with its rules, a summary, exit 1' '
+	test_expect_code 1 git backport --rules=rules base..drivers >out 2>err &&
+	cat err &&
+	grep "^git backport: error: drivers/uboot.c: cannot parse line 1, column [0-9]*, around .=. (0001-api.cocci)$" err &&
+	test $(grep -c uboot.c err) = 1 &&
+	grep "^git backport: error: 1 file could not be parsed; see --verbose$" err &&
+	test_line_count = 2 err &&
+	# What spatch made of the rest is kept.
+	grep "foo_old_api(2, 0)" out
+'
+
+test_expect_success '-v names every place, -q only the summary, --ignore-failures exits 0' '
+	test_expect_code 1 git backport -v --rules=rules base..broken >out 2>err &&
+	cat err &&
+	grep "^git backport: error: drivers/broken.c: cannot parse line 1, " err &&
+	grep "^git backport: error: 2 files could not be parsed$" err &&
+	test_expect_code 1 git backport -q --rules=rules base..broken >out 2>err &&
+	echo "git backport: error: 2 files could not be parsed; see --verbose" >expect &&
+	test_cmp expect err &&
+	git backport -q --ignore-failures --rules=rules base..broken >out 2>err &&
+	test_cmp expect err
+'
+
+test_expect_success '--macro-file: a file or <rev>:<path>, handed to spatch' '
+	git backport --macro-file=macros.h --rules=rules base..drivers >out 2>err &&
+	test_must_be_empty err &&
+	rm macros.h &&
+	git backport --macro-file=base:macros.h --rules=rules base..drivers >out2 2>err &&
+	test_must_be_empty err &&
+	test_cmp out out2 &&
+	git checkout -q macros.h
+'
+
+test_expect_success '--macro-file: a cached result of another macro file is not reused' '
+	git backport --rules=rules base..drivers >/dev/null 2>err1 ;
+	grep uboot.c err1 &&
+	git backport --macro-file=macros.h --rules=rules base..drivers >/dev/null 2>err2 &&
+	test_must_be_empty err2
+'
+
+test_expect_success '--macro-file that is neither: fatal, 128' '
+	test_expect_code 128 git backport --macro-file=base:nope.h --rules=rules base..drivers 2>err &&
+	grep "macro-file.*nope.h" err
+'
+
+test_done
