@@ -52,8 +52,9 @@ static int make_parents(char *path)
 /*
  * What configuring needs: Kconfig files, scripts/ (conf itself and what the
  * $(shell,...) probes run; Xen keeps conf in tools/kconfig/), at the top or
- * in the Kconfig tree's directory (xen/), the Makefiles (make alldefconfig
- * reads the top one, the architecture's, and scripts/kconfig's), the
+ * in the Kconfig tree's directory (xen/), the Makefiles and the *.mk files
+ * they include (make alldefconfig reads the top one, the architecture's,
+ * scripts/kconfig's; Xen's Config.mk reads config/<arch>.mk), the
  * architecture's directory and the top-level files. On Linux that is about
  * 50 MB of 1.2 GB.
  */
@@ -73,9 +74,13 @@ static int wanted_for_config(const char *path, const struct config_files *cf)
 	for (size_t i = 0; i < cf->includes.nr; i++)
 		if (!strcmp(path, cf->includes.v[i]))
 			return 1;
+	/* A Kconfig tree one level down builds its helpers from its tools/ (Xen's fixdep). */
+	if (*cf->srctree && starts_with(path, cf->srctree) && path[strlen(cf->srctree)] == '/' &&
+	    starts_with(path + strlen(cf->srctree) + 1, "tools/"))
+		return 1;
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
-	       starts_with(base, "Kbuild") || is_config_tool(path) ||
+	       starts_with(base, "Kbuild") || ends_with(base, ".mk") || is_config_tool(path) ||
 	       is_config_tool(slash + 1) ||
 	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
 }
@@ -119,7 +124,7 @@ static void makefile_includes(struct vampyr *v, struct strvec *out)
 
 int vampyr_config_tree(struct vampyr *v)
 {
-	struct config_files cf = { NULL, STRVEC_INIT };
+	struct config_files cf = { NULL, v->srctree, STRVEC_INIT };
 	char *arch_path;
 
 	if (v->tree)

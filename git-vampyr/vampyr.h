@@ -163,6 +163,7 @@ struct expand_options {
 /* What configuring needs (expand.c). */
 struct config_files {
 	const char *arch_dir;		/* "arch/x86", Xen's "xen/arch/arm"; "" for none */
+	const char *srctree;		/* where the Kconfig tree starts, "" for the top */
 	struct strvec includes;		/* what the top Makefile includes (U-Boot's include/host_arch.h) */
 };
 /*
