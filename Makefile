@@ -8,6 +8,7 @@
 #   make install prefix=DIR   executables into DIR/bin, man pages into DIR/share/man
 #   make deps            install the Debian packages the build and the tests need
 #   make doc             the man pages (asciidoctor)
+#   make fuzz [FUZZ_SECONDS=N]  each libFuzzer target of fuzz/ for N seconds (clang)
 
 prefix ?= /usr/local
 bindir ?= $(prefix)/bin
@@ -28,6 +29,11 @@ else ifeq ($(SANITIZE),thread)
 O ?= build-tsan
 SAN_FLAGS = -fsanitize=thread
 OPT ?= -O2
+else ifeq ($(SANITIZE),fuzz)
+# libFuzzer targets (make fuzz): the library instrumented for coverage.
+O ?= build-fuzz
+SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT ?= -O1
 else
 O ?= build
 SAN_FLAGS =
@@ -92,6 +98,39 @@ $(foreach c,$(COMMANDS),$(eval $(call command_rule,$(c))))
 $(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
+# Fuzzing: each target of fuzz/ runs FUZZ_SECONDS from its seed corpus in the
+# tree (fuzz/corpus/<target>/, left untouched: new inputs go to $(O)/fuzz-work/).
+# A crash, a timeout (FUZZ_TIMEOUT s for one input) or more than FUZZ_RSS_MB
+# stops that target, leaves the input in $(O)/fuzz-artifacts/ and fails
+# make; each log ends with libFuzzer's "Done N runs in S second(s)".
+FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 20
+FUZZ_RSS_MB ?= 2048
+FUZZ_TARGETS := $(patsubst fuzz/fuzz-%.c,%,$(sort $(wildcard fuzz/fuzz-*.c)))
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz-%)
+
+$(O)/fuzz/fuzz-%: $(O)/fuzz/fuzz-%.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LIBS)
+
+ifeq ($(SANITIZE),fuzz)
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(O)/fuzz-artifacts
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(O)/fuzz-work/$$t; \
+		echo "fuzz-$$t: $(FUZZ_SECONDS) s, log in $(O)/fuzz-$$t.log"; \
+		if ! $(O)/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+			-rss_limit_mb=$(FUZZ_RSS_MB) -close_fd_mask=3 -print_final_stats=1 \
+			-artifact_prefix=$(O)/fuzz-artifacts/$$t- \
+			$(O)/fuzz-work/$$t fuzz/corpus/$$t >$(O)/fuzz-$$t.log 2>&1; then \
+			tail -n 40 $(O)/fuzz-$$t.log; echo "fuzz-$$t FAILED"; exit 1; \
+		fi; \
+		grep -E '^Done [0-9]+ runs' $(O)/fuzz-$$t.log | sed "s/^/fuzz-$$t: /"; \
+	done
+else
+fuzz:
+	+$(MAKE) SANITIZE=fuzz CC=clang fuzz
+endif
+
 doc: $(MAN_PAGES)
 $(O)/man/%.1: Documentation/%.adoc $(MAN_INCLUDES)
 	@mkdir -p $(dir $@)
@@ -107,7 +146,7 @@ install: all doc
 
 # Build: libgit2, pcre2, picosat. Tests: sharness, prove (perl), unifdef, the
 # kernel's kconfig (built from linux-source by the tests' own setup), spatch.
-DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang asciidoctor
+DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang libclang-rt-14-dev asciidoctor
 DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 bc xz-utils \
 	linux-source-6.1
 deps:
@@ -154,7 +193,7 @@ $(O)/kconfig/conf: $(LINUX_SOURCE)
 	mv $(O)/kconfig/conf.tmp $@
 
 clean:
-	rm -rf build build-sanitize build-tsan t/trash\ directory.* t/test-results
+	rm -rf build build-sanitize build-tsan build-fuzz t/trash\ directory.* t/test-results
 
-.PHONY: all test install deps doc clean kconfig FORCE
+.PHONY: all test install deps doc clean kconfig fuzz FORCE
 -include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d))

@@ -8,6 +8,10 @@ usage:
       defects per kind, cause and scope (and status), from JSON Lines: one object
       per commit with `commit` and `defects` (each with path, line, kind, cause,
       scope, arches, directive, symbols, status), as issue 4 specifies.
+  defects.py list JSONL
+      every defect on a line of its own, sorted: path, line, block, kind, cause,
+      scope, architectures, symbols, undefined names and directive; two runs that print the same
+      lines found the same defects (bench/census.sh diffs them).
   defects.py compare JSONL CHECKKCONFIGSYMBOLS_OUTPUT TREE [--exclude-prefix P]...
       the undefined CONFIG symbols named in #if/#ifdef/#ifndef/#elif lines of .c/.h/.S
       files, as checkkconfigsymbols.py reports them (its output names symbols and
@@ -157,7 +161,23 @@ def compare(args):
     return 0
 
 
+def listing(path):
+    lines = []
+    for c in read_jsonl(path):
+        for d in c.get('defects', []):
+            lines.append('%s:%s: B%s %s %s %s [%s] {%s} (%s) %s' % (
+                d.get('path'), d.get('line'), d.get('block'), d.get('kind'),
+                d.get('cause', '-'), d.get('scope', '?'), ','.join(d.get('arches', [])),
+                ','.join(d.get('symbols', [])), ','.join(d.get('missing', [])),
+                d.get('directive', '')))
+    for line in sorted(lines):
+        print(line)
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == 'list':
+        return listing(argv[2])
     if len(argv) >= 3 and argv[1] == 'count':
         return count(argv[2])
     if len(argv) >= 2 and argv[1] == 'compare':

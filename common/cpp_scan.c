@@ -199,10 +199,12 @@ static struct cpp_expr *pc_of(struct scanner *s, int block)
 static const char *directive_text(struct scanner *s, const char *b, const char *e)
 {
 	char *out = arena_alloc(s->f->arena, e - b + 1), *o = out;
+	/* A splice may end with the newline at e, never past the blob. */
+	const char *limit = e < s->end ? e + 1 : e;
 	int n;
 
 	while (b < e) {
-		if (*b == '\\' && (n = splice_len(b, e + 1))) {
+		if (*b == '\\' && (n = splice_len(b, limit))) {
 			b += n;
 			continue;
 		}
@@ -464,8 +466,11 @@ static void logical_line(struct scanner *s, struct strbuf *copy)
 	}
 }
 
-/* p at '#', the first token of a line. Leaves p at the newline that ends it. */
-static void directive(struct scanner *s)
+/*
+ * p at '#' (hlen 1) or its digraph "%:" (hlen 2), the first token of a line.
+ * Leaves p at the newline that ends it.
+ */
+static void directive(struct scanner *s, int hlen)
 {
 	const char *hash = s->p, *w, *e, *end = s->end;
 	int line = s->line, known;
@@ -477,7 +482,7 @@ static void directive(struct scanner *s)
 	 * read those in place and copy nothing, unless a comment or a
 	 * continuation hides among them.
 	 */
-	w = skip_blanks(hash + 1, end);
+	w = skip_blanks(hash + hlen, end);
 	for (e = w; e < end && is_alpha(*e); e++)
 		;
 	if (e == end || !special[(unsigned char)*e] || *e == '\n') {
@@ -504,7 +509,7 @@ static void directive(struct scanner *s)
 	}
 
 	strbuf_reset(clean);
-	s->p = hash + 1;
+	s->p = hash + hlen;
 	logical_line(s, clean);
 	w = strbuf_str(clean);
 	while (*w == ' ' || *w == '\t' || *w == '\r' || *w == '\f' || *w == '\v')
@@ -546,7 +551,10 @@ static void scan(struct scanner *s)
 			}
 			bol = 0;
 			if (s->p < s->end && *s->p == '#')
-				directive(s);
+				directive(s, 1);
+			else if (s->p + 1 < s->end && s->p[0] == '%' && s->p[1] == ':' &&
+				 !s->opt->asm_file)
+				directive(s, 2);	/* a digraph, as gcc reads C (not assembler) */
 			else if (s->p < s->end && *s->p != '\n' && s->nr_chains &&
 				 !(*s->p == '/' && s->p + 1 < s->end && s->p[1] == '/'))
 				mark_content(s, 0);

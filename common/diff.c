@@ -59,7 +59,8 @@ static int add_hunks(git_diff *diff, size_t idx, struct file_change *fc)
 	return 0;
 }
 
-static int commit_trees(git_repository *g, const git_oid *commit, git_tree **old, git_tree **new)
+static int commit_trees(struct repo *r, git_repository *g, const git_oid *commit, git_tree **old,
+			git_tree **new)
 {
 	git_commit *c, *parent;
 	int err;
@@ -68,7 +69,7 @@ static int commit_trees(git_repository *g, const git_oid *commit, git_tree **old
 	if (git_commit_lookup(&c, g, commit) < 0)
 		return -1;
 	err = git_commit_tree(new, c);
-	if (!err && git_commit_parentcount(c)) {
+	if (!err && repo_commit_parentcount(r, c)) {
 		err = git_commit_parent(&parent, c, 0);
 		if (!err) {
 			err = git_commit_tree(old, parent);
@@ -108,7 +109,7 @@ int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 	char hex[GIT_OID_HEXSZ + 1];
 	int ret = -1;
 
-	if (commit_trees(g, commit, &old, &new) < 0)
+	if (commit_trees(r, g, commit, &old, &new) < 0)
 		goto fail;
 	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
 	opts.context_lines = 0;

@@ -16,6 +16,12 @@
 /* Values with more distinct word conditions than this are unknown as a string. */
 #define MAX_GROUPS 5
 #define MAX_DEPTH 48
+/*
+ * Bytes of variable values one Makefile may expand in all: a value that
+ * doubles at every line (x := $(x) $(x)) would otherwise grow without end.
+ * Beyond it, what is left to expand is unknown. Real Makefiles stay far below.
+ */
+#define KMAKE_MAX_EXPANDED (16u << 20)
 
 void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw)
 {
@@ -173,6 +179,15 @@ static void value_words(struct kmake *mk, const struct kwords *val, const struct
 
 		if (c->op == KB_FALSE)
 			continue;
+		mk->expanded += strlen(val->v[i].text) + 64;	/* a word costs more than its bytes */
+		if (mk->expanded > KMAKE_MAX_EXPANDED) {
+			if (!mk->over_limit)
+				error("%s:%d: variables expand to more than %u MiB; the rest is unknown",
+				      mk->file ? mk->file : "Makefile", mk->line, KMAKE_MAX_EXPANDED >> 20);
+			mk->over_limit = 1;
+			push_unknown(mk, out, cond);
+			return;
+		}
 		if (val->v[i].raw)
 			expand_words(mk, val->v[i].text, strlen(val->v[i].text), c, out);
 		else

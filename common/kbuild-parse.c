@@ -316,7 +316,13 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 				kbuild_words_push(&v->val, cond, rhs, rl, 1);
 			v->recursive = 1;
 		} else {
-			kbuild_make_expand_words(mk, rhs, rl, cond, &v->val);
+			/* Expanded apart: `x += $(x)` must not read what it appends. */
+			struct kwords w = { 0 };
+
+			kbuild_make_expand_words(mk, rhs, rl, cond, &w);
+			for (size_t i = 0; i < w.nr; i++)
+				kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
+			kbuild_words_clear(&w);
 		}
 	} else if (!strcmp(op, "!=")) {
 		char u = KMAKE_UNKNOWN;

@@ -112,8 +112,18 @@ enum kconfig_expr_type {
 	KEXPR_GREATER_EQUAL,
 };
 
+/*
+ * The parser refuses an expression deeper than this (parentheses, `!`, a
+ * chain of `&&` or `||`, or dependencies of nested `if`/`menu` blocks added
+ * up): an error names the file and line, and the line, or the condition
+ * that would go deeper, is left out. Whatever walks an expression may then
+ * recurse. Real trees stay below 50.
+ */
+#define KCONFIG_MAX_EXPR_DEPTH 1000
+
 struct kconfig_expr {
 	enum kconfig_expr_type type;
+	unsigned depth;		/* 1 for a symbol or constant, else 1 + its deepest operand */
 	union {
 		struct kconfig_symbol *sym;
 		const char *value;

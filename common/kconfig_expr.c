@@ -169,22 +169,43 @@ struct kconfig_expr *kconfig_parse_term(struct parse_state *ps)
 
 struct kconfig_expr *kconfig_parse_or(struct parse_state *ps);
 
+static struct kconfig_expr *too_deep(struct parse_state *ps)
+{
+	kconfig_ps_error(ps, ps->path, ps->line,
+			 "expression nested deeper than %d levels; the line is left out",
+			 KCONFIG_MAX_EXPR_DEPTH);
+	return NULL;
+}
+
+/* e, or NULL with an error when it is deeper than KCONFIG_MAX_EXPR_DEPTH. */
+static struct kconfig_expr *within_limit(struct parse_state *ps, struct kconfig_expr *e)
+{
+	return e && e->depth > KCONFIG_MAX_EXPR_DEPTH ? too_deep(ps) : e;
+}
+
 static struct kconfig_expr *parse_primary(struct parse_state *ps)
 {
 	struct kconfig_expr *e, *r;
 	int op;
 
-	if (kconfig_accept(ps, T_OPEN)) {
-		e = kconfig_parse_or(ps);
-		if (e && !kconfig_accept(ps, T_CLOSE)) {
-			kconfig_syntax_error(ps, "expected ')'");
-			return NULL;
+	if (kconfig_peek_kind(ps) == T_OPEN || kconfig_peek_kind(ps) == T_NOT) {
+		/* Each level recurses: stop before the stack is at risk. */
+		if (ps->expr_nesting >= KCONFIG_MAX_EXPR_DEPTH)
+			return too_deep(ps);
+		ps->expr_nesting++;
+		if (kconfig_accept(ps, T_OPEN)) {
+			e = kconfig_parse_or(ps);
+			if (e && !kconfig_accept(ps, T_CLOSE)) {
+				kconfig_syntax_error(ps, "expected ')'");
+				e = NULL;
+			}
+		} else {
+			kconfig_accept(ps, T_NOT);
+			e = parse_primary(ps);
+			e = e ? within_limit(ps, kconfig_tree_expr(ps->kc, KEXPR_NOT, e, NULL)) : NULL;
 		}
+		ps->expr_nesting--;
 		return e;
-	}
-	if (kconfig_accept(ps, T_NOT)) {
-		e = parse_primary(ps);
-		return e ? kconfig_tree_expr(ps->kc, KEXPR_NOT, e, NULL) : NULL;
 	}
 	if (!(e = kconfig_parse_term(ps)))
 		return NULL;
@@ -211,7 +232,7 @@ static struct kconfig_expr *parse_and(struct parse_state *ps)
 	while (e && kconfig_accept(ps, T_AND)) {
 		if (!(r = parse_primary(ps)))
 			return NULL;
-		e = kconfig_tree_expr(ps->kc, KEXPR_AND, e, r);
+		e = within_limit(ps, kconfig_tree_expr(ps->kc, KEXPR_AND, e, r));
 	}
 	return e;
 }
@@ -223,7 +244,7 @@ struct kconfig_expr *kconfig_parse_or(struct parse_state *ps)
 	while (e && kconfig_accept(ps, T_OR)) {
 		if (!(r = parse_and(ps)))
 			return NULL;
-		e = kconfig_tree_expr(ps->kc, KEXPR_OR, e, r);
+		e = within_limit(ps, kconfig_tree_expr(ps->kc, KEXPR_OR, e, r));
 	}
 	return e;
 }

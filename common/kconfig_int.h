@@ -189,6 +189,8 @@ struct parse_state {
 	int line;
 	struct xtok *xt;
 	size_t nr_xt, alloc_xt, pos;
+	int expr_nesting;	/* parentheses and `!` open in the expression being parsed */
+	int deps_too_deep;	/* dependencies left out for KCONFIG_MAX_EXPR_DEPTH */
 	struct strvec scratch;	/* expanded texts of the current line */
 	struct scratch_array tmp[NR_TMP];	/* properties of the current entry */
 };

@@ -20,6 +20,26 @@ static struct kconfig_expr *parent_dep(struct parse_state *ps, size_t below)
 	return ps->nr_blocks > below ? ps->blocks[ps->nr_blocks - 1 - below].dep : NULL;
 }
 
+/*
+ * a && b for dependencies that add up (nested blocks, several `depends on`):
+ * beyond KCONFIG_MAX_EXPR_DEPTH, b is left out with an error (fewer
+ * constraints: the model still admits every configuration kconfig does).
+ */
+static struct kconfig_expr *dep_and(struct parse_state *ps, struct kconfig_expr *a,
+				    struct kconfig_expr *b)
+{
+	struct kconfig_expr *r = kconfig_tree_and(ps->kc, a, b);
+
+	if (r && r->depth > KCONFIG_MAX_EXPR_DEPTH) {
+		if (!ps->deps_too_deep++)
+			kconfig_ps_error(ps, ps->path, ps->line,
+					 "dependencies nested deeper than %d levels; this condition, "
+					 "and any other beyond the limit, is left out", KCONFIG_MAX_EXPR_DEPTH);
+		return a;
+	}
+	return r;
+}
+
 static int depends_on_symbol(const struct kconfig_expr *e, const struct kconfig_symbol *sym)
 {
 	if (!e)
@@ -67,6 +87,8 @@ static void choice_membership(struct parse_state *ps, struct kconfig_definition 
 	while (i-- > 0) {
 		b = &ps->blocks[i];
 		if (b->kind != K_IF)
+			break;
+		if (own && own->depth >= KCONFIG_MAX_EXPR_DEPTH)
 			break;
 		own = kconfig_tree_and(ps->kc, b->dep, own);	/* conservative: if deps include outer ones */
 	}
@@ -129,15 +151,15 @@ static void end_entry(struct parse_state *ps)
 	switch (e->kind) {
 	case K_CONFIG:
 	case K_MENUCONFIG:
-		e->def->dep = kconfig_tree_and(ps->kc, parent_dep(ps, 0), e->own_dep);
+		e->def->dep = dep_and(ps, parent_dep(ps, 0), e->own_dep);
 		choice_membership(ps, e->def, e->own_dep);
 		break;
 	case K_CHOICE:
-		e->def->dep = kconfig_tree_and(ps->kc, parent_dep(ps, 1), e->own_dep);
+		e->def->dep = dep_and(ps, parent_dep(ps, 1), e->own_dep);
 		ps->blocks[ps->nr_blocks - 1].dep = e->def->dep;
 		break;
 	case K_MENU:
-		ps->blocks[ps->nr_blocks - 1].dep = kconfig_tree_and(ps->kc, parent_dep(ps, 1), e->own_dep);
+		ps->blocks[ps->nr_blocks - 1].dep = dep_and(ps, parent_dep(ps, 1), e->own_dep);
 		break;
 	}
 	memset(e, 0, sizeof(*e));
@@ -308,7 +330,7 @@ static void add_prompt(struct parse_state *ps, const char *text, struct kconfig_
 		return;	/* a menu's or comment's text: no symbol to show */
 	while (i-- > 0)
 		if (ps->blocks[i].visible)
-			cond = kconfig_tree_and(kc, cond, ps->blocks[i].visible);
+			cond = dep_and(ps, cond, ps->blocks[i].visible);
 	def->prompts = entry_slot(ps, TMP_PROMPTS, sizeof(*def->prompts), def->nr_prompts);
 	def->prompts[def->nr_prompts].text = arena_strndup(&kc->priv->arena, text, strlen(text));
 	def->prompts[def->nr_prompts].cond = cond;
@@ -392,7 +414,7 @@ static void parse_depends(struct parse_state *ps)
 	if (cond)	/* `depends on A if B` is `depends on !B || A`; !!x is x in tristate logic */
 		e = kconfig_tree_expr(kc, KEXPR_OR, cond->type == KEXPR_NOT ? cond->left :
 			    kconfig_tree_expr(kc, KEXPR_NOT, cond, NULL), e);
-	ps->cur.own_dep = kconfig_tree_and(kc, ps->cur.own_dep, e);
+	ps->cur.own_dep = dep_and(ps, ps->cur.own_dep, e);
 }
 
 static void parse_range(struct parse_state *ps)
@@ -519,7 +541,7 @@ static void parse_property(struct parse_state *ps, int kw)
 		}
 		if (!(e = kconfig_parse_or(ps)) || kconfig_expect_end(ps))
 			return;
-		ps->blocks[ps->nr_blocks - 1].visible = kconfig_tree_and(ps->kc, ps->blocks[ps->nr_blocks - 1].visible, e);
+		ps->blocks[ps->nr_blocks - 1].visible = dep_and(ps, ps->blocks[ps->nr_blocks - 1].visible, e);
 		return;
 	case K_MODULES:
 		if (!need_entry(ps, kw, 0) && !kconfig_expect_end(ps))
@@ -607,7 +629,7 @@ static void parse_statement(struct parse_state *ps, size_t depth)
 			return;
 		/* push_block starts it with the enclosing dep (two statements: order matters). */
 		b = push_block(ps, K_IF);
-		b->dep = kconfig_tree_and(ps->kc, b->dep, e);
+		b->dep = dep_and(ps, b->dep, e);
 		return;
 	case K_MAINMENU:
 		end_entry(ps);

@@ -14,6 +14,14 @@
 
 #define MAX_DEPTH 256
 #define MAX_ARGS 64
+/*
+ * One line's expansion: at most this many bytes (a variable's value, a
+ * probe's text, the line itself) and this many $(...) references evaluated.
+ * Macros that double at each step (A1 := $(A0)$(A0), ...) hit one or the
+ * other within a few dozen lines; real trees stay far below both.
+ */
+#define MAX_EXPANSION (1u << 20)
+#define MAX_STEPS (1u << 20)
 
 struct variable {
 	char *value;
@@ -29,7 +37,23 @@ struct preproc {
 	struct strmap probe_index;	/* text -> index + 1 */
 	int depth;
 	int overflow;	/* set when too deep: the rest of that expansion gives up */
+	size_t steps;	/* references evaluated in this line's expansion */
 };
+
+/* Stops the expansion of the current line with an error (once). */
+static void give_up(struct preproc *pp, const char *why)
+{
+	if (!pp->overflow)
+		kconfig_ps_error(pp->ps, kconfig_ps_current_path(pp->ps), kconfig_ps_current_line(pp->ps),
+				 "%s; the expansion is left unknown", why);
+	pp->overflow = 1;
+}
+
+static void check_size(struct preproc *pp, size_t len)
+{
+	if (len > MAX_EXPANSION)
+		give_up(pp, "macro expansion longer than 1 MiB");
+}
 
 struct preproc *kconfig_preproc_new(struct parse_state *ps)
 {
@@ -87,6 +111,10 @@ char *kconfig_preproc_unmark(struct preproc *pp, const char *s)
 			s++;
 		if (idx < pp->probes.nr)
 			strbuf_addstr(&sb, pp->probes.v[idx]);
+		if (sb.len > MAX_EXPANSION) {
+			give_up(pp, "macro expansion longer than 1 MiB");
+			break;
+		}
 	}
 	return strbuf_detach(&sb, NULL);
 }
@@ -123,12 +151,17 @@ static char *call_text(struct preproc *pp, const char *name, int argc, char **ar
 	int i;
 
 	strbuf_addf(&sb, "$(%s", name);
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc && !pp->overflow; i++) {
 		t = kconfig_preproc_unmark(pp, argv[i]);
 		strbuf_addf(&sb, ",%s", t);
 		free(t);
+		check_size(pp, sb.len);
 	}
 	strbuf_addch(&sb, ')');
+	if (pp->overflow) {
+		strbuf_release(&sb);
+		return xstrdup("");
+	}
 	t = probe_marker(pp, sb.buf);
 	strbuf_release(&sb);
 	return t;
@@ -244,9 +277,7 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 	if (pp->overflow)
 		return strbuf_detach(&sb, NULL);
 	if (++pp->depth > MAX_DEPTH) {
-		kconfig_ps_error(pp->ps, kconfig_ps_current_path(pp->ps), kconfig_ps_current_line(pp->ps),
-			 "macro expansion nested too deeply");
-		pp->overflow = 1;
+		give_up(pp, "macro expansion nested too deeply");
 		pp->depth--;
 		return strbuf_detach(&sb, NULL);
 	}
@@ -270,9 +301,16 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 				 "unterminated reference to '%.*s'", (int)(end - s), s);
 			break;
 		}
+		if (++pp->steps > MAX_STEPS) {
+			give_up(pp, "more than 1048576 macro references in one line");
+			break;
+		}
 		r = eval(pp, s + 2, p - (s + 2), argc, argv);
 		strbuf_addstr(&sb, r);
 		free(r);
+		check_size(pp, sb.len);
+		if (pp->overflow)
+			break;
 		s = p + 1;
 	}
 	pp->depth--;
@@ -283,11 +321,20 @@ char *kconfig_preproc_expand(struct preproc *pp, const char *s, size_t len)
 {
 	char *r;
 
-	if (!pp->depth)
-		pp->overflow = 0;
+	if (pp->depth)
+		return expand(pp, s, len, 0, NULL);
+	pp->overflow = 0;
+	pp->steps = 0;
 	r = expand(pp, s, len, 0, NULL);
-	if (!pp->depth)
-		pp->overflow = 0;
+	if (pp->overflow) {
+		/* What the line would have said is unknown: one probe for its text. */
+		char *text = xstrndup(s, len);
+
+		free(r);
+		r = probe_marker(pp, text);
+		free(text);
+	}
+	pp->overflow = 0;
 	return r;
 }
 
@@ -298,8 +345,15 @@ void kconfig_preproc_assign(struct preproc *pp, const char *name, int kind, cons
 
 	if (kind == T_ASSIGN_APPEND && v) {
 		char *add = v->simple ? kconfig_preproc_expand(pp, value, strlen(value)) : xstrdup(value);
-		char *joined = *v->value ? xstrfmt("%s %s", v->value, add) : xstrdup(add);
+		char *joined;
 
+		if (strlen(v->value) + strlen(add) > MAX_EXPANSION) {
+			kconfig_ps_error(pp->ps, kconfig_ps_current_path(pp->ps), kconfig_ps_current_line(pp->ps),
+					 "variable '%s' longer than 1 MiB; this '+=' is left out", name);
+			free(add);
+			return;
+		}
+		joined = *v->value ? xstrfmt("%s %s", v->value, add) : xstrdup(add);
 		free(add);
 		free(v->value);
 		v->value = joined;

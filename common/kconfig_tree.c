@@ -114,6 +114,9 @@ struct kconfig_expr *kconfig_tree_expr(struct kconfig *kc, enum kconfig_expr_typ
 	struct kconfig_expr *e = arena_alloc(&kc->priv->arena, sizeof(*e));
 
 	e->type = type;
+	e->depth = 1 + (l ? l->depth : 0);
+	if (r && r->depth >= e->depth)
+		e->depth = 1 + r->depth;
 	e->left = l;
 	e->right = r;
 	return e;
@@ -124,6 +127,7 @@ struct kconfig_expr *kconfig_tree_expr_symbol(struct kconfig *kc, struct kconfig
 	struct kconfig_expr *e = arena_alloc(&kc->priv->arena, sizeof(*e));
 
 	e->type = KEXPR_SYMBOL;
+	e->depth = 1;
 	e->sym = sym;
 	return e;
 }
@@ -133,6 +137,7 @@ struct kconfig_expr *kconfig_tree_expr_const(struct kconfig *kc, const char *val
 	struct kconfig_expr *e = arena_alloc(&kc->priv->arena, sizeof(*e));
 
 	e->type = KEXPR_CONST;
+	e->depth = 1;
 	e->value = arena_strndup(&kc->priv->arena, value, len);
 	return e;
 }

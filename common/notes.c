@@ -5,11 +5,10 @@
  */
 #include "notes.h"
 
-#include <git2/sys/mempack.h>
-#include <git2/sys/odb_backend.h>
-
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 char *notes_read(struct repo *r, const char *ref, const git_oid *commit)
 {
@@ -340,6 +339,9 @@ static int build_notes_tree(struct notes_batch *b, git_repository *g, git_oid *t
 		git_commit *c;
 		git_tree *tree;
 
+		/* A non-note sorting before every note (".gitattributes") meets empty buffers. */
+		strbuf_grow(&hex, GIT_OID_HEXSZ + 1);
+		strbuf_grow(&path, GIT_OID_HEXSZ + 32);
 		if (git_commit_lookup(&c, g, &b->old) < 0)
 			goto out;
 		ret = git_commit_tree(&tree, c);
@@ -405,84 +407,89 @@ out:
 	return ret;
 }
 
+/* Re-reads the tip of the ref after another writer moved it. */
+static int reread_tip(struct notes_batch *b, git_repository *g)
+{
+	int err = git_reference_name_to_id(&b->old, g, b->ref);
+
+	b->has_old = !err;
+	if (err && err != GIT_ENOTFOUND) {
+		error("%s: %s", b->ref, git_error_last() ? git_error_last()->message : "unreadable");
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * A batch writes through a handle of its own whose object database sends new
- * objects to memory first: they then go in as one pack, where thousands of
- * notes would otherwise make thousands of loose files. Nothing reaches the
- * repository before the batch is complete.
+ * One attempt: the batch's notes over the notes at b->old, as a commit whose
+ * parent is b->old, then a compare-and-swap of the ref. Returns 0, -1 on an
+ * error (printed), or 1 when another writer moved (or held) the ref meanwhile.
  */
-static int open_writer(git_repository **g, git_odb_backend **mempack)
+static int commit_once(struct notes_batch *b, git_repository *g, const git_signature *sig,
+		       const char *msg, const char *reflog)
 {
-	git_odb *odb;
-	int err;
-
-	*mempack = NULL;
-	if (git_repository_open_ext(g, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0)
-		return -1;
-	if (git_repository_odb(&odb, *g) < 0)
-		return -1;
-	err = git_mempack_new(mempack);
-	if (!err) {
-		err = git_odb_add_backend(odb, *mempack, 1000);
-		if (err < 0)
-			(*mempack)->free(*mempack);
-	}
-	git_odb_free(odb);
-	if (err < 0)
-		*mempack = NULL;
-	return err;
-}
-
-static int write_pack(git_repository *g, git_odb_backend *mempack)
-{
-	git_buf pack = { 0 };
-	git_odb *odb = NULL;
-	git_odb_writepack *wp = NULL;
-	git_indexer_progress stats = { 0 };
-	int err;
-
-	err = git_mempack_dump(&pack, g, mempack);
-	/* The header's object count: an empty pack is not worth a file. */
-	if (!err && pack.size > 12 &&
-	    (pack.ptr[8] | pack.ptr[9] | pack.ptr[10] | pack.ptr[11])) {
-		err = git_repository_odb(&odb, g);
-		if (!err)
-			err = git_odb_write_pack(&wp, odb, NULL, NULL);
-		if (!err)
-			err = wp->append(wp, pack.ptr, pack.size, &stats);
-		if (!err)
-			err = wp->commit(wp, &stats);
-		if (wp)
-			wp->free(wp);
-		git_odb_free(odb);
-	}
-	git_buf_dispose(&pack);
-	git_mempack_reset(mempack);
-	return err;
-}
-
-int notes_batch_commit(struct notes_batch *b, const char *message)
-{
-	git_repository *g = NULL;
-	git_odb_backend *mempack = NULL;
-	git_signature *sig = NULL;
 	git_commit *parent = NULL;
 	git_reference *ref = NULL;
 	git_tree *tree = NULL;
 	git_oid tree_id, commit_id;
+	int ret = -1;
+
+	if (build_notes_tree(b, g, &tree_id) < 0 ||
+	    git_tree_lookup(&tree, g, &tree_id) < 0 ||
+	    (b->has_old && git_commit_lookup(&parent, g, &b->old) < 0) ||
+	    git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg, tree,
+			      parent ? 1 : 0, (const git_commit **)&parent) < 0) {
+		error("%s: cannot write notes: %s", b->ref,
+		      git_error_last() ? git_error_last()->message : "unknown error");
+		goto out;
+	}
+	/*
+	 * A zero id means "must not exist yet", checked under the ref's lock:
+	 * git_reference_create without force checks before it locks, and two
+	 * first runs at once both created the ref, the second one's notes alone.
+	 */
+	if (!b->has_old)
+		memset(&b->old, 0, sizeof(b->old));
+	ret = git_reference_create_matching(&ref, g, b->ref, &commit_id, 1, &b->old, reflog);
+	if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS || ret == GIT_ELOCKED) {
+		ret = 1;
+	} else if (ret < 0) {
+		error("%s: cannot update: %s", b->ref,
+		      git_error_last() ? git_error_last()->message : "unknown error");
+		ret = -1;
+	}
+out:
+	git_reference_free(ref);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return ret;
+}
+
+/*
+ * Runs at once over the same notes ref take turns: a run whose compare-and-swap
+ * fails re-reads the ref and puts its notes over the other run's, so notes on
+ * different commits never conflict and on the same commit the last run wins.
+ * Objects go in loose through the object database, as git notes writes them:
+ * a run killed half-way leaves unreachable objects that git gc prunes, never
+ * a half-built pack that nothing removes.
+ */
+#define NOTES_COMMIT_ATTEMPTS 200
+
+int notes_batch_commit(struct notes_batch *b, const char *message)
+{
+	git_repository *g;
+	git_signature *sig = NULL;
 	struct strbuf msg = STRBUF_INIT;
-	char *reflog;
+	char *reflog = NULL;
+	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	int ret = -1;
 
 	if (!b->count) {
 		notes_batch_abort(b);
 		return 0;
 	}
-	if (open_writer(&g, &mempack) < 0 ||
-	    build_notes_tree(b, g, &tree_id) < 0 ||
-	    git_tree_lookup(&tree, g, &tree_id) < 0 ||
-	    (b->has_old && git_commit_lookup(&parent, g, &b->old) < 0) ||
-	    committer(g, &sig) < 0) {
+	g = repo_git(b->repo);
+	if (committer(g, &sig) < 0) {
 		error("%s: cannot write notes: %s", b->ref,
 		      git_error_last() ? git_error_last()->message : "unknown error");
 		goto out;
@@ -490,33 +497,29 @@ int notes_batch_commit(struct notes_batch *b, const char *message)
 	strbuf_addstr(&msg, message);
 	if (!msg.len || msg.buf[msg.len - 1] != '\n')
 		strbuf_addch(&msg, '\n');
-	if (git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg.buf, tree,
-			      parent ? 1 : 0, (const git_commit **)&parent) < 0 ||
-	    write_pack(g, mempack) < 0) {
-		error("%s: cannot commit notes: %s", b->ref,
-		      git_error_last() ? git_error_last()->message : "unknown error");
-		goto out;
-	}
-	/* Compare and swap: a concurrent writer makes us fail, never lose its notes. */
 	reflog = xstrfmt("notes: %s", message);
-	if (b->has_old)
-		ret = git_reference_create_matching(&ref, g, b->ref, &commit_id, 1, &b->old, reflog);
-	else
-		ret = git_reference_create(&ref, g, b->ref, &commit_id, 0, reflog);
-	free(reflog);
-	if (ret < 0) {
-		if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS)
-			error("%s: changed while this run wrote its notes; nothing written", b->ref);
-		else
-			error("%s: cannot update: %s", b->ref, git_error_last()->message);
-		ret = -1;
+	for (int attempt = 0; ret; attempt++) {
+		if (attempt == NOTES_COMMIT_ATTEMPTS) {
+			error("%s: other writers kept changing it; nothing written", b->ref);
+			ret = -1;
+			break;
+		}
+		if (attempt) {
+			/* Random waits, growing to 50 ms: the runs that met must not meet again. */
+			long max_us = 1000L * (attempt < 50 ? attempt : 50);
+			struct timespec ts = { 0, 1000L * (1 + rand_r(&seed) % max_us) };
+
+			nanosleep(&ts, NULL);
+			if (reread_tip(b, g) < 0)
+				break;
+		}
+		ret = commit_once(b, g, sig, msg.buf, reflog);
+		if (ret < 0)
+			break;
 	}
 out:
-	git_reference_free(ref);
-	git_tree_free(tree);
-	git_commit_free(parent);
+	free(reflog);
 	git_signature_free(sig);
-	git_repository_free(g);	/* frees the memory store with its odb */
 	strbuf_release(&msg);
 	notes_batch_abort(b);
 	return ret;

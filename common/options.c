@@ -2,6 +2,7 @@
 #include "options.h"
 #include "report.h"
 
+#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,7 +255,6 @@ void parse_options(int argc, const char **argv, const struct option *opts,
 
 void common_options_finish(struct common_options *c, const char *tool)
 {
-	(void)tool;
 	if (!c->format || !strcmp(c->format, "text"))
 		c->json = 0;
 	else if (!strcmp(c->format, "json"))
@@ -271,6 +271,21 @@ void common_options_finish(struct common_options *c, const char *tool)
 		color_option(0);
 	else if (c->color && color_option_parse(c->color) < 0)
 		usage_error(current_usage, "--color takes always, never or auto, not '%s'", c->color);
+	if (c->notes_ref) {
+		char *ref = common_notes_ref(c, tool);
+		int valid = 0;
+
+		/* As git notes refuses GIT_NOTES_REF=refs/heads/x: a branch is no place for notes. */
+		if (!starts_with(ref, "refs/notes/"))
+			usage_error(current_usage, "refusing to write notes in %s (outside of refs/notes/)", ref);
+		git_libgit2_init();
+		if (git_reference_name_is_valid(&valid, ref) < 0)
+			valid = 0;
+		git_libgit2_shutdown();
+		if (!valid)
+			usage_error(current_usage, "--notes-ref: '%s' is not a valid ref name", ref);
+		free(ref);
+	}
 }
 
 char *common_notes_ref(const struct common_options *c, const char *tool)

@@ -17,6 +17,12 @@ void pc_context_init(struct pc_context *ctx, struct logic *l, const struct kconf
 void pc_context_release(struct pc_context *ctx)
 {
 	strmap_clear(&ctx->missing, NULL);
+	u64map_release(&ctx->memo);
+}
+
+void pc_context_forget_exprs(struct pc_context *ctx)
+{
+	u64map_clear(&ctx->memo);
 }
 
 static const char *strip_config(const char *name)
@@ -207,7 +213,23 @@ static formula config_formula(struct pc_context *ctx, const struct cpp_expr *e)
 	}
 }
 
+static formula pc_formula_uncached(struct pc_context *ctx, const struct cpp_expr *e);
+
 formula pc_formula(struct pc_context *ctx, const struct cpp_expr *e)
+{
+	uint64_t key = (uint64_t)(uintptr_t)e, v;
+	formula f;
+
+	if (e->kind == CPP_EXPR_CONST)
+		return e->value ? LOGIC_TRUE : LOGIC_FALSE;
+	if (u64map_get(&ctx->memo, key, &v))
+		return (formula)v;
+	f = pc_formula_uncached(ctx, e);
+	u64map_put(&ctx->memo, key, (uint64_t)f);
+	return f;
+}
+
+static formula pc_formula_uncached(struct pc_context *ctx, const struct cpp_expr *e)
 {
 	struct logic *l = ctx->logic;
 

@@ -21,6 +21,7 @@
 #include "kconfig.h"
 #include "logic.h"
 #include "sat.h"
+#include "u64map.h"
 
 struct pc_context {
 	struct logic *logic;
@@ -36,11 +37,19 @@ struct pc_context {
 	struct sat *facts;
 	/* Out: variables of missing symbols met so far (name without CONFIG_ → var). */
 	struct strmap missing;
+	/*
+	 * Formulas of the expression nodes met so far, by address: blocks share
+	 * their parent's pc and the earlier arms of their chain, so each node is
+	 * converted once (linear in the file, however deep or long the chains).
+	 */
+	struct u64map memo;
 };
 
 void pc_context_init(struct pc_context *ctx, struct logic *l, const struct kconfig *kc,
 		     const struct strmap *kconfig_defined, const struct strmap *cmdline_defined);
 void pc_context_release(struct pc_context *ctx);
+/* The cpp expressions given so far are about to be freed: forget them. */
+void pc_context_forget_exprs(struct pc_context *ctx);
 
 /* The formula of a cpp expression (a block's pc, local or expr). */
 formula pc_formula(struct pc_context *ctx, const struct cpp_expr *e);

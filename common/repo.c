@@ -33,6 +33,7 @@ struct repo {
 	/* Unreferenced blobs stay cached until the budget is spent, oldest out first. */
 	struct cached_blob *lru_head, *lru_tail;
 	size_t cached_bytes, cache_limit;
+	struct strmap shallow;	/* hex ids of $GIT_DIR/shallow: commits git sees as roots */
 };
 
 #define DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
@@ -54,6 +55,38 @@ static int error_git(const char *what)
 static int open_from_env(git_repository **out)
 {
 	return git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+}
+
+/* git's shallow file: the commits of a shallow clone whose parents it lacks. */
+static void load_shallow(struct repo *r)
+{
+	char *path = xstrfmt("%sshallow", git_repository_commondir(r->git));
+	FILE *f = fopen(path, "r");
+	char line[GIT_OID_HEXSZ + 16], hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line) == GIT_OID_HEXSZ && !git_oid_fromstr(&id, line))
+			strmap_put(&r->shallow, oid_hex(&id, hex), NULL);
+	}
+	if (f)
+		fclose(f);
+	free(path);
+}
+
+int repo_is_shallow(struct repo *r)
+{
+	return r->shallow.nr > 0;
+}
+
+unsigned repo_commit_parentcount(struct repo *r, const git_commit *c)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (r->shallow.nr && strmap_contains(&r->shallow, oid_hex(git_commit_id(c), hex)))
+		return 0;
+	return git_commit_parentcount(c);
 }
 
 struct repo *repo_open(void)
@@ -86,6 +119,18 @@ struct repo *repo_open(void)
 	r->owner = pthread_self();
 	pthread_mutex_init(&r->lock, NULL);
 	r->cache_limit = DEFAULT_CACHE_LIMIT;
+	load_shallow(r);
+	{
+		git_config *cfg;
+		int v;
+
+		/* Paths in our output are quoted as git quotes them. */
+		if (!git_repository_config_snapshot(&cfg, r->git)) {
+			if (!git_config_get_bool(&v, cfg, "core.quotepath"))
+				quote_path_high = v;
+			git_config_free(cfg);
+		}
+	}
 	return r;
 }
 
@@ -107,6 +152,7 @@ void repo_close(struct repo *r)
 		git_repository_free(r->handles[i].git);
 	free(r->handles);
 	pthread_mutex_destroy(&r->lock);
+	strmap_clear(&r->shallow, NULL);
 	git_repository_free(r->git);
 	free(r);
 	git_libgit2_shutdown();

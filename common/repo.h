@@ -52,6 +52,14 @@ void commit_list_clear(struct commit_list *l);
  * caller exits 128.
  */
 int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commit_list *out);
+/*
+ * Shallow clones: git sees a commit named in $GIT_DIR/shallow as a root, its
+ * parents being absent from the clone; so do the walks and diffs here.
+ * repo_commit_parentcount is git_commit_parentcount with that boundary.
+ */
+int repo_is_shallow(struct repo *r);
+unsigned repo_commit_parentcount(struct repo *r, const git_commit *c);
+
 /* Resolves one revision to a commit id; -1 with an error message when it is none. */
 int repo_resolve_commit(struct repo *r, const char *rev, git_oid *out);
 

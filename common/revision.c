@@ -27,13 +27,147 @@ static int bad_revision(const char *arg)
 	return -1;
 }
 
+/* A commit of the :/ walk, newest first; ties keep their order of arrival. */
+struct dated {
+	git_oid oid;
+	git_time_t date;
+};
+
+struct dated_list {
+	struct dated *v;
+	size_t nr, alloc;
+};
+
+static void dated_insert(git_repository *g, struct dated_list *l, const git_oid *oid, int at_end)
+{
+	git_commit *c;
+	size_t pos = l->nr;
+
+	if (git_commit_lookup(&c, g, oid) < 0)
+		return;	/* past a shallow boundary: nothing there to match */
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	if (!at_end)
+		for (pos = 0; pos < l->nr && l->v[pos].date >= git_commit_time(c); pos++)
+			;
+	memmove(l->v + pos + 1, l->v + pos, (l->nr - pos) * sizeof(*l->v));
+	git_oid_cpy(&l->v[pos].oid, oid);
+	l->v[pos].date = git_commit_time(c);
+	l->nr++;
+	git_commit_free(c);
+}
+
+static int cmp_dated(const void *a, const void *b)
+{
+	const struct dated *x = a, *y = b;
+
+	return x->date < y->date ? 1 : x->date > y->date ? -1 : 0;
+}
+
+/* The tips git starts a :/ search from: HEAD, then every ref, last name first. */
+static void message_tips(git_repository *g, struct dated_list *l)
+{
+	git_reference_iterator *it;
+	struct strvec names = STRVEC_INIT;
+	const char *name;
+	git_oid oid;
+
+	if (!git_reference_name_to_id(&oid, g, "HEAD"))
+		dated_insert(g, l, &oid, 1);
+	if (!git_reference_iterator_glob_new(&it, g, "refs/*")) {
+		while (!git_reference_next_name(&name, it))
+			strvec_push(&names, name);
+		git_reference_iterator_free(it);
+	}
+	strvec_sort(&names);
+	for (size_t i = names.nr; i--;) {
+		git_object *obj;
+		git_reference *ref;
+
+		if (git_reference_lookup(&ref, g, names.v[i]) < 0)
+			continue;
+		if (!git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT)) {
+			dated_insert(g, l, git_object_id(obj), 1);
+			git_object_free(obj);
+		}
+		git_reference_free(ref);
+	}
+	strvec_clear(&names);
+	/* A stable sort, as git's merge sort of the tips by date. */
+	for (size_t i = 1; i < l->nr; i++)
+		for (size_t j = i; j && cmp_dated(&l->v[j - 1], &l->v[j]) > 0; j--) {
+			struct dated t = l->v[j];
+
+			l->v[j] = l->v[j - 1];
+			l->v[j - 1] = t;
+		}
+}
+
+/*
+ * ":/<regex>": the youngest commit reachable from any ref whose message
+ * matches (":/!-<regex>": does not match; ":/!!..." for a leading "!"), in
+ * git's order of search. Done here: libgit2 1.5 leaks on this syntax
+ * (LeakSanitizer).
+ */
+static int resolve_message(git_repository *g, const char *pattern, git_oid *out)
+{
+	struct dated_list l = { 0 };
+	struct strmap seen = STRMAP_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	int negate = 0, ret = -1;
+	regex_t re;
+
+	if (pattern[0] == '!') {
+		if (pattern[1] == '-')
+			negate = 1;
+		else if (pattern[1] != '!')
+			return -1;
+		pattern += 1 + negate;	/* "!!x" is the regex "!x" */
+	}
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	message_tips(g, &l);
+	for (size_t i = 0; i < l.nr; i++)
+		strmap_put(&seen, oid_hex(&l.v[i].oid, hex), NULL);
+	while (ret < 0 && l.nr) {
+		git_oid oid = l.v[0].oid;
+		git_commit *c;
+
+		memmove(l.v, l.v + 1, --l.nr * sizeof(*l.v));
+		if (git_commit_lookup(&c, g, &oid) < 0)
+			continue;
+		for (unsigned i = 0; i < git_commit_parentcount(c); i++) {
+			const git_oid *p = git_commit_parent_id(c, i);
+
+			if (!strmap_contains(&seen, oid_hex(p, hex))) {
+				strmap_put(&seen, hex, NULL);
+				dated_insert(g, &l, p, 0);
+			}
+		}
+		if (negate != !regexec(&re, git_commit_message(c), 0, NULL, 0)) {
+			git_oid_cpy(out, &oid);
+			ret = 0;
+		}
+		git_commit_free(c);
+	}
+	free(l.v);
+	strmap_clear(&seen, NULL);
+	regfree(&re);
+	return ret;
+}
+
 /* Resolves `spec` (`len` bytes; empty means HEAD) to a commit, silently. */
 static int resolve(git_repository *g, const char *spec, size_t len, git_oid *out)
 {
 	git_object *obj, *commit;
 	char *s = len ? xstrndup(spec, len) : xstrdup("HEAD");
-	int err = git_revparse_single(&obj, g, s);
+	int err;
 
+	if (starts_with(s, ":/") && s[2]) {
+		err = resolve_message(g, s + 2, out);
+		free(s);
+		return err;
+	}
+	err = git_revparse_single(&obj, g, s);
 	free(s);
 	if (err < 0)
 		return -1;
@@ -54,14 +188,14 @@ int repo_resolve_commit(struct repo *r, const char *rev, git_oid *out)
 }
 
 /* Adds the parents of `oid` to `l`: all of them (nth = 0) or the nth. */
-static int add_parents(git_repository *g, const git_oid *oid, unsigned nth, struct commit_list *l)
+static int add_parents(struct repo *r, const git_oid *oid, unsigned nth, struct commit_list *l)
 {
 	git_commit *c;
 	unsigned n;
 
-	if (git_commit_lookup(&c, g, oid) < 0)
+	if (git_commit_lookup(&c, repo_git(r), oid) < 0)
 		return -1;
-	n = git_commit_parentcount(c);
+	n = repo_commit_parentcount(r, c);
 	if (nth && nth > n) {
 		git_commit_free(c);
 		return -1;
@@ -95,8 +229,9 @@ static unsigned parent_shorthand(const char *arg, size_t *xlen)
 	return 0;
 }
 
-static int parse_one(git_repository *g, const char *arg, struct rev_sets *s, int *plain)
+static int parse_one(struct repo *r, const char *arg, struct rev_sets *s, int *plain)
 {
+	git_repository *g = repo_git(r);
 	const char *dots;
 	size_t len = strlen(arg), xlen;
 	unsigned nth;
@@ -130,18 +265,18 @@ static int parse_one(git_repository *g, const char *arg, struct rev_sets *s, int
 		return 0;
 	}
 	if (len > 2 && ends_with(arg, "^!")) {
-		if (resolve(g, arg, len - 2, &a) < 0 || add_parents(g, &a, 0, &s->neg) < 0)
+		if (resolve(g, arg, len - 2, &a) < 0 || add_parents(r, &a, 0, &s->neg) < 0)
 			return bad_revision(arg);
 		list_add(&s->pos, &a);
 		return 0;
 	}
 	if (len > 2 && ends_with(arg, "^@")) {
-		if (resolve(g, arg, len - 2, &a) < 0 || add_parents(g, &a, 0, &s->pos) < 0)
+		if (resolve(g, arg, len - 2, &a) < 0 || add_parents(r, &a, 0, &s->pos) < 0)
 			return bad_revision(arg);
 		return 0;
 	}
 	if ((nth = parent_shorthand(arg, &xlen)) && xlen) {
-		if (resolve(g, arg, xlen, &a) < 0 || add_parents(g, &a, nth, &s->neg) < 0)
+		if (resolve(g, arg, xlen, &a) < 0 || add_parents(r, &a, nth, &s->neg) < 0)
 			return bad_revision(arg);
 		list_add(&s->pos, &a);
 		return 0;
@@ -298,7 +433,7 @@ static int any_match(const regex_t *v, size_t nr, const char *text)
 }
 
 /* Is the commit shown? (get_commit_action's tests, after the walk.) */
-static int shown(git_repository *g, const git_oid *oid, const struct rev_limits *l)
+static int shown(struct repo *r, const git_oid *oid, const struct rev_limits *l)
 {
 	git_commit *c;
 	unsigned np;
@@ -308,9 +443,9 @@ static int shown(git_repository *g, const git_oid *oid, const struct rev_limits 
 	if (!l->min_parents && l->max_parents < 0 && l->until < 0 && !l->nr_authors &&
 	    !l->nr_greps)
 		return 1;
-	if (git_commit_lookup(&c, g, oid) < 0)
+	if (git_commit_lookup(&c, repo_git(r), oid) < 0)
 		return 0;
-	np = git_commit_parentcount(c);
+	np = repo_commit_parentcount(r, c);
 	if ((int)np < l->min_parents || (l->max_parents >= 0 && (int)np > l->max_parents))
 		ok = 0;
 	if (ok && l->until >= 0 && (long long)git_commit_time(c) > l->until)
@@ -477,17 +612,17 @@ static void order_like_git(struct range *rg, const struct commit_list *pos, stru
 	free(tips);
 }
 
-static int load_range(git_repository *g, struct range *rg, int first_parent)
+static int load_range(struct repo *r, struct range *rg, int first_parent)
 {
 	for (size_t i = 0; i < rg->nr; i++) {
 		struct node *n = &rg->v[i];
 		git_commit *c;
 		unsigned np;
 
-		if (git_commit_lookup(&c, g, &n->oid) < 0)
+		if (git_commit_lookup(&c, repo_git(r), &n->oid) < 0)
 			return -1;
 		n->date = git_commit_time(c);
-		np = git_commit_parentcount(c);
+		np = repo_commit_parentcount(r, c);
 		if (first_parent && np > 1)
 			np = 1;
 		n->parents = xmalloc((np + 1) * sizeof(*n->parents));
@@ -502,17 +637,94 @@ static int load_range(git_repository *g, struct range *rg, int first_parent)
 	return 0;
 }
 
+static void range_add(struct range *rg, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	ALLOC_GROW(rg->v, rg->nr + 1, rg->alloc);
+	memset(&rg->v[rg->nr], 0, sizeof(rg->v[rg->nr]));
+	git_oid_cpy(&rg->v[rg->nr].oid, oid);
+	rg->nr++;
+	strmap_put(&rg->index, oid_hex(oid, hex), (void *)(uintptr_t)rg->nr);
+}
+
+/*
+ * The commits reachable from `todo` and not yet in `seen` (all parents, or the
+ * first), each put in `seen` and, when `rg` is given, in the range. Parents
+ * end at a shallow boundary.
+ */
+static int reach(struct repo *r, struct commit_list *todo, struct strmap *seen, int first_parent,
+		 struct range *rg)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	while (todo->nr) {
+		git_oid oid = todo->oid[--todo->nr];
+		git_commit *c;
+		unsigned np;
+
+		if (strmap_contains(seen, oid_hex(&oid, hex)))
+			continue;
+		strmap_put(seen, hex, NULL);
+		if (git_commit_lookup(&c, repo_git(r), &oid) < 0)
+			return -1;
+		if (rg)
+			range_add(rg, &oid);
+		np = repo_commit_parentcount(r, c);
+		if (first_parent && np > 1)
+			np = 1;
+		for (unsigned i = 0; i < np; i++)
+			list_add(todo, git_commit_parent_id(c, i));
+		git_commit_free(c);
+	}
+	return 0;
+}
+
+/*
+ * libgit2 before 1.7 walks past a shallow boundary into the missing parents:
+ * in a shallow clone the set is found here, as the ancestors of the positive
+ * commits that no negative one reaches.
+ */
+static int walk_set_shallow(struct repo *r, struct rev_sets *s, const struct commit_list *hide,
+			    int first_parent, struct range *rg)
+{
+	struct strmap seen = STRMAP_INIT;
+	struct commit_list todo = { 0 };
+	int err;
+
+	for (size_t i = 0; i < s->neg.nr; i++)
+		list_add(&todo, &s->neg.oid[i]);
+	for (size_t i = 0; hide && i < hide->nr; i++)
+		list_add(&todo, &hide->oid[i]);
+	err = reach(r, &todo, &seen, 0, NULL);
+	for (size_t i = s->pos.nr; !err && i--;)
+		list_add(&todo, &s->pos.oid[i]);
+	if (!err)
+		err = reach(r, &todo, &seen, first_parent, rg);
+	if (!err)
+		err = load_range(r, rg, first_parent);
+	commit_list_clear(&todo);
+	strmap_clear(&seen, NULL);
+	if (err)
+		return error("cannot walk revisions: %s",
+			     git_error_last() ? git_error_last()->message : "unknown error");
+	return 0;
+}
+
 /*
  * The commits of `s`: libgit2 finds the set, the order is git's. `hide`:
  * more commits to leave out with their ancestors.
  */
-static int walk_set(git_repository *g, struct rev_sets *s, const struct commit_list *hide,
+static int walk_set(struct repo *r, struct rev_sets *s, const struct commit_list *hide,
 		    int first_parent, struct range *rg)
 {
+	git_repository *g = repo_git(r);
 	git_revwalk *w;
 	git_oid oid;
 	int err = 0;
 
+	if (repo_is_shallow(r))
+		return walk_set_shallow(r, s, hide, first_parent, rg);
 	if (git_revwalk_new(&w, g) < 0)
 		return error("cannot walk revisions: %s", git_error_last()->message);
 	if (first_parent)
@@ -523,18 +735,11 @@ static int walk_set(git_repository *g, struct rev_sets *s, const struct commit_l
 		err = git_revwalk_hide(w, &s->neg.oid[i]);
 	for (size_t i = 0; hide && i < hide->nr && !err; i++)
 		err = git_revwalk_hide(w, &hide->oid[i]);
-	while (!err && !(err = git_revwalk_next(&oid, w))) {
-		char hex[GIT_OID_HEXSZ + 1];
-
-		ALLOC_GROW(rg->v, rg->nr + 1, rg->alloc);
-		memset(&rg->v[rg->nr], 0, sizeof(rg->v[rg->nr]));
-		git_oid_cpy(&rg->v[rg->nr].oid, &oid);
-		rg->nr++;
-		strmap_put(&rg->index, oid_hex(&oid, hex), (void *)(uintptr_t)rg->nr);
-	}
+	while (!err && !(err = git_revwalk_next(&oid, w)))
+		range_add(rg, &oid);
 	git_revwalk_free(w);
 	if (err == GIT_ITEROVER)
-		err = load_range(g, rg, first_parent);
+		err = load_range(r, rg, first_parent);
 	if (err)
 		return error("cannot walk revisions: %s",
 			     git_error_last() ? git_error_last()->message : "unknown error");
@@ -550,7 +755,7 @@ static void range_clear(struct range *rg)
 	memset(rg, 0, sizeof(*rg));
 }
 
-static int walk(git_repository *g, struct rev_sets *s, const struct rev_limits *l,
+static int walk(struct repo *r, struct rev_sets *s, const struct rev_limits *l,
 		struct commit_list *out)
 {
 	struct range rg = { 0 };
@@ -559,7 +764,7 @@ static int walk(git_repository *g, struct rev_sets *s, const struct rev_limits *
 
 	if (!s->pos.nr)
 		return 0;
-	err = walk_set(g, s, NULL, l->first_parent, &rg);
+	err = walk_set(r, s, NULL, l->first_parent, &rg);
 	if (!err && l->since >= 0) {
 		/*
 		 * git marks a commit older than --since uninteresting, and so
@@ -572,7 +777,7 @@ static int walk(git_repository *g, struct rev_sets *s, const struct rev_limits *
 				list_add(&old, &rg.v[i].oid);
 		if (old.nr) {
 			range_clear(&rg);
-			err = walk_set(g, s, &old, l->first_parent, &rg);
+			err = walk_set(r, s, &old, l->first_parent, &rg);
 		}
 		commit_list_clear(&old);
 	}
@@ -585,7 +790,7 @@ static int walk(git_repository *g, struct rev_sets *s, const struct rev_limits *
 		size_t first = all.nr;
 
 		for (size_t i = all.nr; i-- && left;) {
-			if (!shown(g, &all.oid[i], l))
+			if (!shown(r, &all.oid[i], l))
 				continue;
 			if (skip) {
 				skip--;
@@ -615,7 +820,7 @@ int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commi
 		if (k < 0)
 			ret = -1;
 		else if (!k && ++nr_revs)
-			ret = parse_one(g, args->v[i], &s, &plain);
+			ret = parse_one(r, args->v[i], &s, &plain);
 	}
 	if (!ret && !nr_revs) {
 		git_oid head;
@@ -630,14 +835,14 @@ int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commi
 			list_add(out, &head);
 		} else {
 			list_add(&s.pos, &head);
-			ret = walk(g, &s, &l, out);
+			ret = walk(r, &s, &l, out);
 		}
 	} else if (!ret) {
 		/* One plain revision alone means that commit, as `git show X`. */
 		if (nr_revs == 1 && plain && !l.any)
 			list_add(out, &s.pos.oid[0]);
 		else
-			ret = walk(g, &s, &l, out);
+			ret = walk(r, &s, &l, out);
 	}
 	limits_clear(&l);
 	commit_list_clear(&s.pos);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -446,4 +447,124 @@ size_t edit_distance(const char *a, const char *b)
 	best = row[lb];
 	free(row);
 	return best;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	const char *p = data;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), saved;
+
+	if (fd < 0) {
+		saved = errno;
+		free(tmp);
+		errno = saved;
+		return -1;
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		len -= (size_t)n;
+	}
+	saved = len ? (errno ? errno : ENOSPC) : 0;
+	if (close(fd) < 0 && !saved)
+		saved = errno;
+	if (!saved && rename(tmp, path) < 0)
+		saved = errno;
+	if (saved)
+		unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return saved ? -1 : 0;
+}
+
+/* The length of the valid UTF-8 sequence at s (n bytes left), 0 when none. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	size_t len;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, cut = len > max ? max : len;
+
+	while (i < cut) {
+		size_t n = utf8_seq(p + i, len - i);
+
+		if (!n || (p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f) {
+			strbuf_addf(sb, "\\x%02x", p[i]);
+			i++;
+		} else {
+			strbuf_add(sb, p + i, n);
+			i += n;
+		}
+	}
+	if (len > max)
+		strbuf_addstr(sb, "...");
+}
+
+int quote_path_high = 1;
+
+static int path_needs_quote(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\' || c == 0x7f || (c >= 0x80 && quote_path_high);
+}
+
+void strbuf_add_path(struct strbuf *sb, const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+	static const char esc[] = "abtnvfr";
+	size_t i;
+
+	for (i = 0; p[i] && !path_needs_quote(p[i]); i++)
+		;
+	if (!p[i]) {
+		strbuf_addstr(sb, path);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (i = 0; p[i]; i++) {
+		if (!path_needs_quote(p[i]))
+			strbuf_addch(sb, p[i]);
+		else if (p[i] == '"' || p[i] == '\\')
+			strbuf_addf(sb, "\\%c", p[i]);
+		else if (p[i] >= '\a' && p[i] <= '\r')
+			strbuf_addf(sb, "\\%c", esc[p[i] - '\a']);
+		else
+			strbuf_addf(sb, "\\%03o", p[i]);
+	}
+	strbuf_addch(sb, '"');
 }

@@ -62,6 +62,21 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb, size_t *len);
+/*
+ * Appends `len` bytes of text from another program or an input file for
+ * people to read: valid UTF-8 as it is, any other byte and control
+ * characters but tab as \xNN; at most `max` bytes of the text, with "..."
+ * where it was cut.
+ */
+void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t max);
+/*
+ * Appends a path as git prints it: as it is unless it holds a control
+ * character, '"' or '\\' (or, while quote_path_high is set, as by git's
+ * core.quotePath, a byte of 0x80 or more); then in double quotes with C
+ * escapes (\n, \t, \", \\\\) and octal \ooo for the other bytes.
+ */
+void strbuf_add_path(struct strbuf *sb, const char *path);
+extern int quote_path_high;
 /* Returns sb->buf, or "" when nothing was ever added. */
 const char *strbuf_str(const struct strbuf *sb);
 
@@ -105,6 +120,12 @@ int ends_with(const char *s, const char *suffix);
 size_t edit_distance(const char *a, const char *b);
 /* Creates a directory and its missing parents; -1 (errno set) when one cannot be made. */
 int mkdir_p(const char *path);
+/*
+ * Writes `len` bytes to `path` through a temporary file beside it, renamed
+ * over `path`: a reader, a crash or a full disk never leave a partial file
+ * there. Returns 0, or -1 with errno set and `path` as it was.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len);
 /* Removes a directory and everything under it (symbolic links not followed). */
 int remove_tree(const char *dir);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */

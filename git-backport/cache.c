@@ -5,6 +5,11 @@
  * depends on: its version, the -D names, the rule's blob id, the input's blob
  * id and the blob ids of the local headers it reads beside the input. Outputs
  * themselves are blobs in the object store, so an entry is a line or two.
+ *
+ * An entry starts with a header line, "git-backport cache 2 <hash>", the
+ * hash being that of the rest as a git blob: a truncated or damaged entry
+ * (a full disk, a crash before the rename, a stray edit) reads as no entry,
+ * with a warning, and is computed again, never taken for "unchanged".
  */
 #include "backport.h"
 
@@ -15,12 +20,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Part of every key too: entries of an older format are never looked at. */
+#define CACHE_FORMAT 2
+#define CACHE_MAGIC "git-backport cache "
+
 struct cache {
 	char *dir;
 	struct strbuf prefix;	/* the part of every key that is the same in a run */
 	int empty;		/* no cache when the run began: nothing to look up */
 	unsigned char made[256];	/* fan-out directories known to exist */
-	long pid;
 };
 
 struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const struct bp_options *o)
@@ -28,14 +36,12 @@ struct cache *cache_open(struct repo *r, const struct spatch_info *sp, const str
 	const struct strvec *defines = &o->defines;
 	struct cache *c = xcalloc(1, sizeof(*c));
 	struct strvec sorted = STRVEC_INIT;
-
 	struct stat st;
 
 	c->dir = xstrfmt("%sbackport/cache", repo_gitdir(r));
 	/* A run never asks twice for what it answers itself. */
 	c->empty = stat(c->dir, &st) < 0;
-	c->pid = (long)getpid();
-	strbuf_addf(&c->prefix, "git-backport cache 1\nspatch %s\n", sp->version);
+	strbuf_addf(&c->prefix, "git-backport cache %d\nspatch %s\n", CACHE_FORMAT, sp->version);
 	for (size_t i = 0; i < defines->nr; i++)
 		strvec_push(&sorted, defines->v[i]);
 	strvec_sort(&sorted);
@@ -100,28 +106,65 @@ static char *entry_path(struct cache *c, const git_oid *key)
 	return xstrfmt("%s/%.2s/%s", c->dir, hex, hex + 2);
 }
 
+/* The body of an entry whose header is right, or NULL with `why` set. */
+static char *check_entry(char *data, size_t size, const char **why)
+{
+	char *nl = memchr(data, '\n', size), *end;
+	git_oid want, got;
+	long format;
+
+	if (!nl || !starts_with(data, CACHE_MAGIC)) {
+		*why = "no header";
+		return NULL;
+	}
+	format = strtol(data + strlen(CACHE_MAGIC), &end, 10);
+	if (format != CACHE_FORMAT || *end != ' ' || nl - (end + 1) != GIT_OID_HEXSZ ||
+	    git_oid_fromstrn(&want, end + 1, GIT_OID_HEXSZ) < 0) {
+		*why = "bad header";
+		return NULL;
+	}
+	if (git_odb_hash(&got, nl + 1, size - (size_t)(nl + 1 - data), GIT_OBJECT_BLOB) < 0 ||
+	    !git_oid_equal(&want, &got)) {
+		*why = "checksum mismatch";
+		return NULL;
+	}
+	return nl + 1;
+}
+
 char *cache_get(struct cache *c, const git_oid *key)
 {
-	char *path, *data = NULL;
+	char *path, *data = NULL, *body = NULL;
+	const char *why = NULL;
 	size_t size;
 
 	if (c->empty)
 		return NULL;
 	path = entry_path(c, key);
-	if (read_whole_file(path, &data, &size) < 0)
-		data = NULL;
+
+	if (read_whole_file(path, &data, &size) == 0) {
+		body = check_entry(data, size, &why);
+		if (body) {
+			body = xstrdup(body);
+		} else {
+			warning("cache entry %s is damaged (%s): computing it again", path, why);
+			unlink(path);
+		}
+		free(data);
+	}
 	free(path);
-	return data;
+	return body;
 }
 
 void cache_put(struct cache *c, const git_oid *key, const char *value)
 {
 	char *path = entry_path(c, key);
 	char *slash = strrchr(path, '/');
-	char *tmp;
-	FILE *f;
-	int ok;
+	struct strbuf entry = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid sum;
 
+	if (git_odb_hash(&sum, value, strlen(value), GIT_OBJECT_BLOB) < 0)
+		die_git("hashing a cache entry");
 	*slash = '\0';
 	if (!c->made[key->id[0]]) {
 		if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
@@ -136,22 +179,11 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 	}
 	*slash = '/';
 	/* Written aside and renamed: a reader never sees half an entry. */
-	tmp = xstrfmt("%s.tmp%ld", path, c->pid);
-	f = fopen(tmp, "w");
-	ok = f != NULL;
-	if (f) {
-		if (fputs(value, f) < 0)
-			ok = 0;
-		if (fclose(f) != 0)
-			ok = 0;
-	}
-	if (!ok) {
-		/* A cache that cannot be written only costs time. */
+	oid_hex(&sum, hex);
+	strbuf_addf(&entry, CACHE_MAGIC "%d %s\n%s", CACHE_FORMAT, hex, value);
+	/* A cache that cannot be written only costs time. */
+	if (write_file_atomic(path, entry.buf, entry.len) < 0)
 		warning("cannot write the cache entry %s: %s", path, strerror(errno));
-		unlink(tmp);
-	} else if (rename(tmp, path) < 0) {
-		unlink(tmp);
-	}
-	free(tmp);
+	strbuf_release(&entry);
 	free(path);
 }

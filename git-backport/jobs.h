@@ -50,7 +50,12 @@ int exit_ok(int status);
 /* What went wrong with a job that did not exit 0, in one line. */
 char *exit_message(const struct job *job, int status);
 void push_defines(struct run_context *ctx, struct strvec *args);
-/* spatch's meaningful lines, joined on one line. */
+/*
+ * spatch's meaningful lines, joined on one line, as we print its messages:
+ * bytes that are not UTF-8 and control characters as \xNN, cut after
+ * SPATCH_MESSAGE_MAX bytes.
+ */
+#define SPATCH_MESSAGE_MAX 512
 char *spatch_message(const char *text, size_t max_lines);
 /* "parse error" reports of --verbose-parsing, one line each. */
 void parse_errors(const char *err, struct strvec *out);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int rule_cmp(const void *a, const void *b)
 {
@@ -128,6 +129,17 @@ static void load_dir(const char *root, const char *rel, struct rule_set *rs)
 				add_rule(rs, sub, full, data, size);
 				free(data);
 			}
+		} else {
+			char target[PATH_MAX];
+			ssize_t n = readlink(full, target, sizeof(target) - 1);
+
+			/* A rule whose link points nowhere must not vanish without a word. */
+			if (n >= 0) {
+				target[n] = '\0';
+				warning("%s: dangling symbolic link to '%s': skipped", full, target);
+			} else {
+				warning("%s: %s: skipped", full, strerror(errno));
+			}
 		}
 		free(sub);
 		free(full);
@@ -168,7 +180,8 @@ void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rul
 	}
 	if (!out->nr)
 		warning("no *.cocci rules in '%s'", spec);
-	qsort(out->v, out->nr, sizeof(*out->v), rule_cmp);
+	if (out->nr)
+		qsort(out->v, out->nr, sizeof(*out->v), rule_cmp);
 }
 
 void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,

@@ -33,13 +33,19 @@ int queue_pop(struct queue *q, size_t *x)
 
 int subject_add_failure(struct subject *s, size_t rule, const char *message)
 {
+	struct strbuf sb = STRBUF_INIT;
+
+	/* spatch's words may hold any byte of the C file and run long. */
+	strbuf_add_printable(&sb, message, strlen(message), 2 * SPATCH_MESSAGE_MAX);
 	/* A file run again (alone, or after its batch failed) says the same again. */
 	for (size_t i = 0; i < s->nr_fails; i++)
-		if (s->fails[i].rule == rule && !strcmp(s->fails[i].message, message))
+		if (s->fails[i].rule == rule && !strcmp(s->fails[i].message, strbuf_str(&sb))) {
+			strbuf_release(&sb);
 			return 0;
+		}
 	ALLOC_GROW(s->fails, s->nr_fails + 1, s->alloc_fails);
 	s->fails[s->nr_fails].rule = rule;
-	s->fails[s->nr_fails].message = xstrdup(message);
+	s->fails[s->nr_fails].message = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 	s->nr_fails++;
 	return 1;
 }
@@ -72,7 +78,7 @@ char *spatch_message(const char *text, size_t max_lines)
 		if (!noise_line(q, len)) {
 			if (sb.len)
 				strbuf_addstr(&sb, " ");
-			strbuf_add(&sb, q, len);
+			strbuf_add_printable(&sb, q, len, SPATCH_MESSAGE_MAX);
 			lines++;
 		}
 		if (!nl)
@@ -81,6 +87,16 @@ char *spatch_message(const char *text, size_t max_lines)
 	}
 	if (!sb.len)
 		strbuf_addstr(&sb, "(no message)");
+	if (sb.len > SPATCH_MESSAGE_MAX) {
+		/* Cut on a character: the escapes above are ASCII, the rest valid UTF-8. */
+		size_t cut = SPATCH_MESSAGE_MAX;
+
+		while (cut && ((unsigned char)sb.buf[cut] & 0xc0) == 0x80)
+			cut--;
+		sb.len = cut;
+		sb.buf[cut] = '\0';
+		strbuf_addstr(&sb, "...");
+	}
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -204,11 +220,29 @@ static void start_query(struct run_context *ctx, struct job *job, size_t rule)
 	strvec_clear(&args);
 }
 
-static void query_done(struct run_context *ctx, struct rule *rule, const char *out,
-		       const char *err, int ok, const git_oid *key)
+/*
+ * Did spatch reach a verdict on the rule? Not when it was killed (by our
+ * timeout or anyone's signal) or could not run: that says nothing about the
+ * rule, and a later run must ask again.
+ */
+static int verdict_reached(const struct job *job, int status)
 {
+	return !job->timed_out && WIFEXITED(status) &&
+	       WEXITSTATUS(status) != 126 && WEXITSTATUS(status) != 127;
+}
+
+static void query_done(struct run_context *ctx, struct rule *rule, const struct job *job,
+		       int status, const git_oid *key)
+{
+	const char *out = strbuf_str(&job->out), *err = strbuf_str(&job->err);
+	int ok = exit_ok(status) && !job->timed_out;
 	const char *q = NULL;
 	struct strbuf entry = STRBUF_INIT;
+
+	if (!verdict_reached(job, status)) {
+		rule->failure = exit_message(job, status);
+		return;
+	}
 
 	if (ok) {
 		for (const char *p = out; (p = strstr(p, "Grep query\n")); p++)
@@ -417,8 +451,7 @@ void run_queries(struct run_context *ctx)
 		done = job_wait_any(jobs, nr_jobs, &status);
 		if (done < 0)
 			continue;
-		query_done(ctx, &ctx->rules->v[jobs[done].rule], strbuf_str(&jobs[done].out),
-			   strbuf_str(&jobs[done].err), exit_ok(status) && !jobs[done].timed_out,
+		query_done(ctx, &ctx->rules->v[jobs[done].rule], &jobs[done], status,
 			   &keys[jobs[done].rule]);
 		job_reset(&jobs[done]);
 		running--;

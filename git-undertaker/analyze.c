@@ -8,6 +8,15 @@
 #include "model.h"
 #include "pc.h"
 
+/*
+ * What a defect lists of its chain and nesting (names, --explain lines) comes
+ * from this many arms or enclosing blocks at most, nearest first: a chain of
+ * 10k #elifs costs no more per defect than a short one.
+ */
+#define MAX_DEFECT_SYMBOLS 64
+/* A longer condition in normal form is named by a hash of its directives instead. */
+#define MAX_CONDITION_TEXT 1024
+
 /* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
 enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
@@ -36,6 +45,7 @@ struct file_state {
 	struct tree_models *tm;
 	struct file_arch *arches;	/* nr_models entries */
 	size_t nr_models;
+	struct block_id *ids;		/* f->nr_blocks entries */
 };
 
 static struct file_arch *file_arch(struct file_state *fs, size_t i)
@@ -175,67 +185,88 @@ static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, s
 	return ALIVE;
 }
 
-/* Does the chain up to block i (its #if and earlier #elifs, and itself) name a CONFIG symbol? */
-static int chain_names_config(const struct cpp_file *f, size_t i)
+/*
+ * A block's identity across versions of its file: its directive (blanks
+ * collapsed), those of the earlier arms of its chain and its parent's
+ * identity (ctx); and whether the file #defines each CONFIG name of those
+ * chains (bits). Both are hashed step by step from the parent and the
+ * previous arm, so a file's ids cost time linear in it however deep its
+ * nesting or long its #elif chains. `config`: the chain up to the block
+ * (its #if, earlier #elifs and itself) names a CONFIG symbol.
+ */
+struct block_id {
+	uint64_t ctx, bits, arm_ctx, arm_bits;
+	int config;
+};
+
+#define FNV_SEED 0xcbf29ce484222325ULL
+
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
-	for (int j = (int)i; j >= 0; j = f->blocks[j].prev_sibling)
-		if (f->blocks[j].nr_symbols)
-			return 1;
-	return 0;
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
 }
 
-/* The directives from the file down to block i: a block's identity across versions. */
-static void block_context(const struct cpp_file *f, size_t i, struct strbuf *sb)
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
 {
-	const struct cpp_block *b = &f->blocks[i];
+	unsigned char b[8];
 
-	if (b->parent >= 0) {
-		block_context(f, (size_t)b->parent, sb);
-		strbuf_addstr(sb, " > ");
-	}
-	if (b->prev_sibling >= 0) {
-		for (int j = b->first; j != (int)i && j >= 0; ) {
-			strbuf_addf(sb, "%s | ", f->blocks[j].directive);
-			/* Walk forward: find the sibling whose prev is j. */
-			int next = -1;
-
-			for (size_t k = (size_t)j + 1; k < i + 1; k++)
-				if (f->blocks[k].prev_sibling == j) {
-					next = (int)k;
-					break;
-				}
-			j = next;
-		}
-	}
-	for (const char *p = b->directive; *p; p++) {
-		if (p[0] == ' ' || p[0] == '\t') {
-			if (sb->len && sb->buf[sb->len - 1] != ' ')
-				strbuf_addch(sb, ' ');
-			continue;
-		}
-		strbuf_addch(sb, *p);
-	}
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return fnv(h, b, sizeof(b));
 }
 
-/* block_context, then the file_defined bit of each CONFIG name along the chain. */
-static void block_key(const struct cpp_file *f, size_t i, struct strbuf *sb)
+static struct block_id *block_ids(const struct cpp_file *f)
 {
-	block_context(f, i, sb);
-	strbuf_addch(sb, '\n');
-	for (int up = (int)i; up >= 0; up = f->blocks[up].parent)
-		for (int j = up; j >= 0; j = f->blocks[j].prev_sibling)
-			for (size_t k = 0; k < f->blocks[j].nr_symbols; k++)
-				strbuf_addch(sb, f->blocks[j].symbols[k].file_defined ? '1' : '0');
+	struct block_id *id = xcalloc(f->nr_blocks + 1, sizeof(*id));
+
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		const struct cpp_block *b = &f->blocks[i];
+		const struct block_id *prev = b->prev_sibling >= 0 ? &id[b->prev_sibling] : NULL;
+		const struct block_id *up = b->parent >= 0 ? &id[b->parent] : NULL;
+		uint64_t h = prev ? prev->arm_ctx : FNV_SEED, bits = prev ? prev->arm_bits : FNV_SEED;
+		int blank = 0;
+
+		h = fnv(h, "|", 1);
+		for (const char *p = b->directive; *p; p++) {
+			if (*p == ' ' || *p == '\t') {
+				blank = 1;
+				continue;
+			}
+			if (blank)
+				h = fnv(h, " ", 1);
+			blank = 0;
+			h = fnv(h, p, 1);
+		}
+		bits = fnv(bits, "|", 1);
+		for (size_t k = 0; k < b->nr_symbols; k++)
+			bits = fnv(bits, b->symbols[k].file_defined ? "1" : "0", 1);
+		id[i].arm_ctx = h;
+		id[i].arm_bits = bits;
+		id[i].ctx = fnv_u64(fnv_u64(FNV_SEED, up ? up->ctx : 0), h);
+		id[i].bits = fnv_u64(fnv_u64(FNV_SEED, up ? up->bits : 0), bits);
+		id[i].config = b->nr_symbols || (prev && prev->config);
+	}
+	return id;
+}
+
+static void block_key(const struct block_id *id, size_t i, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%016llx.%016llx", (unsigned long long)id[i].ctx,
+		    (unsigned long long)id[i].bits);
 }
 
 /* Is block i one that opt->skip says the other version holds alike? */
-static int skipped(const struct cpp_file *f, size_t i, const struct analyze_options *opt,
+static int skipped(const struct block_id *id, size_t i, const struct analyze_options *opt,
 		   struct strbuf *key)
 {
 	if (!opt->skip)
 		return 0;
 	strbuf_reset(key);
-	block_key(f, i, key);
+	block_key(id, i, key);
 	return strmap_get(opt->skip, key->buf) != NULL;
 }
 
@@ -249,25 +280,31 @@ struct cpp_file *analyze_scan(const char *path, const char *data, size_t size,
 
 void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
 {
+	struct block_id *id = block_ids(f);
 	struct strbuf key = STRBUF_INIT;
 
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		strbuf_reset(&key);
-		block_key(f, i, &key);
+		block_key(id, i, &key);
 		strmap_put(counts, key.buf, (void *)((uintptr_t)strmap_get(counts, key.buf) + 1));
 	}
 	strbuf_release(&key);
+	free(id);
 }
 
-static void condition_text(struct strbuf *sb, const struct cpp_expr *e);
+static int condition_text(struct strbuf *sb, const struct cpp_expr *e);
 
-/* The operands of a chain of one operator, each in normal form, sorted and joined. */
-static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
+/*
+ * The operands of a chain of one operator, each in normal form, sorted and
+ * joined. -1 as soon as the text would pass MAX_CONDITION_TEXT.
+ */
+static int condition_chain(struct strbuf *sb, const struct cpp_expr *e)
 {
 	struct strvec parts = STRVEC_INIT;
 	const struct cpp_expr **stack = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, total = sb->len;
 	struct strbuf one = STRBUF_INIT;
+	int ret = 0;
 
 	ALLOC_GROW(stack, nr + 1, alloc);
 	stack[nr++] = e;
@@ -275,14 +312,28 @@ static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
 		const struct cpp_expr *x = stack[--nr];
 
 		if (x->kind == e->kind) {
+			/* Each operand takes 5 bytes or more ("a && "): stop before the walk grows. */
+			if ((parts.nr + nr + 2) * 5 > MAX_CONDITION_TEXT) {
+				ret = -1;
+				break;
+			}
 			ALLOC_GROW(stack, nr + 2, alloc);
 			stack[nr++] = x->b;
 			stack[nr++] = x->a;
 			continue;
 		}
 		strbuf_reset(&one);
-		condition_text(&one, x);
+		if (condition_text(&one, x) < 0 || (total += one.len + 4) > MAX_CONDITION_TEXT) {
+			ret = -1;
+			break;
+		}
 		strvec_push(&parts, one.buf);
+	}
+	if (ret < 0) {
+		strvec_clear(&parts);
+		strbuf_release(&one);
+		free(stack);
+		return -1;
 	}
 	strvec_sort(&parts);
 	strbuf_addch(sb, '(');
@@ -293,6 +344,7 @@ static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
 	strvec_clear(&parts);
 	strbuf_release(&one);
 	free(stack);
+	return 0;
 }
 
 /*
@@ -300,9 +352,10 @@ static void condition_chain(struct strbuf *sb, const struct cpp_expr *e)
  * #ifdef X, #if defined(X) and #if X are one test of a Kconfig name, and the
  * operands of && and || are in sorted order. Spacing, line and the
  * directive's spelling are gone, so a defect survives a rewrite of its #if
- * line, and a rewrite that changes the condition is a new defect.
+ * line, and a rewrite that changes the condition is a new defect. -1 when
+ * the text would be longer than MAX_CONDITION_TEXT (it is not finished).
  */
-static void condition_text(struct strbuf *sb, const struct cpp_expr *e)
+static int condition_text(struct strbuf *sb, const struct cpp_expr *e)
 {
 	static const char *const variant[] = {
 		[CPP_DEFINED] = "", [CPP_ENABLED] = "IS_ENABLED", [CPP_BUILTIN] = "IS_BUILTIN",
@@ -315,12 +368,10 @@ static void condition_text(struct strbuf *sb, const struct cpp_expr *e)
 		break;
 	case CPP_EXPR_NOT:
 		strbuf_addch(sb, '!');
-		condition_text(sb, e->a);
-		break;
+		return sb->len > MAX_CONDITION_TEXT ? -1 : condition_text(sb, e->a);
 	case CPP_EXPR_AND:
 	case CPP_EXPR_OR:
-		condition_chain(sb, e);
-		break;
+		return condition_chain(sb, e);
 	case CPP_EXPR_CONFIG:
 		strbuf_addf(sb, "%s(%s)", variant[e->variant], e->name);
 		break;
@@ -333,10 +384,12 @@ static void condition_text(struct strbuf *sb, const struct cpp_expr *e)
 		strbuf_addf(sb, "{%s}", e->text);
 		break;
 	}
+	return sb->len > MAX_CONDITION_TEXT ? -1 : 0;
 }
 
 static struct defect *add_defect(struct defect_list *out, const char *path,
-				 const struct cpp_file *f, size_t i, enum defect_kind kind)
+				 const struct cpp_file *f, const struct block_id *id, size_t i,
+				 enum defect_kind kind)
 {
 	const struct cpp_block *b = &f->blocks[i];
 	struct defect *d = defect_list_add(out);
@@ -348,17 +401,26 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 	d->block = b->number;
 	d->kind = kind;
 	d->directive = xstrdup(b->directive);
-	condition_text(&cond, b->pc);
+	if (condition_text(&cond, b->pc) < 0) {
+		/* 10k nested #ifs: a text per block would be quadratic in the file. */
+		strbuf_reset(&cond);
+		strbuf_addf(&cond, "#%016llx", (unsigned long long)id[i].ctx);
+	}
 	d->condition = strbuf_detach(&cond, NULL);
 	return d;
 }
 
+/* The enclosing blocks and earlier arms, nearest first: MAX_DEFECT_SYMBOLS of each at most. */
 static void explain_code(struct defect *d, const char *path, const struct cpp_file *f, size_t i)
 {
-	for (int j = f->blocks[i].parent; j >= 0; j = f->blocks[j].parent)
+	int n = 0;
+
+	for (int j = f->blocks[i].parent; j >= 0 && n++ < MAX_DEFECT_SYMBOLS; j = f->blocks[j].parent)
 		strvec_pushf(&d->explanation, "%s:%d: enclosed by: %s", path, f->blocks[j].line,
 			     f->blocks[j].directive);
-	for (int j = f->blocks[i].prev_sibling; j >= 0; j = f->blocks[j].prev_sibling)
+	n = 0;
+	for (int j = f->blocks[i].prev_sibling; j >= 0 && n++ < MAX_DEFECT_SYMBOLS;
+	     j = f->blocks[j].prev_sibling)
 		strvec_pushf(&d->explanation, "%s:%d: after: %s", path, f->blocks[j].line,
 			     f->blocks[j].directive);
 }
@@ -534,10 +596,16 @@ static int has_name(const struct strvec *sv, const char *name)
 	return 0;
 }
 
+/*
+ * The names of block i's condition and of the earlier arms of its chain,
+ * nearest first: at most MAX_DEFECT_SYMBOLS names from as many arms.
+ */
 static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
 {
-	for (int j = (int)i; j >= 0; j = f->blocks[j].prev_sibling)
-		for (size_t k = 0; k < f->blocks[j].nr_symbols; k++) {
+	int arms = 0;
+
+	for (int j = (int)i; j >= 0 && arms++ < MAX_DEFECT_SYMBOLS; j = f->blocks[j].prev_sibling)
+		for (size_t k = 0; k < f->blocks[j].nr_symbols && d->symbols.nr < MAX_DEFECT_SYMBOLS; k++) {
 			const char *name = f->blocks[j].symbols[k].name;
 
 			if (!has_name(&d->symbols, name))
@@ -632,7 +700,7 @@ static void add_undefined(struct file_state *fs, const char *path, size_t i,
 
 	if (!names->nr)
 		return;
-	d = add_defect(out, path, fs->f, i, DEFECT_UNDEFINED);
+	d = add_defect(out, path, fs->f, fs->ids, i, DEFECT_UNDEFINED);
 	d->cause = CAUSE_MISSING;
 	d->global = 1;
 	for (size_t k = 0; k < names->nr; k++) {
@@ -738,7 +806,9 @@ static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t n
 
 	if (!mentions || nr_scope < 3)
 		return;
-	for (int j = (int)i; j >= 0; j = fs->f->blocks[j].prev_sibling)
+	int arms = 0;
+
+	for (int j = (int)i; j >= 0 && arms++ < MAX_DEFECT_SYMBOLS; j = fs->f->blocks[j].prev_sibling)
 		for (size_t k = 0; k < fs->f->blocks[j].nr_symbols; k++) {
 			const char *name = fs->f->blocks[j].symbols[k].name;
 			const char *list = strmap_get(mentions, starts_with(name, "CONFIG_") ? name + 7 : name);
@@ -789,12 +859,13 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 	*input_errors += f->errors.nr;
 	fs.nr_models = tm->nr_arches ? tm->nr_arches : 1;
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
+	fs.ids = block_ids(f);
 	scope_of(&fs, path, &scope, &nr_scope);
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
 		/* Never compiled, yet a name no Kconfig defines is still a typo. */
 		for (size_t i = 0; i < f->nr_blocks; i++) {
-			if (skipped(f, i, opt, &key))
+			if (skipped(fs.ids, i, opt, &key))
 				continue;
 			strvec_clear(&names);
 			undefined_names(&fs, i, opt, &names);
@@ -810,11 +881,11 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 		struct file_arch *fa;
 		struct defect *d;
 
-		if (skipped(f, i, opt, &key))
+		if (skipped(fs.ids, i, opt, &key))
 			continue;
 		strvec_clear(&names);
 		macro_missing = undefined_names(&fs, i, opt, &names);
-		if (b->constant || !chain_names_config(f, i)) {
+		if (b->constant || !fs.ids[i].config) {
 			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
 		}
@@ -862,7 +933,7 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 		/* A macro's missing option is false in C: missing is why, not code. */
 		if (cause == CAUSE_CODE && macro_missing)
 			cause = CAUSE_MISSING;
-		d = add_defect(out, path, f, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
+		d = add_defect(out, path, f, fs.ids, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
 		d->cause = cause;
 		set_symbols(d, f, i);
 		for (size_t k = 0; k < names.nr; k++)
@@ -900,6 +971,7 @@ done:
 		free(fs.arches[k].alive);
 	}
 	free(fs.arches);
+	free(fs.ids);
 	free(scope);
 	strbuf_release(&key);
 	strvec_clear(&names);

@@ -38,10 +38,10 @@ struct cpp_file *analyze_scan(const char *path, const char *data, size_t size,
 
 /*
  * Counts the blocks of a scanned file per key into `counts` (key -> count
- * cast to a pointer). A block's key is its context (the directives from the
- * file down to it, as written) with which of their CONFIG names
- * the file #defines before them: under the same models and path, blocks
- * with equal keys have equal verdicts.
+ * cast to a pointer). A block's key is a hash of its context (the directives
+ * from the file down to it, blanks collapsed) with which of their CONFIG
+ * names the file #defines before them: under the same models and path,
+ * blocks with equal keys have equal verdicts. Linear in the file.
  */
 void analyze_block_keys(const struct cpp_file *f, struct strmap *counts);
 

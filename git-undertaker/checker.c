@@ -713,7 +713,10 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 
 	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
 		return error("cannot read commit %s", oid_short(c->repo, commit));
-	nr_parents = git_commit_parentcount(gc);
+	nr_parents = repo_commit_parentcount(c->repo, gc);
+	if (!nr_parents && git_commit_parentcount(gc))
+		warning("%s: at the shallow boundary of this clone (its parent is not here): "
+			"checked as a root commit", oid_short(c->repo, commit));
 	parents = xcalloc(nr_parents + 1, sizeof(*parents));
 	for (size_t i = 0; i < nr_parents; i++)
 		parents[i] = *git_commit_parent_id(gc, (unsigned)i);

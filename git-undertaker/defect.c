@@ -198,11 +198,12 @@ static void add_cause(struct strbuf *sb, const struct defect *d)
 
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status)
 {
+	/* A path with a newline must not split the line: quoted as git quotes it. */
+	strbuf_add_path(sb, d->path);
 	if (d->block < 0)
-		strbuf_addf(sb, "%s:%d: %s block B00 (", d->path, d->line, defect_kind_name(d->kind));
+		strbuf_addf(sb, ":%d: %s block B00 (", d->line, defect_kind_name(d->kind));
 	else
-		strbuf_addf(sb, "%s:%d: %s block B%d (", d->path, d->line, defect_kind_name(d->kind),
-			    d->block);
+		strbuf_addf(sb, ":%d: %s block B%d (", d->line, defect_kind_name(d->kind), d->block);
 	add_cause(sb, d);
 	strbuf_addstr(sb, ", ");
 	add_scope(sb, d);

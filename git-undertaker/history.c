@@ -176,7 +176,7 @@ int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *na
 	opts.notify_cb = only_kconfig;
 	if (git_commit_lookup(&c, g, commit) < 0)
 		return -1;
-	for (int depth = 0; depth < HISTORY_DEPTH && git_commit_parentcount(c); depth++) {
+	for (int depth = 0; depth < HISTORY_DEPTH && repo_commit_parentcount(r, c); depth++) {
 		git_tree *ct = NULL, *pt = NULL;
 		git_diff *diff = NULL;
 		int err;

@@ -112,6 +112,16 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree,
 	full = strstr(cmd, "VAMPYR_TARGETS") || !*targets ? xstrdup(cmd) : xstrfmt("%s %s", cmd, targets);
 	status = run_command(full, tree, &env, log);
 	text = read_file_text(log);
+	if (status) {
+		/* A build that stops early adds no diagnostic: say so, with how it ended. */
+		size_t len = strlen(text), i = len, lines = 0;
+
+		while (i > 0 && lines < 10)
+			if (text[--i] == '\n' && i + 1 < len)
+				lines++;
+		error("%s: the build failed (exit %d): %s\n%s", c->name, status, full,
+		      text + (i ? i + 1 : 0));
+	}
 	for (char *p = text, *eol; *p; p = eol) {
 		char *shown, *key;
 
@@ -211,7 +221,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 
 	if (git_commit_lookup(&commit, repo_git(v->repo), &v->commit))
 		die_git("cannot read the commit");
-	if (git_commit_parentcount(commit) > 0) {
+	if (repo_commit_parentcount(v->repo, commit) > 0) {
 		git_oid_cpy(&parent, git_commit_parent_id(commit, 0));
 		has_parent = 1;
 	}

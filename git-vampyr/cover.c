@@ -316,23 +316,62 @@ void vampyr_merge(struct vampyr *v)
 }
 
 /* Is block a inside block b (or b itself)? */
-static int within(const struct vampyr *v, size_t a, size_t b)
+/*
+ * The pairs of the bound look at a block's enclosing blocks, MAX_WALK of them
+ * at most: deeper, a pair is left unknown (which only weakens the bound), so
+ * 10k nested #ifs cost no more per pair than a few.
+ */
+#define MAX_WALK 64
+
+/* A live block's enclosing blocks and itself, outermost first; complete: up to the file. */
+struct lineage {
+	long up[MAX_WALK];
+	int nr, complete;
+};
+
+static void lineage_of(const struct vampyr *v, size_t a, struct lineage *out)
 {
-	for (long i = (long)a; i >= 0; i = v->blocks[i].parent)
-		if ((size_t)i == b)
+	long i = (long)a, tmp[MAX_WALK];
+	int n = 0;
+
+	while (i >= 0 && n < MAX_WALK) {
+		tmp[n++] = i;
+		i = v->blocks[i].parent;
+	}
+	out->complete = i < 0;
+	out->nr = n;
+	for (int k = 0; k < n; k++)
+		out->up[k] = tmp[n - 1 - k];
+}
+
+/* Is b the block a or one that encloses it? */
+static int within(const struct lineage *la, size_t b)
+{
+	for (int k = 0; k < la->nr; k++)
+		if (la->up[k] == (long)b)
 			return 1;
 	return 0;
 }
 
-/* Blocks in different arms of one #if chain (or inside them) exclude each other. */
-static int arms_exclusive(const struct vampyr *v, size_t a, size_t b)
+/*
+ * Blocks in different arms of one #if chain (or inside them) exclude each
+ * other: the arms are the two blocks where their lineages part.
+ */
+static int arms_exclusive(const struct vampyr *v, const struct lineage *la, const struct lineage *lb)
 {
-	for (long i = (long)a; i >= 0; i = v->blocks[i].parent)
-		for (long j = (long)b; j >= 0; j = v->blocks[j].parent)
-			if (i != j && v->blocks[i].chain == v->blocks[j].chain &&
-			    !strcmp(v->blocks[i].path, v->blocks[j].path))
-				return 1;
-	return 0;
+	int k = 0;
+	long i, j;
+
+	if (!la->complete || !lb->complete)
+		return 0;
+	while (k < la->nr && k < lb->nr && la->up[k] == lb->up[k])
+		k++;
+	if (k == la->nr || k == lb->nr)
+		return 0;	/* one within the other */
+	i = la->up[k];
+	j = lb->up[k];
+	return v->blocks[i].chain == v->blocks[j].chain &&
+	       !strcmp(v->blocks[i].path, v->blocks[j].path);
 }
 
 static int value_of_lit(const struct vconfig *c, const struct vblock *b)
@@ -410,6 +449,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 {
 	struct bound bd = { .v = v, .budget = budget };
 	size_t alloc = 0, best = 0, *members;
+	struct lineage *lineage;
 
 	for (size_t i = 0; i < v->nr_blocks; i++)
 		if (live_target(&v->blocks[i])) {
@@ -420,18 +460,22 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 		free(bd.live);
 		return v->lower_bound = 0;
 	}
-	if (bd.nr > 8192)
-		bd.nr = 8192;	/* a bound over the first blocks is still a bound */
+	if (bd.nr > 2048)
+		bd.nr = 2048;	/* a bound over the first blocks is still a bound (4 MiB of pairs) */
 	bd.pair = xcalloc(bd.nr * bd.nr, 1);
 	members = xmalloc(bd.nr * sizeof(*members));
+	lineage = xmalloc(bd.nr * sizeof(*lineage));
+	for (size_t i = 0; i < bd.nr; i++)
+		lineage_of(v, bd.live[i], &lineage[i]);
 	for (size_t i = 0; i < bd.nr; i++)
 		for (size_t j = i + 1; j < bd.nr; j++) {
 			size_t a = bd.live[i], b = bd.live[j];
 			unsigned char val = PAIR_UNKNOWN;
 
-			if (within(v, a, b) || within(v, b, a)) {
+			/* live is in block order: only the earlier block can enclose the later. */
+			if (within(&lineage[j], a)) {
 				val = PAIR_COMPATIBLE;
-			} else if (arms_exclusive(v, a, b)) {
+			} else if (arms_exclusive(v, &lineage[i], &lineage[j])) {
 				val = PAIR_EXCLUSIVE;
 			} else {
 				for (size_t k = 0; k < v->nr_configs; k++)
@@ -471,6 +515,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 	if (!best)
 		best = 1;
 	free(members);
+	free(lineage);
 	free(bd.pair);
 	free(bd.live);
 	return v->lower_bound = best;

@@ -8,6 +8,7 @@
  * loses a block, its trace (trace.c) names the few symbols to pin as well,
  * never the whole assignment.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,13 +201,13 @@ void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 
 int fragment_write(const struct vconfig *c)
 {
-	FILE *f = fopen(c->path, "w");
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
 
-	if (!f)
-		return error("cannot write %s: %m", c->path);
 	for (size_t i = 0; i < c->assignments.nr; i++)
-		fprintf(f, "%s\n", c->assignments.v[i]);
-	if (fclose(f))
-		return error("cannot write %s: %m", c->path);
-	return 0;
+		strbuf_addf(&sb, "%s\n", c->assignments.v[i]);
+	if (write_file_atomic(c->path, strbuf_str(&sb), sb.len) < 0)
+		ret = error("cannot write %s: %s", c->path, strerror(errno));
+	strbuf_release(&sb);
+	return ret;
 }

@@ -131,6 +131,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
 	for (size_t i = base; i < v->nr_blocks; i++)
 		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
+	pc_context_forget_exprs(&v->pcx);
 	cpp_file_free(f);
 	blob_release(v->repo, blob);
 }
@@ -176,10 +177,30 @@ static void load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 	v->pcx.facts = v->sat;
 }
 
-static void write_fragments(struct vampyr *v, const char *dir)
+/*
+ * The fragments, and the manifest naming them. The manifest first names
+ * the earlier run's files too, so a run that dies half-way leaves none of
+ * them unlisted; once all are written, those not written again go.
+ */
+static void write_fragments(struct vampyr *v, const char *dir, int expand)
 {
+	struct strvec old = STRVEC_INIT, now = STRVEC_INIT, both = STRVEC_INIT;
+
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		die("cannot create %s: %s", dir, strerror(errno));
+	manifest_read(dir, &old);
+	for (size_t i = 0; i < v->nr_configs; i++) {
+		strvec_pushf(&now, "%s.config", v->configs[i].name);
+		/* kconfig writes <name>.expanded beside the fragment. */
+		if (expand)
+			strvec_pushf(&now, "%s.expanded", v->configs[i].name);
+	}
+	for (size_t i = 0; i < old.nr; i++)
+		strvec_push(&both, old.v[i]);
+	for (size_t i = 0; i < now.nr; i++)
+		strvec_push(&both, now.v[i]);
+	if (manifest_write(dir, &both))
+		die("cannot write the fragments");
 	for (size_t i = 0; i < v->nr_configs; i++) {
 		struct vconfig *c = &v->configs[i];
 
@@ -188,6 +209,12 @@ static void write_fragments(struct vampyr *v, const char *dir)
 		if (fragment_write(c))
 			die("cannot write the fragments");
 	}
+	manifest_remove_stale(dir, &old, &now);
+	if (manifest_write(dir, &now))
+		die("cannot write the fragments");
+	strvec_clear(&old);
+	strvec_clear(&now);
+	strvec_clear(&both);
 }
 
 /*
@@ -355,7 +382,7 @@ int main(int argc, const char **argv)
 	vampyr_merge(&v);
 	if (!outdir)
 		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
-	write_fragments(&v, outdir);
+	write_fragments(&v, outdir, expand);
 	if (expand && ret == EXIT_CLEAN && v.nr_configs && vampyr_expand(&v, &eo))
 		ret = EXIT_FATAL;
 	vampyr_tree_done(&v, &eo);

@@ -137,8 +137,14 @@ void vconfig_release(struct vconfig *c);
  * closed over what decides them (the cone), and c->pins.
  */
 void fragment_assignments(struct vampyr *v, struct vconfig *c);
-/* Writes c->assignments to c->path. */
+/* Writes c->assignments to c->path (through a temporary file: never half a fragment). */
 int fragment_write(const struct vconfig *c);
+/* manifest.c: the files a run wrote in its output directory, for the next run. */
+void manifest_read(const char *dir, struct strvec *names);
+int manifest_write(const char *dir, const struct strvec *names);
+/* Removes the files of `old` that are not in `now`. */
+void manifest_remove_stale(const char *dir, const struct strvec *old, const struct strvec *now);
+
 /* The value of a Kconfig symbol in an assignment: 'y', 'm', 'n', or 0 without a variable. */
 int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym);
 /* The Kconfig symbol behind a model variable (CONFIG_FOO, CONFIG_FOO_MODULE), or NULL. */

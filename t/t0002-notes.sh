@@ -83,16 +83,18 @@ test_expect_success 'an aborted batch writes nothing, an empty batch no commit' 
 	test_cmp before after
 '
 
-test_expect_success 'a writer that moved the ref meanwhile wins; our batch fails whole' '
-	echo "A ours" | test_expect_code 128 \
-		test-notes write refs/notes/ut --race="git notes --ref=ut add -f -m theirs B" 2>err &&
-	grep "refs/notes/ut: changed while this run wrote its notes" err &&
-	git notes --ref=ut show B >actual && echo theirs >expect && test_cmp expect actual &&
-	git notes --ref=ut show A >actual && echo replaced >expect && test_cmp expect actual &&
-	echo "A ours" | test_expect_code 128 \
-		test-notes write refs/notes/racy --race="git notes --ref=racy add -m theirs B" 2>err &&
-	grep "refs/notes/racy: changed" err &&
-	test $(git rev-list refs/notes/racy | wc -l) = 1
+test_expect_success 'a writer that moved the ref meanwhile keeps its notes; ours go on top' '
+	printf "A ours\nB ours too\n" | \
+		test-notes write refs/notes/ut --race="git notes --ref=ut add -f -m theirs B && git notes --ref=ut add -f -m theirs C" &&
+	git notes --ref=ut show A >actual && echo ours >expect && test_cmp expect actual &&
+	git notes --ref=ut show B >actual && echo "ours too" >expect && test_cmp expect actual &&
+	git notes --ref=ut show C >actual && echo theirs >expect && test_cmp expect actual &&
+	git log -1 --format=%s refs/notes/ut^ >actual &&
+	echo "Notes added by '\''git notes add'\''" >expect && test_cmp expect actual &&
+	echo "A ours" | test-notes write refs/notes/racy --race="git notes --ref=racy add -m theirs B" &&
+	test $(git rev-list refs/notes/racy | wc -l) = 2 &&
+	test-notes read refs/notes/racy A B >actual && printf "ours\ntheirs\n" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a bad commit aborts the batch' '

@@ -84,7 +84,7 @@ test_expect_success 'a function calling itself without end is an error, not a ha
 	printf "F = \$(F,\$(1))\$(F,\$(1))\nconfig A\n\tbool \"\$(F,x)\"\nconfig B\n\tbool\n" >rec/Kconfig &&
 	test_expect_code 1 test-kconfig --details rec >rec.out 2>rec.err &&
 	grep "error: Kconfig:3: macro expansion nested too deeply" rec.err &&
-	grep -A1 "^config A" rec.out | grep "prompt \"\"" &&
+	grep -A1 "^config A" rec.out | grep "prompt \"\$(F,x)\"" &&
 	grep "^config B" rec.out
 '
 

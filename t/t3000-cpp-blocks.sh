@@ -247,4 +247,44 @@ test_expect_success 'random token soups: no crash, a consistent block tree' '
 	done
 '
 
+test_expect_success 'a directive ending in a backslash at the end of the blob: nothing read past it' '
+	# 4 bytes, no newline: test-cpp hands the scanner exactly these bytes,
+	# so under AddressSanitizer a read past the end fails here.
+	printf "#if\\\\" >trail.c &&
+	test $(wc -c <trail.c) = 4 &&
+	test_expect_code 1 test-cpp blocks trail.c >out 2>err &&
+	cat >expect <<-\EOF &&
+	test-cpp: error: trail.c:1: unexpected token in #if
+	test-cpp: error: trail.c:1: unterminated #if
+	EOF
+	test_cmp expect err &&
+	cat >expect <<-\EOF &&
+	B0 1-2 parent=B00 kind=if pc={\} directive=#if\
+	EOF
+	test_cmp expect out &&
+	printf "#ifdef A\n#endif\\\\" >trail2.c &&
+	test-cpp blocks trail2.c >out &&
+	echo "B0 1-2 parent=B00 kind=ifdef pc=defined(A) directive=#ifdef A" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '%: is #, as gcc reads a C file (not an assembler one)' '
+	printf "%%:ifdef CONFIG_A\nint a;\n%%:  elif defined(CONFIG_B)\nint b;\n%%:else\nint c;\n%%:endif\n" >digraph.c &&
+	test-cpp blocks digraph.c >out &&
+	cat >expect <<-\EOF &&
+	B0 1-3 parent=B00 kind=ifdef pc=defined(CONFIG_A) directive=%:ifdef CONFIG_A
+	B1 3-5 parent=B00 kind=elif pc=defined(CONFIG_B) && !defined(CONFIG_A) directive=%:  elif defined(CONFIG_B)
+	B2 5-7 parent=B00 kind=else pc=!defined(CONFIG_A) && !defined(CONFIG_B) directive=%:else
+	EOF
+	test_cmp expect out &&
+	if command -v gcc >/dev/null
+	then
+		gcc -E -P -DCONFIG_B digraph.c >gcc.out &&
+		echo "int b;" >expect &&
+		test_cmp expect gcc.out
+	fi &&
+	test-cpp blocks --asm digraph.c >out &&
+	test_must_be_empty out
+'
+
 test_done

@@ -303,6 +303,13 @@ test_expect_success KCONF '--build: the warnings the commit adds, with the confi
 	grep "^foo.c:8:[0-9]*: warning: unused variable .new_unused." actual
 '
 
+test_expect_success KCONF '--build: a build that fails is said, with its last lines' '
+	git vampyr --no-notes --expand --build="echo no objtool without libelf; exit 2" -o out7 >actual 2>err &&
+	grep "config-1: the build failed (exit 2): echo no objtool without libelf; exit 2 foo.o" err &&
+	grep "^no objtool without libelf" err &&
+	grep "^the commit adds 0 diagnostics\$" actual
+'
+
 test_expect_success 'architectures: --arch picks one, the default is the host'"'"'s' '
 	mkdir arches &&
 	(

@@ -19,6 +19,9 @@ test_expect_success 'setup: a logging spatch, drivers and a rule' '
 	# files of --file-groups; and each process as a "process" line.
 	dir= groups= slow=
 	echo "process $*" >>"$SPATCH_LOG.processes"
+	if test -n "$SPATCH_KILL_QUERY" && test "$1" = --parse-cocci; then
+		kill -9 $$
+	fi
 	for a in "$@"; do
 		if test -e "$a" && grep -rq SLOW_MARKER "$a"; then
 			slow=yes
@@ -44,7 +47,7 @@ test_expect_success 'setup: a logging spatch, drivers and a rule' '
 	if test -n "$dir"; then
 		(cd "$dir" && find . -name "*.c" | sed "s|^\./||") >>"$SPATCH_LOG"
 	fi
-	if test -n "$slow"; then
+	if test -n "$slow" && test -z "$SPATCH_NOT_SLOW"; then
 		echo $$ >"$SPATCH_LOG.slow"
 		sleep 30
 	fi
@@ -117,6 +120,48 @@ test_expect_success 'a cached output that git prune removed is made again, not l
 test_expect_success 'the cache lives under $GIT_DIR/backport' '
 	test -d .git/backport/cache &&
 	test -f .git/backport/spatch-version
+'
+
+test_expect_success 'a damaged cache entry is computed again, with a warning' '
+	rm -rf .git/backport/cache &&
+	git backport --rules=rules -n 2 HEAD >before 2>err &&
+	test_must_be_empty err &&
+	find .git/backport/cache -type f >entries &&
+	test $(wc -l <entries) -ge 3 &&
+	# Cut short (a full disk), emptied, one byte changed.
+	first=$(sed -n 1p entries) && second=$(sed -n 2p entries) && third=$(sed -n 3p entries) &&
+	head -c 70 "$first" >cut && mv cut "$first" &&
+	: >"$second" &&
+	sed "\$s/./X/" "$third" >changed && mv changed "$third" &&
+	rm -f spatch.log &&
+	git backport --rules=rules -n 2 HEAD >after 2>err &&
+	test_cmp before after &&
+	test $(grep -c "warning: cache entry .* is damaged" err) = 3 &&
+	grep "$first is damaged (checksum mismatch)" err &&
+	grep "$second is damaged (no header)" err &&
+	grep "$third is damaged (checksum mismatch)" err &&
+	test -e spatch.log &&
+	rm -f spatch.log &&
+	git backport --rules=rules -n 2 HEAD >again 2>err &&
+	test_must_be_empty err &&
+	test_cmp before again &&
+	! test -e spatch.log
+'
+
+test_expect_success 'a --parse-cocci killed or timed out is not cached as the rule'\''s error' '
+	mkdir -p rules-killed rules-slow &&
+	{ cat rules/0001-threaded-irq.cocci && echo "// killed"; } >rules-killed/0001-threaded-irq.cocci &&
+	test_might_fail env SPATCH_KILL_QUERY=1 git backport --rules=rules-killed base >out 2>err &&
+	grep "0001-threaded-irq.cocci: spatch killed by signal 9" err &&
+	! grep compat_request_threaded_irq out &&
+	git backport --rules=rules-killed base >out 2>err &&
+	grep "^+	return compat_request_threaded_irq(1, 0, 0, 0, \"a\", 0);" out &&
+	{ cat rules/0001-threaded-irq.cocci && echo "// SLOW_MARKER"; } >rules-slow/0001-threaded-irq.cocci &&
+	test_might_fail git backport --timeout=1 --rules=rules-slow base >out 2>err &&
+	grep "0001-threaded-irq.cocci: timeout" err &&
+	! grep compat_request_threaded_irq out &&
+	SPATCH_NOT_SLOW=1 git backport --rules=rules-slow base >out 2>err &&
+	grep "^+	return compat_request_threaded_irq(1, 0, 0, 0, \"a\", 0);" out
 '
 
 test_expect_success 'notes on each commit of the range, in refs/notes/backport' '

@@ -87,7 +87,7 @@ static int cmd_scan(const char *cmd, int argc, const char **argv)
 	const char *path = NULL;
 	struct cpp_file *f;
 	size_t len;
-	char *buf;
+	char *buf, *file;
 	int ret;
 
 	for (int i = 0; i < argc; i++) {
@@ -115,7 +115,15 @@ static int cmd_scan(const char *cmd, int argc, const char **argv)
 	}
 	if (!path)
 		die("%s", usage_text);
-	buf = read_file(path, &len);
+	/*
+	 * The scanner gets a copy of exactly the file's bytes, with no NUL
+	 * after them, as a blob from git is: under AddressSanitizer any read
+	 * past the end fails the test.
+	 */
+	file = read_file(path, &len);
+	buf = xmalloc(len ? len : 1);
+	memcpy(buf, file, len);
+	free(file);
 	opt.path = path;
 	opt.macros = macros;
 	f = cpp_scan(buf, len, &opt);
