@@ -251,6 +251,7 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	int r;
 
 	kbuild_make_init(&mk, b->ex, b->rd, d->path, &b->globals, 0);
+	mk.phase_prefixes = b->nr_phases > 1;
 	for (size_t i = 0; i < ARRAY_SIZE(preset); i++)
 		kbuild_make_set_empty(&mk, preset[i]);
 	r = kbuild_make_parse_file(&mk, file, kbuild_expr_true(b->ex));

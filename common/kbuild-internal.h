@@ -57,6 +57,11 @@ struct kmake {
 	size_t nr_patterns, alloc_patterns;
 	char *dir;			/* "" for the root */
 	int top;			/* reading the top Makefile: see kbuild_make_init */
+	/*
+	 * A tree of several phases: an undefined prefix variable ($(XPL_) where
+	 * the tree defines only $(PHASE_)) is empty, as make reads it.
+	 */
+	int phase_prefixes;
 	int depth;			/* expansion / include recursion guard */
 	size_t expanded;		/* bytes of values expanded so far (KMAKE_MAX_EXPANDED) */
 	int over_limit;			/* that limit was hit: said once */
@@ -115,6 +120,28 @@ void kbuild_make_patsubst(struct kmake *mk, const char *pat, const char *rep,
 char *kbuild_make_normalize_path(const char *p);
 
 
+/* ---- kbuild-phase.c: the phases a tree is built in (U-Boot's SPL, TPL, VPL) ---- */
+
+struct kbuild_phase {
+	char *name;		/* "" for the main build (U-Boot proper, any other tree), "spl", ... */
+	struct strvec defines;	/* the names it sets: CONFIG_XPL_BUILD, CONFIG_SPL_BUILD */
+};
+/* The phases of the tree, the main build first; at least that one. */
+size_t kbuild_phases(const struct kbuild_reader *rd, struct kbuild_phase **out);
+void kbuild_phases_free(struct kbuild_phase *phases, size_t nr);
+/* The Makefile whose lists a phase starts from: "Makefile", or U-Boot's scripts/Makefile.xpl. */
+const char *kbuild_phase_top(const struct kbuild_reader *rd, const struct kbuild_phase *ph);
+/*
+ * Before the top Makefile: the phase's names (y for its own, empty for the
+ * others') and its prefix variables ($(PHASE_), $(SPL_TPL_)...), set for
+ * the top Makefile and exported to every directory. Nothing for a tree of
+ * one phase.
+ */
+void kbuild_phase_setup(struct kmake *mk, const struct kbuild_phase *phases, size_t nr,
+			const struct kbuild_phase *ph);
+/* A name like PHASE_, SPL_TPL_ or XPL_: capitals ending in an underscore. */
+int kbuild_phase_is_prefix(const char *name);
+
 /* ---- kbuild.c and kbuild-dir.c: the map being built ---- */
 
 struct kobj {
@@ -147,6 +174,9 @@ struct kbuild_cache {
 	struct kbuild_exprs *ex;
 	char *top_key;		/* the top-level inputs the cached parses assume */
 	struct strmap dirs;	/* path -> struct kdir * (parse only) */
+	/* The other phases' parses (name -> struct kbuild_cache *, sharing ex). */
+	struct strmap phases;
+	int shared_ex;
 };
 
 struct kbuild_map {
@@ -171,6 +201,8 @@ struct builder {
 	struct kedge *entry;
 	size_t nr_entry, alloc_entry;
 	struct strvec paths;		/* .c and .S files, sorted */
+	const struct kbuild_phase *phases, *phase;	/* all, and the one being walked */
+	size_t nr_phases;
 };
 
 char *kbuild_join(const char *dir, const char *rel);

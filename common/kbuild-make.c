@@ -238,7 +238,8 @@ static void var_words(struct kmake *mk, const char *name, const struct kbuild_ex
 		kbuild_words_push(out, cond, ".", 1, 0);
 		return;
 	}
-	if (!mk->top && !is_local_list(name))
+	if (!mk->top && !is_local_list(name) &&
+	    !(mk->phase_prefixes && kbuild_phase_is_prefix(name)))
 		push_unknown(mk, out, cond);
 }
 

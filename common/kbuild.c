@@ -34,9 +34,28 @@ void kbuild_cache_free(struct kbuild_cache *c)
 	if (!c)
 		return;
 	strmap_clear(&c->dirs, kbuild_kdir_free);
+	strmap_clear(&c->phases, (void (*)(void *))kbuild_cache_free);
 	free(c->top_key);
-	kbuild_exprs_free(c->ex);
+	if (!c->shared_ex)
+		kbuild_exprs_free(c->ex);
 	free(c);
+}
+
+/* The cache of a phase's parses: each phase reads the directories with its own variables. */
+static struct kbuild_cache *phase_cache(struct kbuild_cache *c, const struct kbuild_phase *ph)
+{
+	struct kbuild_cache *pc;
+
+	if (!c || !*ph->name)
+		return c;
+	pc = strmap_get(&c->phases, ph->name);
+	if (!pc) {
+		pc = xcalloc(1, sizeof(*pc));
+		pc->ex = c->ex;
+		pc->shared_ex = 1;
+		strmap_put(&c->phases, ph->name, pc);
+	}
+	return pc;
 }
 
 void kbuild_kdir_free(void *p)
@@ -171,7 +190,8 @@ static void parse_top(struct builder *b, const char *srcarch)
 	}
 	kbuild_make_set_readonly(&mk, "srctree", ".");
 	kbuild_make_set_readonly(&mk, "objtree", ".");
-	kbuild_make_parse_file(&mk, "Makefile", kbuild_expr_true(b->ex));
+	kbuild_phase_setup(&mk, b->phases, b->nr_phases, b->phase);
+	kbuild_make_parse_file(&mk, kbuild_phase_top(b->rd, b->phase), kbuild_expr_true(b->ex));
 	b->m->stats.makefiles += mk.makefiles;
 	if (b->cache) {
 		/* Every directory's parse depends on the exported variables. */
@@ -393,20 +413,73 @@ static void assign_files(struct builder *b)
 	}
 }
 
+/* One phase's walk: its entry lists, the directories it descends, its files' conditions ORed in. */
+static void walk_phase(struct builder *b, const char *srcarch)
+{
+	struct kbuild_map *m = b->m;
+	struct kbuild_text t;
+	size_t next;
+	int root_parsed;
+
+	parse_top(b, srcarch);
+	/* The root is a kbuild directory only when it has a Kbuild file (Linux 5.x and later). */
+	if (!b->rd->read(b->rd->ctx, "Kbuild", &t)) {
+		struct kdir *root = get_dir(b, "");
+
+		if (b->rd->release)
+			b->rd->release(b->rd->ctx, &t);
+		root->B = root->A = kbuild_expr_true(m->ex);
+	}
+	/*
+	 * Older trees descend into the top Makefile's lists (core-m too); from
+	 * Linux 6.1 the top Kbuild does, with only what it names.
+	 */
+	root_parsed = b->nr_dirs > 0;
+	if (root_parsed)
+		parse_dir(b, b->order[0]);
+	if (!b->nr_dirs || !b->order[0]->nr_edges)
+		for (size_t i = 0; i < b->nr_entry; i++) {
+			struct kdir *d = get_dir(b, b->entry[i].dir);
+
+			d->B = kbuild_expr_or(m->ex, d->B, b->entry[i].b);
+			d->A = kbuild_expr_or(m->ex, d->A, b->entry[i].a);
+		}
+	/* Breadth first: parse each directory once, discovering its children. */
+	for (next = 0; next < b->nr_dirs; next++) {
+		struct kdir *d = b->order[next];
+
+		if (next || !root_parsed)
+			parse_dir(b, d);
+		for (size_t k = 0; k < d->nr_edges; k++)
+			get_dir(b, d->edges[k].dir);
+	}
+	compute_dir_conditions(b);
+	assign_files(b);
+
+	strmap_clear(&b->dirs, kbuild_kdir_free);
+	free(b->order);
+	b->order = NULL;
+	b->nr_dirs = b->alloc_dirs = 0;
+	strmap_clear(&b->globals, kbuild_var_free);
+	for (size_t i = 0; i < b->nr_entry; i++)
+		free(b->entry[i].dir);
+	free(b->entry);
+	b->entry = NULL;
+	b->nr_entry = b->alloc_entry = 0;
+}
+
 struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
 				    struct kbuild_cache *cache)
 {
 	struct builder b = { 0 };
 	struct kbuild_map *m = xcalloc(1, sizeof(*m));
-	struct kbuild_text t;
-	size_t next;
-	int root_parsed;
+	struct kbuild_phase *phases;
+	size_t nr_phases;
 
 	m->own_ex = !cache;
 	m->ex = cache ? cache->ex : kbuild_exprs_new();
 	b.m = m;
 	b.rd = rd;
-	b.cache = cache && rd->id ? cache : NULL;
 	b.ex = m->ex;
 
 	rd->for_each_file(rd->ctx, collect_file, &b);
@@ -421,40 +494,16 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 		strmap_put(&m->index, f->path, (void *)(uintptr_t)m->nr);
 	}
 
-	parse_top(&b, srcarch);
-	/* The root is a kbuild directory only when it has a Kbuild file (Linux 5.x and later). */
-	if (!rd->read(rd->ctx, "Kbuild", &t)) {
-		struct kdir *root = get_dir(&b, "");
-
-		if (rd->release)
-			rd->release(rd->ctx, &t);
-		root->B = root->A = kbuild_expr_true(m->ex);
+	/* A file is compiled when it is in some phase. */
+	nr_phases = kbuild_phases(rd, &phases);
+	b.phases = phases;
+	b.nr_phases = nr_phases;
+	for (size_t i = 0; i < nr_phases; i++) {
+		b.phase = &phases[i];
+		b.cache = cache && rd->id ? phase_cache(cache, b.phase) : NULL;
+		walk_phase(&b, srcarch);
 	}
-	/*
-	 * Older trees descend into the top Makefile's lists (core-m too); from
-	 * Linux 6.1 the top Kbuild does, with only what it names.
-	 */
-	root_parsed = b.nr_dirs > 0;
-	if (root_parsed)
-		parse_dir(&b, b.order[0]);
-	if (!b.nr_dirs || !b.order[0]->nr_edges)
-		for (size_t i = 0; i < b.nr_entry; i++) {
-			struct kdir *d = get_dir(&b, b.entry[i].dir);
-
-			d->B = kbuild_expr_or(m->ex, d->B, b.entry[i].b);
-			d->A = kbuild_expr_or(m->ex, d->A, b.entry[i].a);
-		}
-	/* Breadth first: parse each directory once, discovering its children. */
-	for (next = 0; next < b.nr_dirs; next++) {
-		struct kdir *d = b.order[next];
-
-		if (next || !root_parsed)
-			parse_dir(&b, d);
-		for (size_t k = 0; k < d->nr_edges; k++)
-			get_dir(&b, d->edges[k].dir);
-	}
-	compute_dir_conditions(&b);
-	assign_files(&b);
+	kbuild_phases_free(phases, nr_phases);
 
 	for (size_t i = 0; i < m->nr; i++) {
 		struct kbuild_file *f = &m->files[i];
@@ -466,13 +515,6 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 		if (kbuild_expr_has_free(f->cond))
 			m->stats.with_free++;
 	}
-
-	strmap_clear(&b.dirs, kbuild_kdir_free);
-	free(b.order);
-	strmap_clear(&b.globals, kbuild_var_free);
-	for (size_t i = 0; i < b.nr_entry; i++)
-		free(b.entry[i].dir);
-	free(b.entry);
 	strvec_clear(&b.paths);
 	return m;
 }

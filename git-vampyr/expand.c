@@ -32,7 +32,7 @@ static size_t blob_writes;
 struct checkout {
 	struct repo *repo;
 	const char *dir;
-	const char *config_arch;	/* NULL: every file */
+	const struct config_files *cf;	/* NULL: every file */
 	int failed;
 };
 
@@ -52,8 +52,9 @@ static int make_parents(char *path)
 /*
  * What configuring needs: Kconfig files, scripts/ (conf itself and what the
  * $(shell,...) probes run; Xen keeps conf in tools/kconfig/), at the top or
- * in the Kconfig tree's directory (xen/), the Makefiles (make alldefconfig
- * reads the top one, the architecture's, and scripts/kconfig's), the
+ * in the Kconfig tree's directory (xen/), the Makefiles and the *.mk files
+ * they include (make alldefconfig reads the top one, the architecture's,
+ * scripts/kconfig's; Xen's Config.mk reads config/<arch>.mk), the
  * architecture's directory and the top-level files. On Linux that is about
  * 50 MB of 1.2 GB.
  */
@@ -62,29 +63,78 @@ static int is_config_tool(const char *path)
 	return starts_with(path, "scripts/") || starts_with(path, "tools/kconfig/");
 }
 
-static int wanted_for_config(const char *path, const char *arch_dir)
+static int wanted_for_config(const char *path, const struct config_files *cf)
 {
 	const char *slash = strchr(path, '/'), *base = strrchr(path, '/');
+	const char *arch_dir = cf->arch_dir;
 	size_t alen = strlen(arch_dir);
 
 	if (!slash)
 		return 1;
+	for (size_t i = 0; i < cf->includes.nr; i++)
+		if (!strcmp(path, cf->includes.v[i]))
+			return 1;
+	/* A Kconfig tree one level down builds its helpers from its tools/ (Xen's fixdep). */
+	if (*cf->srctree && starts_with(path, cf->srctree) && path[strlen(cf->srctree)] == '/' &&
+	    starts_with(path + strlen(cf->srctree) + 1, "tools/"))
+		return 1;
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
-	       starts_with(base, "Kbuild") || is_config_tool(path) ||
+	       starts_with(base, "Kbuild") || ends_with(base, ".mk") || is_config_tool(path) ||
 	       is_config_tool(slash + 1) ||
 	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
 }
 
+/*
+ * The files the top Makefile includes by a fixed path (U-Boot's
+ * `include $(srctree)/include/host_arch.h`): make reads them before any
+ * target, alldefconfig's too.
+ */
+static void makefile_includes(struct vampyr *v, struct strvec *out)
+{
+	char *path = xstrfmt("%s%sMakefile", v->srctree, *v->srctree ? "/" : "");
+	struct blob *b;
+
+	if (repo_read_path(v->repo, &v->commit, path, &b)) {
+		free(path);
+		return;
+	}
+	for (const char *p = b->data, *end = b->data + b->size; p < end; ) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t len;
+
+		eol = eol ? eol : end;
+		len = (size_t)(eol - p);
+		if (len > 8 && !strncmp(p, "include ", 8)) {
+			char *name = xstrndup(p + 8, len - 8);
+			char *file = name + strspn(name, " \t");
+
+			file[strcspn(file, " \t\r")] = '\0';
+			if (starts_with(file, "$(srctree)/"))
+				file += strlen("$(srctree)/");
+			if (*file && !strchr(file, '$'))
+				strvec_pushf(out, "%s%s%s", v->srctree, *v->srctree ? "/" : "", file);
+			free(name);
+		}
+		p = eol + 1;
+	}
+	blob_release(v->repo, b);
+	free(path);
+}
+
 int vampyr_config_tree(struct vampyr *v)
 {
+	struct config_files cf = { NULL, v->srctree, STRVEC_INIT };
 	char *arch_path;
 
 	if (v->tree)
 		return 0;
 	arch_path = v->arch_dir ? xstrfmt("%s%sarch/%s", v->srctree, *v->srctree ? "/" : "",
 					  v->arch_dir) : xstrdup("");
-	v->tree = config_tree(v->repo, &v->commit, arch_path);
+	cf.arch_dir = arch_path;
+	makefile_includes(v, &cf.includes);
+	v->tree = config_tree(v->repo, &v->commit, &cf);
+	strvec_clear(&cf.includes);
 	free(arch_path);
 	return v->tree ? 0 : -1;
 }
@@ -98,7 +148,7 @@ static int write_one(const struct tree_file *f, void *data)
 
 	if (process_interrupted())
 		return -1;
-	if (co->config_arch && !wanted_for_config(f->path, co->config_arch))
+	if (co->cf && !wanted_for_config(f->path, co->cf))
 		return 0;
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
 		return 0;
@@ -123,21 +173,21 @@ static int write_one(const struct tree_file *f, void *data)
 	return ret;
 }
 
-static int checkout_into(struct repo *r, const git_oid *commit, const char *config_arch,
+static int checkout_into(struct repo *r, const git_oid *commit, const struct config_files *cf,
 			 const char *dir)
 {
-	struct checkout co = { r, dir, config_arch, 0 };
+	struct checkout co = { r, dir, cf, 0 };
 
 	return repo_for_each_file(r, commit, "", write_one, &co);
 }
 
-char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch)
+char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf)
 {
 	char *dir = process_tmpdir("vampyr");
 
 	if (!dir)
 		return NULL;
-	if (checkout_into(r, commit, config_arch, dir)) {
+	if (checkout_into(r, commit, cf, dir)) {
 		process_tmpdir_remove(dir);
 		process_exit_if_interrupted();
 		return NULL;
@@ -146,7 +196,7 @@ char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_ar
 }
 
 struct digest {
-	const char *arch;
+	const struct config_files *cf;
 	struct strbuf text;
 };
 
@@ -155,7 +205,7 @@ static int digest_one(const struct tree_file *f, void *data)
 	struct digest *d = data;
 	char hex[GIT_OID_HEXSZ + 1];
 
-	if (wanted_for_config(f->path, d->arch))
+	if (wanted_for_config(f->path, d->cf))
 		strbuf_addf(&d->text, "%o %s %s\n", f->mode, oid_hex(f->blob, hex), f->path);
 	return 0;
 }
@@ -212,9 +262,9 @@ static void prune_trees(const char *top, const char *keep)
  * under $GIT_DIR/vampyr/trees/<digest>. Written beside under a temporary
  * name and renamed, so that a run never sees half a tree.
  */
-char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
+char *config_tree(struct repo *r, const git_oid *commit, const struct config_files *cf)
 {
-	struct digest d = { arch, STRBUF_INIT };
+	struct digest d = { cf, STRBUF_INIT };
 	char *top = xstrfmt("%svampyr/trees", repo_gitdir(r)), *dir = NULL, *tmp = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
@@ -222,7 +272,7 @@ char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
 	git_oid id;
 	struct stat st;
 
-	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, arch);
+	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, cf->arch_dir);
 	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
 	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
 		goto fail;
@@ -234,7 +284,7 @@ char *config_tree(struct repo *r, const git_oid *commit, const char *arch)
 		}
 		tmp = xstrfmt("%s.tmp.%ld", dir, (long)getpid());
 		remove_tree(tmp);
-		if (mkdir(tmp, 0777) || checkout_into(r, commit, arch, tmp)) {
+		if (mkdir(tmp, 0777) || checkout_into(r, commit, cf, tmp)) {
 			remove_tree(tmp);
 			process_exit_if_interrupted();
 			error("cannot write the tree of %s into %s", oid_hex(commit, hex), tmp);

@@ -166,23 +166,28 @@ struct expand_options {
 	const char *kconfig_cmd;	/* NULL: the tree's `make alldefconfig` */
 	int keep_tree;			/* debugging: say where the tree is */
 };
+/* What configuring needs (expand.c). */
+struct config_files {
+	const char *arch_dir;		/* "arch/x86", Xen's "xen/arch/arm"; "" for none */
+	const char *srctree;		/* where the Kconfig tree starts, "" for the top */
+	struct strvec includes;		/* what the top Makefile includes (U-Boot's include/host_arch.h) */
+};
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be
- * removed with process_tmpdir_remove). With config_arch (the architecture's
- * directory, "arch/x86" or Xen's "xen/arch/arm", "" for none), only what
- * configuring needs (expand.c); NULL writes every file.
+ * removed with process_tmpdir_remove). With cf, only what configuring
+ * needs (the Kconfig files, Makefiles, scripts/, the architecture's
+ * directory, those includes); NULL writes every file.
  */
-char *tree_checkout(struct repo *r, const git_oid *commit, const char *config_arch);
+char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf);
 /* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
 int vampyr_config_tree(struct vampyr *v);
 /*
- * What configuring needs of `commit` (arch: the architecture's directory as
- * for tree_checkout, "" for none), from the cache
+ * What configuring needs of `commit` (cf, as for tree_checkout), from the cache
  * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first
  * when missing. The path, to be freed (not removed); NULL after an error.
  * VAMPYR_TEST_BLOB_WRITES=<file>: appends the count of blobs written.
  */
-char *config_tree(struct repo *r, const git_oid *commit, const char *arch);
+char *config_tree(struct repo *r, const git_oid *commit, const struct config_files *cf);
 /*
  * Expands every configuration (in v->tree, written first if need be); returns
  * 0, or -1 when the kconfig command could not run.

@@ -290,4 +290,15 @@ test_expect_success KCONF 'git vampyr --expand with the kconfig of the tree' '
 	grep "U-Boot Configuration" ex/config-1.expanded
 '
 
+test_expect_success KCONF 'git vampyr --expand: make alldefconfig finds what the top Makefile includes' '
+	write_file include/host_arch.h <<-\EOF &&
+	HOST_ARCH_X86_64=0x8664
+	EOF
+	printf "%s\n" "include include/host_arch.h" "libs-y += api/" \
+		"alldefconfig:" "	\"\$(KCONF)\" --alldefconfig Kconfig" >Makefile &&
+	git add . && test_tick && git commit -q -m host-arch &&
+	git vampyr --no-notes -o ex2 --expand HEAD -- api/api.c >out &&
+	grep "^after expansion: 1 of 1 blocks compiled$" out
+'
+
 test_done
