@@ -29,7 +29,7 @@
 #   bench/backport-rules.sh [<rule under scripts/coccinelle>...]
 #
 # Environment: BENCH_WORK (bench/linux-repo.sh's cache), BENCH_PATH (default
-# drivers/net/wireless/ath), JOBS (default 2), ROUNDS (default 1), ALONE,
+# drivers/net/wireless/ath), JOBS (default 2), ROUNDS (default 1), ALONE, PLAIN_GC,
 # BACKPORT_BIN (default build/bin/git-backport), BACKPORT_RULES_WORK
 # (scratch, default bench/work/backport-rules).
 set -euo pipefail
@@ -73,8 +73,8 @@ timed () {
 	shift
 	/usr/bin/time -f '%e %U %S' -o "$out.time" "$@"
 }
-wall () { awk '{print $1}' "$1.time"; }
-cpu () { awk '{printf "%.2f", $2 + $3}' "$1.time"; }
+wall () { tail -n 1 "$1.time" | awk '{print $1}'; }
+cpu () { tail -n 1 "$1.time" | awk '{printf "%.2f", $2 + $3}'; }
 # min <a> <b>: the smaller, "" counting as none
 min () { if test -z "$1" || test "$(echo "$2 < $1" | bc)" = 1; then echo "$2"; else echo "$1"; fi; }
 ratio () { echo "scale=2; $1 / ($2 + 0.001)" | bc | sed 's/^\./0./'; }
@@ -152,13 +152,18 @@ for r in $rules; do
 	cp "$work/scripts/coccinelle/$r" "$work/rules/$(printf %02d "$i")-$(echo "$r" | tr / _)"
 done
 
+# PLAIN_GC=1: plain spatch gets the OCaml collector settings that git backport
+# gives it (run.c's SPATCH_GC), to tell that gain from the rest.
+plain_env=(env)
+test -z "${PLAIN_GC:-}" || plain_env=(env OCAMLRUNPARAM=s=512k,o=300)
+
 plain_side () {
 	local d=$work/round$1/plain i=0
 	mkdir -p "$d"
 	cp -a "$work/pristine" "$d/tree"
 	for r in $rules; do
 		i=$((i + 1))
-		(cd "$d/tree" && timed "$d/$i" spatch -D patch --sp-file "$work/scripts/coccinelle/$r" \
+		(cd "$d/tree" && timed "$d/$i" "${plain_env[@]}" spatch -D patch --sp-file "$work/scripts/coccinelle/$r" \
 			--include-headers --in-place --dir "$path" -j "$jobs" >/dev/null 2>&1) ||
 			echo "backport-rules: plain spatch failed on $r" >&2
 	done

@@ -4,7 +4,7 @@
  * table that keeps every definition with its location and properties.
  *
  * Input comes through a reader (files by path from the tree root, directory
- * listings for globs); this module knows nothing of git (see kconfig_git.h).
+ * listings for globs); this module knows nothing of git (see kconfig-git.h).
  * The result states what each definition says, with dependencies propagated
  * exactly as the kernel's kconfig propagates them; turning that into logic is
  * the model's business.
@@ -287,6 +287,11 @@ struct kconfig_options {
 	const struct strvec *env;
 	int quiet;			/* no error messages (still counted) */
 	int source_globs;		/* every `source` is an osource (coreboot) */
+	/*
+	 * The directory the reader is rooted at, within the repository (Xen's
+	 * "xen"): the definitions' paths are given from the repository's top.
+	 */
+	const char *path_prefix;
 };
 
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The store's representation, shared by logic.c and cnf.c; not an interface. */
+/* The store's representation, shared by logic.c and logic-cnf.c; not an interface. */
 #ifndef UT_LOGIC_INTERNAL_H
 #define UT_LOGIC_INTERNAL_H
 

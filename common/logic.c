@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Hash-consed boolean formulas (the encoding into CNF is in cnf.c); see logic.h. */
+/* Hash-consed boolean formulas (the encoding into CNF is in logic-cnf.c); see logic.h. */
 #include <stdlib.h>
 #include <string.h>
 #include "logic-internal.h"

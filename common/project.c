@@ -7,8 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "kconfig_git.h"
-#include "kconfig_int.h"
+#include "kconfig-git.h"
 
 const char *project_kind_name(enum project_kind k)
 {
@@ -337,14 +336,6 @@ const char *project_arch_dir(const struct project *p, const char *arch)
 	return p->kind == PROJECT_XEN ? xen_srcarch(arch) : arch;
 }
 
-static void relocate(struct kconfig *kc, struct kconfig_definition *d, const char *srctree,
-		     struct strbuf *sb)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s/%s", srctree, d->loc.path);
-	d->loc.path = kconfig_tree_path(kc, sb->buf);
-}
-
 struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 				      const git_oid *commit, const char *arch,
 				      const struct kconfig_options *opts)
@@ -352,7 +343,6 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 	struct kconfig_options o = { 0 };
 	struct kconfig_reader reader;
 	struct strvec env = STRVEC_INIT;
-	struct strbuf sb = STRBUF_INIT;
 	struct kconfig *kc;
 	size_t i;
 
@@ -370,19 +360,11 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
 		o.source_globs = 1;
 	if (arch && p->kind == PROJECT_XEN && !o.srcarch)
 		o.srcarch = xen_srcarch(arch);
+	o.path_prefix = p->srctree;
 	kconfig_git_reader_init_prefix(&reader, r, commit, p->srctree);
 	kc = kconfig_parse(&reader, arch, &o);
 	kconfig_git_reader_release(&reader);
 	strvec_clear(&env);
-	if (!kc || !*p->srctree)
-		return kc;
-	for (i = 0; i < kc->nr_symbols; i++)
-		for (size_t j = 0; j < kc->symbols[i]->nr_defs; j++)
-			relocate(kc, kc->symbols[i]->defs[j], p->srctree, &sb);
-	for (i = 0; i < kc->nr_choices; i++)
-		for (size_t j = 0; j < kc->choices[i]->nr_defs; j++)
-			relocate(kc, kc->choices[i]->defs[j], p->srctree, &sb);
-	strbuf_release(&sb);
 	return kc;
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kconfig_git.h"
+#include "kconfig-git.h"
 #include "model.h"
 #include "options.h"
 #include "process.h"

@@ -20,7 +20,7 @@
 #include "trees.h"
 #include "history.h"
 #include "kbuild.h"
-#include "kconfig_git.h"
+#include "kconfig-git.h"
 #include "model.h"
 #include "process.h"
 #include "project.h"

@@ -10,11 +10,11 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	cat >prefixes <<-\EOF &&
 	arena arena_
 	buildfiles buildfiles_
-	cnf logic_
-	cpp_* cpp_
-	diff repo_
+	logic-cnf logic_
+	cpp-* cpp_
+	repo-diff repo_
 	kbuild* kbuild_
-	kconfig_* kconfig_
+	kconfig-* kconfig_
 	logic logic_
 	model* model_
 	notes notes_
@@ -24,7 +24,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	project project_
 	repo repo_
 	report report_
-	revision repo_
+	repo-revision repo_
 	sat sat_
 	trees trees_
 	u64map u64map_
@@ -34,7 +34,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	util die error warning quiet program_name set_program_name starts_with ends_with mkdir_p write_file_atomic quote_path_high parse_int strhash edit_distance remove_tree
 	util strbuf_* strvec_* strmap_* xmalloc xcalloc xrealloc xstrdup xstrndup xstrfmt
 	repo oid_hex oid_short blob_release commit_list_clear commit_title die_git pathspec_match
-	diff change_list_clear
+	repo-diff change_list_clear
 	options parse_options parsed_args_* usage_error usage_with_options common_*
 	report color color_* json_* progress_* strbuf_add_colored
 	EOF

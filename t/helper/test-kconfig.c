@@ -10,7 +10,7 @@
  * architectures (--arches). Exits 1 when the parse found errors.
  */
 #include "kconfig.h"
-#include "kconfig_git.h"
+#include "kconfig-git.h"
 #include "options.h"
 
 #include <pthread.h>

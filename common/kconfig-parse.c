@@ -5,7 +5,7 @@
  * are ANDed into each definition as kconfig does; prompts also get the
  * `visible if` of every enclosing menu.
  */
-#include "kconfig_int.h"
+#include "kconfig-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

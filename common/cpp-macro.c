@@ -3,7 +3,7 @@
  * Project macros (git config undertaker.macro): definitions, and their
  * expansion in the tokens of an #if line before it is parsed.
  */
-#include "cpp_internal.h"
+#include "cpp-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * here depends on the architecture, so the result is cached per file id;
  * $(...) stays unexpanded in the tokens that hold it (TF_DOLLAR).
  */
-#include "kconfig_int.h"
+#include "kconfig-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

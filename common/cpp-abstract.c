@@ -4,7 +4,7 @@
  * variables, the IS_ENABLED family becomes variants of them, and whatever is
  * not boolean (comparisons, arithmetic, unknown calls) becomes an opaque atom.
  */
-#include "cpp_internal.h"
+#include "cpp-internal.h"
 
 #include <string.h>
 

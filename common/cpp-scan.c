@@ -3,7 +3,7 @@
  * One pass over a C or assembler blob: find the directives that comments,
  * literals and continuations do not hide, and build the block tree.
  */
-#include "cpp_internal.h"
+#include "cpp-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

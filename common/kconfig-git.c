@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A kconfig_reader over a commit: blobs from the object store, ids are blob ids. */
-#include "kconfig_git.h"
+#include "kconfig-git.h"
 
 #include <stdlib.h>
 #include <string.h>

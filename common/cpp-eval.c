@@ -3,7 +3,7 @@
  * Evaluating block trees under an assignment of macros, as a preprocessor
  * would: what checks the scanner and the abstraction against unifdef.
  */
-#include "cpp_internal.h"
+#include "cpp-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * environment variables expand to a probe marker, which becomes a free symbol
  * where the result is used as a value.
  */
-#include "kconfig_int.h"
+#include "kconfig-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

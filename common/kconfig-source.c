@@ -4,7 +4,7 @@
  * through the cache), following `source` (globs, rsource/osource), catching
  * recursion; the list of architectures; the entry point of a parse.
  */
-#include "kconfig_int.h"
+#include "kconfig-internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -593,5 +593,7 @@ struct kconfig *kconfig_parse(const struct kconfig_reader *r, const char *arch,
 		kconfig_free(ps.kc);
 		return NULL;
 	}
+	if (opts->path_prefix && *opts->path_prefix)
+		kconfig_tree_prefix_paths(ps.kc, opts->path_prefix);
 	return ps.kc;
 }

@@ -117,10 +117,12 @@ struct kconfig_private {
 	size_t alloc_choices;
 };
 
-/* Symbols and definitions (kconfig_tree.c). */
+/* Symbols and definitions (kconfig-tree.c). */
 struct kconfig_symbol *kconfig_tree_symbol(struct kconfig *kc, const char *name, size_t len);
 struct kconfig_symbol *kconfig_tree_new_probe(struct kconfig *kc, const char *text);
 const char *kconfig_tree_path(struct kconfig *kc, const char *path);
+/* Puts "<dir>/" before the path of every symbol's and choice's definition. */
+void kconfig_tree_prefix_paths(struct kconfig *kc, const char *dir);
 struct kconfig_definition *kconfig_tree_new_definition(struct kconfig *kc, enum kconfig_def_kind kind,
 					     const char *path, int line);
 struct kconfig_choice *kconfig_tree_choice(struct kconfig *kc, const char *name);
@@ -136,7 +138,7 @@ int kconfig_tree_is_number(const char *s);
 /* Orders kc->symbols, fills reverse links and choice types. */
 void kconfig_tree_finish(struct kconfig *kc);
 
-/* ---- parse state (kconfig_parse.c statements, kconfig_source.c files) ---- */
+/* ---- parse state (kconfig-parse.c statements, kconfig-source.c files) ---- */
 
 struct block {
 	int kind;			/* K_MENU, K_IF, K_CHOICE */
@@ -195,7 +197,7 @@ struct parse_state {
 	struct scratch_array tmp[NR_TMP];	/* properties of the current entry */
 };
 
-/* The current line's tokens and expressions over them (kconfig_expr.c). */
+/* The current line's tokens and expressions over them (kconfig-expr.c). */
 void kconfig_expand_line(struct parse_state *ps, const struct kconfig_lexed *lf, const struct kline *l);
 const struct xtok *kconfig_peek(struct parse_state *ps);
 int kconfig_peek_kind(struct parse_state *ps);
@@ -211,11 +213,11 @@ struct kconfig_expr *kconfig_parse_or(struct parse_state *ps);
 /* An optional trailing `if <expr>`, then the end of the line: 0, or -1 after an error. */
 int kconfig_parse_if(struct parse_state *ps, struct kconfig_expr **cond);
 
-/* Parses one lexed file's lines (kconfig_parse.c). */
+/* Parses one lexed file's lines (kconfig-parse.c). */
 void kconfig_parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf);
 /* Ends the entry being parsed and closes blocks opened since depth `depth`. */
 void kconfig_parse_end_file(struct parse_state *ps, size_t depth);
-/* Follows `source`: kind is K_SOURCE, K_RSOURCE, K_OSOURCE or K_ORSOURCE (kconfig_source.c). */
+/* Follows `source`: kind is K_SOURCE, K_RSOURCE, K_OSOURCE or K_ORSOURCE (kconfig-source.c). */
 void kconfig_parse_source(struct parse_state *ps, int kind, const char *pattern);
 
 /* Error reporting during a parse. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The cpp module's own interface between its files, not for drivers:
- * cpp_scan.c (the pass over a blob, the block tree), cpp_expr.c (tokens, the
- * #if grammar, the names a condition reads), cpp_macro.c (project macros),
- * cpp_abstract.c (integer expression to boolean formula) and cpp_eval.c
+ * cpp-scan.c (the pass over a blob, the block tree), cpp-expr.c (tokens, the
+ * #if grammar, the names a condition reads), cpp-macro.c (project macros),
+ * cpp-abstract.c (integer expression to boolean formula) and cpp-eval.c
  * (evaluation under an assignment). Everything they allocate for a file lives
  * in that file's arena (arena.h).
  */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * #if expressions: tokens, the C preprocessor grammar of a condition, and the
- * CONFIG names it reads. The project macros are expanded by cpp_macro.c
- * first, and the parsed expression becomes a formula in cpp_abstract.c.
+ * CONFIG names it reads. The project macros are expanded by cpp-macro.c
+ * first, and the parsed expression becomes a formula in cpp-abstract.c.
  */
-#include "cpp_internal.h"
+#include "cpp-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

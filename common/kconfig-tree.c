@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The symbol table: symbols, definitions, expressions; ordering, reverse links, dumps. */
-#include "kconfig_int.h"
+#include "kconfig-internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +73,27 @@ const char *kconfig_tree_path(struct kconfig *kc, const char *path)
 		strmap_put(&kc->priv->paths, p, p);
 	}
 	return p;
+}
+
+static void prefix_defs(struct kconfig *kc, struct kconfig_definition **defs, size_t nr,
+			const char *dir, struct strbuf *sb)
+{
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_reset(sb);
+		strbuf_addf(sb, "%s/%s", dir, defs[i]->loc.path);
+		defs[i]->loc.path = kconfig_tree_path(kc, sb->buf);
+	}
+}
+
+void kconfig_tree_prefix_paths(struct kconfig *kc, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < kc->nr_symbols; i++)
+		prefix_defs(kc, kc->symbols[i]->defs, kc->symbols[i]->nr_defs, dir, &sb);
+	for (size_t i = 0; i < kc->nr_choices; i++)
+		prefix_defs(kc, kc->choices[i]->defs, kc->choices[i]->nr_defs, dir, &sb);
+	strbuf_release(&sb);
 }
 
 struct kconfig_definition *kconfig_tree_new_definition(struct kconfig *kc, enum kconfig_def_kind kind,

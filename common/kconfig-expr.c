@@ -3,7 +3,7 @@
  * The tokens of one line after macro expansion, and Kconfig expressions over
  * them, with kconfig's precedence: || < && < = != < < <= > >= < !.
  */
-#include "kconfig_int.h"
+#include "kconfig-internal.h"
 
 #include <stdlib.h>
 #include <string.h>
