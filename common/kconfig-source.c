@@ -11,10 +11,13 @@
 
 /* ---- messages ---- */
 
+/* The longest message printed about a Kconfig file, in bytes (then "..."). */
+#define KCONFIG_MESSAGE_MAX 512
+
 static void report(struct parse_state *ps, int is_error, const char *path, int line,
 		   const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
 	int seen;
 
 	if (is_error)
@@ -22,8 +25,11 @@ static void report(struct parse_state *ps, int is_error, const char *path, int l
 	if (ps->opts->quiet) {
 		return;
 	}
-	strbuf_addf(&sb, "%s:%d: ", path, line);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_addf(&raw, "%s:%d: ", path, line);
+	strbuf_vaddf(&raw, fmt, ap);
+	/* The tree's own bytes, bounded: no raw control or non-UTF-8 byte reaches a terminal. */
+	strbuf_add_printable(&sb, raw.buf, raw.len, KCONFIG_MESSAGE_MAX);
+	strbuf_release(&raw);
 	/* Architectures share files: say each thing once per cache. */
 	pthread_mutex_lock(&ps->cache->lock);
 	seen = strmap_contains(&ps->cache->printed, sb.buf);

@@ -127,4 +127,16 @@ EOT
 	! grep -A1 "^config OUT" actual | grep "depends on"
 '
 
+test_expect_success 'messages quote the tree'"'"'s raw bytes as \xNN and stay bounded' '
+	mkdir -p bytes &&
+	printf "config A\n\tbool \"a\"\n\t\302 depends on B\n" >bytes/Kconfig &&
+	long=$(printf "%04000d" 0 | tr 0 x) &&
+	printf "config L\n\tbool\n\t%s\n" "$long" >>bytes/Kconfig &&
+	test_might_fail test-kconfig bytes >actual 2>err &&
+	grep "Kconfig:3: ignoring unsupported character .\\\\xc2." err &&
+	! grep "$(printf "\302")" err &&
+	grep "Kconfig:6: unknown statement .xxx.*\.\.\.$" err &&
+	awk "length > 600 { bad = 1 } END { exit bad }" err
+'
+
 test_done
