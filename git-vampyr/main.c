@@ -93,6 +93,15 @@ static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t
 			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
 }
 
+/* A path as text output and notes show it (git's quoting, core.quotePath). */
+static char *shown_path(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_path(&sb, path);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
 			    const struct file_change *fc, struct kbuild_map *kb)
 {
@@ -118,6 +127,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b = &v->blocks[v->nr_blocks++];
 		memset(b, 0, sizeof(*b));
 		b->path = xstrdup(path);
+		b->shown = shown_path(path);
 		b->line = cb->line;
 		b->end_line = cb->end_line;
 		b->number = cb->number;
@@ -249,8 +259,10 @@ static void write_note(struct vampyr *v, const struct common_options *common, in
 
 static void vampyr_release(struct vampyr *v)
 {
-	for (size_t i = 0; i < v->nr_blocks; i++)
+	for (size_t i = 0; i < v->nr_blocks; i++) {
 		free(v->blocks[i].path);
+		free(v->blocks[i].shown);
+	}
 	free(v->blocks);
 	free(v->clique);
 	for (size_t i = 0; i < v->nr_configs; i++)

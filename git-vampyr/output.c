@@ -25,7 +25,7 @@ static void lost_line(const struct vampyr *v, const struct vlost *l, const char 
 	const struct vblock *b = &v->blocks[l->block];
 
 	strbuf_addf(out, "%s%s%s:%d B%d%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
-		    sep, b->path, b->line, b->number, sep);
+		    sep, b->shown, b->line, b->number, sep);
 	if (l->kind == LOST_TOOLCHAIN)
 		strbuf_addf(out, "%s: ", l->probe);
 	strbuf_addf(out, "%s\n", l->chain);
@@ -52,7 +52,7 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 		for (size_t k = 0; k < c->nr_claims; k++) {
 			const struct vblock *b = &v->blocks[c->claims[k]];
 
-			fprintf(out, "\t%s:%d B%d%s\n", b->path, b->line, b->number,
+			fprintf(out, "\t%s:%d B%d%s\n", b->shown, b->line, b->number,
 				is_lost(c, c->claims[k]) ? "  (lost by expansion)" : "");
 		}
 	}
@@ -61,14 +61,14 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 
 		if (b->target && b->dead)
 			fprintf(out, "%sdead%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
-				b->path, b->line, b->number);
+				b->shown, b->line, b->number);
 	}
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->toolchain && b->config < 0)
 			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
-				b->path, b->line, b->number);
+				b->shown, b->line, b->number);
 	}
 	for (size_t i = 0; i < v->nr_configs; i++)
 		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
@@ -213,7 +213,7 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 		for (size_t k = 0; k < c->nr_claims; k++) {
 			const struct vblock *b = &v->blocks[c->claims[k]];
 
-			strbuf_addf(out, "  covers %s:%d B%d%s\n", b->path, b->line, b->number,
+			strbuf_addf(out, "  covers %s:%d B%d%s\n", b->shown, b->line, b->number,
 				    is_lost(c, c->claims[k]) ? " (lost by expansion)" : "");
 		}
 	}
@@ -221,9 +221,9 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->dead)
-			strbuf_addf(out, "dead %s:%d B%d\n", b->path, b->line, b->number);
+			strbuf_addf(out, "dead %s:%d B%d\n", b->shown, b->line, b->number);
 		if (b->target && b->toolchain && b->config < 0)
-			strbuf_addf(out, "toolchain %s:%d B%d\n", b->path, b->line, b->number);
+			strbuf_addf(out, "toolchain %s:%d B%d\n", b->shown, b->line, b->number);
 	}
 	for (size_t i = 0; i < v->nr_configs; i++)
 		for (size_t k = 0; k < v->configs[i].nr_lost; k++)

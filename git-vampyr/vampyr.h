@@ -21,6 +21,7 @@
 /* One conditional block to cover. */
 struct vblock {
 	char *path;
+	char *shown;		/* path as text and notes show it: quoted as git quotes it */
 	int line, end_line;	/* opening and closing directive */
 	int number;		/* B<n> in its file */
 	long parent;		/* index in vampyr.blocks of the enclosing block, -1 */

@@ -89,4 +89,19 @@ test_expect_success 'a full disk leaves no empty or partial fragment' '
 	test_must_be_empty actual
 '
 
+test_expect_success 'a path with a control character is quoted as git quotes it, in the text and the note' '
+	git init -q quoted &&
+	(
+		cd quoted &&
+		printf "config Q\n\tbool \"q\"\n" >Kconfig &&
+		printf "#ifdef CONFIG_Q\nint q;\n#endif\n" >"we$(printf "\t")ird.c" &&
+		git add . && test_tick && git commit -q -m quoted &&
+		git vampyr -o out HEAD >stdout &&
+		grep "^	\"we\\\\tird.c\":1 B0$" stdout &&
+		git notes --ref=vampyr show HEAD >note &&
+		grep "^  covers \"we\\\\tird.c\":1 B0$" note &&
+		! grep "$(printf "\t")ird" note
+	)
+'
+
 test_done
