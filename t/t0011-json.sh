@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='--format=json: JSON Lines in all three commands, one object per commit analysed, each with commit'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 # check_jsonl <file> <count> <required keys...>: every line one JSON object
 # holding the keys; count of lines; commit a full object id.
@@ -23,27 +24,7 @@ check_jsonl () {
 }
 
 test_expect_success 'setup' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
-	EOF
-	write_file a.c <<-\EOF &&
-	#ifdef CONFIG_FOO
-	int foo;
-	#endif
-	EOF
-	git add . && test_tick && git commit -q -m base && git tag base &&
-	write_file b.c <<-\EOF &&
-	#ifdef CONFIG_BAR
-	#ifndef CONFIG_FOO
-	int never;
-	#endif
-	#endif
-	EOF
-	git add . && test_tick && git commit -q -m "add b" &&
+	setup_foo_bar_commits &&
 	write_file c.c <<-\EOF &&
 	int c(void) { return foo_new_api(1); }
 	EOF

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='notes: layouts git accepts, runs at once, no pack left by a kill'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 # A notes tree with a file that is no note, sorted before every note, as a
 # user who commits a .gitattributes onto the notes ref makes it.
@@ -24,27 +25,7 @@ fsck_clean () {
 }
 
 test_expect_success 'setup' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
-	EOF
-	write_file a.c <<-\EOF &&
-	#ifdef CONFIG_FOO
-	int foo;
-	#endif
-	EOF
-	git add . && test_tick && git commit -q -m base && git tag base &&
-	write_file b.c <<-\EOF &&
-	#ifdef CONFIG_BAR
-	#ifndef CONFIG_FOO
-	int never;
-	#endif
-	#endif
-	EOF
-	git add . && test_tick && git commit -q -m "add b" && git tag bad
+	setup_foo_bar_commits
 '
 
 test_expect_success 'undertaker: a notes tree holding a .gitattributes and a stray file' '

@@ -1,29 +1,10 @@
 #!/bin/sh
 test_description='git undertaker: notes, re-runs, bare repositories and rebase --exec'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 test_expect_success 'setup' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
-	EOF
-	write_file a.c <<-\EOF &&
-	#ifdef CONFIG_FOO
-	int foo;
-	#endif
-	EOF
-	git add . && test_tick && git commit -q -m base && git tag base &&
-	write_file b.c <<-\EOF &&
-	#ifdef CONFIG_BAR
-	#ifndef CONFIG_FOO
-	int never;
-	#endif
-	#endif
-	EOF
-	git add . && test_tick && git commit -q -m "add b" && git tag bad &&
+	setup_foo_bar_commits &&
 	write_file c.c <<-\EOF &&
 	int c;
 	EOF
