@@ -279,6 +279,7 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 {
 	struct kvar *v = kbuild_make_var(mk, name, 0);
 	int existed = v != NULL;
+	size_t from = 0;
 
 	if (!v) {
 		struct kvar *g = mk->globals ? strmap_get(mk->globals, name) : NULL;
@@ -286,9 +287,13 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 		v = kbuild_make_var(mk, name, 1);
 		if (g) {
 			/* the environment's value, as make sees an exported variable */
-			for (size_t i = 0; i < g->val.nr; i++)
+			for (size_t i = 0; i < g->val.nr; i++) {
+				size_t at = v->val.nr;
+
 				kbuild_words_push(&v->val, g->val.v[i].cond, g->val.v[i].text,
 					    strlen(g->val.v[i].text), g->val.v[i].raw);
+				kbuild_words_set_origin(&v->val, at, g->val.v[i].origin);
+			}
 			existed = 1;
 		}
 	}
@@ -301,16 +306,19 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 
 		kbuild_make_expand_words(mk, rhs, rl, cond, &w);
 		mask(mk, v, cond);
+		from = v->val.nr;
 		for (size_t i = 0; i < w.nr; i++)
 			kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
 		kbuild_words_clear(&w);
 		v->recursive = 0;
 	} else if (!strcmp(op, "=") || (!strcmp(op, "?=") && !existed)) {
 		mask(mk, v, cond);
+		from = v->val.nr;
 		if (rl)
 			kbuild_words_push(&v->val, cond, rhs, rl, 1);
 		v->recursive = 1;
 	} else if (!strcmp(op, "+=")) {
+		from = v->val.nr;
 		if (!existed || v->recursive) {
 			if (rl)
 				kbuild_words_push(&v->val, cond, rhs, rl, 1);
@@ -328,8 +336,13 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 		char u = KMAKE_UNKNOWN;
 
 		mask(mk, v, cond);
+		from = v->val.nr;
 		kbuild_words_push(&v->val, cond, &u, 1, 0);
+	} else {
+		return;
 	}
+	if (mk->origin)
+		kbuild_words_set_origin(&v->val, from, mk->origin);
 }
 
 static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,
@@ -361,6 +374,7 @@ static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,
 			p->text = xstrfmt("%s:%d: %.*s", mk->file, mk->line, (int)ll, lhs);
 			p->cond = c;
 			kbuild_make_expand_words(mk, rhs, rl, kbuild_expr_true(mk->ex), &p->val);
+			kbuild_words_set_origin(&p->val, 0, mk->origin);
 			continue;
 		}
 		set_var(mk, name, op, rhs, rl, c, exported);
@@ -550,6 +564,7 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 	if (find_assignment(s, n, &os, &ol)) {
 		char op[4];
 		size_t ll = os;
+		const struct kbuild_origin *saved;
 
 		memcpy(op, s + os, ol);
 		op[ol] = '\0';
@@ -559,7 +574,11 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 			st->define_depth = 1;
 			return;
 		}
+		/* Its words remember it: --explain names the lines that list a file. */
+		saved = mk->origin;
+		mk->origin = kbuild_exprs_origin(mk->ex, mk->file ? mk->file : "Makefile", mk->line, s, n);
 		assign(mk, s, ll, op, s + os + ol, n - os - ol, c, exported);
+		mk->origin = saved;	/* an $(eval) inside an assignment reads its own */
 		st->in_rule = 0;
 		return;
 	}
