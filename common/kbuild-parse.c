@@ -274,12 +274,48 @@ static void mask(struct kmake *mk, struct kvar *v, const struct kbuild_expr *whe
 	v->val.nr = j;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The origins in a variable's value, sorted, so that `x := $(patsubst %/,
+ * %/built-in.a, $(x))` keeps where each word of x was first written.
+ */
+static const struct kbuild_origin **own_origins(const struct kvar *v, size_t *nr)
+{
+	const struct kbuild_origin **o = xcalloc(v->val.nr + 1, sizeof(*o));
+
+	*nr = 0;
+	for (size_t i = 0; i < v->val.nr; i++)
+		if (v->val.v[i].origin)
+			o[(*nr)++] = v->val.v[i].origin;
+	qsort(o, *nr, sizeof(*o), cmp_ptr);
+	return o;
+}
+
+/* Words appended from `from` on come from this assignment, unless from the variable itself. */
+static void set_origins(struct kmake *mk, struct kvar *v, size_t from,
+			const struct kbuild_origin **own, size_t nr_own)
+{
+	for (size_t i = from; i < v->val.nr; i++) {
+		const struct kbuild_origin *o = v->val.v[i].origin;
+
+		if (!o || !nr_own || !bsearch(&o, own, nr_own, sizeof(*own), cmp_ptr))
+			v->val.v[i].origin = mk->origin;
+	}
+}
+
 static void set_var(struct kmake *mk, const char *name, const char *op, const char *rhs, size_t rl,
 		    const struct kbuild_expr *cond, int exported)
 {
 	struct kvar *v = kbuild_make_var(mk, name, 0);
 	int existed = v != NULL;
-	size_t from = 0;
+	size_t from = 0, nr_own = 0;
+	const struct kbuild_origin **own = NULL;
 
 	if (!v) {
 		struct kvar *g = mk->globals ? strmap_get(mk->globals, name) : NULL;
@@ -304,11 +340,15 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 	if (!strcmp(op, ":=") || !strcmp(op, "::=")) {
 		struct kwords w = { 0 };
 
+		if (mk->origin)
+			own = own_origins(v, &nr_own);
 		kbuild_make_expand_words(mk, rhs, rl, cond, &w);
 		mask(mk, v, cond);
 		from = v->val.nr;
-		for (size_t i = 0; i < w.nr; i++)
+		for (size_t i = 0; i < w.nr; i++) {
 			kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
+			kbuild_words_set_origin(&v->val, v->val.nr - 1, w.v[i].origin);
+		}
 		kbuild_words_clear(&w);
 		v->recursive = 0;
 	} else if (!strcmp(op, "=") || (!strcmp(op, "?=") && !existed)) {
@@ -327,9 +367,13 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 			/* Expanded apart: `x += $(x)` must not read what it appends. */
 			struct kwords w = { 0 };
 
+			if (mk->origin)
+				own = own_origins(v, &nr_own);
 			kbuild_make_expand_words(mk, rhs, rl, cond, &w);
-			for (size_t i = 0; i < w.nr; i++)
+			for (size_t i = 0; i < w.nr; i++) {
 				kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
+				kbuild_words_set_origin(&v->val, v->val.nr - 1, w.v[i].origin);
+			}
 			kbuild_words_clear(&w);
 		}
 	} else if (!strcmp(op, "!=")) {
@@ -342,7 +386,8 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 		return;
 	}
 	if (mk->origin)
-		kbuild_words_set_origin(&v->val, from, mk->origin);
+		set_origins(mk, v, from, own, nr_own);
+	free(own);
 }
 
 static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,

@@ -86,6 +86,32 @@ test_expect_success 'JSON carries the same sentences' '
 	grep -F "\"explanation\":[\"drivers/foo/bar.c is built only by \`obj-\$(CONFIG_BAR) += bar.o\` (drivers/foo/Makefile:2)," json
 '
 
+test_expect_success 'a directory the top Makefile enters: the line that names it, through a patsubst' '
+	git init -q top &&
+	(
+		cd top &&
+		write_file Kconfig <<-\EOF &&
+		config FOO
+			bool "foo"
+		EOF
+		write_file Makefile <<-\EOF &&
+		drivers-y := drivers/
+		drivers-y := $(patsubst %/, %/built-in.a, $(drivers-y))
+		EOF
+		write_file drivers/Makefile <<-\EOF &&
+		obj-$(CONFIG_FOO) += foo.o
+		EOF
+		write_file drivers/foo.c <<-\EOF &&
+		#ifndef CONFIG_FOO
+		int never;
+		#endif
+		EOF
+		git add . && test_tick && git commit -q -m top &&
+		test_expect_code 1 git undertaker --no-notes --explain HEAD >../top.out
+	) &&
+	grep "^    drivers/foo.c is built only by \`obj-\$(CONFIG_FOO) += foo.o\` (drivers/Makefile:1) and drivers/ only by \`drivers-y := drivers/\` (Makefile:1)$" top.out
+'
+
 test_expect_success 'without --explain, nothing of it' '
 	test_expect_code 1 git undertaker --no-notes HEAD >plain &&
 	! grep "built" plain
