@@ -211,6 +211,13 @@ static int digest_one(const struct tree_file *f, void *data)
 	return 0;
 }
 
+/*
+ * How a configuring tree is laid out. Which files go in is already in the
+ * digest (their list); raise this when the way they are written changes.
+ * Not the suite's version: every build of it would write the tree again.
+ */
+#define TREE_FORMAT 1
+
 /* Trees kept under $GIT_DIR/vampyr/trees/; the least recently used go first. */
 #define KEPT_TREES 4
 
@@ -257,7 +264,7 @@ static void prune_trees(const char *top, const char *keep)
 
 /*
  * The configuring tree of the commit, written once per set of build files
- * (their paths, modes and blob ids, hashed with the suite's version): a
+ * (their paths, modes and blob ids, hashed with TREE_FORMAT): a
  * later run, or another commit with the same Kconfig files, Makefiles,
  * scripts/ and architecture, finds it (and the kconfig programs built in it)
  * under $GIT_DIR/vampyr/trees/<digest>. Written beside under a temporary
@@ -273,7 +280,7 @@ char *config_tree(struct repo *r, const git_oid *commit, const struct config_fil
 	git_oid id;
 	struct stat st;
 
-	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, cf->arch_dir);
+	strbuf_addf(&d.text, "vampyr tree %d arch %s\n", TREE_FORMAT, cf->arch_dir);
 	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
 	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
 		goto fail;
