@@ -18,8 +18,9 @@
 /* ---- conditions ----
  *
  * In the tristate encoding of the Kconfig model (X for y, X_MODULE for m):
- * ENABLED(X) is X || X_MODULE, BUILTIN(X) is X, MODULE(X) is X_MODULE, and
- * each distinct FREE text is one fresh variable (never tied to Kconfig).
+ * ENABLED(X) is X || X_MODULE, BUILTIN(X) is X, MODULE(X) is X_MODULE,
+ * DEFINED(N) is what `defined(N)` means to the C preprocessor in the file,
+ * and each distinct FREE text is one fresh variable (never tied to Kconfig).
  * A symbol no Kconfig defines is simply never y or m, as kbuild sees it.
  */
 
@@ -29,6 +30,7 @@ enum kbuild_op {
 	KB_ENABLED,	/* CONFIG_<name> is y or m */
 	KB_BUILTIN,	/* CONFIG_<name> is y */
 	KB_MODULE,	/* CONFIG_<name> is m */
+	KB_DEFINED,	/* the build passes -D<name> (a phase's name: CONFIG_SPL_BUILD) */
 	KB_FREE,	/* something kbuild decides that we cannot: a free variable named by its text */
 	KB_NOT,
 	KB_AND,
@@ -60,6 +62,8 @@ const struct kbuild_expr *kbuild_expr_enabled(struct kbuild_exprs *ex, const cha
 const struct kbuild_expr *kbuild_expr_builtin(struct kbuild_exprs *ex, const char *sym);
 const struct kbuild_expr *kbuild_expr_module(struct kbuild_exprs *ex, const char *sym);
 const struct kbuild_expr *kbuild_expr_free(struct kbuild_exprs *ex, const char *text);
+/* `name` (as the C code writes it, CONFIG_SPL_BUILD) is passed with -D. */
+const struct kbuild_expr *kbuild_expr_defined(struct kbuild_exprs *ex, const char *name);
 /* These simplify: constants, x && !x, CONFIG_X=y || CONFIG_X=m == CONFIG_X, absorption. */
 const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a);
 const struct kbuild_expr *kbuild_expr_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
@@ -70,7 +74,8 @@ const struct kbuild_expr *kbuild_expr_or(struct kbuild_exprs *ex, const struct k
 /*
  * Appends a readable, stable infix form: `CONFIG_A && (CONFIG_B=y || !CONFIG_C=m)`,
  * where CONFIG_X means y or m, CONFIG_X=y built in, CONFIG_X=m a module,
- * `[text]` a free variable, `true` and `false` the constants.
+ * `defined(N)` a name passed with -D, `[text]` a free variable, `true` and
+ * `false` the constants.
  * Precedence: ! over && over ||.
  */
 void kbuild_expr_print(const struct kbuild_expr *e, struct strbuf *out);
@@ -79,8 +84,8 @@ int kbuild_expr_has_free(const struct kbuild_expr *e);
 
 /*
  * Evaluates e under a configuration: `value` returns 'y', 'm' or 'n' for a
- * symbol name (without CONFIG_). Free variables are unknown: the result is
- * 1 (true), 0 (false) or -1 (depends on a free variable), Kleene logic.
+ * symbol name (without CONFIG_). Free variables and -D names are unknown:
+ * the result is 1 (true), 0 (false) or -1 (depends on one), Kleene logic.
  */
 int kbuild_expr_eval(const struct kbuild_expr *e,
 		     char (*value)(const char *sym, void *data), void *data);
@@ -137,6 +142,28 @@ enum kbuild_file_kind {
 	KBUILD_UNLISTED,	/* no list names it: never compiled by kbuild (maybe #included by another file) */
 };
 
+/*
+ * Where a Makefile tells kbuild to build something: one statement of a
+ * Makefile or Kbuild file, `obj-$(CONFIG_BAR) += bar.o`, as written
+ * (continuation lines joined), and the line it starts on.
+ */
+struct kbuild_origin {
+	const char *path;
+	int line;
+	const char *text;
+};
+
+/*
+ * One step of why kbuild builds a file: `subject` (the file itself, the
+ * composite object it is a part of, "drivers/foo/foo.o", or a directory
+ * above it, "drivers/foo/") is listed by the statement at `origin`.
+ */
+struct kbuild_why {
+	const char *subject;
+	const struct kbuild_origin *origin;
+	int more;	/* other statements list it too */
+};
+
 struct kbuild_file {
 	const char *path;			/* a .c or .S file */
 	const struct kbuild_expr *cond;		/* compiled at all: builtin || module */
@@ -184,6 +211,17 @@ const struct kbuild_file *kbuild_map_lookup(const struct kbuild_map *m, const ch
 /* Files sorted by path; valid until kbuild_map_free. */
 const struct kbuild_file *kbuild_map_files(const struct kbuild_map *m, size_t *nr);
 const struct kbuild_stats *kbuild_map_stats(const struct kbuild_map *m);
+/*
+ * Why kbuild builds `path` (a listed file), nearest first, into out (at most
+ * max steps; returns how many): the statement that lists the file (or its
+ * part list and the statement that lists the composite object), then for
+ * each directory above it one statement that makes kbuild descend there
+ * (the first one found, from the top down), up to a directory that the
+ * top Makefile or the tree's root enters. 0 for a file no list names.
+ * Valid while the map's nodes are (see kbuild_map_build).
+ */
+size_t kbuild_map_why(const struct kbuild_map *m, const char *path, struct kbuild_why *out,
+		      size_t max);
 /* `path<TAB>condition` per file, sorted by path (git undertaker --dump-model=files). */
 void kbuild_map_dump(const struct kbuild_map *m, struct strbuf *out);
 
