@@ -187,6 +187,14 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
+char *xquote_path(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_path(&sb, path);
+	return strbuf_detach(&sb, NULL);
+}
+
 void strbuf_reset(struct strbuf *sb)
 {
 	sb->len = 0;

@@ -76,6 +76,8 @@ void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t m
  * escapes (\n, \t, \", \\\\) and octal \ooo for the other bytes.
  */
 void strbuf_add_path(struct strbuf *sb, const char *path);
+/* strbuf_add_path() into a new string. */
+char *xquote_path(const char *path);
 extern int quote_path_high;
 /* Returns sb->buf, or "" when nothing was ever added. */
 const char *strbuf_str(const struct strbuf *sb);

@@ -159,12 +159,13 @@ static char *joined(const struct strvec *v)
  * (in part: spatch skips what it cannot parse, and every rule meets the same
  * places) with the rules that met it and the first place, or with -v every
  * place; other failures (an exception, a timeout, spatch's exit) once per
- * rule and message. -q leaves the summary only. Returns how many rules and
- * files failed.
+ * rule and message; a file spatch was not given, and the headers it was not
+ * given to read. Paths are quoted as git quotes them. -q leaves the summary
+ * only. Returns how many rules and files failed.
  */
 static size_t report_failures(struct run_context *ctx, int details, int verbose)
 {
-	size_t nr_rules = 0, nr_parse = 0, nr_other = 0;
+	size_t nr_rules = 0, nr_parse = 0, nr_other = 0, nr_refused = 0;
 
 	for (size_t i = 0; i < ctx->rules->nr; i++)
 		if (ctx->rules->v[i].failure) {
@@ -174,7 +175,13 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 	for (size_t j = 0; j < ctx->subjects->nr; j++) {
 		struct subject *s = &ctx->subjects->v[j];
 		struct strvec rules = STRVEC_INIT, places = STRVEC_INIT, other = STRVEC_INIT;
+		char *shown = xquote_path(s->path);
 
+		if (s->refused) {
+			nr_refused++;
+			if (details)
+				error("%s: not given to spatch: %s", shown, s->refused);
+		}
 		for (size_t k = 0; k < s->nr_fails; k++) {
 			const char *name = ctx->rules->v[s->fails[k].rule].name;
 			const char *msg = s->fails[k].message;
@@ -198,9 +205,9 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 			nr_parse++;
 			if (details && verbose) {
 				for (size_t k = 0; k < places.nr; k++)
-					error("%s: cannot parse %s (%s)", s->path, places.v[k], names);
+					error("%s: cannot parse %s (%s)", shown, places.v[k], names);
 			} else if (details) {
-				error("%s: cannot parse %s%s (%s)", s->path, places.v[0],
+				error("%s: cannot parse %s%s (%s)", shown, places.v[0],
 				      places.nr > 1 ? " and more" : "", names);
 			}
 			free(names);
@@ -208,7 +215,8 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 		if (other.nr)
 			nr_other++;
 		for (size_t k = 0; details && k < other.nr; k++)
-			error("%s: %s", s->path, other.v[k]);
+			error("%s: %s", shown, other.v[k]);
+		free(shown);
 		strvec_clear(&rules);
 		strvec_clear(&places);
 		strvec_clear(&other);
@@ -218,7 +226,17 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 		      verbose ? "" : "; see --verbose");
 	if (nr_other && !details)
 		error("spatch failed on %zu file%s; see --verbose", nr_other, nr_other > 1 ? "s" : "");
-	return nr_rules + nr_parse + nr_other;
+	if (nr_refused && !details)
+		error("%zu file%s not given to spatch; see --verbose", nr_refused,
+		      nr_refused > 1 ? "s were" : " was");
+	for (size_t k = 0; details && k < ctx->subjects->unread.nr; k++) {
+		char *shown = xquote_path(ctx->subjects->unread.v[k]);
+
+		warning("%s: not given to spatch to read beside the files that include it: "
+			"%s", shown, spatch_path_refusal(ctx->subjects->unread.v[k]));
+		free(shown);
+	}
+	return nr_rules + nr_parse + nr_other + nr_refused;
 }
 
 /* The diff as `git diff` colours it: headers bold, hunk lines cyan, - red, + green. */

@@ -317,9 +317,13 @@ static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf
 		size_t n = rules_through(hs, from, rules);
 
 		for (size_t k = 0; k < n; k++) {
-			if (!k)
-				strbuf_addf(note, "changed %s through %s: ", hs->path,
-					    ctx->subjects->v[from].path);
+			if (!k) {
+				strbuf_addstr(note, "changed ");
+				strbuf_add_path(note, hs->path);
+				strbuf_addstr(note, " through ");
+				strbuf_add_path(note, ctx->subjects->v[from].path);
+				strbuf_addstr(note, ": ");
+			}
 			strbuf_addf(note, "%s%s", k ? ", " : "", ctx->rules->v[rules[k]].name);
 		}
 		if (n)
@@ -410,18 +414,26 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 				if (!s->changed_by[i])
 					continue;
 				strbuf_addstr(&note, any ? ", " : "changed ");
-				if (!any)
-					strbuf_addf(&note, "%s: ", s->path);
+				if (!any) {
+					strbuf_add_path(&note, s->path);
+					strbuf_addstr(&note, ": ");
+				}
 				strbuf_addstr(&note, ctx->rules->v[i].name);
 				any = 1;
 			}
 			if (any)
 				strbuf_addch(&note, '\n');
+			if (s->refused) {
+				strbuf_addstr(&note, "failed ");
+				strbuf_add_path(&note, s->path);
+				strbuf_addf(&note, ": not given to spatch: %s\n", s->refused);
+			}
 			for (size_t f = 0; f < s->nr_fails; f++) {
 				char *m = one_line(s->fails[f].message);
 
-				strbuf_addf(&note, "failed %s: %s: %s\n", s->path,
-					    ctx->rules->v[s->fails[f].rule].name, m);
+				strbuf_addstr(&note, "failed ");
+				strbuf_add_path(&note, s->path);
+				strbuf_addf(&note, ": %s: %s\n", ctx->rules->v[s->fails[f].rule].name, m);
 				free(m);
 			}
 			note_headers_via(ctx, s - ctx->subjects->v, &note);
@@ -497,7 +509,14 @@ void print_json_commits(struct run_context *ctx, const struct commit_list *commi
 		}
 		json_array_end(&w);
 		json_array_begin(&w, "failed");
-		for (size_t k = 0; k < nr; k++)
+		for (size_t k = 0; k < nr; k++) {
+			if (touched[k]->refused) {
+				json_object_begin(&w, NULL);
+				json_add_str(&w, "file", touched[k]->path);
+				json_add_null(&w, "rule");
+				json_add_str(&w, "message", touched[k]->refused);
+				json_object_end(&w);
+			}
 			for (size_t f = 0; f < touched[k]->nr_fails; f++) {
 				json_object_begin(&w, NULL);
 				json_add_str(&w, "file", touched[k]->path);
@@ -505,6 +524,7 @@ void print_json_commits(struct run_context *ctx, const struct commit_list *commi
 				json_add_str(&w, "message", touched[k]->fails[f].message);
 				json_object_end(&w);
 			}
+		}
 		json_array_end(&w);
 		/* The preview of the whole range rides on its last commit, the tip. */
 		if (c + 1 == commits->nr && preview) {

@@ -153,6 +153,8 @@ static int needs_spatch(struct rule_run *rr, size_t si, size_t k)
 	char *entry;
 	int ret = 1;
 
+	if (s->refused)
+		return 0;
 	rule->considered++;
 	if (!rule_may_apply(rule, s->data, s->size)) {
 		rule->filtered++;

@@ -187,3 +187,16 @@ void spatch_info_clear(struct spatch_info *sp)
 	free(sp->version);
 	memset(sp, 0, sizeof(*sp));
 }
+
+const char *spatch_path_refusal(const char *path)
+{
+	/* What /bin/sh takes as part of a plain word, anywhere in it. */
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-./+,:=@%";
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x80 && !strchr(safe, *p))
+			return "spatch passes file names to the shell unquoted, and this "
+			       "name holds a blank, a quote or a shell character";
+	return NULL;
+}
