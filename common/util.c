@@ -576,3 +576,35 @@ void strbuf_add_path(struct strbuf *sb, const char *path)
 	}
 	strbuf_addch(sb, '"');
 }
+
+int read_file(const char *path, char **data, size_t *size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(&sb, 65536);
+		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			strbuf_release(&sb);
+			errno = e;
+			return -1;
+		}
+		if (!n)
+			break;
+		sb.len += n;
+		sb.buf[sb.len] = '\0';
+	}
+	close(fd);
+	*data = strbuf_detach(&sb, size);
+	return 0;
+}

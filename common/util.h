@@ -128,6 +128,11 @@ int mkdir_p(const char *path);
  * there. Returns 0, or -1 with errno set and `path` as it was.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Reads the whole file into *data (NUL-terminated, *size bytes before the
+ * NUL). Returns -1 with errno set when it cannot.
+ */
+int read_file(const char *path, char **data, size_t *size);
 /* Removes a directory and everything under it (symbolic links not followed). */
 int remove_tree(const char *dir);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */

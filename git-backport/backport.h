@@ -202,7 +202,6 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 
 /* Helpers shared by the files above. */
 int write_file_at(const char *root, const char *path, const void *data, size_t size);
-int read_whole_file(const char *path, char **data, size_t *size);
 double now_seconds(void);
 
 #endif
