@@ -416,7 +416,7 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 				i += s[i] == '$' ? 2 : 1;
 			}
 			for (size_t k = 0; k < cur.nr; k++) {
-				char *t = xstrfmt("%s%s", cur.v[k].text, lit.buf);
+				char *t = xstrconcat(cur.v[k].text, lit.buf);
 
 				free(cur.v[k].text);
 				cur.v[k].text = t;
@@ -437,7 +437,7 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 
 					if (c->op == KB_FALSE)
 						continue;
-					t = xstrfmt("%s%s", cur.v[a].text, part.v[b].text);
+					t = xstrconcat(cur.v[a].text, part.v[b].text);
 					kbuild_words_push(&next, c, t, strlen(t), 0);
 					free(t);
 				}

@@ -102,6 +102,16 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *xstrconcat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *r = xmalloc(la + lb + 1);
+
+	memcpy(r, a, la);
+	memcpy(r + la, b, lb + 1);
+	return r;
+}
+
 char *xstrfmt(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

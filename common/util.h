@@ -33,6 +33,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* a followed by b, in a new string (no printf: kbuild builds millions). */
+char *xstrconcat(const char *a, const char *b);
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow an array `x` holding `nr` items with capacity `alloc` to hold at least `want`. */
