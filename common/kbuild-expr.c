@@ -161,6 +161,11 @@ const struct kbuild_expr *kbuild_expr_free(struct kbuild_exprs *ex, const char *
 	return intern(ex, KB_FREE, text, NULL, 0);
 }
 
+const struct kbuild_expr *kbuild_expr_defined(struct kbuild_exprs *ex, const char *name)
+{
+	return intern(ex, KB_DEFINED, name, NULL, 0);
+}
+
 const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a)
 {
 	if (a->op == KB_TRUE)
@@ -603,6 +608,9 @@ static void print(const struct kbuild_expr *e, struct strbuf *out, int prec)
 	case KB_MODULE:
 		strbuf_addf(out, "CONFIG_%s=m", e->name);
 		return;
+	case KB_DEFINED:
+		strbuf_addf(out, "defined(%s)", e->name);
+		return;
 	case KB_FREE:
 		strbuf_addch(out, '[');
 		for (const char *p = e->name; *p; p++) {
@@ -668,6 +676,7 @@ int kbuild_expr_eval(const struct kbuild_expr *e,
 		return value(e->name, data) == 'y';
 	case KB_MODULE:
 		return value(e->name, data) == 'm';
+	case KB_DEFINED:
 	case KB_FREE:
 		return -1;
 	case KB_NOT: {

@@ -141,6 +141,15 @@ void kbuild_phase_setup(struct kmake *mk, const struct kbuild_phase *phases, siz
 			const struct kbuild_phase *ph);
 /* A name like PHASE_, SPL_TPL_ or XPL_: capitals ending in an underscore. */
 int kbuild_phase_is_prefix(const char *name);
+/*
+ * In a tree of several phases, what phase ph's compiler sees of every
+ * phase's -D names: defined(N) for its own, !defined(N) for the others'
+ * (CONFIG_SPL_BUILD && CONFIG_XPL_BUILD && !CONFIG_TPL_BUILD for SPL);
+ * true for a tree of one phase.
+ */
+const struct kbuild_expr *kbuild_phase_names(struct kbuild_exprs *ex,
+					     const struct kbuild_phase *phases, size_t nr,
+					     const struct kbuild_phase *ph);
 
 /* ---- kbuild.c and kbuild-dir.c: the map being built ---- */
 
@@ -203,6 +212,8 @@ struct builder {
 	struct strvec paths;		/* .c and .S files, sorted */
 	const struct kbuild_phase *phases, *phase;	/* all, and the one being walked */
 	size_t nr_phases;
+	/* What the phase's -D names say: ANDed into every file condition it gives. */
+	const struct kbuild_expr *phase_names;
 };
 
 char *kbuild_join(const char *dir, const char *rel);

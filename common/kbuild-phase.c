@@ -136,6 +136,31 @@ int kbuild_phase_is_prefix(const char *name)
 	return 1;
 }
 
+static int defines(const struct kbuild_phase *ph, const char *name)
+{
+	for (size_t i = 0; i < ph->defines.nr; i++)
+		if (!strcmp(ph->defines.v[i], name))
+			return 1;
+	return 0;
+}
+
+const struct kbuild_expr *kbuild_phase_names(struct kbuild_exprs *ex,
+					     const struct kbuild_phase *phases, size_t nr,
+					     const struct kbuild_phase *ph)
+{
+	const struct kbuild_expr *r = kbuild_expr_true(ex);
+
+	if (nr < 2)
+		return r;
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = 0; k < phases[i].defines.nr; k++) {
+			const struct kbuild_expr *d = kbuild_expr_defined(ex, phases[i].defines.v[k]);
+
+			r = kbuild_expr_and(ex, r, defines(ph, d->name) ? d : kbuild_expr_not(ex, d));
+		}
+	return r;
+}
+
 void kbuild_phase_setup(struct kmake *mk, const struct kbuild_phase *phases, size_t nr,
 			const struct kbuild_phase *ph)
 {
@@ -153,10 +178,8 @@ void kbuild_phase_setup(struct kmake *mk, const struct kbuild_phase *phases, siz
 	for (size_t i = 0; i < nr; i++)
 		for (size_t k = 0; k < phases[i].defines.nr; k++) {
 			const char *name = phases[i].defines.v[k];
-			int own = 0;
+			int own = defines(ph, name);
 
-			for (size_t j = 0; j < ph->defines.nr && !own; j++)
-				own = !strcmp(ph->defines.v[j], name);
 			kbuild_make_set_readonly(mk, name, own ? "y" : "");
 			kbuild_make_set_readonly(&defs, name, own ? "y" : "");
 		}

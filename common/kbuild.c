@@ -298,6 +298,8 @@ static void apply(struct builder *b, struct kbuild_file *f, const struct kdir *d
 		bi = kbuild_expr_and(ex, bi, extra);
 		mo = kbuild_expr_and(ex, mo, extra);
 	}
+	bi = kbuild_expr_and(ex, bi, b->phase_names);
+	mo = kbuild_expr_and(ex, mo, b->phase_names);
 	f->builtin = kbuild_expr_or(ex, f->builtin, bi);
 	f->module = kbuild_expr_or(ex, f->module, mo);
 	if (listed)
@@ -500,6 +502,7 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 	b.nr_phases = nr_phases;
 	for (size_t i = 0; i < nr_phases; i++) {
 		b.phase = &phases[i];
+		b.phase_names = kbuild_phase_names(m->ex, phases, nr_phases, b.phase);
 		b.cache = cache && rd->id ? phase_cache(cache, b.phase) : NULL;
 		walk_phase(&b, srcarch);
 	}

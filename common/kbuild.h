@@ -18,8 +18,9 @@
 /* ---- conditions ----
  *
  * In the tristate encoding of the Kconfig model (X for y, X_MODULE for m):
- * ENABLED(X) is X || X_MODULE, BUILTIN(X) is X, MODULE(X) is X_MODULE, and
- * each distinct FREE text is one fresh variable (never tied to Kconfig).
+ * ENABLED(X) is X || X_MODULE, BUILTIN(X) is X, MODULE(X) is X_MODULE,
+ * DEFINED(N) is what `defined(N)` means to the C preprocessor in the file,
+ * and each distinct FREE text is one fresh variable (never tied to Kconfig).
  * A symbol no Kconfig defines is simply never y or m, as kbuild sees it.
  */
 
@@ -29,6 +30,7 @@ enum kbuild_op {
 	KB_ENABLED,	/* CONFIG_<name> is y or m */
 	KB_BUILTIN,	/* CONFIG_<name> is y */
 	KB_MODULE,	/* CONFIG_<name> is m */
+	KB_DEFINED,	/* the build passes -D<name> (a phase's name: CONFIG_SPL_BUILD) */
 	KB_FREE,	/* something kbuild decides that we cannot: a free variable named by its text */
 	KB_NOT,
 	KB_AND,
@@ -60,6 +62,8 @@ const struct kbuild_expr *kbuild_expr_enabled(struct kbuild_exprs *ex, const cha
 const struct kbuild_expr *kbuild_expr_builtin(struct kbuild_exprs *ex, const char *sym);
 const struct kbuild_expr *kbuild_expr_module(struct kbuild_exprs *ex, const char *sym);
 const struct kbuild_expr *kbuild_expr_free(struct kbuild_exprs *ex, const char *text);
+/* `name` (as the C code writes it, CONFIG_SPL_BUILD) is passed with -D. */
+const struct kbuild_expr *kbuild_expr_defined(struct kbuild_exprs *ex, const char *name);
 /* These simplify: constants, x && !x, CONFIG_X=y || CONFIG_X=m == CONFIG_X, absorption. */
 const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a);
 const struct kbuild_expr *kbuild_expr_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
@@ -70,7 +74,8 @@ const struct kbuild_expr *kbuild_expr_or(struct kbuild_exprs *ex, const struct k
 /*
  * Appends a readable, stable infix form: `CONFIG_A && (CONFIG_B=y || !CONFIG_C=m)`,
  * where CONFIG_X means y or m, CONFIG_X=y built in, CONFIG_X=m a module,
- * `[text]` a free variable, `true` and `false` the constants.
+ * `defined(N)` a name passed with -D, `[text]` a free variable, `true` and
+ * `false` the constants.
  * Precedence: ! over && over ||.
  */
 void kbuild_expr_print(const struct kbuild_expr *e, struct strbuf *out);
@@ -79,8 +84,8 @@ int kbuild_expr_has_free(const struct kbuild_expr *e);
 
 /*
  * Evaluates e under a configuration: `value` returns 'y', 'm' or 'n' for a
- * symbol name (without CONFIG_). Free variables are unknown: the result is
- * 1 (true), 0 (false) or -1 (depends on a free variable), Kleene logic.
+ * symbol name (without CONFIG_). Free variables and -D names are unknown:
+ * the result is 1 (true), 0 (false) or -1 (depends on one), Kleene logic.
  */
 int kbuild_expr_eval(const struct kbuild_expr *e,
 		     char (*value)(const char *sym, void *data), void *data);

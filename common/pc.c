@@ -268,6 +268,9 @@ formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e)
 		return LOGIC_TRUE;
 	case KB_FREE:
 		return named_var(l, "kbuild:", e->name);
+	case KB_DEFINED:
+		/* The variable of `defined(CONFIG_SPL_BUILD)` in the file's blocks. */
+		return named_var(l, "cpp:", e->name);
 	case KB_NOT:
 		return logic_not(pc_kbuild_formula(ctx, e->sub[0]));
 	case KB_AND:

@@ -57,7 +57,9 @@ formula pc_formula(struct pc_context *ctx, const struct cpp_expr *e);
 /*
  * The formula of a Kbuild file condition: CONFIG_X enabled is X || X_MODULE,
  * a symbol this architecture lacks is n (kbuild sees an empty variable),
- * what kbuild decides at build time is a free variable.
+ * what kbuild decides at build time is a free variable, and a build phase's
+ * -D name (defined(CONFIG_SPL_BUILD)) is the variable of that name in the
+ * file's #if lines: a block of an SPL-only file sees it defined.
  */
 formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e);
 

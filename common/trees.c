@@ -323,3 +323,82 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 	fprintf(stderr, "\nvalid architectures: %s\n", strbuf_str(&names));
 	exit(EXIT_USAGE);
 }
+
+int trees_dump(struct trees *t, const char *arch, const char *what, FILE *out)
+{
+	size_t want = 0;
+	struct arch_model *am;
+
+	if (t->arches.nr) {
+		int found = trees_arch_index(t, arch);
+
+		if (found < 0)
+			return error("no architecture '%s' in this tree", arch);
+		want = (size_t)found;
+	}
+	if (!strcmp(what, "files")) {
+		struct kbuild_map *map = trees_kbuild(t, want);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!map)
+			return error("cannot read the Makefiles");
+		kbuild_map_dump(map, &sb);
+		fputs(strbuf_str(&sb), out);
+		strbuf_release(&sb);
+		return 0;
+	}
+	am = trees_model(t, want);
+	if (!am)
+		return -1;
+	if (!strcmp(what, "symbols"))
+		kconfig_dump_symbols(am->kconfig, out);
+	else
+		model_dump_dimacs(am->model, out);
+	return 0;
+}
+
+void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
+		      struct buildfiles *bf)
+{
+	memset(tc, 0, sizeof(*tc));
+	tc->env = *env;
+	tc->buildfiles = bf;
+}
+
+struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit)
+{
+	const struct buildfiles_info *bf;
+	size_t slot = 0;
+	double start = trees_stats_clock();
+
+	if (buildfiles_get(tc->buildfiles, commit, &bf) < 0)
+		return NULL;
+	trees_stats_report("build files", NULL, start);
+	tc->clock++;
+	for (size_t i = 0; i < TREES_CACHE_SIZE; i++) {
+		if (tc->sets[i] && git_oid_equal(&tc->sets[i]->digest, &bf->digest)) {
+			tc->last_use[i] = tc->clock;
+			return tc->sets[i];
+		}
+		if (!tc->sets[i] || (tc->sets[slot] && tc->last_use[i] < tc->last_use[slot]))
+			slot = i;
+	}
+	trees_free(tc->sets[slot]);
+	tc->sets[slot] = trees_new(&tc->env, commit, bf);
+	tc->last_use[slot] = tc->clock;
+	return tc->sets[slot];
+}
+
+void trees_cache_save(struct trees_cache *tc)
+{
+	for (size_t i = 0; i < TREES_CACHE_SIZE; i++)
+		trees_save(tc->sets[i]);
+}
+
+void trees_cache_release(struct trees_cache *tc)
+{
+	for (size_t i = 0; i < TREES_CACHE_SIZE; i++) {
+		trees_free(tc->sets[i]);
+		tc->sets[i] = NULL;
+	}
+}

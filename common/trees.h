@@ -17,6 +17,8 @@
 #include "repo.h"
 #include "sat.h"
 
+#include <stdio.h>
+
 struct model;
 
 /* One architecture's model (or the tree's only one: arch NULL). */
@@ -127,6 +129,52 @@ int trees_arch_index(const struct trees *t, const char *arch);
  * Kconfig tree inside this one (coreboot's payloads/libpayload/).
  */
 int trees_not_checked(const struct trees *t, const char *path);
+
+/*
+ * --dump-model: architecture `arch` (the tree's only model when it has one)
+ * as DIMACS ("dimacs"), its symbols ("symbols") or Kbuild's file conditions
+ * ("files"), on `out`. 0, or -1 after an error was said.
+ */
+int trees_dump(struct trees *t, const char *arch, const char *what, FILE *out);
+
+/*
+ * The trees of the last few distinct sets of build files, each with the
+ * models built so far: consecutive commits mostly share theirs.
+ */
+#define TREES_CACHE_SIZE 3
+struct trees_cache {
+	struct trees_env env;
+	struct buildfiles *buildfiles;
+	struct trees *sets[TREES_CACHE_SIZE];
+	unsigned long last_use[TREES_CACHE_SIZE], clock;
+};
+/* `env` is copied; `bf` is the caller's and may be shared by several caches. */
+void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
+		      struct buildfiles *bf);
+/* The trees of `commit` (those of a commit with the same build files); NULL on error. */
+struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit);
+void trees_cache_save(struct trees_cache *tc);
+void trees_cache_release(struct trees_cache *tc);
+
+/* ---- trees-changed.c ---- */
+
+/* A .c, .h or .S file: the files whose blocks are checked. */
+int trees_is_c_file(const char *path);
+/*
+ * The names (without CONFIG_) whose Kconfig definitions differ between
+ * `old` (NULL: none) and `new`, both scanned with their build files: those
+ * that appeared in or disappeared from any Kconfig file, and those whose
+ * definitions changed on the architectures built so far (and the primary one).
+ */
+void trees_changed_symbols(struct trees *old, struct trees *new, struct strmap *changed);
+/*
+ * The C files at `commit` (whose trees are `new`) within `pathspec` and not
+ * in `skip` that name a symbol of trees_changed_symbols(): their paths and
+ * blob ids (hex) are appended to `paths` and `blobs`.
+ */
+void trees_affected_files(struct trees *old, struct trees *new, const git_oid *commit,
+			  const struct strvec *pathspec, const struct strmap *skip,
+			  struct strvec *paths, struct strvec *blobs);
 
 /*
  * --arch=<arch> against the architectures of the tree at `commit`: a usage

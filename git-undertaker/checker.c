@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run: model sets per tree (one per distinct set of Kconfig and Makefile
- * blobs, each architecture built when first needed), results per file blob,
- * the commit-by-commit comparison and the census.
+ * The run: the trees of each commit (common/trees, a few distinct sets of
+ * build files kept with their models), results per file blob, the
+ * commit-by-commit comparison and the census.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include "checker.h"
 
-#include <pcre2.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,14 +17,10 @@
 #include "buildfiles.h"
 #include "trees.h"
 #include "history.h"
-#include "kbuild.h"
 #include "kconfig-git.h"
-#include "model.h"
 #include "process.h"
 #include "project.h"
 #include "report.h"
-
-#define MAX_MODEL_SETS 3
 
 struct checker {
 	struct repo *repo;
@@ -38,9 +32,7 @@ struct checker {
 	struct strvec macro_defs;
 	struct strvec accept;		/* undertaker.accept */
 	struct project_config project_config;
-	struct trees *sets[MAX_MODEL_SETS];
-	unsigned long last_use[MAX_MODEL_SETS];
-	unsigned long clock;
+	struct trees_cache trees;
 	char *samples_dir;
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
@@ -61,6 +53,7 @@ struct checker {
 	int file_progress;
 };
 
+static void init_trees(struct checker *c);
 
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 {
@@ -81,6 +74,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->host_arch = xstrdup(project_host_srcarch());
 	c->samples_dir = xstrfmt("%sundertaker/samples", repo_gitdir(r));
 	pthread_mutex_init(&c->results_lock, NULL);
+	init_trees(c);
 	return c;
 }
 
@@ -99,8 +93,8 @@ void checker_save(struct checker *c)
 {
 	for (size_t w = 0; c && w < c->nr_workers; w++)
 		checker_save(c->workers[w]);
-	for (size_t i = 0; c && i < MAX_MODEL_SETS; i++)
-		trees_save(c->sets[i]);
+	if (c)
+		trees_cache_save(&c->trees);
 }
 
 void checker_free(struct checker *c)
@@ -110,8 +104,7 @@ void checker_free(struct checker *c)
 	for (size_t w = 0; w < c->nr_workers; w++)
 		checker_free(c->workers[w]);
 	free(c->workers);
-	for (size_t i = 0; i < MAX_MODEL_SETS; i++)
-		trees_free(c->sets[i]);
+	trees_cache_release(&c->trees);
 	free(c->samples_dir);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
@@ -154,9 +147,8 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 	return ret > 0;
 }
 
-/* The trees of `commit` for this checker: its caches and options. */
-static struct trees *checker_trees(struct checker *c, const git_oid *commit,
-				   const struct buildfiles_info *bf)
+/* The trees of every commit this checker sees: its caches and options. */
+static void init_trees(struct checker *c)
 {
 	struct trees_env env = {
 		.repo = c->repo,
@@ -173,31 +165,12 @@ static struct trees *checker_trees(struct checker *c, const git_oid *commit,
 		.removed_data = c,
 	};
 
-	return trees_new(&env, commit, bf);
+	trees_cache_init(&c->trees, &env, c->buildfiles);
 }
 
 static struct trees *commit_trees(struct checker *c, const git_oid *commit)
 {
-	const struct buildfiles_info *bf;
-	size_t slot = 0;
-	double t = trees_stats_clock();
-
-	if (buildfiles_get(c->buildfiles, commit, &bf) < 0)
-		return NULL;
-	trees_stats_report("build files", NULL, t);
-	c->clock++;
-	for (size_t i = 0; i < MAX_MODEL_SETS; i++) {
-		if (c->sets[i] && git_oid_equal(&c->sets[i]->digest, &bf->digest)) {
-			c->last_use[i] = c->clock;
-			return c->sets[i];
-		}
-		if (!c->sets[i] || (c->sets[slot] && c->last_use[i] < c->last_use[slot]))
-			slot = i;
-	}
-	trees_free(c->sets[slot]);
-	c->sets[slot] = checker_trees(c, commit, bf);
-	c->last_use[slot] = c->clock;
-	return c->sets[slot];
+	return trees_cache_get(&c->trees, commit);
 }
 
 void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key)
@@ -225,11 +198,6 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	git_odb_hash(&id, all.buf, all.len, GIT_OBJECT_BLOB);
 	strbuf_addstr(key, git_oid_tostr(hex, sizeof(hex), &id));
 	strbuf_release(&all);
-}
-
-static int is_c_file(const char *path)
-{
-	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
 }
 
 /* The defects of one blob under one model set (cached: each version is analysed once). */
@@ -328,189 +296,6 @@ static int changed_blocks_defects(struct checker *c, struct trees *ms, const cha
 	return 0;
 }
 
-struct affected {
-	struct checker *checker;
-	pcre2_code *re;			/* every CONFIG_ name, captured */
-	pcre2_match_data *md;
-	const struct strmap *changed;	/* names (no CONFIG_) a Kconfig change touched */
-	const struct strmap *skip;	/* paths already checked */
-	struct strvec paths, blobs;
-};
-
-/*
- * Does the text name a changed symbol (CONFIG_X or CONFIG_X_MODULE)? One
- * pattern for every CONFIG_ name and a hash lookup per match: an alternation
- * of the changed names outgrows pcre2's limits when a release changes
- * thousands of them (Linux 6.1 -> 6.12).
- */
-static int names_changed(struct affected *a, const char *data, size_t size)
-{
-	PCRE2_SIZE start = 0;
-
-	while (start < size &&
-	       pcre2_match(a->re, (PCRE2_SPTR)data, size, start, 0, a->md, NULL) > 1) {
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(a->md);
-		const char *name = data + ov[2];
-		size_t len = ov[3] - ov[2];
-
-		if (strmap_getn(a->changed, name, len) ||
-		    (len > 7 && !memcmp(name + len - 7, "_MODULE", 7) &&
-		     strmap_getn(a->changed, name, len - 7)))
-			return 1;
-		start = ov[1] > start ? ov[1] : start + 1;
-	}
-	return 0;
-}
-
-static int find_users(const struct tree_file *f, void *data)
-{
-	struct affected *a = data;
-	struct blob *blob;
-	char hex[GIT_OID_HEXSZ + 1];
-
-	if (process_interrupted())
-		return 1;
-	if (!is_c_file(f->path) || strmap_get(a->skip, f->path) ||
-	    !pathspec_match(&a->checker->opts->pathspec, f->path))
-		return 0;
-	if (repo_read_blob(a->checker->repo, f->blob, &blob) < 0)
-		return 0;
-	if (names_changed(a, blob->data, blob->size)) {
-		strvec_push(&a->paths, f->path);
-		strvec_push(&a->blobs, git_oid_tostr(hex, sizeof(hex), f->blob));
-	}
-	blob_release(a->checker->repo, blob);
-	return 0;
-}
-
-/*
- * A one-line summary of what a symbol's definitions say in a model set, to
- * tell which symbols a Kconfig change touched.
- */
-static void symbol_signature(const struct kconfig_symbol *sym, struct strbuf *sb)
-{
-	strbuf_addf(sb, "%s %s", sym->name, kconfig_type_name(sym->type));
-	for (size_t i = 0; i < sym->nr_defs; i++) {
-		const struct kconfig_definition *d = sym->defs[i];
-
-		strbuf_addstr(sb, " |dep ");
-		if (d->dep)
-			kconfig_expr_print(d->dep, sb);
-		for (size_t j = 0; j < d->nr_prompts; j++) {
-			strbuf_addstr(sb, " |prompt ");
-			if (d->prompts[j].cond)
-				kconfig_expr_print(d->prompts[j].cond, sb);
-		}
-		for (size_t j = 0; j < d->nr_defaults; j++) {
-			strbuf_addstr(sb, " |default ");
-			kconfig_expr_print(d->defaults[j].value, sb);
-			strbuf_addstr(sb, " if ");
-			if (d->defaults[j].cond)
-				kconfig_expr_print(d->defaults[j].cond, sb);
-		}
-		if (d->choice)
-			strbuf_addf(sb, " |choice %s", d->choice->name ? d->choice->name : "");
-	}
-	for (size_t i = 0; i < sym->nr_selected_by; i++) {
-		strbuf_addf(sb, " |selected %s", sym->selected_by[i].from->symbol ?
-			    sym->selected_by[i].from->symbol->name : "");
-		if (sym->selected_by[i].cond)
-			kconfig_expr_print(sym->selected_by[i].cond, sb);
-	}
-	for (size_t i = 0; i < sym->nr_implied_by; i++)
-		strbuf_addf(sb, " |implied %s", sym->implied_by[i].from->symbol ?
-			    sym->implied_by[i].from->symbol->name : "");
-}
-
-static void add_changed_symbols(const struct kconfig *old, const struct kconfig *new,
-				struct strmap *changed)
-{
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	struct kconfig_symbol *sym;
-	size_t i;
-
-	for_each_kconfig_symbol(new, i, sym) {
-		struct kconfig_symbol *o = old ? kconfig_lookup(old, sym->name) : NULL;
-
-		if (sym->flags & KSYM_PROBE)
-			continue;
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		symbol_signature(sym, &a);
-		if (o)
-			symbol_signature(o, &b);
-		if (!o || strcmp(a.buf, b.buf))
-			strmap_put(changed, sym->name, (void *)1);
-	}
-	if (old)
-		for_each_kconfig_symbol(old, i, sym)
-			if (!(sym->flags & KSYM_PROBE) && !kconfig_lookup(new, sym->name))
-				strmap_put(changed, sym->name, (void *)1);
-	strbuf_release(&a);
-	strbuf_release(&b);
-}
-
-/*
- * Files that a Kconfig change may affect though the commit left them alone:
- * those naming a symbol whose definitions changed (or that appeared or
- * disappeared in any Kconfig file).
- */
-static void affected_files(struct checker *c, struct trees *old, struct trees *new,
-			   const git_oid *commit, const struct strmap *skip,
-			   struct strvec *paths, struct strvec *blobs)
-{
-	struct strmap changed = STRMAP_INIT;
-	struct strmap_entry *e;
-	struct strbuf re = STRBUF_INIT;
-	struct affected a = { .checker = c, .skip = skip };
-	size_t nr_models = trees_nr_models(new);
-	int errcode;
-	PCRE2_SIZE erroff;
-
-	/* Names that appeared or disappeared in any Kconfig file of the tree. */
-	strmap_for_each(new->bf->kconfig_defined, e)
-		if (!old || !strmap_get(old->bf->kconfig_defined, e->key))
-			strmap_put(&changed, e->key, (void *)1);
-	if (old)
-		strmap_for_each(old->bf->kconfig_defined, e)
-			if (!strmap_get(new->bf->kconfig_defined, e->key))
-				strmap_put(&changed, e->key, (void *)1);
-	/* Changed definitions, on the architectures this run has built models for. */
-	for (size_t i = 0; i < nr_models; i++) {
-		struct arch_model *nm, *om = NULL;
-
-		if (!trees_model_built(new, i) && i != new->tm.primary)
-			continue;
-		nm = trees_model(new, i);
-		if (old && i < trees_nr_models(old))
-			om = trees_model(old, i);
-		if (nm)
-			add_changed_symbols(om ? om->kconfig : NULL, nm->kconfig, &changed);
-	}
-	if (!changed.nr) {
-		strmap_clear(&changed, NULL);
-		return;
-	}
-	strbuf_addstr(&re, "\\bCONFIG_(\\w+)");
-	a.changed = &changed;
-	a.re = pcre2_compile((PCRE2_SPTR)re.buf, re.len, 0, &errcode, &erroff, NULL);
-	if (!a.re)
-		die("internal error: cannot compile the symbol pattern");
-	pcre2_jit_compile(a.re, PCRE2_JIT_COMPLETE);
-	a.md = pcre2_match_data_create_from_pattern(a.re, NULL);
-	repo_for_each_file(c->repo, commit, "", find_users, &a);
-	for (size_t i = 0; i < a.paths.nr; i++) {
-		strvec_push(paths, a.paths.v[i]);
-		strvec_push(blobs, a.blobs.v[i]);
-	}
-	pcre2_match_data_free(a.md);
-	pcre2_code_free(a.re);
-	strvec_clear(&a.paths);
-	strvec_clear(&a.blobs);
-	strbuf_release(&re);
-	strmap_clear(&changed, NULL);
-}
-
 /* Copies `src` into `dst` with the path replaced (defects of a renamed file). */
 static void copy_list(struct defect_list *dst, const struct defect_list *src, const char *path)
 {
@@ -540,15 +325,15 @@ static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
 		const char *path = fc->new_path ? fc->new_path : fc->old_path;
 
 		if (fc->status == 'M' && ps && git_oid_equal(&ps->digest, &ms->digest) &&
-		    !c->opts->show_all && is_c_file(path) &&
+		    !c->opts->show_all && trees_is_c_file(path) &&
 		    !changed_blocks_defects(c, ms, path, &fc->old_blob, &fc->new_blob,
 					    &before, &after))
 			;	/* only the blocks that differ */
 		else {
-			if (fc->status != 'A' && fc->old_path && is_c_file(fc->old_path) && ps)
+			if (fc->status != 'A' && fc->old_path && trees_is_c_file(fc->old_path) && ps)
 				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
 					  path);
-			if (fc->status != 'D' && is_c_file(fc->new_path))
+			if (fc->status != 'D' && trees_is_c_file(fc->new_path))
 				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
 					  path);
 		}
@@ -680,7 +465,7 @@ static int other_parents(struct checker *c, const git_oid *parents, size_t nr_pa
 					path = d->path;
 					theirs = NULL;
 					if (!repo_path_oid(c->repo, &parents[p], path, &blob) &&
-					    is_c_file(path))
+					    trees_is_c_file(path))
 						theirs = blob_defects(c, ps, path, &blob);
 				}
 				has = theirs && defect_list_has(theirs, d);
@@ -742,8 +527,8 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	for (size_t i = 0; i < changes.nr; i++) {
 		const struct file_change *fc = &changes.files[i];
 
-		if ((!fc->new_path || !is_c_file(fc->new_path)) &&
-		    (!fc->old_path || !is_c_file(fc->old_path)))
+		if ((!fc->new_path || !trees_is_c_file(fc->new_path)) &&
+		    (!fc->old_path || !trees_is_c_file(fc->old_path)))
 			continue;
 		ALLOC_GROW(cw.items, cw.nr + 1, alloc);
 		memset(&cw.items[cw.nr], 0, sizeof(*cw.items));
@@ -751,7 +536,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 		strmap_put(&checked, fc->new_path ? fc->new_path : fc->old_path, (void *)1);
 	}
 	if (!ps || !git_oid_equal(&ps->digest, &ms->digest)) {
-		affected_files(c, ps, ms, commit, &checked, &apaths, &ablobs);
+		trees_affected_files(ps, ms, commit, &c->opts->pathspec, &checked, &apaths, &ablobs);
 		for (size_t i = 0; i < apaths.nr; i++) {
 			ALLOC_GROW(cw.items, cw.nr + 1, alloc);
 			memset(&cw.items[cw.nr], 0, sizeof(*cw.items));
@@ -805,6 +590,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->host_arch = xstrdup(parent->host_arch);
 	c->samples_dir = xstrdup(parent->samples_dir);
 	pthread_mutex_init(&c->results_lock, NULL);
+	init_trees(c);
 	return c;
 }
 
@@ -833,7 +619,7 @@ static int census_list(const struct tree_file *f, void *data)
 
 	const struct undertaker_options *o = cs->checker->opts;
 
-	if (!is_c_file(f->path) || !pathspec_match(&o->pathspec, f->path))
+	if (!trees_is_c_file(f->path) || !pathspec_match(&o->pathspec, f->path))
 		return 0;
 	/* A file's shard: its path's hash, the same on every machine and run. */
 	if (o->shard_n && strhash(f->path, strlen(f->path)) % o->shard_n != o->shard_k - 1)
@@ -915,44 +701,11 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 int checker_dump_model(struct checker *c, const git_oid *commit, const char *what)
 {
 	int files = !strcmp(what, "files");
-	/* A model alone needs no scan of every build file; that set is ours to free. */
-	struct trees *ms = files ? commit_trees(c, commit) : checker_trees(c, commit, NULL);
-	size_t want = 0;
-	struct arch_model *am;
-	int ret = 0;
+	/* A model alone needs no scan of every build file; those trees are ours to free. */
+	struct trees *t = files ? commit_trees(c, commit) : trees_new(&c->trees.env, commit, NULL);
+	int ret = t ? trees_dump(t, c->opts->arch ? c->opts->arch : c->host_arch, what, stdout) : -1;
 
-	if (!ms)
-		return -1;
-	if (ms->arches.nr) {
-		const char *arch = c->opts->arch ? c->opts->arch : c->host_arch;
-		int found = trees_arch_index(ms, arch);
-
-		want = found < 0 ? 0 : (size_t)found;
-		if (found < 0) {
-			ret = error("no architecture '%s' in this tree", arch);
-			goto out;
-		}
-	}
-	if (files) {
-		struct kbuild_map *map = trees_kbuild(ms, want);
-		struct strbuf sb = STRBUF_INIT;
-
-		if (!map)
-			return error("cannot read the Makefiles");
-		kbuild_map_dump(map, &sb);
-		fputs(strbuf_str(&sb), stdout);
-		strbuf_release(&sb);
-		return 0;
-	}
-	am = trees_model(ms, want);
-	if (!am)
-		ret = -1;
-	else if (!strcmp(what, "symbols"))
-		kconfig_dump_symbols(am->kconfig, stdout);
-	else
-		model_dump_dimacs(am->model, stdout);
-out:
 	if (!files)
-		trees_free(ms);
+		trees_free(t);
 	return ret;
 }

@@ -25,15 +25,20 @@ static const char *const usage_lines[] = {
 #define NOTE_MODEL_PREFIX "Undertaker-Model: "
 #define NOTE_SUMMARY_PREFIX "Undertaker: "
 #define NOTE_DEFECT_PREFIX "Undertaker-Defect: "
+/* A note of a --show=all run: it keeps the unchanged defects too. */
+#define NOTE_SHOW_ALL "Undertaker-Show: all"
 
 /*
  * The note of a checked commit: its new, accepted and fixed defects as text
  * lines, then a trailer block: each of them again as JSON (what --format=json
  * prints from the note), the model key and a summary. Every line stands
  * alone, so `git notes merge -s cat_sort_uniq` still gives a readable note.
+ * A --show=all run (whose analysis found the unchanged defects too) keeps
+ * those as well, in the same order as it prints them, and says so with an
+ * `Undertaker-Show: all` trailer: a later --show=all prints from that note.
  */
-static char *format_note(const struct defect_list *l, const char *key, size_t *nr_new,
-			 size_t *nr_fixed)
+static char *format_note(const struct defect_list *l, const char *key, int show_all,
+			 size_t *nr_new, size_t *nr_fixed)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t nr_accepted = 0;
@@ -42,7 +47,7 @@ static char *format_note(const struct defect_list *l, const char *key, size_t *n
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct defect *d = &l->v[i];
 
-		if (d->status == STATUS_UNCHANGED)
+		if (d->status == STATUS_UNCHANGED && !show_all)
 			continue;
 		defect_format_text(&sb, d, 1);
 		strbuf_addch(&sb, '\n');
@@ -50,7 +55,7 @@ static char *format_note(const struct defect_list *l, const char *key, size_t *n
 			(*nr_new)++;
 		else if (d->status == STATUS_ACCEPTED)
 			nr_accepted++;
-		else
+		else if (d->status == STATUS_FIXED)
 			(*nr_fixed)++;
 	}
 	if (sb.len)
@@ -58,7 +63,7 @@ static char *format_note(const struct defect_list *l, const char *key, size_t *n
 	for (size_t i = 0; i < l->nr; i++) {
 		struct defect d = l->v[i];
 
-		if (d.status == STATUS_UNCHANGED)
+		if (d.status == STATUS_UNCHANGED && !show_all)
 			continue;
 		/* The reasons of --explain are not kept: --explain analyses again. */
 		memset(&d.explanation, 0, sizeof(d.explanation));
@@ -66,6 +71,8 @@ static char *format_note(const struct defect_list *l, const char *key, size_t *n
 		defect_format_json(&sb, &d);
 		strbuf_addch(&sb, '\n');
 	}
+	if (show_all)
+		strbuf_addstr(&sb, NOTE_SHOW_ALL "\n");
 	strbuf_addf(&sb, NOTE_MODEL_PREFIX "%s\n", key);
 	strbuf_addf(&sb, NOTE_SUMMARY_PREFIX "%zu new, %zu fixed", *nr_new, *nr_fixed);
 	if (nr_accepted)
@@ -76,15 +83,18 @@ static char *format_note(const struct defect_list *l, const char *key, size_t *n
 
 /*
  * A note written by an earlier run with the same model key: returns 1 and the
- * number of new defects it records, so that the commit need not be checked again.
+ * number of new defects it records, so that the commit need not be checked
+ * again. For --show=all, only a note that keeps the unchanged defects is.
  */
-static int note_is_current(const char *note, const char *key, size_t *nr_new)
+static int note_is_current(const char *note, const char *key, int show_all, size_t *nr_new)
 {
 	const char *m = strstr(note, NOTE_MODEL_PREFIX);
 	const char *s = strstr(note, "\n" NOTE_SUMMARY_PREFIX);
 	size_t klen = strlen(key);
 
 	if (!m || !s || (m != note && m[-1] != '\n'))
+		return 0;
+	if (show_all && !strstr(note, "\n" NOTE_SHOW_ALL "\n"))
 		return 0;
 	m += strlen(NOTE_MODEL_PREFIX);
 	if (strncmp(m, key, klen) || m[klen] != '\n')
@@ -188,8 +198,8 @@ static int is_note_trailer(const char *line)
 
 /*
  * Prints what checking the commit again would print (new defects, or with
- * --show=all the fixed and accepted ones too) from its current note: the text
- * lines, or for --format=json the JSON of its trailers.
+ * --show=all the fixed, accepted and unchanged ones too) from its current
+ * note: the text lines, or for --format=json the JSON of its trailers.
  */
 static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 			const struct undertaker_options *o)
@@ -220,7 +230,8 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 			}
 		} else if (len && !is_note_trailer(p)) {
 			int shown = !(line_ends_with(p, len, " [fixed]") ||
-				      line_ends_with(p, len, " [accepted]"));
+				      line_ends_with(p, len, " [accepted]") ||
+				      line_ends_with(p, len, " [unchanged]"));
 
 			if (shown || o->show_all) {
 				print_heading(r, commit, &heading);
@@ -300,7 +311,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		/* --explain needs the analysis: a note keeps no explanations. */
 		if (!o->force && !o->explain && !o->pathspec.nr)
 			old_note = notes_read(r, ref, commit);
-		if (old_note && note_is_current(old_note, key.buf, &nr_new)) {
+		if (old_note && note_is_current(old_note, key.buf, o->show_all, &nr_new)) {
 			total_new += nr_new;
 			if (!o->common.quiet || o->common.json)
 				replay_note(r, commit, old_note, o);
@@ -309,7 +320,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		} else if (process_interrupted()) {
 			/* Cut short: neither printed nor noted, as if never begun. */
 		} else {
-			char *note = format_note(&defects, key.buf, &nr_new, &nr_fixed);
+			char *note = format_note(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
 
 			total_new += nr_new;
 			if (o->common.json)

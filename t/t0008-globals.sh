@@ -26,7 +26,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	report report_
 	repo-revision repo_
 	sat sat_
-	trees trees_
+	trees* trees_
 	u64map u64map_
 	version suite_
 	EOF

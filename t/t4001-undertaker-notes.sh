@@ -112,6 +112,49 @@ test_expect_success 'git rebase -i --exec stops at the commit that adds a defect
 	test "$(git rev-parse HEAD)" = "$(git rev-parse good)"
 '
 
+test_expect_success '--show=all prints the same from a note as from a new check' '
+	git checkout -q -b touch bad &&
+	echo "int touched;" >>b.c &&
+	git commit -q -a -m "touch b" &&
+	test_expect_code 1 git undertaker --no-notes --show=all base..touch >fresh &&
+	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO \[unchanged\]$" fresh &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/all --show=all base..touch >first &&
+	test_cmp fresh first &&
+	git notes --ref=all show touch >note &&
+	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO \[unchanged\]$" note &&
+	grep "^Undertaker-Show: all$" note &&
+	grep "^Undertaker-Defect: {\"path\":\"b.c\",.*\"status\":\"unchanged\"}$" note &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/all --show=all base..touch >again &&
+	test_cmp fresh again &&
+	test $(git rev-list refs/notes/all | wc -l) = 1 &&
+	test_expect_code 1 git undertaker --no-notes --show=all --format=json base..touch >fresh.json &&
+	grep "\"status\":\"unchanged\"" fresh.json &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/all --show=all --format=json base..touch >again.json &&
+	test_cmp fresh.json again.json &&
+	# Without --show=all, the same note prints the new defects only.
+	test_expect_code 1 git undertaker --no-notes base..touch >fresh-new &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/all base..touch >again-new &&
+	test_cmp fresh-new again-new &&
+	! grep unchanged again-new &&
+	# A marked note: the unchanged line printed comes from the note.
+	sed "s/#ifndef CONFIG_FOO \[unchanged\]$/from the note [unchanged]/" note >marked &&
+	git notes --ref=all add -f -F marked touch &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/all --show=all base..touch >marked-out &&
+	grep "^b.c:2: dead block B1 (kconfig, global): from the note \[unchanged\]$" marked-out
+'
+
+test_expect_success '--show=all checks again a commit whose note lacks the unchanged defects' '
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/plain base..touch >plain &&
+	git notes --ref=plain show touch >note &&
+	! grep "unchanged" note &&
+	! grep "^Undertaker-Show:" note &&
+	test_expect_code 1 git undertaker --notes-ref=refs/notes/plain --show=all base..touch >all &&
+	test_cmp fresh all &&
+	git notes --ref=plain show touch >note &&
+	grep "^Undertaker-Show: all$" note &&
+	git checkout -q topic
+'
+
 test_expect_success 'the work tree and index are untouched' '
 	git status --porcelain >status &&
 	grep -v "^??" status >tracked || true &&

@@ -140,15 +140,19 @@ test_expect_success 'setup: a U-Boot-style tree with phase Makefiles' '
 test_expect_success 'each phase with its own prefix: no unresolved term in a file condition' '
 	git undertaker --dump-model=files base >files &&
 	! grep "\[" files &&
-	grep "^drivers/foo.c	CONFIG_FOO || CONFIG_SPL_FOO || CONFIG_TPL_FOO$" files &&
-	grep "^drivers/bar.c	CONFIG_BAR || CONFIG_SPL_BAR || CONFIG_TPL_BAR$" files &&
-	grep "^common/board.c	true$" files &&
+	# Each phase'"'"'s part says which -D names its compiler sees.
+	main="!defined(CONFIG_SPL_BUILD) && !defined(CONFIG_TPL_BUILD) && !defined(CONFIG_XPL_BUILD)" &&
+	spl="defined(CONFIG_SPL_BUILD) && !defined(CONFIG_TPL_BUILD) && defined(CONFIG_XPL_BUILD)" &&
+	tpl="!defined(CONFIG_SPL_BUILD) && defined(CONFIG_TPL_BUILD) && defined(CONFIG_XPL_BUILD)" &&
+	grep -F "drivers/foo.c	$spl && CONFIG_SPL_FOO || $tpl && CONFIG_TPL_FOO || $main && CONFIG_FOO" files &&
+	grep -F "drivers/bar.c	CONFIG_BAR && $main || $spl && CONFIG_SPL_BAR || $tpl && CONFIG_TPL_BAR" files &&
+	grep -F "common/board.c	$main" files &&
 	# $(XPL_), which this tree defines nowhere, is empty as make reads it.
-	grep "^drivers/baz.c	CONFIG_BAZ$" files
+	grep -F "drivers/baz.c	CONFIG_BAZ && $spl || CONFIG_BAZ && $tpl || CONFIG_BAZ && $main" files
 '
 
 test_expect_success 'the SPL-only file is compiled (in SPL), not kbuild-dead' '
-	grep "^common/spl_load.c	CONFIG_SPL_LOADER$" files &&
+	grep -F "common/spl_load.c	$spl && CONFIG_SPL_LOADER || $tpl && CONFIG_SPL_LOADER" files &&
 	test_expect_code 1 git undertaker --no-notes --all base -- common >out &&
 	! grep "never compiles" out &&
 	! grep "spl_load.c:4:" out &&
@@ -165,6 +169,62 @@ test_expect_success 'git vampyr: the SPL-only file is claimed, the driver with i
 	done &&
 	grep -l "CONFIG_DRV_FAST=y" frag/*.config &&
 	! grep -l "CONFIG_SANDBOX=y" $(grep -l "CONFIG_DRV" frag/*.config)
+'
+
+test_expect_success 'a phase'"'"'s -D names hold in the files it compiles: #ifdef CONFIG_SPL_BUILD' '
+	write_file common/Makefile <<-\EOF &&
+	ifdef CONFIG_XPL_BUILD
+	obj-$(CONFIG_SPL_LOADER) += spl_load.o
+	else
+	obj-y += board.o
+	endif
+	obj-$(CONFIG_SPL_BUILD) += spl_only.o
+	EOF
+	write_file common/spl_only.c <<-\EOF &&
+	#ifdef CONFIG_SPL_BUILD
+	int in_spl;
+	#endif
+	#ifndef CONFIG_SPL_BUILD
+	int never;
+	#endif
+	#if defined(CONFIG_TPL_BUILD)
+	int in_tpl;
+	#else
+	int not_tpl;
+	#endif
+	EOF
+	write_file common/board.c <<-\EOF &&
+	#ifdef CONFIG_XPL_BUILD
+	int never;
+	#endif
+	EOF
+	write_file drivers/bar.c <<-\EOF &&
+	#ifdef CONFIG_SPL_BUILD
+	int bar_spl;
+	#elif defined(CONFIG_TPL_BUILD)
+	int bar_tpl;
+	#else
+	int bar_proper;
+	#endif
+	EOF
+	cp drivers/bar.c drivers/foo.c &&
+	git add . && test_tick && git commit -q -m "SPL-only file" && git tag spl-only &&
+	git undertaker --dump-model=files spl-only >files &&
+	grep "^common/spl_only.c	defined(CONFIG_SPL_BUILD) && !defined(CONFIG_TPL_BUILD) && defined(CONFIG_XPL_BUILD)$" files &&
+	grep "^common/board.c	!defined(CONFIG_SPL_BUILD) && !defined(CONFIG_TPL_BUILD) && !defined(CONFIG_XPL_BUILD)$" files &&
+	test_expect_code 1 git undertaker --no-notes --all spl-only -- common drivers/foo.c drivers/bar.c >out &&
+	# bar.c is compiled in all three phases; foo.c not in TPL, which has no TPL_FOO.
+	cat >expect <<-EOF &&
+	$(git log -1 --format="%h %s" spl-only)
+	common/board.c:1: dead block B0 (kbuild, global): #ifdef CONFIG_XPL_BUILD
+	common/spl_load.c:1: undead block B0 (kbuild, global): #ifdef CONFIG_SPL_LOADER
+	common/spl_only.c:1: undead block B0 (kbuild, global): #ifdef CONFIG_SPL_BUILD
+	common/spl_only.c:4: dead block B1 (kbuild, global): #ifndef CONFIG_SPL_BUILD
+	common/spl_only.c:7: dead block B2 (kbuild, global): #if defined(CONFIG_TPL_BUILD)
+	common/spl_only.c:9: undead block B3 (kbuild, global): #else
+	drivers/foo.c:3: dead block B1 (kbuild, global): #elif defined(CONFIG_TPL_BUILD)
+	EOF
+	test_cmp expect out
 '
 
 test_expect_success 'a tree without scripts/Makefile.autoconf has one phase: $(PHASE_) stays unknown' '

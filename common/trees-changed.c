@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a change of a commit's build files touches: the CONFIG_ names whose
+ * Kconfig definitions differ between the trees of two commits, and the C
+ * files that name one of them though the commit left them alone.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "trees.h"
+
+#include <pcre2.h>
+#include <string.h>
+
+#include "process.h"
+
+int trees_is_c_file(const char *path)
+{
+	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
+}
+
+/*
+ * A one-line summary of what a symbol's definitions say in a model, to tell
+ * which symbols a Kconfig change touched.
+ */
+static void symbol_signature(const struct kconfig_symbol *sym, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s %s", sym->name, kconfig_type_name(sym->type));
+	for (size_t i = 0; i < sym->nr_defs; i++) {
+		const struct kconfig_definition *d = sym->defs[i];
+
+		strbuf_addstr(sb, " |dep ");
+		if (d->dep)
+			kconfig_expr_print(d->dep, sb);
+		for (size_t j = 0; j < d->nr_prompts; j++) {
+			strbuf_addstr(sb, " |prompt ");
+			if (d->prompts[j].cond)
+				kconfig_expr_print(d->prompts[j].cond, sb);
+		}
+		for (size_t j = 0; j < d->nr_defaults; j++) {
+			strbuf_addstr(sb, " |default ");
+			kconfig_expr_print(d->defaults[j].value, sb);
+			strbuf_addstr(sb, " if ");
+			if (d->defaults[j].cond)
+				kconfig_expr_print(d->defaults[j].cond, sb);
+		}
+		if (d->choice)
+			strbuf_addf(sb, " |choice %s", d->choice->name ? d->choice->name : "");
+	}
+	for (size_t i = 0; i < sym->nr_selected_by; i++) {
+		strbuf_addf(sb, " |selected %s", sym->selected_by[i].from->symbol ?
+			    sym->selected_by[i].from->symbol->name : "");
+		if (sym->selected_by[i].cond)
+			kconfig_expr_print(sym->selected_by[i].cond, sb);
+	}
+	for (size_t i = 0; i < sym->nr_implied_by; i++)
+		strbuf_addf(sb, " |implied %s", sym->implied_by[i].from->symbol ?
+			    sym->implied_by[i].from->symbol->name : "");
+}
+
+static void add_changed_symbols(const struct kconfig *old, const struct kconfig *new,
+				struct strmap *changed)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct kconfig_symbol *sym;
+	size_t i;
+
+	for_each_kconfig_symbol(new, i, sym) {
+		struct kconfig_symbol *o = old ? kconfig_lookup(old, sym->name) : NULL;
+
+		if (sym->flags & KSYM_PROBE)
+			continue;
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		symbol_signature(sym, &a);
+		if (o)
+			symbol_signature(o, &b);
+		if (!o || strcmp(a.buf, b.buf))
+			strmap_put(changed, sym->name, (void *)1);
+	}
+	if (old)
+		for_each_kconfig_symbol(old, i, sym)
+			if (!(sym->flags & KSYM_PROBE) && !kconfig_lookup(new, sym->name))
+				strmap_put(changed, sym->name, (void *)1);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+void trees_changed_symbols(struct trees *old, struct trees *new, struct strmap *changed)
+{
+	struct strmap_entry *e;
+
+	/* Names that appeared or disappeared in any Kconfig file of the tree. */
+	strmap_for_each(new->bf->kconfig_defined, e)
+		if (!old || !strmap_get(old->bf->kconfig_defined, e->key))
+			strmap_put(changed, e->key, (void *)1);
+	if (old)
+		strmap_for_each(old->bf->kconfig_defined, e)
+			if (!strmap_get(new->bf->kconfig_defined, e->key))
+				strmap_put(changed, e->key, (void *)1);
+	/* Changed definitions, on the architectures built so far. */
+	for (size_t i = 0; i < trees_nr_models(new); i++) {
+		struct arch_model *nm, *om = NULL;
+
+		if (!trees_model_built(new, i) && i != new->tm.primary)
+			continue;
+		nm = trees_model(new, i);
+		if (old && i < trees_nr_models(old))
+			om = trees_model(old, i);
+		if (nm)
+			add_changed_symbols(om ? om->kconfig : NULL, nm->kconfig, changed);
+	}
+}
+
+struct users {
+	struct repo *repo;
+	pcre2_code *re;			/* every CONFIG_ name, captured */
+	pcre2_match_data *md;
+	const struct strmap *changed;	/* names (no CONFIG_) a Kconfig change touched */
+	const struct strmap *skip;	/* paths already checked */
+	const struct strvec *pathspec;
+	struct strvec *paths, *blobs;
+};
+
+/*
+ * Does the text name a changed symbol (CONFIG_X or CONFIG_X_MODULE)? One
+ * pattern for every CONFIG_ name and a hash lookup per match: an alternation
+ * of the changed names outgrows pcre2's limits when a release changes
+ * thousands of them (Linux 6.1 -> 6.12).
+ */
+static int names_changed(struct users *u, const char *data, size_t size)
+{
+	PCRE2_SIZE start = 0;
+
+	while (start < size &&
+	       pcre2_match(u->re, (PCRE2_SPTR)data, size, start, 0, u->md, NULL) > 1) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(u->md);
+		const char *name = data + ov[2];
+		size_t len = ov[3] - ov[2];
+
+		if (strmap_getn(u->changed, name, len) ||
+		    (len > 7 && !memcmp(name + len - 7, "_MODULE", 7) &&
+		     strmap_getn(u->changed, name, len - 7)))
+			return 1;
+		start = ov[1] > start ? ov[1] : start + 1;
+	}
+	return 0;
+}
+
+static int find_users(const struct tree_file *f, void *data)
+{
+	struct users *u = data;
+	struct blob *blob;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (process_interrupted())
+		return 1;
+	if (!trees_is_c_file(f->path) || strmap_get(u->skip, f->path) ||
+	    !pathspec_match(u->pathspec, f->path))
+		return 0;
+	if (repo_read_blob(u->repo, f->blob, &blob) < 0)
+		return 0;
+	if (names_changed(u, blob->data, blob->size)) {
+		strvec_push(u->paths, f->path);
+		strvec_push(u->blobs, git_oid_tostr(hex, sizeof(hex), f->blob));
+	}
+	blob_release(u->repo, blob);
+	return 0;
+}
+
+void trees_affected_files(struct trees *old, struct trees *new, const git_oid *commit,
+			  const struct strvec *pathspec, const struct strmap *skip,
+			  struct strvec *paths, struct strvec *blobs)
+{
+	static const char pattern[] = "\\bCONFIG_(\\w+)";
+	struct strmap changed = STRMAP_INIT;
+	struct users u = { .repo = new->env.repo, .changed = &changed, .skip = skip,
+			   .pathspec = pathspec, .paths = paths, .blobs = blobs };
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	trees_changed_symbols(old, new, &changed);
+	if (!changed.nr) {
+		strmap_clear(&changed, NULL);
+		return;
+	}
+	u.re = pcre2_compile((PCRE2_SPTR)pattern, sizeof(pattern) - 1, 0, &errcode, &erroff, NULL);
+	if (!u.re)
+		die("internal error: cannot compile the symbol pattern");
+	pcre2_jit_compile(u.re, PCRE2_JIT_COMPLETE);
+	u.md = pcre2_match_data_create_from_pattern(u.re, NULL);
+	repo_for_each_file(u.repo, commit, "", find_users, &u);
+	pcre2_match_data_free(u.md);
+	pcre2_code_free(u.re);
+	strmap_clear(&changed, NULL);
+}
