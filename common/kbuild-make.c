@@ -31,7 +31,14 @@ void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const c
 	w->v[w->nr].cond = cond;
 	w->v[w->nr].text = xstrndup(text, len);
 	w->v[w->nr].raw = raw;
+	w->v[w->nr].origin = NULL;
 	w->nr++;
+}
+
+void kbuild_words_set_origin(struct kwords *w, size_t from, const struct kbuild_origin *origin)
+{
+	for (size_t i = from; i < w->nr; i++)
+		w->v[i].origin = origin;
 }
 
 void kbuild_words_clear(struct kwords *w)
@@ -200,10 +207,15 @@ static void value_words(struct kmake *mk, const struct kwords *val, const struct
 			push_unknown(mk, out, cond);
 			return;
 		}
+		size_t from = out->nr;
+
 		if (val->v[i].raw)
 			expand_words(mk, val->v[i].text, strlen(val->v[i].text), c, out);
 		else
 			kbuild_words_push(out, c, val->v[i].text, strlen(val->v[i].text), 0);
+		/* A variable's words come from the assignment that put them there. */
+		if (val->v[i].origin)
+			kbuild_words_set_origin(out, from, val->v[i].origin);
 	}
 }
 

@@ -320,6 +320,7 @@ int main(int argc, const char **argv)
 	if (build)
 		expand = 1;
 	eo.keep_tree = keep_tree;
+	eo.jobs = common.jobs;
 	v.keep_build_tree = keep_tree;
 
 	v.repo = repo_open();
@@ -376,8 +377,11 @@ int main(int argc, const char **argv)
 		}
 	}
 
+	/* The toolchain's kconfig run goes on while the solver looks for dead blocks. */
+	if (expand && vampyr_toolchain_start(&v, &eo))
+		ret = EXIT_FATAL;
 	vampyr_find_dead(&v);
-	if (expand && vampyr_toolchain(&v, &eo))
+	if (expand && ret == EXIT_CLEAN && vampyr_toolchain(&v, &eo))
 		ret = EXIT_FATAL;
 	vampyr_cover(&v);
 	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
