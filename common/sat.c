@@ -45,6 +45,7 @@ struct sat {
 	uint64_t *ones;		/* pool_words words of ~0, and then of 0 */
 	struct logic_bits *bits;
 	int random_phase;	/* decisions take random phases: diverse witnesses */
+	int phases_saved;	/* picosat holds the phases of a model it found */
 	int interrupted;	/* a solve was cut short: answers are made up */
 	/*
 	 * The store's variable count at the last question: a base clause over
@@ -590,9 +591,21 @@ int sat_satisfiable(struct sat *s, formula f)
 		s->witnessed++;
 	} else {
 		int lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0);
+		/*
+		 * Random phases, not those saved from the last model: otherwise each
+		 * model found is much like the one before, and answers few more
+		 * questions than it. Only after a model: a reset costs time in
+		 * the number of variables, and a refutation assigns few.
+		 */
+		if (s->random_phase && s->phases_saved) {
+			picosat_reset_phases(s->ps);
+			s->phases_saved = 0;
+		}
 		r = sat_solve(s, &lit, lit ? 1 : 0);
-		if (r == SAT_SAT)
+		if (r == SAT_SAT) {
 			keep_witness(s);
+			s->phases_saved = 1;
+		}
 		else
 			s->unsat++;
 	}

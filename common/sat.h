@@ -71,8 +71,10 @@ void sat_set_witnesses(struct sat *s, size_t n);
 /*
  * Decisions take random phases (picosat's own seeded generator, so a run is
  * repeatable) instead of false first: the models found, and so the witnesses,
- * differ more from each other and answer more later questions. Answers do
- * not change, only which model a satisfiable solve returns.
+ * differ more from each other and answer more later questions. The phases
+ * picosat saves from one model are dropped before each sat_satisfiable()
+ * solve, or each model would be much like the last. Answers do not change,
+ * only which model a satisfiable solve returns.
  */
 void sat_set_random_phase(struct sat *s);
 /*
