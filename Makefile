@@ -112,6 +112,15 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz-%)
 $(O)/fuzz/fuzz-%: $(O)/fuzz/fuzz-%.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LIBS)
 
+# The same entry points without libFuzzer, built as everything else is:
+# t0030 replays every input kept in fuzz/corpus/ (seeds and the crashes found).
+REPLAY_BIN := $(FUZZ_TARGETS:%=$(O)/fuzz/replay-%)
+$(O)/fuzz/replay-%: $(O)/fuzz/fuzz-%.o $(O)/fuzz/replay.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+ifneq ($(SANITIZE),fuzz)
+all: $(REPLAY_BIN)
+endif
+
 ifeq ($(SANITIZE),fuzz)
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(O)/fuzz-artifacts

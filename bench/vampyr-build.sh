@@ -43,9 +43,11 @@ make_commit () {
 		return
 	fi
 	# After the anchor line of the named function: the declaration; after the
-	# function's next statement line that ends with ';' : the call.
+	# function's next statement line that ends with ';', or before its
+	# function-level return if that comes first: the call (always reached).
 	blob=$(git show "v6.1:$path" | awk -v f="$func" -v a="$anchor" -v d="$decl" -v c="$call" '
 		index($0, f) { infn = 1 }
+		infn == 2 && /^\treturn/ { print c; infn = 0 }
 		{ print }
 		infn == 1 && index($0, a) { print d; infn = 2; next }
 		infn == 2 && /;$/ && !/^\t(int|unsigned|struct) / { print c; infn = 0 }

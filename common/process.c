@@ -216,20 +216,36 @@ int process_wait(struct process *p)
 	 * block, and waitpid is not one of them: a ^C waited for the child).
 	 */
 	for (;;) {
-		pid_t r = waitpid(p->pid, &status, WNOHANG);
+		int r = process_poll(p, &status);
 
-		if (r == p->pid)
-			break;
-		if (r < 0 && errno != EINTR) {
-			status = -1;
-			break;
-		}
-		if (process_interrupted())
-			kill(-p->pid, SIGKILL);
+		if (r > 0)
+			return status;
+		if (r < 0)
+			return -1;
 		poll(NULL, 0, 20);
 	}
-	process_done(p);
-	return status;
+}
+
+int process_poll(struct process *p, int *status)
+{
+	pid_t r;
+
+	if (p->pid <= 0)
+		return -1;
+	do
+		r = waitpid(p->pid, status, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == p->pid) {
+		process_done(p);
+		return 1;
+	}
+	if (r < 0) {
+		process_done(p);
+		return -1;
+	}
+	if (process_interrupted())
+		kill(-p->pid, SIGKILL);
+	return 0;
 }
 
 void process_kill(struct process *p)

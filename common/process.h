@@ -50,6 +50,12 @@ int process_start(struct process *p);
  * its process group; the wait then returns its (signalled) status.
  */
 int process_wait(struct process *p);
+/*
+ * Has p exited? 1 (its wait status in *status, p forgotten), 0 while it
+ * runs, -1 on error. Never blocks: a caller with several children polls
+ * each in turn. An interrupt ends p's process group.
+ */
+int process_poll(struct process *p, int *status);
 /* Ends p's process group (SIGKILL) without waiting. */
 void process_kill(struct process *p);
 /* Forgets p once waited for elsewhere (waitpid of its pid). */

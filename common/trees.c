@@ -203,6 +203,14 @@ static const struct kbuild_file *file_condition(void *data, size_t i, const char
 	return map ? kbuild_map_lookup(map, path) : NULL;
 }
 
+static size_t file_why(void *data, size_t i, const char *path, struct kbuild_why *out,
+		       size_t max)
+{
+	struct kbuild_map *map = trees_kbuild(data, i);
+
+	return map ? kbuild_map_why(map, path, out, max) : 0;
+}
+
 static int symbol_removed(void *data, const char *name, struct strbuf *out)
 {
 	struct trees *t = data;
@@ -250,8 +258,10 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	t->built = xcalloc(nr, 1);
 	t->kbuild = xcalloc(nr, sizeof(*t->kbuild));
 	t->kbuild_built = xcalloc(nr, 1);
-	if (!env->no_kbuild)
+	if (!env->no_kbuild) {
 		t->tm.file_condition = file_condition;
+		t->tm.file_why = file_why;
+	}
 	t->tm.data = t;
 	t->tm.get = get_model;
 	if (env->removed)

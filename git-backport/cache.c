@@ -141,7 +141,7 @@ char *cache_get(struct cache *c, const git_oid *key)
 		return NULL;
 	path = entry_path(c, key);
 
-	if (read_whole_file(path, &data, &size) == 0) {
+	if (read_file(path, &data, &size) == 0) {
 		body = check_entry(data, size, &why);
 		if (body) {
 			body = xstrdup(body);

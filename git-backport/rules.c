@@ -124,7 +124,7 @@ static void load_dir(const char *root, const char *rel, struct rule_set *rs)
 				char *data;
 				size_t size;
 
-				if (read_whole_file(full, &data, &size) < 0)
+				if (read_file(full, &data, &size) < 0)
 					die("cannot read rule '%s': %s", full, strerror(errno));
 				add_rule(rs, sub, full, data, size);
 				free(data);
@@ -209,7 +209,7 @@ void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char
 		return;
 	}
 	*path = realpath(spec, NULL);
-	if (!*path || read_whole_file(*path, &data, &size) < 0)
+	if (!*path || read_file(*path, &data, &size) < 0)
 		die("--macro-file: cannot read '%s': %s", spec, strerror(errno));
 	git_odb_hash(id, data, size, GIT_OBJECT_BLOB);
 	free(data);

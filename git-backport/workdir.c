@@ -151,7 +151,7 @@ int workdir_read_back(struct job *job, const char *path, git_oid *oid, char **da
 		ret = 0;
 		goto out;
 	}
-	if (read_whole_file(full, data, size) < 0) {
+	if (read_file(full, data, size) < 0) {
 		if (f)
 			f->known = 0;
 		goto out;

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <ftw.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,13 @@ static int digest_one(const struct tree_file *f, void *data)
 	return 0;
 }
 
+/*
+ * How a configuring tree is laid out. Which files go in is already in the
+ * digest (their list); raise this when the way they are written changes.
+ * Not the suite's version: every build of it would write the tree again.
+ */
+#define TREE_FORMAT 1
+
 /* Trees kept under $GIT_DIR/vampyr/trees/; the least recently used go first. */
 #define KEPT_TREES 4
 
@@ -256,7 +264,7 @@ static void prune_trees(const char *top, const char *keep)
 
 /*
  * The configuring tree of the commit, written once per set of build files
- * (their paths, modes and blob ids, hashed with the suite's version): a
+ * (their paths, modes and blob ids, hashed with TREE_FORMAT): a
  * later run, or another commit with the same Kconfig files, Makefiles,
  * scripts/ and architecture, finds it (and the kconfig programs built in it)
  * under $GIT_DIR/vampyr/trees/<digest>. Written beside under a temporary
@@ -272,7 +280,7 @@ char *config_tree(struct repo *r, const git_oid *commit, const struct config_fil
 	git_oid id;
 	struct stat st;
 
-	strbuf_addf(&d.text, "vampyr %s arch %s\n", suite_version, cf->arch_dir);
+	strbuf_addf(&d.text, "vampyr tree %d arch %s\n", TREE_FORMAT, cf->arch_dir);
 	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
 	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
 		goto fail;
@@ -315,32 +323,6 @@ fail:
 	free(top);
 	strbuf_release(&d.text);
 	return NULL;
-}
-
-int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
-{
-	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-	struct process p = PROCESS_INIT;
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	int status;
-
-	if (fd < 0)
-		return error("cannot write %s: %m", log);
-	fflush(stdout);
-	fflush(stderr);
-	p.argv = argv;
-	p.dir = dir;
-	p.env = env;
-	p.out = p.err = fd;
-	status = process_start(&p);
-	close(fd);
-	if (!status)
-		status = process_wait(&p);
-	/* The interrupt ended the command's process group: keep nothing of the run. */
-	process_exit_if_interrupted();
-	if (status < 0)
-		return 127;
-	return process_status_code(status);
 }
 
 static char *read_text(const char *path)
@@ -443,39 +425,160 @@ static char *absolute(const char *path)
 	return abs;
 }
 
+/* Opens log and starts `sh -c cmd` in dir, its output there: 0, or -1 (said). */
+static int command_start(struct process *p, const char *cmd, const char *dir,
+			 const struct strvec *env, const char *log)
+{
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), ret;
+
+	if (fd < 0)
+		return error("cannot write %s: %m", log);
+	fflush(stdout);
+	fflush(stderr);
+	*p = (struct process)PROCESS_INIT;
+	p->argv = argv;
+	p->dir = dir;
+	p->env = env;
+	p->out = p->err = fd;
+	ret = process_start(p);
+	close(fd);
+	return ret;
+}
+
+int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
+{
+	struct process p;
+	int status = command_start(&p, cmd, dir, env, log) ? -1 : process_wait(&p);
+
+	/* The interrupt ended the command's process group: keep nothing of the run. */
+	process_exit_if_interrupted();
+	if (status < 0)
+		return 127;
+	return process_status_code(status);
+}
+
+void kconfig_run_init(struct kconfig_run *r, const char *what, const char *fragment,
+		      const char *config)
+{
+	memset(r, 0, sizeof(*r));
+	r->what = what;
+	r->fragment = absolute(fragment);
+	r->config = absolute(config);
+}
+
+int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
+{
+	static unsigned long serial;
+	char *dir = xstrfmt("%s%s%s", v->tree, *v->srctree ? "/" : "", v->srctree);
+
+	/* Runs at once share the tree: each its own log, its own .config. */
+	r->log = xstrfmt("%s/.vampyr-kconfig.%ld.%lu.log", v->tree, (long)getpid(), serial++);
+	r->cmd = cmd;
+	unlink(r->config);
+	r->env = (struct strvec)STRVEC_INIT;
+	/* In the Kconfig tree's directory (Xen's xen/), with the variables its source lines use. */
+	strvec_pushf(&r->env, "srctree=%s", dir);
+	strvec_pushf(&r->env, "KCONFIG_ALLCONFIG=%s", r->fragment);
+	strvec_pushf(&r->env, "KCONFIG_CONFIG=%s", r->config);
+	if (v->arch) {
+		strvec_pushf(&r->env, "ARCH=%s", v->arch);
+		strvec_pushf(&r->env, "SRCARCH=%s", v->arch_dir ? v->arch_dir : v->arch);
+	}
+	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
+		strvec_push(&r->env, v->trees->project.env.v[i]);
+	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
+	free(dir);
+	if (!r->running)
+		kconfig_end(r, -1);
+	return r->running ? 0 : -1;
+}
+
+/* The run has ended with wait status `status` (-1: it did not run): its .config, or the error. */
+void kconfig_end(struct kconfig_run *r, int status)
+{
+	int code = status < 0 ? 127 : process_status_code(status);
+
+	r->running = 0;
+	r->done = 1;
+	/* The interrupt ended the command's process group: keep nothing of the run. */
+	process_exit_if_interrupted();
+	r->text = code ? NULL : read_text(r->config);
+	if (!r->text) {
+		error("%s: the kconfig command failed (exit %d): %s", r->what, code, r->cmd);
+		print_log_tail(r->log);
+	}
+	unlink(r->log);
+	free(r->log);
+	r->log = NULL;
+	strvec_clear(&r->env);
+}
+
+int kconfig_poll(struct kconfig_run *r)
+{
+	int status, got;
+
+	if (!r->running)
+		return 1;
+	got = process_poll(&r->p, &status);
+	if (!got)
+		return 0;
+	kconfig_end(r, got > 0 ? status : -1);
+	return 1;
+}
+
+void kconfig_wait(struct kconfig_run *r)
+{
+	while (!kconfig_poll(r))
+		poll(NULL, 0, 20);
+}
+
+char *kconfig_run_release(struct kconfig_run *r)
+{
+	char *text = r->text;
+
+	free(r->fragment);
+	free(r->config);
+	memset(r, 0, sizeof(*r));
+	return text;
+}
+
+/*
+ * Runs the kconfig command on each of runs[0..nr), at most `jobs` at once
+ * (they only read the tree, and each writes its own .config).
+ */
+static void kconfig_run_all(struct vampyr *v, const char *cmd, struct kconfig_run **runs,
+			    size_t nr, int jobs)
+{
+	size_t next = 0, running = 0;
+
+	if (jobs < 1)
+		jobs = 1;
+	while (next < nr || running) {
+		int ended = 0;
+
+		while (running < (size_t)jobs && next < nr)
+			if (!kconfig_start(v, runs[next++], cmd))
+				running++;
+		for (size_t i = 0; i < next; i++)
+			if (runs[i]->running && kconfig_poll(runs[i])) {
+				running--;
+				ended = 1;
+			}
+		if (!ended)
+			poll(NULL, 0, 20);
+	}
+}
+
 char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
 		  const char *config)
 {
-	struct strvec env = STRVEC_INIT;
-	char *log = xstrfmt("%s/.vampyr-kconfig.%ld.log", v->tree, (long)getpid());
-	char *abs_frag = absolute(fragment), *abs_config = absolute(config), *text;
-	char *dir = xstrfmt("%s%s%s", v->tree, *v->srctree ? "/" : "", v->srctree);
-	int status;
+	struct kconfig_run r;
 
-	unlink(config);
-	/* In the Kconfig tree's directory (Xen's xen/), with the variables its source lines use. */
-	strvec_pushf(&env, "srctree=%s", dir);
-	strvec_pushf(&env, "KCONFIG_ALLCONFIG=%s", abs_frag);
-	strvec_pushf(&env, "KCONFIG_CONFIG=%s", abs_config);
-	if (v->arch) {
-		strvec_pushf(&env, "ARCH=%s", v->arch);
-		strvec_pushf(&env, "SRCARCH=%s", v->arch_dir ? v->arch_dir : v->arch);
-	}
-	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
-		strvec_push(&env, v->trees->project.env.v[i]);
-	status = run_command(cmd, dir, &env, log);
-	text = status ? NULL : read_text(config);
-	if (!text) {
-		error("%s: the kconfig command failed (exit %d): %s", what, status, cmd);
-		print_log_tail(log);
-	}
-	unlink(log);
-	free(abs_config);
-	free(abs_frag);
-	free(dir);
-	free(log);
-	strvec_clear(&env);
-	return text;
+	kconfig_run_init(&r, what, fragment, config);
+	if (!kconfig_start(v, &r, cmd))
+		kconfig_wait(&r);
+	return kconfig_run_release(&r);
 }
 
 static void clear_lost(struct vconfig *c)
@@ -485,25 +588,28 @@ static void clear_lost(struct vconfig *c)
 	c->nr_lost = 0;
 }
 
+/* Where c's expanded .config goes: config-N.expanded beside its fragment. */
+static void set_expanded_path(struct vconfig *c)
+{
+	size_t len = strlen(c->path);
+
+	if (c->expanded_path)
+		return;
+	c->expanded_path = ends_with(c->path, ".config")
+		? xstrfmt("%.*s.expanded", (int)(len - 7), c->path)
+		: xstrfmt("%s.expanded", c->path);
+}
+
 /*
- * Runs kconfig on c's fragment; fills c->lost with the claims the expanded
- * .config does not compile and why, and pins with the symbols to pin for
- * them. 0, or -1 when the command failed.
+ * c's expanded .config (text, NULL when kconfig failed): fills c->lost with
+ * the claims it does not compile and why, and pins with the symbols to pin
+ * for them. 0, or -1 when the command failed.
  */
-static int expand_one(struct vampyr *v, struct vconfig *c, const char *cmd, struct strvec *pins)
+static int expand_check(struct vampyr *v, struct vconfig *c, char *text, struct strvec *pins)
 {
 	struct strmap cfg = STRMAP_INIT;
-	char *text;
 	int8_t *values;
 
-	if (!c->expanded_path) {
-		size_t len = strlen(c->path);
-
-		c->expanded_path = ends_with(c->path, ".config")
-			? xstrfmt("%.*s.expanded", (int)(len - 7), c->path)
-			: xstrfmt("%s.expanded", c->path);
-	}
-	text = run_kconfig(v, c->name, cmd, c->path, c->expanded_path);
 	if (!text) {
 		c->expanded = -1;
 		return -1;
@@ -545,22 +651,48 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
 int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 {
 	const char *cmd = kconfig_command(o);
+	size_t nr = v->nr_configs;
+	struct kconfig_run *runs, **batch;
+	unsigned char *active;
 	int ret = 0;
 
 	if (vampyr_config_tree(v))
 		return -1;
-	for (size_t i = 0; i < v->nr_configs && !ret; i++) {
-		struct vconfig *c = &v->configs[i];
+	runs = xcalloc(nr + 1, sizeof(*runs));
+	batch = xcalloc(nr + 1, sizeof(*batch));
+	active = xcalloc(nr + 1, 1);
+	memset(active, 1, nr);
+	/*
+	 * Round after round, the configurations still losing blocks run kconfig
+	 * side by side (-j at once); each round pins what the traces of the
+	 * lost blocks name, until none is new.
+	 */
+	for (int round = 0; !ret; round++) {
+		size_t n = 0;
 
-		/* Each round pins what the traces of the lost blocks name, until none is new. */
-		for (int round = 0;; round++) {
-			struct strvec pins = STRVEC_INIT;
-			size_t added = 0;
+		for (size_t i = 0; i < nr; i++) {
+			struct vconfig *c = &v->configs[i];
 
+			if (!active[i])
+				continue;
 			if (!quiet)
 				fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
 					c->name, c->assignments.nr, c->pins.nr);
-			if (expand_one(v, c, cmd, &pins))
+			set_expanded_path(c);
+			kconfig_run_init(&runs[i], c->name, c->path, c->expanded_path);
+			batch[n++] = &runs[i];
+		}
+		if (!n)
+			break;
+		kconfig_run_all(v, cmd, batch, n, o->jobs);
+		for (size_t i = 0; i < nr; i++) {
+			struct vconfig *c = &v->configs[i];
+			struct strvec pins = STRVEC_INIT;
+			size_t added = 0;
+
+			if (!active[i])
+				continue;
+			if (expand_check(v, c, kconfig_run_release(&runs[i]), &pins))
 				ret = -1;
 			for (size_t k = 0; k < pins.nr; k++) {
 				size_t j;
@@ -574,13 +706,22 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 				}
 			}
 			strvec_clear(&pins);
-			if (ret || !c->nr_lost || !added || round >= MAX_PIN_ROUNDS)
-				break;
+			if (ret || !c->nr_lost || !added || round >= MAX_PIN_ROUNDS) {
+				active[i] = 0;
+				continue;
+			}
 			fragment_assignments(v, c);
 			if (fragment_write(c))
 				ret = -1;
 		}
-		/* What no fragment can keep: the toolchain's, counted with the toolchain. */
+	}
+	free(active);
+	free(batch);
+	free(runs);
+	/* What no fragment can keep: the toolchain's, counted with the toolchain. */
+	for (size_t i = 0; i < nr; i++) {
+		struct vconfig *c = &v->configs[i];
+
 		for (size_t k = 0; k < c->nr_lost; k++)
 			if (c->lost[k].kind == LOST_TOOLCHAIN && !v->blocks[c->lost[k].block].toolchain) {
 				v->blocks[c->lost[k].block].toolchain = 1;

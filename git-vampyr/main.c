@@ -93,15 +93,6 @@ static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t
 			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
 }
 
-/* A path as text output and notes show it (git's quoting, core.quotePath). */
-static char *shown_path(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_add_path(&sb, path);
-	return strbuf_detach(&sb, NULL);
-}
-
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
 			    const struct file_change *fc, struct kbuild_map *kb)
 {
@@ -127,7 +118,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b = &v->blocks[v->nr_blocks++];
 		memset(b, 0, sizeof(*b));
 		b->path = xstrdup(path);
-		b->shown = shown_path(path);
+		b->shown = xquote_path(path);
 		b->line = cb->line;
 		b->end_line = cb->end_line;
 		b->number = cb->number;
@@ -329,6 +320,7 @@ int main(int argc, const char **argv)
 	if (build)
 		expand = 1;
 	eo.keep_tree = keep_tree;
+	eo.jobs = common.jobs;
 	v.keep_build_tree = keep_tree;
 
 	v.repo = repo_open();
@@ -385,8 +377,11 @@ int main(int argc, const char **argv)
 		}
 	}
 
+	/* The toolchain's kconfig run goes on while the solver looks for dead blocks. */
+	if (expand && vampyr_toolchain_start(&v, &eo))
+		ret = EXIT_FATAL;
 	vampyr_find_dead(&v);
-	if (expand && vampyr_toolchain(&v, &eo))
+	if (expand && ret == EXIT_CLEAN && vampyr_toolchain(&v, &eo))
 		ret = EXIT_FATAL;
 	vampyr_cover(&v);
 	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);

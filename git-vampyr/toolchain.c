@@ -323,33 +323,49 @@ void config_parse(const char *text, struct strmap *cfg)
 	}
 }
 
+int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
+{
+	char *fragment, *config;
+	int ret;
+
+	if (vampyr_config_tree(v))
+		return -1;
+	fragment = xstrfmt("%s/.vampyr-yes.%ld.config", v->tree, (long)getpid());
+	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", v->tree, (long)getpid());
+	ret = write_all_yes(v, fragment);
+	if (!ret) {
+		v->toolchain_run = xmalloc(sizeof(*v->toolchain_run));
+		kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
+		/* A command that cannot start is said, and vampyr_toolchain() fails. */
+		kconfig_start(v, v->toolchain_run, kconfig_command(o));
+	}
+	free(fragment);
+	free(config);
+	return ret;
+}
+
 int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 {
 	struct kconfig *kc = v->kconfig;
-	unsigned char *tc = xcalloc(kc->nr_symbols + 1, 1);
+	unsigned char *tc;
 	int nr_vars = logic_nr_vars(v->logic), *lits = NULL, changed = 1;
 	int8_t *zero, *values;
 	size_t nr_lits = 0, alloc_lits = 0;
-	char *fragment, *config, *text;
+	char *text;
 	struct strmap cfg = STRMAP_INIT;
 	unsigned char *known;
 
-	if (vampyr_config_tree(v)) {
-		free(tc);
+	if (!v->toolchain_run && vampyr_toolchain_start(v, o))
 		return -1;
-	}
-	fragment = xstrfmt("%s/.vampyr-yes.%ld.config", v->tree, (long)getpid());
-	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", v->tree, (long)getpid());
-	text = write_all_yes(v, fragment) ? NULL :
-		run_kconfig(v, "a fragment of every symbol =y", kconfig_command(o), fragment, config);
-	unlink(fragment);
-	unlink(config);
-	free(fragment);
-	free(config);
-	if (!text) {
-		free(tc);
+	kconfig_wait(v->toolchain_run);
+	unlink(v->toolchain_run->fragment);
+	unlink(v->toolchain_run->config);
+	text = kconfig_run_release(v->toolchain_run);
+	free(v->toolchain_run);
+	v->toolchain_run = NULL;
+	if (!text)
 		return -1;
-	}
+	tc = xcalloc(kc->nr_symbols + 1, 1);
 	/* Toolchain symbols build on each other (CC_IS_CLANG, then HAVE_KMSAN_COMPILER). */
 	while (changed) {
 		changed = 0;

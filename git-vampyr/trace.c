@@ -235,6 +235,24 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 		strbuf_addstr(t->chain, " [set otherwise despite the fragment]");
 		explained = 1;
 	}
+	/*
+	 * Without a prompt, an implier raises it as a select would (FUTEX's
+	 * `imply RT_MUTEXES`): the implier on in the .config, its condition true.
+	 */
+	for (size_t i = 0; i < sym->nr_implied_by && !explained && g > w; i++) {
+		const struct kconfig_reverse *r = &sym->implied_by[i];
+		const struct kconfig_symbol *from = r->from->symbol;
+
+		if (from && level_of(got_value(t, from)) > w && config_eval(kc, r->cond, t->cfg) > w &&
+		    !t->seen[from->index]) {
+			strbuf_addstr(t->chain, " <- implied by");
+			if (differs(t, from))
+				trace_symbol(t, from);
+			else
+				strbuf_addf(t->chain, " %s=%c", from->name, got_value(t, from));
+			explained = 1;
+		}
+	}
 	if (!explained) {
 		/* No prompt: the first active default decided. */
 		for (size_t d = 0; d < sym->nr_defs && !explained; d++)

@@ -18,6 +18,8 @@
 #include "sat.h"
 #include "trees.h"
 
+struct kconfig_run;
+
 /* One conditional block to cover. */
 struct vblock {
 	char *path;
@@ -98,6 +100,7 @@ struct vampyr {
 	struct strvec toolchain_facts;	/* "CC_IS_CLANG=n", ... */
 	int toolchain_done;
 	char *tree;			/* the configuring tree of --expand, or NULL */
+	struct kconfig_run *toolchain_run;	/* vampyr_toolchain_start's kconfig, running */
 	size_t lower_bound;
 	size_t *clique, nr_clique;	/* the blocks that prove the lower bound */
 	/* after --expand: targets compiled by some expanded configuration */
@@ -166,6 +169,7 @@ void vlost_release(struct vlost *l);
 struct expand_options {
 	const char *kconfig_cmd;	/* NULL: the tree's `make alldefconfig` */
 	int keep_tree;			/* debugging: say where the tree is */
+	int jobs;			/* kconfig commands at once (-j) */
 };
 /* What configuring needs (expand.c). */
 struct config_files {
@@ -200,6 +204,28 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o);
  */
 char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
 		  const char *config);
+/* One kconfig command in flight: run_kconfig in steps, so that several run at once. */
+struct kconfig_run {
+	const char *what, *cmd;
+	char *fragment, *config;	/* absolute paths */
+	char *log;
+	struct strvec env;
+	struct process p;
+	int running, done;
+	char *text;			/* once done: the .config, or NULL after an error (said) */
+};
+void kconfig_run_init(struct kconfig_run *r, const char *what, const char *fragment,
+		      const char *config);
+/* Starts it in v->tree: 0, or -1 (said; then done, without text). */
+int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd);
+/* 1 once it has ended (r->text set), 0 while it runs; never blocks. */
+int kconfig_poll(struct kconfig_run *r);
+/* Waits for its end. */
+void kconfig_wait(struct kconfig_run *r);
+/* Its end with wait status `status`, -1 when it did not run: reads the .config, says an error. */
+void kconfig_end(struct kconfig_run *r, int status);
+/* Frees it; returns its text (to be freed). */
+char *kconfig_run_release(struct kconfig_run *r);
 /* The default kconfig command, when o->kconfig_cmd is NULL. */
 const char *kconfig_command(const struct expand_options *o);
 /* Removes v->tree (or says where it is kept). */
@@ -214,6 +240,11 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
  * vampyr_find_dead and vampyr_cover. 0, or -1 when the command could not run.
  */
 int vampyr_toolchain(struct vampyr *v, const struct expand_options *o);
+/*
+ * Starts that kconfig run (in v->tree, written here), so that it runs while
+ * vampyr_find_dead solves; vampyr_toolchain waits for it. 0, or -1.
+ */
+int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o);
 /* The values of a .config read over `base` (solver values for what Kconfig does not set). */
 int8_t *config_values(struct vampyr *v, const char *config_text, const int8_t *base, int nr);
 /* Does `values` compile block b? */

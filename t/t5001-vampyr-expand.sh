@@ -92,6 +92,41 @@ test_expect_success KCONF '--kconfig on the command line wins over vampyr.kconfi
 	test -f out2/config-1.expanded
 '
 
+# The configurations' kconfig runs go side by side, -j at once: each run here
+# marks itself active and waits up to 2 s for another configuration's run.
+test_expect_success KCONF '--expand runs -j kconfig commands at once' '
+	write_file kc.sh <<-\EOF &&
+	case "$KCONFIG_CONFIG" in
+	*/.vampyr-toolchain.*) ;;
+	*)
+		touch "$1/active.$$"
+		n=0
+		while test $n -lt 20
+		do
+			if test $(ls "$1" | grep -c "^active") -ge 2
+			then
+				echo overlap >>"$1/log"
+				break
+			fi
+			sleep 0.1
+			n=$((n + 1))
+		done
+		rm -f "$1/active.$$"
+	esac
+	exec "$KCONF" --alldefconfig Kconfig
+	EOF
+	mkdir j1 j2 &&
+	git vampyr --no-notes --expand -j 2 --kconfig="sh \"$PWD/kc.sh\" \"$PWD/j2\"" -o outj2 >actual &&
+	grep "^2 configurations compile 3 of 3" actual &&
+	grep "^after expansion: 3 of 3" actual &&
+	test -s j2/log &&
+	git vampyr --no-notes --expand -j 1 --kconfig="sh \"$PWD/kc.sh\" \"$PWD/j1\"" -o outj1 >actual &&
+	grep "^after expansion: 3 of 3" actual &&
+	! test -e j1/log &&
+	test_cmp outj1/config-1.expanded outj2/config-1.expanded &&
+	test_cmp outj1/config-2.expanded outj2/config-2.expanded
+'
+
 test_expect_success 'what expansion cannot keep is reported' '
 	git vampyr --no-notes --expand --format=json -o out3 \
 		--kconfig="echo \"# nothing\" >\"\$KCONFIG_CONFIG\"" >report.json &&

@@ -94,6 +94,41 @@ test_expect_success KCONF 'a lost block traced to a probe is listed as toolchain
 	grep "^this toolchain rules out 1 block " actual
 '
 
+# RT has no prompt and F implies it (Linux's FUTEX and RT_MUTEXES): the fragment
+# of "#ifndef CONFIG_RT" names nothing the user can set, kconfig turns RT on
+# through F, the trace follows the imply to F and pins it.
+test_expect_success KCONF 'a symbol raised by an imply is traced to its implier, which is pinned' '
+	mkdir imply &&
+	(
+		cd imply &&
+		git init -q &&
+		printf "mainmenu \"imply\"\nconfig F\n\tbool \"f\"\n\tdefault y\n\timply RT\nconfig RT\n\tbool\n" >Kconfig &&
+		printf "#ifndef CONFIG_RT\nint no_rt;\n#endif\n" >c.c &&
+		git add . &&
+		git commit -q -m imply &&
+		git vampyr --no-notes --expand --kconfig="\"$KCONF\" --alldefconfig Kconfig" \
+			--format=json -o out >report.json &&
+		python3 - <<-\PY &&
+		import json
+		r = json.load(open("report.json"))
+		(c,) = r["configs"]
+		assert c["lost"] == [] and r["blocks_covered_expanded"] == 1, r
+		assert c["pinned"] == ["F"] and c["assignments"] == ["# CONFIG_F is not set"], c
+		PY
+		# A kconfig that turns F on whatever the fragment says: the reason names the imply.
+		git vampyr --no-notes --expand --format=json -o out2 \
+			--kconfig="printf \"CONFIG_F=y\nCONFIG_RT=y\n\" >\"\$KCONFIG_CONFIG\"" >report.json &&
+		python3 - <<-\PY
+		import json
+		r = json.load(open("report.json"))
+		(c,) = r["configs"]
+		(l,) = c["lost"]
+		assert l["kind"] == "kconfig", l
+		assert l["reason"] == "RT=y (wanted n) <- implied by F=y (wanted n) [set otherwise despite the fragment]", l
+		PY
+	)
+'
+
 test_expect_success KCONF 'a second --expand reuses the tree of the same build files' '
 	rm -rf .git/vampyr/trees writes &&
 	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --expand -o out5 >/dev/null &&
