@@ -149,8 +149,8 @@ static int fn_addfix(const struct fn_call *f)
 	kbuild_make_expand_words(mk, a[1], l[1], f->cond, &w2);
 	for (size_t i = 0; i < w1.nr; i++)
 		for (size_t j = 0; j < w2.nr; j++) {
-			char *t = prefix ? xstrfmt("%s%s", w1.v[i].text, w2.v[j].text)
-					 : xstrfmt("%s%s", w2.v[j].text, w1.v[i].text);
+			char *t = prefix ? xstrconcat(w1.v[i].text, w2.v[j].text)
+					 : xstrconcat(w2.v[j].text, w1.v[i].text);
 
 			push_from(f->out, kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond),
 				  t, strlen(t), &w2.v[j]);

@@ -177,6 +177,23 @@ static void push_unknown(struct kmake *mk, struct kwords *out, const struct kbui
 	kbuild_words_push(out, cond, &u, 1, 0);
 }
 
+/*
+ * Charges `bytes` of expanded text to the Makefile's budget; 1 (said once)
+ * when it is spent. Every string the expansion builds is charged: the words
+ * of values, the alternatives of a reference and their concatenations.
+ */
+static int over_budget(struct kmake *mk, size_t bytes)
+{
+	mk->expanded += bytes + 64;	/* a string costs more than its bytes */
+	if (mk->expanded <= KMAKE_MAX_EXPANDED)
+		return 0;
+	if (!mk->over_limit)
+		error("%s:%d: variables expand to more than %u MiB; the rest is unknown",
+		      mk->file ? mk->file : "Makefile", mk->line, KMAKE_MAX_EXPANDED >> 20);
+	mk->over_limit = 1;
+	return 1;
+}
+
 /* Words of a value; a raw (recursive) entry is expanded now, in the current context. */
 static void value_words(struct kmake *mk, const struct kwords *val, const struct kbuild_expr *cond,
 			struct kwords *out)
@@ -186,12 +203,7 @@ static void value_words(struct kmake *mk, const struct kwords *val, const struct
 
 		if (c->op == KB_FALSE)
 			continue;
-		mk->expanded += strlen(val->v[i].text) + 64;	/* a word costs more than its bytes */
-		if (mk->expanded > KMAKE_MAX_EXPANDED) {
-			if (!mk->over_limit)
-				error("%s:%d: variables expand to more than %u MiB; the rest is unknown",
-				      mk->file ? mk->file : "Makefile", mk->line, KMAKE_MAX_EXPANDED >> 20);
-			mk->over_limit = 1;
+		if (over_budget(mk, strlen(val->v[i].text))) {
 			push_unknown(mk, out, cond);
 			return;
 		}
@@ -250,6 +262,14 @@ static void var_words(struct kmake *mk, const char *name, const struct kbuild_ex
 		kbuild_words_push(out, cond, ".", 1, 0);
 		return;
 	}
+	/* Xen's Rules.mk: srcdir := $(srctree)/$(src). */
+	if (!strcmp(name, "srcdir")) {
+		char *d = xstrfmt("./%s", mk->dir);
+
+		kbuild_words_push(out, cond, d, strlen(d) - !*mk->dir, 0);
+		free(d);
+		return;
+	}
 	if (!mk->top && !is_local_list(name) &&
 	    !(mk->phase_prefixes && kbuild_phase_is_prefix(name)))
 		push_unknown(mk, out, cond);
@@ -301,6 +321,11 @@ static void words_to_alts(struct kmake *mk, const struct kwords *w, struct kword
 			} else {
 				c = kbuild_expr_and(mk->ex, c, kbuild_expr_not(mk->ex, gc[g]));
 			}
+		}
+		if (c->op != KB_FALSE && over_budget(mk, sb.len)) {
+			strbuf_release(&sb);
+			push_unknown(mk, alts, c);
+			continue;
 		}
 		kbuild_words_push(alts, c, strbuf_str(&sb), sb.len, 0);
 		strbuf_release(&sb);
@@ -428,7 +453,7 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 				i += s[i] == '$' ? 2 : 1;
 			}
 			for (size_t k = 0; k < cur.nr; k++) {
-				char *t = xstrfmt("%s%s", cur.v[k].text, lit.buf);
+				char *t = xstrconcat(cur.v[k].text, lit.buf);
 
 				free(cur.v[k].text);
 				cur.v[k].text = t;
@@ -449,7 +474,11 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 
 					if (c->op == KB_FALSE)
 						continue;
-					t = xstrfmt("%s%s", cur.v[a].text, part.v[b].text);
+					if (over_budget(mk, strlen(cur.v[a].text) + strlen(part.v[b].text))) {
+						push_unknown(mk, &next, c);
+						continue;
+					}
+					t = xstrconcat(cur.v[a].text, part.v[b].text);
 					kbuild_words_push(&next, c, t, strlen(t), 0);
 					free(t);
 				}

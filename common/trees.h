@@ -32,6 +32,7 @@ struct arch_model {
 	int base_vars;		/* the model's own variables, 1..base_vars */
 	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
 	int stats_printed;	/* UNDERTAKER_STATS */
+	size_t constant;	/* questions answered as their formula was built (a constant) */
 };
 
 /* What an analysis needs of a tree: its models, built on demand. */

@@ -22,8 +22,11 @@ enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
 int arch_model_satisfiable(struct arch_model *am, formula f)
 {
-	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
+	if (f == LOGIC_TRUE || f == LOGIC_FALSE) {
+		/* Decided as the formula was built (constants folded): no question. */
+		am->constant++;
 		return f == LOGIC_TRUE;
+	}
 	return sat_satisfiable(am->sat, f) == SAT_SAT;
 }
 
