@@ -201,10 +201,15 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 {
 	if (!t->kbuild_built[i]) {
 		double start = trees_stats_clock();
+		/* $(ARCH) is the architecture's name, $(SRCARCH) its directory: Xen's x86_64, x86. */
+		struct kbuild_target target = {
+			.srctree = t->project.srctree,
+			.arch = t->arches.nr ? t->arches.v[i] : NULL,
+			.srcarch = t->arches.nr ? t->arch_dirs.v[i] : NULL,
+		};
 
 		t->kbuild_built[i] = 1;
-		t->kbuild[i] = kbuild_map_for_commit(t->env.repo, &t->commit,
-						     t->arches.nr ? t->arches.v[i] : NULL,
+		t->kbuild[i] = kbuild_map_for_commit(t->env.repo, &t->commit, &target,
 						     t->env.kbuild_cache);
 		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);
 	}

@@ -8,25 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int make_patch(git_patch **patch, const char *path, const char *a, size_t alen,
-		      const char *b, size_t blen)
-{
-	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-
-	/* Never "Binary files differ": spatch only reads text. */
-	opts.flags |= GIT_DIFF_FORCE_TEXT;
-	return git_patch_from_buffers(patch, a, alen, path, b, blen, path, &opts);
-}
-
 int count_hunks(const char *a, size_t alen, const char *b, size_t blen)
 {
-	git_patch *patch;
 	int n;
 
-	if (make_patch(&patch, "file", a, alen, b, blen) < 0)
-		die_git("diffing spatch's output");
-	n = (int)git_patch_num_hunks(patch);
-	git_patch_free(patch);
+	if (repo_diff_text("file", a, alen, b, blen, NULL, &n) < 0)
+		die("cannot diff spatch's output");
 	return n;
 }
 
@@ -66,17 +53,11 @@ void print_diff(struct run_context *ctx, struct strbuf *out)
 
 	for (size_t i = 0; i < ctx->subjects->nr; i++) {
 		struct subject *s = &ctx->subjects->v[order[i]];
-		git_patch *patch;
-		git_buf buf = { 0 };
 
 		if (!subject_changed(s))
 			continue;
-		if (make_patch(&patch, s->path, s->tip_data, s->tip_size, s->data, s->size) < 0 ||
-		    git_patch_to_buf(&buf, patch) < 0)
-			die_git("making the diff");
-		strbuf_add(out, buf.ptr, buf.size);
-		git_buf_dispose(&buf);
-		git_patch_free(patch);
+		if (repo_diff_text(s->path, s->tip_data, s->tip_size, s->data, s->size, out, NULL) < 0)
+			die("cannot make the diff");
 	}
 	free(order);
 }

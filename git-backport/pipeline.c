@@ -200,8 +200,11 @@ static void write_inputs(struct run_context *ctx, struct job *job, struct pendin
 
 			if (workdir_holds(job, p->deps[k].path, &p->deps[k].blob))
 				continue;
-			if (repo_read_blob(ctx->repo, &p->deps[k].blob, &b) < 0)
-				die("cannot read %s", p->deps[k].path);
+			if (repo_read_blob(ctx->repo, &p->deps[k].blob, &b) < 0) {
+				warning("%s: cannot be read from the object store; spatch runs without it",
+					p->deps[k].path);
+				continue;
+			}
 			workdir_put(job, p->deps[k].path, &p->deps[k].blob, b->data, b->size);
 			blob_release(ctx->repo, b);
 		}
@@ -506,8 +509,8 @@ static void result_entry(struct rule_run *rr, size_t si, const char *data, size_
 	char hex[GIT_OID_HEXSZ + 1];
 
 	if (data) {
-		if (git_blob_create_from_buffer(oid, repo_git(ctx->repo), data, size) < 0)
-			die_git("writing spatch's output to the object store");
+		if (repo_write_blob(ctx->repo, data, size, oid) < 0)
+			die("cannot write spatch's output to the object store");
 		strbuf_addf(entry, "changed %s\n", oid_hex(oid, hex));
 	} else {
 		strbuf_addstr(entry, "same\n");
@@ -519,8 +522,8 @@ static void result_entry(struct rule_run *rr, size_t si, const char *data, size_
 
 		if (!hd)
 			continue;
-		if (git_blob_create_from_buffer(&h, repo_git(ctx->repo), hd, strlen(hd)) < 0)
-			die_git("writing spatch's output to the object store");
+		if (repo_write_blob(ctx->repo, hd, strlen(hd), &h) < 0)
+			die("cannot write spatch's output to the object store");
 		strbuf_addf(entry, "header %s %s\n", oid_hex(&h, hex), hp);
 		push_hdr(rr, si, hp, &h);
 	}
