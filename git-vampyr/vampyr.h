@@ -164,6 +164,13 @@ int user_settable(const struct kconfig_symbol *sym);
 int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
 		      struct strvec *pins, struct vlost *out);
 void vlost_release(struct vlost *l);
+/*
+ * The names outside Kconfig that b's condition also depends on (header
+ * macros such as TIF_POLLING_NRFLAG, -D names; kbuild's MODULE aside), as
+ * "A, B" to be freed, or NULL: kconfig cannot decide them, only the
+ * headers or the build.
+ */
+char *vampyr_outside_names(struct vampyr *v, const struct vblock *b);
 
 /* expand.c */
 struct expand_options {
