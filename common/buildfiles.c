@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "buildfiles.h"
+#include "kconfig.h"
 
 #include <pcre2.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ struct buildfiles {
 	struct strmap by_digest;	/* digest hex → struct commit_info */
 	struct strmap by_commit;	/* commit hex → struct commit_info (not owned) */
 	struct strmap blob_names;	/* blob id hex + kind → struct strvec of names */
-	pcre2_code *re_config, *re_cmdline, *re_word;
+	pcre2_code *re_cmdline, *re_word;
 	pcre2_match_data *md;
 };
 
@@ -61,7 +62,6 @@ struct buildfiles *buildfiles_new(struct repo *r)
 	struct buildfiles *b = xcalloc(1, sizeof(*b));
 
 	b->repo = r;
-	b->re_config = compile("^[ \\t]*(?:menu)?config[ \\t]+([A-Za-z0-9_]+)");
 	b->re_cmdline = compile("-D[ \\t]*CONFIG_([A-Za-z0-9_]+)");
 	b->re_word = compile("\\b([A-Z][A-Z0-9_]+)\\b");
 	b->md = pcre2_match_data_create(4, NULL);
@@ -102,7 +102,6 @@ void buildfiles_free(struct buildfiles *b)
 	strmap_clear(&b->by_digest, free_commit_info);
 	strmap_clear(&b->by_commit, NULL);
 	strmap_clear(&b->blob_names, free_strvec);
-	pcre2_code_free(b->re_config);
 	pcre2_code_free(b->re_cmdline);
 	pcre2_code_free(b->re_word);
 	pcre2_match_data_free(b->md);
@@ -162,7 +161,15 @@ static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
 	return s;
 }
 
-/* The names a pattern's first group captures in a blob, memoized per blob and pattern. */
+static void push_definition(const char *name, size_t len, int line, void *arg)
+{
+	strvec_pushf(arg, "%.*s %d", (int)len, name, line);
+}
+
+/*
+ * The names a pattern's first group captures in a blob (re NULL: the names
+ * its Kconfig lines define), memoized per blob and kind.
+ */
 static const struct strvec *blob_names(struct buildfiles *b, const char *blob_hex,
 				       pcre2_code *re, char kind)
 {
@@ -182,7 +189,9 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	if (git_oid_fromstrn(&id, blob_hex, GIT_OID_HEXSZ) < 0 || repo_read_blob(b->repo, &id, &blob) < 0)
 		return names;
 	/* Entries are "NAME LINE". */
-	while (start < blob->size &&
+	if (!re)
+		kconfig_text_for_each_definition(blob->data, blob->size, push_definition, names);
+	while (re && start < blob->size &&
 	       pcre2_match(re, (PCRE2_SPTR)blob->data, blob->size, start, 0, b->md, NULL) > 1) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(b->md);
 
@@ -293,7 +302,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
-		collect(b, ci, &root->kconfig_ids, b->re_config, 'k', &ci->kconfig_defined);
+		collect(b, ci, &root->kconfig_ids, NULL, 'k', &ci->kconfig_defined);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
 		collect_arch_mentions(b, ci, &root->kconfig_ids);
 		ci->info.kconfig_defined = &ci->kconfig_defined;

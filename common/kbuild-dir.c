@@ -10,7 +10,8 @@
 #include <string.h>
 
 static void add_edge(struct builder *b, struct kdir *d, const char *word, size_t len,
-		     const struct kbuild_expr *bc, const struct kbuild_expr *ac)
+		     const struct kbuild_expr *bc, const struct kbuild_expr *ac,
+		     const struct kbuild_origin *origin)
 {
 	char *rel = xstrndup(word, len);
 	char *path = kbuild_join(d->path, rel);
@@ -24,6 +25,7 @@ static void add_edge(struct builder *b, struct kdir *d, const char *word, size_t
 	d->edges[d->nr_edges].dir = path;
 	d->edges[d->nr_edges].b = bc;
 	d->edges[d->nr_edges].a = ac;
+	d->edges[d->nr_edges].origin = origin;
 	d->nr_edges++;
 }
 
@@ -51,12 +53,17 @@ static struct kobj *add_obj(struct builder *b, struct kdir *d, const char *stem_
 		o->free_text = NULL;
 	}
 	o->lb = o->la = o->lm = kbuild_expr_false(b->ex);
+	o->origin = o->via = NULL;
+	o->via_subject = NULL;
+	o->more = o->via_more = 0;
 	return o;
 }
 
 /* Per object word of a directory: under which conditions each list holds it. */
 struct acc {
 	const struct kbuild_expr *y, *m, *l, *x;
+	const struct kbuild_origin *origin;	/* the first statement that lists it */
+	int more;				/* another one lists it too */
 };
 
 static struct acc *acc_get(struct builder *b, struct strmap *objs, const char *word)
@@ -66,6 +73,8 @@ static struct acc *acc_get(struct builder *b, struct strmap *objs, const char *w
 	if (!a) {
 		a = xmalloc(sizeof(*a));
 		a->y = a->m = a->l = a->x = kbuild_expr_false(b->ex);
+		a->origin = NULL;
+		a->more = 0;
 		strmap_put(objs, word, a);
 	}
 	return a;
@@ -87,12 +96,13 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 
 		if (kind == L_SUBDIR) {
 			if (!has_unknown(t))
-				add_edge(b, d, t, len, kbuild_expr_false(b->ex), c);
+				add_edge(b, d, t, len, kbuild_expr_false(b->ex), c, w.v[i].origin);
 			continue;
 		}
 		if (len && t[len - 1] == '/' && !has_unknown(t)) {
 			if (kind == L_Y || kind == L_M)
-				add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c);
+				add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c,
+					 w.v[i].origin);
 			continue;
 		}
 		if (!has_unknown(t) && !ends_with(t, ".o"))
@@ -100,6 +110,10 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 		if (!strmap_contains(objs, t))
 			strvec_push(order, t);
 		a = acc_get(b, objs, t);
+		if (!a->origin)
+			a->origin = w.v[i].origin;
+		else if (w.v[i].origin && w.v[i].origin != a->origin)
+			a->more = 1;
 		switch (kind) {
 		case L_Y: a->y = kbuild_expr_or(b->ex, a->y, c); break;
 		case L_M: a->m = kbuild_expr_or(b->ex, a->m, c); break;
@@ -119,19 +133,25 @@ static const struct kbuild_expr *any_cond(struct builder *b, const struct kwords
 	return c;
 }
 
-static void add_part(struct builder *b, struct kdir *d, const char *word,
-		     const struct kbuild_expr *lb, const struct kbuild_expr *lm)
+static void add_part(struct builder *b, struct kdir *d, const struct kword *word,
+		     const struct kbuild_expr *lb, const struct kbuild_expr *lm,
+		     const char *composite, const struct kbuild_origin *via, int via_more)
 {
+	const char *text = word->text;
 	struct kobj *o;
 	char *stem;
 
-	if (!has_unknown(word) && !ends_with(word, ".o"))
+	if (!has_unknown(text) && !ends_with(text, ".o"))
 		return;
 	/* a pattern keeps its .o: it is matched against object names */
-	stem = has_unknown(word) ? xstrdup(word) : xstrndup(word, strlen(word) - 2);
-	o = add_obj(b, d, stem, has_unknown(word));
+	stem = has_unknown(text) ? xstrdup(text) : xstrndup(text, strlen(text) - 2);
+	o = add_obj(b, d, stem, has_unknown(text));
 	o->lb = lb;
 	o->lm = lm;
+	o->origin = word->origin;
+	o->via_subject = composite;
+	o->via = via;
+	o->via_more = via_more;
 	free(stem);
 }
 
@@ -173,11 +193,15 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 		o->lb = y;
 		o->lm = m;
 		o->la = kbuild_expr_or(ex, l, a->x);
+		o->origin = a->origin;
+		o->more = a->more;
 		free(base);
 		return;
 	}
 	struct kwords parts = { 0 }, mparts = { 0 }, empty = { 0 };
 	const struct kbuild_expr *ney, *nem;
+	const char *composite;
+	char *name;
 
 	composite_words(mk, base, "-objs", &parts);
 	composite_words(mk, base, "-y", &parts);
@@ -190,11 +214,18 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 	o->lb = kbuild_expr_and(ex, y, kbuild_expr_not(ex, ney));
 	o->lm = kbuild_expr_and(ex, m, kbuild_expr_not(ex, nem));
 	o->la = kbuild_expr_or(ex, l, a->x);
+	o->origin = a->origin;
+	o->more = a->more;
+	/* o moves as parts are added: the composite's name first. */
+	name = xstrfmt("%s.o", o->stem);
+	composite = kbuild_exprs_string(ex, name);
+	free(name);
 	for (size_t i = 0; i < parts.nr; i++)
-		add_part(b, d, parts.v[i].text, kbuild_expr_and(ex, y, parts.v[i].cond),
-			 kbuild_expr_and(ex, m, parts.v[i].cond));
+		add_part(b, d, &parts.v[i], kbuild_expr_and(ex, y, parts.v[i].cond),
+			 kbuild_expr_and(ex, m, parts.v[i].cond), composite, a->origin, a->more);
 	for (size_t i = 0; i < mparts.nr; i++)
-		add_part(b, d, mparts.v[i].text, kbuild_expr_false(ex), kbuild_expr_and(ex, m, mparts.v[i].cond));
+		add_part(b, d, &mparts.v[i], kbuild_expr_false(ex), kbuild_expr_and(ex, m, mparts.v[i].cond),
+			 composite, a->origin, a->more);
 	kbuild_words_clear(&parts);
 	kbuild_words_clear(&mparts);
 	kbuild_words_clear(&empty);

@@ -4,10 +4,12 @@
  * condition, so sharing nodes keeps the map of a whole tree small, and makes
  * equality a pointer comparison for the simplifier.
  */
-#include "kbuild.h"
+#include "kbuild-internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "arena.h"
 
 /*
  * A direct-mapped memo of kbuild_expr_and/kbuild_expr_or: Makefiles combine the same condition
@@ -25,6 +27,9 @@ struct kbuild_exprs {
 	size_t nr, cap;
 	const struct kbuild_expr *t, *f;
 	struct memo_entry *memo;
+	/* Origins ("path\nline\ntext" -> struct kbuild_origin *) and strings, in `arena`. */
+	struct strmap origins, strings;
+	struct arena arena;
 };
 
 static uint32_t mix(uint32_t h, uint32_t v)
@@ -128,7 +133,59 @@ void kbuild_exprs_free(struct kbuild_exprs *ex)
 		free(e);
 	}
 	free(ex->slots);
+	strmap_clear(&ex->origins, NULL);
+	strmap_clear(&ex->strings, NULL);
+	arena_release(&ex->arena);
 	free(ex);
+}
+
+const char *kbuild_exprs_string(struct kbuild_exprs *ex, const char *s)
+{
+	char *p = strmap_get(&ex->strings, s);
+
+	if (!p) {
+		p = arena_strndup(&ex->arena, s, strlen(s));
+		strmap_put(&ex->strings, s, p);
+	}
+	return p;
+}
+
+const struct kbuild_origin *kbuild_exprs_origin(struct kbuild_exprs *ex, const char *path, int line,
+						const char *text, size_t len)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct kbuild_origin *o;
+
+	/* The statement as written, blanks collapsed: a long one is cut. */
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	strbuf_addf(&key, "%s\n%d\n", path, line);
+	for (size_t i = 0; i < len; i++) {
+		if (key.len >= 200 + strlen(path)) {
+			strbuf_addstr(&key, "...");
+			break;
+		}
+		if (text[i] == ' ' || text[i] == '\t') {
+			if (key.buf[key.len - 1] != ' ')
+				strbuf_addch(&key, ' ');
+		} else {
+			strbuf_addch(&key, text[i]);
+		}
+	}
+	o = strmap_get(&ex->origins, key.buf);
+	if (!o) {
+		const char *t = strchr(strchr(key.buf, '\n') + 1, '\n') + 1;
+
+		o = arena_alloc(&ex->arena, sizeof(*o));
+		o->path = kbuild_exprs_string(ex, path);
+		o->line = line;
+		o->text = arena_strndup(&ex->arena, t, strlen(t));
+		strmap_put(&ex->origins, key.buf, o);
+	}
+	strbuf_release(&key);
+	return o;
 }
 
 const struct kbuild_expr *kbuild_expr_true(struct kbuild_exprs *ex) { return ex->t; }

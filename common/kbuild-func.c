@@ -88,6 +88,16 @@ static void subst_pattern(struct strbuf *sb, const char *rep, const char *word, 
 	strbuf_addstr(sb, pc + 1);
 }
 
+/* A word made from `src` (patsubst, filter, addprefix...) keeps where src was written. */
+static void push_from(struct kwords *out, const struct kbuild_expr *c, const char *text, size_t len,
+		      const struct kword *src)
+{
+	size_t at = out->nr;
+
+	kbuild_words_push(out, c, text, len, 0);
+	kbuild_words_set_origin(out, at, src->origin);
+}
+
 /* patsubst of every word; a word with unknown text stays unknown. */
 void kbuild_make_patsubst(struct kmake *mk, const char *pat, const char *rep,
 			   const struct kbuild_expr *cond, const struct kwords *in, struct kwords *out)
@@ -103,9 +113,9 @@ void kbuild_make_patsubst(struct kmake *mk, const char *pat, const char *rep,
 		else if (pat_match(pat, w, &off, &len)) {
 			subst_pattern(&sb, rep, w, off, len);
 			if (sb.len)
-				kbuild_words_push(out, c, sb.buf, sb.len, 0);
+				push_from(out, c, sb.buf, sb.len, &in->v[i]);
 		} else {
-			kbuild_words_push(out, c, w, strlen(w), 0);
+			push_from(out, c, w, strlen(w), &in->v[i]);
 		}
 		strbuf_release(&sb);
 	}
@@ -139,11 +149,11 @@ static int fn_addfix(const struct fn_call *f)
 	kbuild_make_expand_words(mk, a[1], l[1], f->cond, &w2);
 	for (size_t i = 0; i < w1.nr; i++)
 		for (size_t j = 0; j < w2.nr; j++) {
-			char *t = prefix ? xstrfmt("%s%s", w1.v[i].text, w2.v[j].text)
-					 : xstrfmt("%s%s", w2.v[j].text, w1.v[i].text);
+			char *t = prefix ? xstrconcat(w1.v[i].text, w2.v[j].text)
+					 : xstrconcat(w2.v[j].text, w1.v[i].text);
 
-			kbuild_words_push(f->out, kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond),
-					  t, strlen(t), 0);
+			push_from(f->out, kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond),
+				  t, strlen(t), &w2.v[j]);
 			free(t);
 		}
 	kbuild_words_clear(&w1);
@@ -258,7 +268,7 @@ static int fn_filter(const struct fn_call *f)
 		const struct kbuild_expr *c = w2.v[j].cond;
 
 		if (filter_keeps(mk, keep_match, &w1, w2.v[j].text, &c))
-			kbuild_words_push(f->out, c, w2.v[j].text, strlen(w2.v[j].text), 0);
+			push_from(f->out, c, w2.v[j].text, strlen(w2.v[j].text), &w2.v[j]);
 	}
 	kbuild_words_clear(&w1);
 	kbuild_words_clear(&w2);

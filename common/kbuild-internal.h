@@ -25,6 +25,8 @@ struct kword {
 	const struct kbuild_expr *cond;
 	char *text;
 	int raw;	/* unexpanded text of a recursive (=) variable */
+	/* The assignment that put it in its variable (NULL: none, or not known). */
+	const struct kbuild_origin *origin;
 };
 
 struct kwords {
@@ -34,6 +36,17 @@ struct kwords {
 
 void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw);
 void kbuild_words_clear(struct kwords *w);
+/* Sets the origin of the words from index `from` on. */
+void kbuild_words_set_origin(struct kwords *w, size_t from, const struct kbuild_origin *origin);
+
+/*
+ * Origins and the strings of kbuild_why, interned in the arena of the
+ * expressions (kbuild-expr.c): they live as long as the conditions do, and
+ * the same statement read again is the same pointer.
+ */
+const struct kbuild_origin *kbuild_exprs_origin(struct kbuild_exprs *ex, const char *path, int line,
+						const char *text, size_t len);
+const char *kbuild_exprs_string(struct kbuild_exprs *ex, const char *s);
 
 struct kvar {
 	struct kwords val;
@@ -72,6 +85,7 @@ struct kmake {
 	const struct kbuild_expr *incomplete;
 	const char *file;
 	int line;
+	const struct kbuild_origin *origin;	/* of the assignment being read */
 };
 
 /*
@@ -159,11 +173,18 @@ struct kobj {
 	const struct kbuild_expr *lb;	/* needs the directory's built-in.a */
 	const struct kbuild_expr *la;	/* built whenever the directory is descended */
 	const struct kbuild_expr *lm;	/* as a module, whenever descended */
+	const struct kbuild_origin *origin;	/* the statement that lists it */
+	int more;				/* and others list it too */
+	/* A part of a composite object: the composite ("dir/foo.o") and what lists it. */
+	const char *via_subject;
+	const struct kbuild_origin *via;
+	int via_more;
 };
 
 struct kedge {
 	char *dir;
 	const struct kbuild_expr *b, *a;
+	const struct kbuild_origin *origin;
 };
 
 struct kdir {
@@ -177,6 +198,10 @@ struct kdir {
 	struct strvec deps;	/* "path id" of the files its parse read */
 	const struct kbuild_expr *B, *A;
 	int indeg, done;
+	/* This build: the first statement found that makes kbuild descend here, and whose it is. */
+	const struct kbuild_origin *in_origin;
+	struct kdir *in_parent;
+	int in_more;
 };
 
 struct kbuild_cache {
@@ -188,10 +213,30 @@ struct kbuild_cache {
 	int shared_ex;
 };
 
+/* What kbuild_map_why needs of a file: set by the first phase that lists it. */
+struct kfile_why {
+	const struct kbuild_origin *origin;	/* lists the file's object or its part */
+	const char *via_subject;		/* a part: the composite object, and what lists it */
+	const struct kbuild_origin *via;
+	int via_more;
+	const char *dir;			/* the directory whose kbuild file lists it */
+	int more;				/* other statements list it too */
+};
+
+/* What kbuild_map_why needs of a directory: how kbuild first got there. */
+struct kdir_why {
+	const char *subject;	/* "drivers/foo/" */
+	const struct kbuild_origin *origin;
+	int more;		/* other statements make kbuild descend there too */
+	const char *parent;	/* NULL: entered from the top Makefile's lists */
+};
+
 struct kbuild_map {
 	struct kbuild_exprs *ex;
 	int own_ex;
 	struct kbuild_file *files;
+	struct kfile_why *why;	/* parallel to files */
+	struct strmap dir_why;	/* directory -> struct kdir_why * */
 	size_t nr;
 	struct strmap index;	/* path -> index + 1 */
 	struct kbuild_stats stats;

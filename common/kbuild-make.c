@@ -31,7 +31,14 @@ void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const c
 	w->v[w->nr].cond = cond;
 	w->v[w->nr].text = xstrndup(text, len);
 	w->v[w->nr].raw = raw;
+	w->v[w->nr].origin = NULL;
 	w->nr++;
+}
+
+void kbuild_words_set_origin(struct kwords *w, size_t from, const struct kbuild_origin *origin)
+{
+	for (size_t i = from; i < w->nr; i++)
+		w->v[i].origin = origin;
 }
 
 void kbuild_words_clear(struct kwords *w)
@@ -170,6 +177,23 @@ static void push_unknown(struct kmake *mk, struct kwords *out, const struct kbui
 	kbuild_words_push(out, cond, &u, 1, 0);
 }
 
+/*
+ * Charges `bytes` of expanded text to the Makefile's budget; 1 (said once)
+ * when it is spent. Every string the expansion builds is charged: the words
+ * of values, the alternatives of a reference and their concatenations.
+ */
+static int over_budget(struct kmake *mk, size_t bytes)
+{
+	mk->expanded += bytes + 64;	/* a string costs more than its bytes */
+	if (mk->expanded <= KMAKE_MAX_EXPANDED)
+		return 0;
+	if (!mk->over_limit)
+		error("%s:%d: variables expand to more than %u MiB; the rest is unknown",
+		      mk->file ? mk->file : "Makefile", mk->line, KMAKE_MAX_EXPANDED >> 20);
+	mk->over_limit = 1;
+	return 1;
+}
+
 /* Words of a value; a raw (recursive) entry is expanded now, in the current context. */
 static void value_words(struct kmake *mk, const struct kwords *val, const struct kbuild_expr *cond,
 			struct kwords *out)
@@ -179,19 +203,19 @@ static void value_words(struct kmake *mk, const struct kwords *val, const struct
 
 		if (c->op == KB_FALSE)
 			continue;
-		mk->expanded += strlen(val->v[i].text) + 64;	/* a word costs more than its bytes */
-		if (mk->expanded > KMAKE_MAX_EXPANDED) {
-			if (!mk->over_limit)
-				error("%s:%d: variables expand to more than %u MiB; the rest is unknown",
-				      mk->file ? mk->file : "Makefile", mk->line, KMAKE_MAX_EXPANDED >> 20);
-			mk->over_limit = 1;
+		if (over_budget(mk, strlen(val->v[i].text))) {
 			push_unknown(mk, out, cond);
 			return;
 		}
+		size_t from = out->nr;
+
 		if (val->v[i].raw)
 			expand_words(mk, val->v[i].text, strlen(val->v[i].text), c, out);
 		else
 			kbuild_words_push(out, c, val->v[i].text, strlen(val->v[i].text), 0);
+		/* A variable's words come from the assignment that put them there. */
+		if (val->v[i].origin)
+			kbuild_words_set_origin(out, from, val->v[i].origin);
 	}
 }
 
@@ -289,6 +313,11 @@ static void words_to_alts(struct kmake *mk, const struct kwords *w, struct kword
 			} else {
 				c = kbuild_expr_and(mk->ex, c, kbuild_expr_not(mk->ex, gc[g]));
 			}
+		}
+		if (c->op != KB_FALSE && over_budget(mk, sb.len)) {
+			strbuf_release(&sb);
+			push_unknown(mk, alts, c);
+			continue;
 		}
 		kbuild_words_push(alts, c, strbuf_str(&sb), sb.len, 0);
 		strbuf_release(&sb);
@@ -416,7 +445,7 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 				i += s[i] == '$' ? 2 : 1;
 			}
 			for (size_t k = 0; k < cur.nr; k++) {
-				char *t = xstrfmt("%s%s", cur.v[k].text, lit.buf);
+				char *t = xstrconcat(cur.v[k].text, lit.buf);
 
 				free(cur.v[k].text);
 				cur.v[k].text = t;
@@ -437,7 +466,11 @@ static void expand_alts(struct kmake *mk, const char *s, size_t n, struct kwords
 
 					if (c->op == KB_FALSE)
 						continue;
-					t = xstrfmt("%s%s", cur.v[a].text, part.v[b].text);
+					if (over_budget(mk, strlen(cur.v[a].text) + strlen(part.v[b].text))) {
+						push_unknown(mk, &next, c);
+						continue;
+					}
+					t = xstrconcat(cur.v[a].text, part.v[b].text);
 					kbuild_words_push(&next, c, t, strlen(t), 0);
 					free(t);
 				}

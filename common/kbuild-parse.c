@@ -274,11 +274,48 @@ static void mask(struct kmake *mk, struct kvar *v, const struct kbuild_expr *whe
 	v->val.nr = j;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The origins in a variable's value, sorted, so that `x := $(patsubst %/,
+ * %/built-in.a, $(x))` keeps where each word of x was first written.
+ */
+static const struct kbuild_origin **own_origins(const struct kvar *v, size_t *nr)
+{
+	const struct kbuild_origin **o = xcalloc(v->val.nr + 1, sizeof(*o));
+
+	*nr = 0;
+	for (size_t i = 0; i < v->val.nr; i++)
+		if (v->val.v[i].origin)
+			o[(*nr)++] = v->val.v[i].origin;
+	qsort(o, *nr, sizeof(*o), cmp_ptr);
+	return o;
+}
+
+/* Words appended from `from` on come from this assignment, unless from the variable itself. */
+static void set_origins(struct kmake *mk, struct kvar *v, size_t from,
+			const struct kbuild_origin **own, size_t nr_own)
+{
+	for (size_t i = from; i < v->val.nr; i++) {
+		const struct kbuild_origin *o = v->val.v[i].origin;
+
+		if (!o || !nr_own || !bsearch(&o, own, nr_own, sizeof(*own), cmp_ptr))
+			v->val.v[i].origin = mk->origin;
+	}
+}
+
 static void set_var(struct kmake *mk, const char *name, const char *op, const char *rhs, size_t rl,
 		    const struct kbuild_expr *cond, int exported)
 {
 	struct kvar *v = kbuild_make_var(mk, name, 0);
 	int existed = v != NULL;
+	size_t from = 0, nr_own = 0;
+	const struct kbuild_origin **own = NULL;
 
 	if (!v) {
 		struct kvar *g = mk->globals ? strmap_get(mk->globals, name) : NULL;
@@ -286,9 +323,13 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 		v = kbuild_make_var(mk, name, 1);
 		if (g) {
 			/* the environment's value, as make sees an exported variable */
-			for (size_t i = 0; i < g->val.nr; i++)
+			for (size_t i = 0; i < g->val.nr; i++) {
+				size_t at = v->val.nr;
+
 				kbuild_words_push(&v->val, g->val.v[i].cond, g->val.v[i].text,
 					    strlen(g->val.v[i].text), g->val.v[i].raw);
+				kbuild_words_set_origin(&v->val, at, g->val.v[i].origin);
+			}
 			existed = 1;
 		}
 	}
@@ -299,18 +340,25 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 	if (!strcmp(op, ":=") || !strcmp(op, "::=")) {
 		struct kwords w = { 0 };
 
+		if (mk->origin)
+			own = own_origins(v, &nr_own);
 		kbuild_make_expand_words(mk, rhs, rl, cond, &w);
 		mask(mk, v, cond);
-		for (size_t i = 0; i < w.nr; i++)
+		from = v->val.nr;
+		for (size_t i = 0; i < w.nr; i++) {
 			kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
+			kbuild_words_set_origin(&v->val, v->val.nr - 1, w.v[i].origin);
+		}
 		kbuild_words_clear(&w);
 		v->recursive = 0;
 	} else if (!strcmp(op, "=") || (!strcmp(op, "?=") && !existed)) {
 		mask(mk, v, cond);
+		from = v->val.nr;
 		if (rl)
 			kbuild_words_push(&v->val, cond, rhs, rl, 1);
 		v->recursive = 1;
 	} else if (!strcmp(op, "+=")) {
+		from = v->val.nr;
 		if (!existed || v->recursive) {
 			if (rl)
 				kbuild_words_push(&v->val, cond, rhs, rl, 1);
@@ -319,17 +367,27 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 			/* Expanded apart: `x += $(x)` must not read what it appends. */
 			struct kwords w = { 0 };
 
+			if (mk->origin)
+				own = own_origins(v, &nr_own);
 			kbuild_make_expand_words(mk, rhs, rl, cond, &w);
-			for (size_t i = 0; i < w.nr; i++)
+			for (size_t i = 0; i < w.nr; i++) {
 				kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
+				kbuild_words_set_origin(&v->val, v->val.nr - 1, w.v[i].origin);
+			}
 			kbuild_words_clear(&w);
 		}
 	} else if (!strcmp(op, "!=")) {
 		char u = KMAKE_UNKNOWN;
 
 		mask(mk, v, cond);
+		from = v->val.nr;
 		kbuild_words_push(&v->val, cond, &u, 1, 0);
+	} else {
+		return;
 	}
+	if (mk->origin)
+		set_origins(mk, v, from, own, nr_own);
+	free(own);
 }
 
 static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,
@@ -361,6 +419,7 @@ static void assign(struct kmake *mk, const char *lhs, size_t ll, const char *op,
 			p->text = xstrfmt("%s:%d: %.*s", mk->file, mk->line, (int)ll, lhs);
 			p->cond = c;
 			kbuild_make_expand_words(mk, rhs, rl, kbuild_expr_true(mk->ex), &p->val);
+			kbuild_words_set_origin(&p->val, 0, mk->origin);
 			continue;
 		}
 		set_var(mk, name, op, rhs, rl, c, exported);
@@ -550,6 +609,7 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 	if (find_assignment(s, n, &os, &ol)) {
 		char op[4];
 		size_t ll = os;
+		const struct kbuild_origin *saved;
 
 		memcpy(op, s + os, ol);
 		op[ol] = '\0';
@@ -559,7 +619,11 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 			st->define_depth = 1;
 			return;
 		}
+		/* Its words remember it: --explain names the lines that list a file. */
+		saved = mk->origin;
+		mk->origin = kbuild_exprs_origin(mk->ex, mk->file ? mk->file : "Makefile", mk->line, s, n);
 		assign(mk, s, ll, op, s + os + ol, n - os - ol, c, exported);
+		mk->origin = saved;	/* an $(eval) inside an assignment reads its own */
 		st->in_rule = 0;
 		return;
 	}

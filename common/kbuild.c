@@ -236,6 +236,7 @@ static void parse_top(struct builder *b, const char *srcarch)
 				free(rel);
 				b->entry[b->nr_entry].b = w.v[k].cond;
 				b->entry[b->nr_entry].a = w.v[k].cond;
+				b->entry[b->nr_entry].origin = w.v[k].origin;
 				b->nr_entry++;
 			}
 			kbuild_words_clear(&w);
@@ -287,6 +288,27 @@ static struct kbuild_file *file_of(struct builder *b, const char *path)
 	return idx ? &b->m->files[idx - 1] : NULL;
 }
 
+/* The first listing of a file is the one kbuild_map_why tells. */
+static void note_why(struct builder *b, struct kbuild_file *f, const struct kdir *d,
+		     const struct kobj *o)
+{
+	struct kfile_why *w = &b->m->why[f - b->m->files];
+
+	if (!o->origin)
+		return;
+	if (w->origin) {
+		if (w->origin != o->origin)
+			w->more = 1;
+		return;
+	}
+	w->more = o->more;
+	w->origin = o->origin;
+	w->via_subject = o->via_subject;
+	w->via = o->via;
+	w->via_more = o->via_more;
+	w->dir = kbuild_exprs_string(b->ex, d->path);
+}
+
 static void apply(struct builder *b, struct kbuild_file *f, const struct kdir *d,
 		  const struct kobj *o, const struct kbuild_expr *extra, int listed)
 {
@@ -302,8 +324,10 @@ static void apply(struct builder *b, struct kbuild_file *f, const struct kdir *d
 	mo = kbuild_expr_and(ex, mo, b->phase_names);
 	f->builtin = kbuild_expr_or(ex, f->builtin, bi);
 	f->module = kbuild_expr_or(ex, f->module, mo);
-	if (listed)
+	if (listed) {
 		f->kind = KBUILD_OBJECT;
+		note_why(b, f, d, o);
+	}
 }
 
 static void compute_dir_conditions(struct builder *b)
@@ -346,6 +370,15 @@ static void compute_dir_conditions(struct builder *b)
 
 			c->B = kbuild_expr_or(b->ex, c->B, kbuild_expr_and(b->ex, d->B, d->edges[k].b));
 			c->A = kbuild_expr_or(b->ex, c->A, kbuild_expr_and(b->ex, d->A, d->edges[k].a));
+			if (d->edges[k].origin && c != d &&
+			    kbuild_expr_and(b->ex, d->A, d->edges[k].a)->op != KB_FALSE) {
+				if (!c->in_origin) {
+					c->in_origin = d->edges[k].origin;
+					c->in_parent = d;
+				} else if (c->in_origin != d->edges[k].origin) {
+					c->in_more = 1;
+				}
+			}
 			if (!c->done && c->indeg && !--c->indeg)
 				queue[tail++] = c;
 		}
@@ -445,6 +478,10 @@ static void walk_phase(struct builder *b, const char *srcarch)
 
 			d->B = kbuild_expr_or(m->ex, d->B, b->entry[i].b);
 			d->A = kbuild_expr_or(m->ex, d->A, b->entry[i].a);
+			if (!d->in_origin)
+				d->in_origin = b->entry[i].origin;
+			else if (b->entry[i].origin && d->in_origin != b->entry[i].origin)
+				d->in_more = 1;
 		}
 	/* Breadth first: parse each directory once, discovering its children. */
 	for (next = 0; next < b->nr_dirs; next++) {
@@ -457,6 +494,23 @@ static void walk_phase(struct builder *b, const char *srcarch)
 	}
 	compute_dir_conditions(b);
 	assign_files(b);
+	/* How kbuild got to each directory, for kbuild_map_why: the first phase's way. */
+	for (size_t i = 0; i < b->nr_dirs; i++) {
+		const struct kdir *d = b->order[i];
+		struct kdir_why *w;
+		char *name;
+
+		if (!d->in_origin || strmap_contains(&m->dir_why, d->path))
+			continue;
+		w = xcalloc(1, sizeof(*w));
+		name = xstrfmt("%s/", d->path);
+		w->subject = kbuild_exprs_string(b->ex, name);
+		free(name);
+		w->origin = d->in_origin;
+		w->more = d->in_more;
+		w->parent = d->in_parent ? kbuild_exprs_string(b->ex, d->in_parent->path) : NULL;
+		strmap_put(&m->dir_why, d->path, w);
+	}
 
 	strmap_clear(&b->dirs, kbuild_kdir_free);
 	free(b->order);
@@ -487,6 +541,7 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 	rd->for_each_file(rd->ctx, collect_file, &b);
 	strvec_sort(&b.paths);
 	m->files = xcalloc(b.paths.nr ? b.paths.nr : 1, sizeof(*m->files));
+	m->why = xcalloc(b.paths.nr ? b.paths.nr : 1, sizeof(*m->why));
 	for (size_t i = 0; i < b.paths.nr; i++) {
 		struct kbuild_file *f = &m->files[m->nr++];
 
@@ -529,6 +584,8 @@ void kbuild_map_free(struct kbuild_map *m)
 	for (size_t i = 0; i < m->nr; i++)
 		free((char *)m->files[i].path);
 	free(m->files);
+	free(m->why);
+	strmap_clear(&m->dir_why, free);
 	strmap_clear(&m->index, NULL);
 	if (m->own_ex)
 		kbuild_exprs_free(m->ex);
@@ -556,6 +613,49 @@ const struct kbuild_file *kbuild_map_files(const struct kbuild_map *m, size_t *n
 const struct kbuild_stats *kbuild_map_stats(const struct kbuild_map *m)
 {
 	return &m->stats;
+}
+
+static size_t add_why(struct kbuild_why *out, size_t nr, size_t max, const char *subject,
+		      const struct kbuild_origin *origin, int more)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (out[i].origin == origin && !strcmp(out[i].subject, subject))
+			return nr;
+	if (nr < max) {
+		out[nr].subject = subject;
+		out[nr].origin = origin;
+		out[nr].more = more;
+		nr++;
+	}
+	return nr;
+}
+
+size_t kbuild_map_why(const struct kbuild_map *m, const char *path, struct kbuild_why *out,
+		      size_t max)
+{
+	size_t idx = (size_t)(uintptr_t)strmap_get(&m->index, path);
+	const struct kfile_why *fw;
+	const char *dir;
+	size_t nr = 0;
+
+	if (!idx || !m->why[idx - 1].origin)
+		return 0;
+	fw = &m->why[idx - 1];
+	nr = add_why(out, nr, max, m->files[idx - 1].path, fw->origin, fw->more);
+	if (fw->via)
+		nr = add_why(out, nr, max, fw->via_subject, fw->via, fw->via_more);
+	/* Up the directories; a cycle of subdir-y lists ends at max. */
+	for (dir = fw->dir; dir && nr < max; ) {
+		const struct kdir_why *dw = strmap_get(&m->dir_why, dir);
+
+		if (!dw)
+			break;
+		nr = add_why(out, nr, max, dw->subject, dw->origin, dw->more);
+		if (dw->parent && !strcmp(dw->parent, dir))
+			break;
+		dir = dw->parent;
+	}
+	return nr;
 }
 
 void kbuild_map_dump(const struct kbuild_map *m, struct strbuf *out)

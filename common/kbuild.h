@@ -142,6 +142,28 @@ enum kbuild_file_kind {
 	KBUILD_UNLISTED,	/* no list names it: never compiled by kbuild (maybe #included by another file) */
 };
 
+/*
+ * Where a Makefile tells kbuild to build something: one statement of a
+ * Makefile or Kbuild file, `obj-$(CONFIG_BAR) += bar.o`, as written
+ * (continuation lines joined), and the line it starts on.
+ */
+struct kbuild_origin {
+	const char *path;
+	int line;
+	const char *text;
+};
+
+/*
+ * One step of why kbuild builds a file: `subject` (the file itself, the
+ * composite object it is a part of, "drivers/foo/foo.o", or a directory
+ * above it, "drivers/foo/") is listed by the statement at `origin`.
+ */
+struct kbuild_why {
+	const char *subject;
+	const struct kbuild_origin *origin;
+	int more;	/* other statements list it too */
+};
+
 struct kbuild_file {
 	const char *path;			/* a .c or .S file */
 	const struct kbuild_expr *cond;		/* compiled at all: builtin || module */
@@ -189,6 +211,17 @@ const struct kbuild_file *kbuild_map_lookup(const struct kbuild_map *m, const ch
 /* Files sorted by path; valid until kbuild_map_free. */
 const struct kbuild_file *kbuild_map_files(const struct kbuild_map *m, size_t *nr);
 const struct kbuild_stats *kbuild_map_stats(const struct kbuild_map *m);
+/*
+ * Why kbuild builds `path` (a listed file), nearest first, into out (at most
+ * max steps; returns how many): the statement that lists the file (or its
+ * part list and the statement that lists the composite object), then for
+ * each directory above it one statement that makes kbuild descend there
+ * (the first one found, from the top down), up to a directory that the
+ * top Makefile or the tree's root enters. 0 for a file no list names.
+ * Valid while the map's nodes are (see kbuild_map_build).
+ */
+size_t kbuild_map_why(const struct kbuild_map *m, const char *path, struct kbuild_why *out,
+		      size_t max);
 /* `path<TAB>condition` per file, sorted by path (git undertaker --dump-model=files). */
 void kbuild_map_dump(const struct kbuild_map *m, struct strbuf *out);
 

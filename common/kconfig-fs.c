@@ -56,13 +56,10 @@ static int fs_file_id(void *data, const char *path, char id[KCONFIG_ID_MAX])
 
 static int fs_read_file(void *data, const char *path, struct kconfig_file *out)
 {
-	char *full = full_path(data, path);
-	FILE *fp = fopen(full, "rb");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
+	char *full = full_path(data, path), *text;
+	size_t size;
 
-	if (!fp) {
+	if (read_file(full, &text, &size) < 0) {
 		int missing = errno == ENOENT || errno == ENOTDIR;
 
 		if (!missing)
@@ -70,12 +67,9 @@ static int fs_read_file(void *data, const char *path, struct kconfig_file *out)
 		free(full);
 		return missing ? 1 : -1;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(fp);
 	free(full);
-	out->size = sb.len;
-	out->data = out->handle = strbuf_detach(&sb, NULL);
+	out->size = size;
+	out->data = out->handle = text;
 	path_id(path, out->id);
 	return 0;
 }

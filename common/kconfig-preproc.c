@@ -16,12 +16,15 @@
 #define MAX_ARGS 64
 /*
  * One line's expansion: at most this many bytes (a variable's value, a
- * probe's text, the line itself) and this many $(...) references evaluated.
- * Macros that double at each step (A1 := $(A0)$(A0), ...) hit one or the
- * other within a few dozen lines; real trees stay far below both.
+ * probe's text, the line itself), this many $(...) references evaluated,
+ * and this many bytes written in all (each reference's text counts again
+ * in each expansion that takes it in). Macros that double at each step
+ * (A1 := $(A0)$(A0), ...) hit one or the other within a few dozen lines;
+ * real trees stay far below all three.
  */
 #define MAX_EXPANSION (1u << 20)
 #define MAX_STEPS (1u << 20)
+#define MAX_WRITTEN (16u << 20)
 
 struct variable {
 	char *value;
@@ -38,6 +41,7 @@ struct preproc {
 	int depth;
 	int overflow;	/* set when too deep: the rest of that expansion gives up */
 	size_t steps;	/* references evaluated in this line's expansion */
+	size_t written;	/* bytes its expansions wrote */
 };
 
 /* Stops the expansion of the current line with an error (once). */
@@ -306,6 +310,12 @@ static char *expand(struct preproc *pp, const char *s, size_t len, int argc, cha
 			break;
 		}
 		r = eval(pp, s + 2, p - (s + 2), argc, argv);
+		pp->written += strlen(r);
+		if (pp->written > MAX_WRITTEN) {
+			free(r);
+			give_up(pp, "macro expansion writes more than 16 MiB for one line");
+			break;
+		}
 		strbuf_addstr(&sb, r);
 		free(r);
 		check_size(pp, sb.len);
@@ -325,6 +335,7 @@ char *kconfig_preproc_expand(struct preproc *pp, const char *s, size_t len)
 		return expand(pp, s, len, 0, NULL);
 	pp->overflow = 0;
 	pp->steps = 0;
+	pp->written = 0;
 	r = expand(pp, s, len, 0, NULL);
 	if (pp->overflow) {
 		/* What the line would have said is unknown: one probe for its text. */

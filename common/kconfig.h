@@ -74,6 +74,23 @@ void kconfig_fs_reader_init(struct kconfig_reader *r, const char *root);
 void kconfig_fs_reader_release(struct kconfig_reader *r);
 
 /*
+ * Kconfig text scanned line by line, not parsed (kconfig-scan.c): for
+ * questions asked of many blobs, where a model would cost too much.
+ * kconfig_line_defines: the name a `config NAME` or `menuconfig NAME` line
+ * [p, eol) defines (its length, *name where it starts), 0 for another line.
+ * kconfig_text_for_each_definition: fn for each such line, with its number.
+ * kconfig_text_defines: the line that defines `name`, or 0.
+ * kconfig_text_definition_near: the name defined nearest to `line`, at most
+ * max_dist lines away (the first of equals), or NULL; xstrdup'ed.
+ */
+size_t kconfig_line_defines(const char *p, const char *eol, const char **name);
+void kconfig_text_for_each_definition(const char *data, size_t size,
+				      void (*fn)(const char *name, size_t len, int line, void *arg),
+				      void *arg);
+int kconfig_text_defines(const char *data, size_t size, const char *name);
+char *kconfig_text_definition_near(const char *data, size_t size, int line, int max_dist);
+
+/*
  * Lexed files keyed by their id, shared between parses (architectures, commits)
  * of one run. Tokens are cached, not the expansion of macros: that depends on
  * the architecture and is redone on every parse.

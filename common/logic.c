@@ -531,6 +531,150 @@ int logic_eval(struct logic_eval *ev, formula f)
 	return (ev->memo[NODE(f)] - 2) * (NEG(f) ? -1 : 1);
 }
 
+struct logic_bits {
+	struct logic *l;
+	uint32_t *stamp;	/* per node: the call that computed it */
+	uint32_t *at;		/* per node: its words' offset in `words` */
+	size_t nr_nodes;
+	uint32_t call;
+	uint64_t *words;
+	size_t nr_words, alloc_words;
+	uint32_t *stack;
+	size_t alloc_stack;
+};
+
+struct logic_bits *logic_bits_new(struct logic *l)
+{
+	struct logic_bits *b = xcalloc(1, sizeof(*b));
+
+	b->l = l;
+	return b;
+}
+
+void logic_bits_free(struct logic_bits *b)
+{
+	if (!b)
+		return;
+	free(b->stamp);
+	free(b->at);
+	free(b->words);
+	free(b->stack);
+	free(b);
+}
+
+/* The words of argument f (computed), complemented when f is negated, into out. */
+static void bits_arg(const struct logic_bits *b, formula f, size_t words, uint64_t *out)
+{
+	const uint64_t *w = b->words + b->at[NODE(f)];
+	uint64_t neg = NEG(f) ? ~(uint64_t)0 : 0;
+
+	for (size_t i = 0; i < words; i++)
+		out[i] = w[i] ^ neg;
+}
+
+const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
+				const uint64_t *(*column)(void *data, int var), void *data,
+				uint64_t free_value, int *used_free)
+{
+	struct logic *l = b->l;
+	size_t nr = 0;
+
+	if (b->nr_nodes < l->nr_nodes) {
+		b->stamp = xrealloc(b->stamp, l->nr_nodes * sizeof(*b->stamp));
+		b->at = xrealloc(b->at, l->nr_nodes * sizeof(*b->at));
+		memset(b->stamp + b->nr_nodes, 0, (l->nr_nodes - b->nr_nodes) * sizeof(*b->stamp));
+		b->nr_nodes = l->nr_nodes;
+	}
+	if (!++b->call) {
+		memset(b->stamp, 0, b->nr_nodes * sizeof(*b->stamp));
+		b->call = 1;
+	}
+	/* Two scratch rows first (result, argument), then one row per node computed. */
+	b->nr_words = 2 * words;
+	ALLOC_GROW(b->words, b->nr_words, b->alloc_words);
+	ALLOC_GROW(b->stack, 1, b->alloc_stack);
+	b->stack[nr++] = NODE(f);
+	while (nr) {
+		uint32_t n = b->stack[nr - 1];
+		const struct node *nd = &l->nodes[n];
+		int pending = 0;
+		uint64_t *out;
+
+		if (b->stamp[n] == b->call) {
+			nr--;
+			continue;
+		}
+		if (nd->op != OP_VAR && nd->op != OP_CONST) {
+			for (uint32_t i = 0; i < nd->nargs; i++) {
+				uint32_t c = NODE(l->args[nd->arg + i]);
+
+				if (b->stamp[c] == b->call)
+					continue;
+				ALLOC_GROW(b->stack, nr + 1, b->alloc_stack);
+				b->stack[nr++] = c;
+				pending = 1;
+			}
+		}
+		if (pending)
+			continue;
+		ALLOC_GROW(b->words, b->nr_words + words, b->alloc_words);
+		b->at[n] = (uint32_t)b->nr_words;
+		b->nr_words += words;
+		out = b->words + b->at[n];
+		switch (nd->op) {
+		case OP_CONST:
+			memset(out, 0, words * sizeof(*out));
+			break;
+		case OP_VAR: {
+			const uint64_t *col = column(data, (int)nd->arg);
+
+			if (col) {
+				memcpy(out, col, words * sizeof(*out));
+			} else {
+				*used_free = 1;
+				for (size_t i = 0; i < words; i++)
+					out[i] = free_value;
+			}
+			break;
+		}
+		case OP_AND: {
+			uint64_t *arg = b->words + words;
+
+			bits_arg(b, l->args[nd->arg], words, out);
+			for (uint32_t k = 1; k < nd->nargs; k++) {
+				bits_arg(b, l->args[nd->arg + k], words, arg);
+				for (size_t i = 0; i < words; i++)
+					out[i] &= arg[i];
+			}
+			break;
+		}
+		case OP_XOR: {
+			uint64_t *arg = b->words + words;
+
+			bits_arg(b, l->args[nd->arg], words, out);
+			bits_arg(b, l->args[nd->arg + 1], words, arg);
+			for (size_t i = 0; i < words; i++)
+				out[i] ^= arg[i];
+			break;
+		}
+		case OP_ITE: {
+			uint64_t *arg = b->words + words, *c = b->words;
+
+			bits_arg(b, l->args[nd->arg], words, c);
+			bits_arg(b, l->args[nd->arg + 1], words, out);
+			bits_arg(b, l->args[nd->arg + 2], words, arg);
+			for (size_t i = 0; i < words; i++)
+				out[i] = (c[i] & out[i]) | (~c[i] & arg[i]);
+			break;
+		}
+		}
+		b->stamp[n] = b->call;
+		nr--;
+	}
+	bits_arg(b, f, words, b->words);
+	return b->words;
+}
+
 /*
  * Two-valued evaluation of a small formula with values from a callback, no
  * memo: for presence conditions (trees of a few nodes) checked against many

@@ -81,6 +81,21 @@ void logic_eval_set_values(struct logic_eval *ev, const int8_t *values, int nr_v
 void logic_eval_free(struct logic_eval *ev);
 
 /*
+ * Two-valued evaluation of `words` * 64 assignments at once, bit j of word w
+ * standing for assignment 64 * w + j: for a pool of samples checked word by
+ * word. column(data, var) gives a variable's `words` words, or NULL for one
+ * the assignments do not know, which is then `free_value` (0 or ~0) in all of
+ * them and sets *used_free. Returns f's `words` words, valid until the next
+ * call. Shared subformulas are computed once per call.
+ */
+struct logic_bits;
+struct logic_bits *logic_bits_new(struct logic *l);
+const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
+				const uint64_t *(*column)(void *data, int var), void *data,
+				uint64_t free_value, int *used_free);
+void logic_bits_free(struct logic_bits *b);
+
+/*
  * Two-valued evaluation without memo, values from a callback (> 0 true):
  * for small formulas checked against many assignments.
  */

@@ -173,3 +173,31 @@ void change_list_clear(struct change_list *l)
 	free(l->files);
 	memset(l, 0, sizeof(*l));
 }
+
+int repo_diff_text(const char *path, const char *a, size_t alen, const char *b, size_t blen,
+		   struct strbuf *patch, int *hunks)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_patch *p;
+	int ret = 0;
+
+	/* Never "Binary files differ": the texts are C sources. */
+	opts.flags |= GIT_DIFF_FORCE_TEXT;
+	if (git_patch_from_buffers(&p, a, alen, path, b, blen, path, &opts) < 0)
+		return error("cannot diff %s: %s", path,
+			     git_error_last() ? git_error_last()->message : "?");
+	if (hunks)
+		*hunks = (int)git_patch_num_hunks(p);
+	if (patch) {
+		git_buf buf = { 0 };
+
+		if (git_patch_to_buf(&buf, p) < 0)
+			ret = error("cannot diff %s: %s", path,
+				    git_error_last() ? git_error_last()->message : "?");
+		else
+			strbuf_add(patch, buf.ptr, buf.size);
+		git_buf_dispose(&buf);
+	}
+	git_patch_free(p);
+	return ret;
+}

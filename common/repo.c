@@ -469,6 +469,18 @@ static struct blob *cache_ref(struct repo *r, struct cached_blob *c)
 	return &c->b;
 }
 
+int repo_hash_blob(const void *data, size_t size, git_oid *out)
+{
+	return git_odb_hash(out, data, size, GIT_OBJECT_BLOB) < 0 ? -1 : 0;
+}
+
+int repo_write_blob(struct repo *r, const void *data, size_t size, git_oid *out)
+{
+	if (git_blob_create_from_buffer(out, repo_git(r), data, size) < 0)
+		return error_git("cannot write a blob");
+	return 0;
+}
+
 int repo_has_object(struct repo *r, const git_oid *id)
 {
 	git_odb *odb;

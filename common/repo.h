@@ -79,6 +79,10 @@ int repo_read_path(struct repo *r, const git_oid *commit, const char *path, stru
 /* Reads a blob by id through the cache. */
 int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out);
 void blob_release(struct repo *r, struct blob *b);
+/* The id git gives these bytes as a blob (git hash-object), nothing written. */
+int repo_hash_blob(const void *data, size_t size, git_oid *out);
+/* Writes the bytes as a blob (git hash-object -w); -1 with a message when it cannot. */
+int repo_write_blob(struct repo *r, const void *data, size_t size, git_oid *out);
 /* Is the object in the repository? (Its size and contents are not read.) */
 int repo_has_object(struct repo *r, const git_oid *id);
 /*
@@ -163,6 +167,14 @@ struct change_list {
 int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 			   const struct strvec *pathspec, int hunks, struct change_list *out);
 void change_list_clear(struct change_list *l);
+/*
+ * Two texts of the file `path` compared as `git diff` would (a/ and b/
+ * prefixes, never "Binary files differ"): the patch appended to `patch`
+ * (when not NULL) and the number of hunks in *hunks (when not NULL).
+ * Returns -1 with a message when it cannot.
+ */
+int repo_diff_text(const char *path, const char *a, size_t alen, const char *b, size_t blen,
+		   struct strbuf *patch, int *hunks);
 
 /* Abbreviated hex of an id, as `git rev-parse --short` (7+ chars), static buffer per call slot. */
 const char *oid_short(struct repo *r, const git_oid *oid);

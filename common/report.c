@@ -171,6 +171,18 @@ void json_add_null(struct json_writer *w, const char *key)
 	strbuf_addstr(w->out, "null");
 }
 
+void json_add_fixed(struct json_writer *w, const char *key, double value, int decimals)
+{
+	json_member(w, key);
+	strbuf_addf(w->out, "%.*f", decimals, value);
+}
+
+void json_add_raw(struct json_writer *w, const char *key, const char *json)
+{
+	json_member(w, key);
+	strbuf_addstr(w->out, json);
+}
+
 /* ---- colours ---- */
 
 static int use_color;

@@ -45,6 +45,10 @@ void json_add_str(struct json_writer *w, const char *key, const char *value); /*
 void json_add_int(struct json_writer *w, const char *key, long long value);
 void json_add_bool(struct json_writer *w, const char *key, int value);
 void json_add_null(struct json_writer *w, const char *key);
+/* A number with `decimals` digits after the point ("%.3f"). */
+void json_add_fixed(struct json_writer *w, const char *key, double value, int decimals);
+/* A value already in JSON (a document another writer made), as it is. */
+void json_add_raw(struct json_writer *w, const char *key, const char *json);
 
 /*
  * Colours for terminal output. color_init decides once, for output on `fd`:

@@ -24,20 +24,28 @@ struct sat {
 	size_t nr_log, alloc_log;
 	size_t nr_base_clauses;
 	int max_var;		/* the highest variable in the base */
+	int hard_var;		/* the highest in a base clause that is no fact in late[] */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
 	size_t queries, cached, calls, witnessed, unsat;
 	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
-	 * Models the solver found, kept to answer later questions without it: a
-	 * formula true in one of them is satisfiable. A solver call assigns every
-	 * variable (tens of milliseconds on Linux); evaluating a small formula in a
-	 * few stored models costs microseconds, and most questions are satisfiable.
+	 * Models the solver found or that were loaded (the pool), kept to answer
+	 * later questions without it: a formula true in one of them is
+	 * satisfiable. A solver call assigns every variable (tens of milliseconds
+	 * on Linux); the pool is kept bit-sliced, 64 models in a word per
+	 * variable, so a question is evaluated in all of them word by word.
+	 * Every model knows variables 1..pool_vars.
 	 */
-	int8_t *witness[SAT_MAX_WITNESSES];
-	int witness_vars[SAT_MAX_WITNESSES];
+	uint64_t *pool;		/* (pool_vars + 1) * pool_words: variable v's at v * pool_words */
+	int pool_vars;
+	size_t pool_words;	/* allocated: max_witnesses / 64, rounded up */
 	size_t nr_witnesses, next_witness, max_witnesses;
+	int pool_hint;		/* the base's own variables (sat_load_witnesses): pool_vars at least */
 	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
+	uint64_t *ones;		/* pool_words words of ~0, and then of 0 */
+	struct logic_bits *bits;
 	int random_phase;	/* decisions take random phases: diverse witnesses */
+	int phases_saved;	/* picosat holds the phases of a model it found */
 	int interrupted;	/* a solve was cut short: answers are made up */
 	/*
 	 * The store's variable count at the last question: a base clause over
@@ -49,7 +57,6 @@ struct sat {
 	int seen_vars;
 	int8_t *late;
 	size_t alloc_late;
-	struct logic_eval *ev;
 };
 
 /* picosat polls this during a solve: an interrupt ends the call early. */
@@ -119,17 +126,20 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 				memset(s->late + old, 0, s->alloc_late - old);
 			}
 			s->late[v] = lits[0] > 0 ? 1 : -1;
+			return;
 		} else {
 			/* Free variables are tried all false or all true: this clause may want both. */
 			s->nr_witnesses = s->next_witness = 0;
 		}
-		return;
+	} else {
+		/* A stronger base may refute earlier answers and witnesses: forget them. */
+		u64map_clear(&s->answers);
+		s->nr_witnesses = s->next_witness = 0;
 	}
-	/* A stronger base may refute earlier answers and witnesses: forget them. */
-	u64map_clear(&s->answers);
-	s->nr_witnesses = s->next_witness = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (abs(lits[i]) > s->hard_var)
+			s->hard_var = abs(lits[i]);
 }
-
 static void query_sink(void *ctx, const int *lits, size_t nr)
 {
 	add_to_solver(ctx, lits, nr);
@@ -155,10 +165,10 @@ void sat_free(struct sat *s)
 	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
 	u64map_release(&s->answers);
-	for (size_t i = 0; i < SAT_MAX_WITNESSES; i++)
-		free(s->witness[i]);
+	free(s->pool);
+	free(s->ones);
 	free(s->late);
-	logic_eval_free(s->ev);
+	logic_bits_free(s->bits);
 	free(s);
 }
 
@@ -273,77 +283,102 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 	return n;
 }
 
-/* Keeps the solver's current model among the witnesses (oldest one replaced). */
-static void keep_witness(struct sat *s)
+static void pool_alloc(struct sat *s, int vars)
 {
-	int n = picosat_variables(s->ps);
-	size_t i = s->next_witness;
-	s->next_witness = (i + 1) % s->max_witnesses;
-	if (i == s->nr_witnesses)
-		s->nr_witnesses++;
-	s->witness[i] = xrealloc(s->witness[i], n + 1);
-	s->witness_vars[i] = n;
-	s->witness[i][0] = 0;
-	for (int v = 1; v <= n; v++)
-		s->witness[i][v] = picosat_deref(s->ps, v);
-	s->witnesses_found = 1;
-}
-
-struct witness_eval {
-	const struct sat *s;
-	const int8_t *w;
-	int n, free_value, used_free;
-};
-
-static int witness_value(void *data, int var)
-{
-	struct witness_eval *we = data;
-
-	if (var <= we->n)
-		return we->w[var];
-	if ((size_t)var < we->s->alloc_late && we->s->late[var])
-		return we->s->late[var];
-	/* Made after the witness and constrained by no base clause: either value. */
-	we->used_free = 1;
-	return we->free_value;
+	s->pool_words = (s->max_witnesses + 63) / 64;
+	s->pool_vars = vars;
+	free(s->pool);
+	s->pool = xcalloc(((size_t)vars + 1) * s->pool_words, sizeof(uint64_t));
+	free(s->ones);
+	s->ones = xcalloc(2 * s->pool_words, sizeof(uint64_t));
+	memset(s->ones, 0xff, s->pool_words * sizeof(uint64_t));
+	s->nr_witnesses = s->next_witness = 0;
 }
 
 /*
- * Is f true in a witness? Variables made since it are fixed by their unit
- * facts, or free: then tried all false, then all true (both extend the
- * witness to a model of the base, which says nothing of them).
+ * The slot of the next model (the oldest one replaced when the pool is
+ * full), cleared. An empty pool is made anew over the base's variables.
+ */
+static size_t pool_slot(struct sat *s, int vars)
+{
+	size_t i = s->next_witness;
+	uint64_t bit;
+
+	if (!s->nr_witnesses) {
+		if (vars < s->pool_hint)
+			vars = s->pool_hint;
+		if (!s->pool || vars != s->pool_vars || s->pool_words != (s->max_witnesses + 63) / 64)
+			pool_alloc(s, vars);
+		i = 0;
+	}
+	s->next_witness = (i + 1) % s->max_witnesses;
+	if (i == s->nr_witnesses)
+		s->nr_witnesses++;
+	bit = (uint64_t)1 << (i % 64);
+	for (int v = 0; v <= s->pool_vars; v++)
+		s->pool[(size_t)v * s->pool_words + i / 64] &= ~bit;
+	return i;
+}
+
+static void pool_set(struct sat *s, size_t slot, int var)
+{
+	s->pool[(size_t)var * s->pool_words + slot / 64] |= (uint64_t)1 << (slot % 64);
+}
+
+/* Keeps the solver's current model in the pool (the oldest one replaced). */
+static void keep_witness(struct sat *s)
+{
+	int n = picosat_variables(s->ps);
+	size_t i;
+
+	if (!s->max_witnesses)
+		return;
+	i = pool_slot(s, s->hard_var);
+
+	for (int v = 1; v <= s->pool_vars && v <= n; v++)
+		if (picosat_deref(s->ps, v) > 0)
+			pool_set(s, i, v);
+	s->witnesses_found = 1;
+}
+
+/* A variable's words: the pool's, a later unit fact's, or NULL (free). */
+static const uint64_t *pool_column(void *data, int var)
+{
+	struct sat *s = data;
+
+	if (var <= s->pool_vars)
+		return s->pool + (size_t)var * s->pool_words;
+	if ((size_t)var < s->alloc_late && s->late[var])
+		return s->late[var] > 0 ? s->ones : s->ones + s->pool_words;
+	return NULL;
+}
+
+/*
+ * Is f true in a model of the pool? Variables made since it are fixed by
+ * their unit facts, or free: then tried all false, then all true (both extend
+ * a model of the base, which says nothing of them).
  */
 static int witnessed(struct sat *s, formula f)
 {
-	struct witness_eval we = { .s = s };
+	size_t words = (s->nr_witnesses + 63) / 64;
+	uint64_t last = s->nr_witnesses % 64 ? ((uint64_t)1 << (s->nr_witnesses % 64)) - 1 : ~(uint64_t)0;
+	int used_free = 0;
 
-	if (!s->ev)
-		s->ev = logic_eval_new(s->l, NULL, 0);
-	for (size_t i = 0; i < s->nr_witnesses; i++) {
-		int r;
+	if (!s->nr_witnesses)
+		return 0;
+	if (!s->bits)
+		s->bits = logic_bits_new(s->l);
+	for (int pass = 0; pass < 2; pass++) {
+		const uint64_t *r = logic_bits_eval(s->bits, f, words, pool_column, s,
+						    pass ? ~(uint64_t)0 : 0, &used_free);
+		uint64_t any = r[words - 1] & last;
 
-		/*
-		 * Three-valued first, shared subformulas evaluated once (model
-		 * formulas are large DAGs): variables the witness does not know
-		 * are unknown, and only an unknown result needs them.
-		 */
-		logic_eval_set_values(s->ev, s->witness[i], s->witness_vars[i]);
-		r = logic_eval(s->ev, f);
-		if (r > 0)
+		for (size_t i = 0; i + 1 < words; i++)
+			any |= r[i];
+		if (any)
 			return 1;
-		if (r < 0)
-			continue;
-		we.w = s->witness[i];
-		we.n = s->witness_vars[i];
-		we.used_free = 0;
-		we.free_value = -1;
-		if (logic_eval_with(s->l, f, witness_value, &we))
-			return 1;
-		if (!we.used_free)
-			continue;
-		we.free_value = 1;
-		if (logic_eval_with(s->l, f, witness_value, &we))
-			return 1;
+		if (!used_free)
+			break;
 	}
 	return 0;
 }
@@ -357,72 +392,162 @@ void sat_set_random_phase(struct sat *s)
 
 void sat_set_witnesses(struct sat *s, size_t n)
 {
-	if (n < 1)
-		n = 1;
 	if (n > SAT_MAX_WITNESSES)
 		n = SAT_MAX_WITNESSES;
 	s->max_witnesses = n;
-	if (s->nr_witnesses > n)
-		s->nr_witnesses = n;
-	s->next_witness %= n;
+	/* Another size of pool: the models go (it is set before the first question). */
+	s->nr_witnesses = s->next_witness = 0;
 }
 
-/* The file: "undertaker samples 1 <vars> <count>\n", then each witness as a bit per variable. */
+/*
+ * Which of 64 assignments (cols[v]: variable v's word, 1..nr_vars) satisfy
+ * every base clause. A variable above nr_vars has its unit fact's value
+ * (late[]), else it makes the literal false.
+ */
+static uint64_t base_satisfied_mask(const struct sat *s, const uint64_t *cols, int nr_vars)
+{
+	uint64_t all = ~(uint64_t)0, clause = 0;
+
+	for (size_t i = 0; i < s->nr_log && all; i++) {
+		int lit = s->log[i], var = lit < 0 ? -lit : lit;
+
+		if (!lit) {
+			all &= clause;
+			clause = 0;
+			continue;
+		}
+		if (var <= nr_vars)
+			clause |= lit > 0 ? cols[var] : ~cols[var];
+		else if ((size_t)var < s->alloc_late && s->late[var] == (lit > 0 ? 1 : -1))
+			clause = ~(uint64_t)0;
+	}
+	return all;
+}
+
+/* The file: "undertaker samples 1 <vars> <count>\n", then each model as a bit per variable. */
 #define WITNESS_MAGIC "undertaker samples 1"
 
-void sat_load_witnesses(struct sat *s, const char *path, int nr_vars)
+/*
+ * The models of the file that satisfy the base, as rows of bytes (bit
+ * var % 8 of byte var / 8), at most `max`; their number.
+ */
+static size_t read_rows(const struct sat *s, const char *path, int nr_vars, size_t max,
+			unsigned char **rows)
 {
-	size_t bytes = ((size_t)nr_vars + 8) / 8;
-	unsigned char *bits;
+	size_t bytes = ((size_t)nr_vars + 8) / 8, nr = 0;
+	uint64_t *cols = xcalloc((size_t)nr_vars + 1, sizeof(uint64_t));
+	unsigned char *batch = xmalloc(64 * bytes);
 	FILE *f = fopen(path, "rb");
 	int vars, count;
 
-	if (nr_vars > s->seen_vars)
-		s->seen_vars = nr_vars;
+	*rows = NULL;
 	if (!f)
-		return;
+		goto out;
 	if (fscanf(f, WITNESS_MAGIC " %d %d", &vars, &count) != 2 || vars != nr_vars ||
-	    count < 0 || count > SAT_MAX_WITNESSES || fgetc(f) != '\n') {
-		fclose(f);
-		return;
-	}
-	bits = xmalloc(bytes);
-	for (int w = 0; w < count && fread(bits, 1, bytes, f) == bytes; w++) {
-		int8_t *v = xmalloc((size_t)nr_vars + 1);
-		size_t i;
+	    count < 0 || fgetc(f) != '\n')
+		goto out;
+	*rows = xmalloc((count < (int)max ? (size_t)count : max) * bytes + 1);
+	for (int done = 0; done < count && nr < max;) {
+		int in = 0;
+		uint64_t ok;
 
-		v[0] = 0;
-		for (int var = 1; var <= nr_vars; var++)
-			v[var] = (bits[var / 8] >> (var % 8)) & 1 ? 1 : -1;
-		/* Another build of the tool may number variables otherwise: check. */
-		if (s->nr_witnesses >= s->max_witnesses || !sat_base_satisfied_by(s, v, nr_vars)) {
-			free(v);
-			continue;
-		}
-		i = s->nr_witnesses++;
-		free(s->witness[i]);
-		s->witness[i] = v;
-		s->witness_vars[i] = nr_vars;
+		while (in < 64 && done < count && fread(batch + in * bytes, 1, bytes, f) == bytes)
+			in++, done++;
+		if (!in)
+			break;
+		if (in < 64 && done < count)
+			done = count;	/* a short file: what was read is checked, then the end */
+		/* Another build of the tool may number variables otherwise: check, 64 at once. */
+		memset(cols, 0, ((size_t)nr_vars + 1) * sizeof(uint64_t));
+		for (int r = 0; r < in; r++)
+			for (int var = 1; var <= nr_vars; var++)
+				if ((batch[r * bytes + var / 8] >> (var % 8)) & 1)
+					cols[var] |= (uint64_t)1 << r;
+		ok = base_satisfied_mask(s, cols, nr_vars);
+		for (int r = 0; r < in && nr < max; r++)
+			if ((ok >> r) & 1)
+				memcpy(*rows + nr++ * bytes, batch + r * bytes, bytes);
 	}
-	s->next_witness = s->nr_witnesses % s->max_witnesses;
-	free(bits);
-	fclose(f);
+out:
+	if (f)
+		fclose(f);
+	free(batch);
+	free(cols);
+	return nr;
 }
 
+void sat_load_witnesses(struct sat *s, const char *path, int nr_vars)
+{
+	size_t bytes = ((size_t)nr_vars + 8) / 8, nr;
+	unsigned char *rows;
+
+	if (nr_vars > s->seen_vars)
+		s->seen_vars = nr_vars;
+	s->pool_hint = nr_vars;
+	/* Models over other variables than the pool's cannot join it. */
+	if (!s->max_witnesses || (s->nr_witnesses && s->pool_vars != nr_vars))
+		return;
+	nr = read_rows(s, path, nr_vars, s->max_witnesses - s->nr_witnesses, &rows);
+	for (size_t r = 0; r < nr; r++) {
+		size_t i = pool_slot(s, nr_vars);
+
+		for (int var = 1; var <= nr_vars; var++)
+			if ((rows[r * bytes + var / 8] >> (var % 8)) & 1)
+				pool_set(s, i, var);
+	}
+	free(rows);
+}
+
+static uint64_t row_hash(const unsigned char *row, size_t bytes)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < bytes; i++)
+		h = (h ^ row[i]) * 0x100000001b3ULL;
+	return h | 1;
+}
+
+/*
+ * Writes the pool's models and then those of the file not among them (other
+ * workers of the run save theirs to the same file): a pool at most.
+ */
 void sat_save_witnesses(struct sat *s, const char *path, int nr_vars)
 {
-	size_t bytes = ((size_t)nr_vars + 8) / 8, nr = 0;
-	unsigned char *bits;
+	size_t bytes = ((size_t)nr_vars + 8) / 8, nr = 0, nr_old;
+	unsigned char *rows, *old;
+	struct u64map have = U64MAP_INIT;
 	char *tmp, *slash;
 	FILE *f;
 	int ok;
 
-	if (!s->witnesses_found)
+	if (!s->witnesses_found || !s->nr_witnesses || s->pool_vars < nr_vars)
 		return;
-	for (size_t i = 0; i < s->nr_witnesses; i++)
-		nr += s->witness_vars[i] >= nr_vars;
-	if (!nr)
-		return;
+	rows = xcalloc(s->max_witnesses, bytes);
+	for (size_t i = 0; i < s->nr_witnesses; i++) {
+		unsigned char *row = rows + nr * bytes;
+		uint64_t dummy;
+
+		for (int var = 1; var <= nr_vars; var++)
+			if ((s->pool[(size_t)var * s->pool_words + i / 64] >> (i % 64)) & 1)
+				row[var / 8] |= (unsigned char)(1u << (var % 8));
+		if (u64map_get(&have, row_hash(row, bytes), &dummy)) {
+			memset(row, 0, bytes);
+			continue;
+		}
+		u64map_put(&have, row_hash(row, bytes), 1);
+		nr++;
+	}
+	nr_old = read_rows(s, path, nr_vars, s->max_witnesses, &old);
+	for (size_t r = 0; r < nr_old && nr < s->max_witnesses; r++) {
+		uint64_t h = row_hash(old + r * bytes, bytes), dummy;
+
+		if (u64map_get(&have, h, &dummy))
+			continue;
+		u64map_put(&have, h, 1);
+		memcpy(rows + nr++ * bytes, old + r * bytes, bytes);
+	}
+	free(old);
+	u64map_release(&have);
 	slash = strrchr(path, '/');
 	if (slash) {
 		char *dir = xstrndup(path, (size_t)(slash - path));
@@ -430,29 +555,21 @@ void sat_save_witnesses(struct sat *s, const char *path, int nr_vars)
 		mkdir_p(dir);
 		free(dir);
 	}
-	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	tmp = xstrfmt("%s.tmp%ld.%lx", path, (long)getpid(), (unsigned long)(uintptr_t)s);
 	f = fopen(tmp, "wb");
 	if (!f) {
+		free(rows);
 		free(tmp);
 		return;
 	}
-	bits = xmalloc(bytes);
 	ok = fprintf(f, WITNESS_MAGIC " %d %zu\n", nr_vars, nr) > 0;
-	for (size_t i = 0; ok && i < s->nr_witnesses; i++) {
-		if (s->witness_vars[i] < nr_vars)
-			continue;
-		memset(bits, 0, bytes);
-		for (int var = 1; var <= nr_vars; var++)
-			if (s->witness[i][var] > 0)
-				bits[var / 8] |= (unsigned char)(1u << (var % 8));
-		ok = fwrite(bits, 1, bytes, f) == bytes;
-	}
+	ok = ok && fwrite(rows, bytes, nr, f) == nr;
 	ok = !fclose(f) && ok;
 	if (!ok || rename(tmp, path) < 0)
 		unlink(tmp);
 	else
 		s->witnesses_found = 0;
-	free(bits);
+	free(rows);
 	free(tmp);
 }
 
@@ -474,9 +591,21 @@ int sat_satisfiable(struct sat *s, formula f)
 		s->witnessed++;
 	} else {
 		int lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0);
+		/*
+		 * Random phases, not those saved from the last model: otherwise each
+		 * model found is much like the one before, and answers few more
+		 * questions than it. Only after a model: a reset costs time in
+		 * the number of variables, and a refutation assigns few.
+		 */
+		if (s->random_phase && s->phases_saved) {
+			picosat_reset_phases(s->ps);
+			s->phases_saved = 0;
+		}
 		r = sat_solve(s, &lit, lit ? 1 : 0);
-		if (r == SAT_SAT)
+		if (r == SAT_SAT) {
 			keep_witness(s);
+			s->phases_saved = 1;
+		}
 		else
 			s->unsat++;
 	}
@@ -487,31 +616,13 @@ int sat_satisfiable(struct sat *s, formula f)
 void sat_get_stats(const struct sat *s, struct sat_stats *st)
 {
 	st->queries = s->queries;
+	st->pool = s->nr_witnesses;
 	st->cached = s->cached;
 	st->witnessed = s->witnessed;
 	st->calls = s->calls;
 	st->unsat = s->unsat;
 	st->sat_seconds = s->sat_seconds;
 	st->unsat_seconds = s->unsat_seconds;
-}
-
-int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars)
-{
-	int sat = 0;
-
-	for (size_t i = 0; i < s->nr_log; i++) {
-		int lit = s->log[i], var = lit < 0 ? -lit : lit;
-
-		if (!lit) {
-			if (!sat)
-				return 0;
-			sat = 0;
-			continue;
-		}
-		if (!sat && var <= nr_vars && (values[var] > 0) == (lit > 0))
-			sat = 1;
-	}
-	return 1;
 }
 
 void sat_write_dimacs(const struct sat *s, FILE *out)

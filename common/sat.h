@@ -60,14 +60,21 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  */
 int sat_satisfiable(struct sat *s, formula f);
 
-/* Witnesses kept (the oldest replaced): 8 unless set, at most SAT_MAX_WITNESSES. */
-#define SAT_MAX_WITNESSES 256
+/*
+ * Witnesses kept (the oldest replaced): 8 unless set, at most
+ * SAT_MAX_WITNESSES; 0 keeps none (every question not cached is solved).
+ * They are kept bit-sliced, 64 to a word per variable, and a question is
+ * evaluated in all of them at once, word by word.
+ */
+#define SAT_MAX_WITNESSES 4096
 void sat_set_witnesses(struct sat *s, size_t n);
 /*
  * Decisions take random phases (picosat's own seeded generator, so a run is
  * repeatable) instead of false first: the models found, and so the witnesses,
- * differ more from each other and answer more later questions. Answers do
- * not change, only which model a satisfiable solve returns.
+ * differ more from each other and answer more later questions. The phases
+ * picosat saves from one model are dropped before each sat_satisfiable()
+ * solve, or each model would be much like the last. Answers do not change,
+ * only which model a satisfiable solve returns.
  */
 void sat_set_random_phase(struct sat *s);
 /*
@@ -76,28 +83,24 @@ void sat_set_random_phase(struct sat *s);
  * then answered without the slowest, first solve. Loading keeps only
  * assignments that satisfy every base clause; saving (only when the solver
  * found new ones) writes aside and renames. A file that cannot be read or
- * written only costs time: both are silent.
+ * written only costs time: both are silent. Saving merges: the file
+ * keeps the solver's witnesses and then those it held (written by another
+ * worker of the run) that are not among them, as many as the solver keeps.
  */
 void sat_load_witnesses(struct sat *s, const char *path, int nr_vars);
 void sat_save_witnesses(struct sat *s, const char *path, int nr_vars);
 
 struct sat_stats {
 	size_t queries;		/* sat_satisfiable() calls */
+	size_t pool;		/* witnesses held now */
 	size_t cached;		/* answered from the cache */
-	size_t witnessed;	/* answered by a witness */
+	size_t witnessed;	/* answered by a witness (the pool) */
 	size_t calls;		/* solver calls (sat_solve() included) */
 	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
 	double sat_seconds;	/* thread CPU time in solver calls that found a model */
 	double unsat_seconds;	/* and in those that did not */
 };
 void sat_get_stats(const struct sat *s, struct sat_stats *st);
-
-/*
- * Does the assignment satisfy every base clause? values[var] > 0 is true,
- * anything else false; variables above nr_vars make a clause fail. For
- * assignments kept from another run, which must be models to be used.
- */
-int sat_base_satisfied_by(const struct sat *s, const int8_t *values, int nr_vars);
 
 /*
  * The base in DIMACS CNF: "p cnf <vars> <clauses>" and the clauses. Comment

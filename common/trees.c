@@ -13,12 +13,26 @@
 
 /*
  * Witnesses kept by the model's solver: Linux queries are mostly satisfiable,
- * and 256 diverse assignments (found with random phases) answer most of them
+ * and diverse assignments (found with random phases) answer most of them
  * without a solve. On kernel/ mm/ for x86, 64 found false-first left 646 of
  * 966 solver calls to satisfiable questions; 256 random-phase ones leave 53
- * of 231.
+ * of 231. They are kept bit-sliced (sat.h), so a question costs about the
+ * same in 1024 as in 64. UNDERTAKER_POOL=<n> sets how many (0: none, every
+ * question is solved; for tests and measurements).
  */
-#define MODEL_WITNESSES 256
+#define MODEL_WITNESSES 1024
+
+static size_t model_witnesses(void)
+{
+	const char *env = getenv("UNDERTAKER_POOL");
+	char *end;
+	unsigned long n;
+
+	if (!env || !*env)
+		return MODEL_WITNESSES;
+	n = strtoul(env, &end, 10);
+	return *end ? MODEL_WITNESSES : (size_t)n;
+}
 
 double trees_stats_clock(void)
 {
@@ -50,9 +64,10 @@ static void print_stats(struct arch_model *am)
 		sat_get_stats(am->sat, &st);
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
 			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
-			"satisfiable, %.3f s unsatisfiable\n",
+			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
-			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds);
+			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds,
+			am->constant, st.pool);
 	}
 	am->stats_printed = 1;
 }
@@ -159,7 +174,7 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
 	am->base_vars = logic_nr_vars(am->logic);
-	sat_set_witnesses(am->sat, MODEL_WITNESSES);
+	sat_set_witnesses(am->sat, model_witnesses());
 	sat_set_random_phase(am->sat);
 	trees_stats_report("model build", am->arch, start);
 	if (t->bf && t->env.samples_dir) {
@@ -196,6 +211,14 @@ static const struct kbuild_file *file_condition(void *data, size_t i, const char
 		return NULL;
 	map = trees_kbuild(data, i);
 	return map ? kbuild_map_lookup(map, path) : NULL;
+}
+
+static size_t file_why(void *data, size_t i, const char *path, struct kbuild_why *out,
+		       size_t max)
+{
+	struct kbuild_map *map = trees_kbuild(data, i);
+
+	return map ? kbuild_map_why(map, path, out, max) : 0;
 }
 
 static int symbol_removed(void *data, const char *name, struct strbuf *out)
@@ -245,8 +268,10 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	t->built = xcalloc(nr, 1);
 	t->kbuild = xcalloc(nr, sizeof(*t->kbuild));
 	t->kbuild_built = xcalloc(nr, 1);
-	if (!env->no_kbuild)
+	if (!env->no_kbuild) {
 		t->tm.file_condition = file_condition;
+		t->tm.file_why = file_why;
+	}
 	t->tm.data = t;
 	t->tm.get = get_model;
 	if (env->removed)

@@ -32,6 +32,7 @@ struct arch_model {
 	int base_vars;		/* the model's own variables, 1..base_vars */
 	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
 	int stats_printed;	/* UNDERTAKER_STATS */
+	size_t constant;	/* questions answered as their formula was built (a constant) */
 };
 
 /* What an analysis needs of a tree: its models, built on demand. */
@@ -56,6 +57,9 @@ struct tree_models {
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).
 	 */
 	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	/* The Makefile lines that decide it there (kbuild_map_why); set with file_condition. */
+	size_t (*file_why)(void *data, size_t i, const char *path, struct kbuild_why *out,
+			   size_t max);
 	/*
 	 * --explain of a missing name: appends where it was defined before it
 	 * disappeared ("path:line until <commit> (<title>)") and returns 1, or

@@ -102,6 +102,16 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *xstrconcat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *r = xmalloc(la + lb + 1);
+
+	memcpy(r, a, la);
+	memcpy(r + la, b, lb + 1);
+	return r;
+}
+
 char *xstrfmt(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -185,6 +195,14 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s)
 		}
 	}
 	strbuf_addch(sb, '"');
+}
+
+char *xquote_path(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_path(&sb, path);
+	return strbuf_detach(&sb, NULL);
 }
 
 void strbuf_reset(struct strbuf *sb)
@@ -567,4 +585,36 @@ void strbuf_add_path(struct strbuf *sb, const char *path)
 			strbuf_addf(sb, "\\%03o", p[i]);
 	}
 	strbuf_addch(sb, '"');
+}
+
+int read_file(const char *path, char **data, size_t *size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(&sb, 65536);
+		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			strbuf_release(&sb);
+			errno = e;
+			return -1;
+		}
+		if (!n)
+			break;
+		sb.len += n;
+		sb.buf[sb.len] = '\0';
+	}
+	close(fd);
+	*data = strbuf_detach(&sb, size);
+	return 0;
 }

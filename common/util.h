@@ -33,6 +33,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* a followed by b, in a new string (no printf: kbuild builds millions). */
+char *xstrconcat(const char *a, const char *b);
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow an array `x` holding `nr` items with capacity `alloc` to hold at least `want`. */
@@ -76,6 +78,8 @@ void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t m
  * escapes (\n, \t, \", \\\\) and octal \ooo for the other bytes.
  */
 void strbuf_add_path(struct strbuf *sb, const char *path);
+/* strbuf_add_path() into a new string. */
+char *xquote_path(const char *path);
 extern int quote_path_high;
 /* Returns sb->buf, or "" when nothing was ever added. */
 const char *strbuf_str(const struct strbuf *sb);
@@ -126,6 +130,11 @@ int mkdir_p(const char *path);
  * there. Returns 0, or -1 with errno set and `path` as it was.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Reads the whole file into *data (NUL-terminated, *size bytes before the
+ * NUL). Returns -1 with errno set when it cannot.
+ */
+int read_file(const char *path, char **data, size_t *size);
 /* Removes a directory and everything under it (symbolic links not followed). */
 int remove_tree(const char *dir);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */

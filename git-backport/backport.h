@@ -88,6 +88,8 @@ struct subject {
 	 * read it for a C file (its "local includes"): never run alone.
 	 */
 	int include_only;
+	/* Why spatch is not given this file at all (spatch_path_refusal), or NULL. */
+	const char *refused;
 	/* The C files (subject indices) through which rules changed it. */
 	struct via { size_t from, rule; } *via;
 	size_t nr_via, alloc_via;
@@ -96,6 +98,8 @@ struct subject {
 struct subject_set {
 	struct subject *v;
 	size_t nr, alloc;
+	/* Headers a file includes that spatch was not given to read (spatch_path_refusal). */
+	struct strvec unread;
 };
 
 /* subjects.c */
@@ -153,6 +157,13 @@ void cache_put(struct cache *c, const git_oid *key, const char *value);
 /* Finds spatch on PATH and its version; dies (128) naming the Debian package when absent. */
 void spatch_find(struct repo *r, struct spatch_info *out);
 void spatch_info_clear(struct spatch_info *sp);
+/*
+ * Why spatch must not be given the file `path` (NULL: it may). spatch runs
+ * diff, cp and mkdir through /bin/sh with the file's name unquoted, so a
+ * name with a blank, a quote or a shell character splits into other words
+ * or runs as a command: `a;touch x;.c` runs `touch x`.
+ */
+const char *spatch_path_refusal(const char *path);
 
 /* run.c */
 struct run_context {
@@ -191,7 +202,6 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 
 /* Helpers shared by the files above. */
 int write_file_at(const char *root, const char *path, const void *data, size_t size);
-int read_whole_file(const char *path, char **data, size_t *size);
 double now_seconds(void);
 
 #endif

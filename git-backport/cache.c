@@ -67,7 +67,7 @@ void cache_close(struct cache *c)
 
 static void hash_key(struct strbuf *sb, git_oid *key)
 {
-	if (git_odb_hash(key, sb->buf, sb->len, GIT_OBJECT_BLOB) < 0)
+	if (repo_hash_blob(sb->buf, sb->len, key) < 0)
 		die_git("hashing a cache key");
 }
 
@@ -123,7 +123,7 @@ static char *check_entry(char *data, size_t size, const char **why)
 		*why = "bad header";
 		return NULL;
 	}
-	if (git_odb_hash(&got, nl + 1, size - (size_t)(nl + 1 - data), GIT_OBJECT_BLOB) < 0 ||
+	if (repo_hash_blob(nl + 1, size - (size_t)(nl + 1 - data), &got) < 0 ||
 	    !git_oid_equal(&want, &got)) {
 		*why = "checksum mismatch";
 		return NULL;
@@ -141,7 +141,7 @@ char *cache_get(struct cache *c, const git_oid *key)
 		return NULL;
 	path = entry_path(c, key);
 
-	if (read_whole_file(path, &data, &size) == 0) {
+	if (read_file(path, &data, &size) == 0) {
 		body = check_entry(data, size, &why);
 		if (body) {
 			body = xstrdup(body);
@@ -163,7 +163,7 @@ void cache_put(struct cache *c, const git_oid *key, const char *value)
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid sum;
 
-	if (git_odb_hash(&sum, value, strlen(value), GIT_OBJECT_BLOB) < 0)
+	if (repo_hash_blob(value, strlen(value), &sum) < 0)
 		die_git("hashing a cache entry");
 	*slash = '\0';
 	if (!c->made[key->id[0]]) {

@@ -24,6 +24,16 @@ static void add_dep(struct run_context *ctx, struct pending *p, const char *path
 			return;
 	if (repo_path_oid(ctx->repo, ctx->tip, path, &oid) != 0)
 		return;
+	if (spatch_path_refusal(path)) {
+		struct strvec *unread = &ctx->subjects->unread;
+		size_t i;
+
+		for (i = 0; i < unread->nr && strcmp(unread->v[i], path); i++)
+			;
+		if (i == unread->nr)
+			strvec_push(unread, path);
+		return;
+	}
 	/* A header the rules so far have changed is read as they left it. */
 	idx = strmap_get(&ctx->index, path);
 	if (idx)

@@ -159,12 +159,13 @@ static char *joined(const struct strvec *v)
  * (in part: spatch skips what it cannot parse, and every rule meets the same
  * places) with the rules that met it and the first place, or with -v every
  * place; other failures (an exception, a timeout, spatch's exit) once per
- * rule and message. -q leaves the summary only. Returns how many rules and
- * files failed.
+ * rule and message; a file spatch was not given, and the headers it was not
+ * given to read. Paths are quoted as git quotes them. -q leaves the summary
+ * only. Returns how many rules and files failed.
  */
 static size_t report_failures(struct run_context *ctx, int details, int verbose)
 {
-	size_t nr_rules = 0, nr_parse = 0, nr_other = 0;
+	size_t nr_rules = 0, nr_parse = 0, nr_other = 0, nr_refused = 0;
 
 	for (size_t i = 0; i < ctx->rules->nr; i++)
 		if (ctx->rules->v[i].failure) {
@@ -174,7 +175,13 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 	for (size_t j = 0; j < ctx->subjects->nr; j++) {
 		struct subject *s = &ctx->subjects->v[j];
 		struct strvec rules = STRVEC_INIT, places = STRVEC_INIT, other = STRVEC_INIT;
+		char *shown = xquote_path(s->path);
 
+		if (s->refused) {
+			nr_refused++;
+			if (details)
+				error("%s: not given to spatch: %s", shown, s->refused);
+		}
 		for (size_t k = 0; k < s->nr_fails; k++) {
 			const char *name = ctx->rules->v[s->fails[k].rule].name;
 			const char *msg = s->fails[k].message;
@@ -198,9 +205,9 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 			nr_parse++;
 			if (details && verbose) {
 				for (size_t k = 0; k < places.nr; k++)
-					error("%s: cannot parse %s (%s)", s->path, places.v[k], names);
+					error("%s: cannot parse %s (%s)", shown, places.v[k], names);
 			} else if (details) {
-				error("%s: cannot parse %s%s (%s)", s->path, places.v[0],
+				error("%s: cannot parse %s%s (%s)", shown, places.v[0],
 				      places.nr > 1 ? " and more" : "", names);
 			}
 			free(names);
@@ -208,7 +215,8 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 		if (other.nr)
 			nr_other++;
 		for (size_t k = 0; details && k < other.nr; k++)
-			error("%s: %s", s->path, other.v[k]);
+			error("%s: %s", shown, other.v[k]);
+		free(shown);
 		strvec_clear(&rules);
 		strvec_clear(&places);
 		strvec_clear(&other);
@@ -218,7 +226,17 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 		      verbose ? "" : "; see --verbose");
 	if (nr_other && !details)
 		error("spatch failed on %zu file%s; see --verbose", nr_other, nr_other > 1 ? "s" : "");
-	return nr_rules + nr_parse + nr_other;
+	if (nr_refused && !details)
+		error("%zu file%s not given to spatch; see --verbose", nr_refused,
+		      nr_refused > 1 ? "s were" : " was");
+	for (size_t k = 0; details && k < ctx->subjects->unread.nr; k++) {
+		char *shown = xquote_path(ctx->subjects->unread.v[k]);
+
+		warning("%s: not given to spatch to read beside the files that include it: "
+			"%s", shown, spatch_path_refusal(ctx->subjects->unread.v[k]));
+		free(shown);
+	}
+	return nr_rules + nr_parse + nr_other + nr_refused;
 }
 
 /* The diff as `git diff` colours it: headers bold, hunk lines cyan, - red, + green. */
@@ -252,179 +270,239 @@ static void add_colored_diff(struct strbuf *out, const char *diff)
 	}
 }
 
-int main(int argc, const char **argv)
-{
+/* What one invocation holds, from the command line to the exit status. */
+struct invocation {
 	struct common_options common;
-	struct bp_options o = { 0 };
-	struct strvec revopts = STRVEC_INIT;
+	struct bp_options o;
 	struct parsed_args pa;
-	struct option opts[] = {
-		OPT_GROUP("Rules"),
-		OPT_STRING(0, "rules", &o.rules, "dir", "the rules: a directory or <rev>:<path>"),
-		OPT_STRING(0, "target", &o.target, "version", "run only rules for kernels newer than this"),
-		OPT_LIST('D', "define", &o.defines, "name", "define a virtual rule name for spatch"),
-		OPT_INT(0, "timeout", &o.timeout, "seconds", "kill a spatch run after this long"),
-		OPT_STRING(0, "macro-file", &o.macro_file, "file",
-			   "macros for spatch's parser: a file or <rev>:<path>"),
-		OPT_GROUP("Files"),
-		OPT_STRING(0, "at", &o.at, "commit", "whole paths at one commit instead of a range"),
-		OPT_GROUP("Output"),
-		OPT_BOOL(0, "stat", &o.stat, "per-rule statistics instead of the diff"),
-		OPT_BOOL(0, "exit-code", &o.exit_code, "exit 1 also when the rules change something"),
-		OPT_BOOL(0, "ignore-failures", &o.ignore_failures,
-			 "exit 0 though spatch failed on a rule or a file"),
-		OPT_BOOL('v', "verbose", &o.verbose, "every place spatch cannot parse"),
-		OPT_STRING(0, "commit-to", &o.commit_to, "branch", "also commit the result on top of the tip"),
-		OPT_REV_LIMITS(&revopts),
-		OPT_COMMON(&common),
-		OPT_END(),
-	};
 	struct repo *r;
 	struct spatch_info sp;
-	struct rule_set rules;
-	struct subject_set subjects = { 0 };
-	struct commit_list commits = { 0 };
-	struct strmap paths = STRMAP_INIT;
-	struct strmap_entry *e;
-	struct run_context ctx;
-	struct strbuf out = STRBUF_INIT, diff = STRBUF_INIT;
+	struct commit_list commits;
 	git_oid tip;
-	char **sorted;
-	size_t nr_paths = 0, nr_failed = 0;
-	char *tmpdir = NULL;
-	int ret = EXIT_CLEAN;
+	struct strmap paths;		/* the files to preview */
+	char *tmpdir;
+	struct rule_set rules;
+	struct subject_set subjects;
+	struct run_context ctx;
+	struct strbuf diff;
+};
 
-	set_program_name("git backport");
-	process_catch_interrupts();
-	common_options_init(&common);
-	parse_options(argc, argv, opts, usage_lines, "backport", &pa);
-	common_options_finish(&common, "backport");
-	o.jobs = common.jobs;
-	o.json = common.json;
-	if (o.target) {
+/* The options, checked; usage errors exit 129 before any work. */
+static void parse_command_line(struct invocation *in, int argc, const char **argv)
+{
+	struct bp_options *o = &in->o;
+	struct strvec revopts = STRVEC_INIT;
+	struct option opts[] = {
+		OPT_GROUP("Rules"),
+		OPT_STRING(0, "rules", &o->rules, "dir", "the rules: a directory or <rev>:<path>"),
+		OPT_STRING(0, "target", &o->target, "version", "run only rules for kernels newer than this"),
+		OPT_LIST('D', "define", &o->defines, "name", "define a virtual rule name for spatch"),
+		OPT_INT(0, "timeout", &o->timeout, "seconds", "kill a spatch run after this long"),
+		OPT_STRING(0, "macro-file", &o->macro_file, "file",
+			   "macros for spatch's parser: a file or <rev>:<path>"),
+		OPT_GROUP("Files"),
+		OPT_STRING(0, "at", &o->at, "commit", "whole paths at one commit instead of a range"),
+		OPT_GROUP("Output"),
+		OPT_BOOL(0, "stat", &o->stat, "per-rule statistics instead of the diff"),
+		OPT_BOOL(0, "exit-code", &o->exit_code, "exit 1 also when the rules change something"),
+		OPT_BOOL(0, "ignore-failures", &o->ignore_failures,
+			 "exit 0 though spatch failed on a rule or a file"),
+		OPT_BOOL('v', "verbose", &o->verbose, "every place spatch cannot parse"),
+		OPT_STRING(0, "commit-to", &o->commit_to, "branch", "also commit the result on top of the tip"),
+		OPT_REV_LIMITS(&revopts),
+		OPT_COMMON(&in->common),
+		OPT_END(),
+	};
+
+	common_options_init(&in->common);
+	parse_options(argc, argv, opts, usage_lines, "backport", &in->pa);
+	common_options_finish(&in->common, "backport");
+	o->jobs = in->common.jobs;
+	o->json = in->common.json;
+	if (o->target) {
 		long parts[4], rc;
 
-		if (kernel_version_parse(o.target, parts, 4, &rc) < 0)
-			usage_error(usage_lines, "--target: '%s' is not a kernel version (like 5.10)", o.target);
+		if (kernel_version_parse(o->target, parts, 4, &rc) < 0)
+			usage_error(usage_lines, "--target: '%s' is not a kernel version (like 5.10)", o->target);
 	}
-	if (o.at && (pa.args.nr || revopts.nr))
+	if (o->at && (in->pa.args.nr || revopts.nr))
 		usage_error(usage_lines, "--at and a range cannot be used together");
-	parsed_args_add_revopts(&pa, &revopts);
+	parsed_args_add_revopts(&in->pa, &revopts);
+	strvec_clear(&revopts);
+}
+
+/*
+ * The repository, spatch, the tip and the files to preview (none for an
+ * empty range). Returns -1 (said why) when it cannot.
+ */
+static int find_files(struct invocation *in)
+{
 	/* Outside a repository that is the first thing to say. */
-	r = repo_open();
-	color_init(r, "backport", 1);
-	if (!o.rules)
+	in->r = repo_open();
+	color_init(in->r, "backport", 1);
+	if (!in->o.rules)
 		usage_error(usage_lines, "--rules=<dir> is required");
-	if (repo_pathspec_from_cwd(r, &pa.paths) < 0)
-		exit(EXIT_FATAL);
-	spatch_find(r, &sp);
-
-	if (o.at) {
-		if (repo_resolve_commit(r, o.at, &tip) < 0)
-			exit(EXIT_FATAL);
-		files_at(r, &tip, &pa.paths, &paths);
+	if (repo_pathspec_from_cwd(in->r, &in->pa.paths) < 0)
+		return -1;
+	spatch_find(in->r, &in->sp);
+	if (in->o.at) {
+		if (repo_resolve_commit(in->r, in->o.at, &in->tip) < 0)
+			return -1;
+		files_at(in->r, &in->tip, &in->pa.paths, &in->paths);
 	} else {
-		if (repo_parse_revisions(r, &pa.args, &commits) < 0)
-			exit(EXIT_FATAL);
-		if (!commits.nr)
-			goto done;
-		tip = commits.oid[commits.nr - 1];
-		files_of_range(r, &commits, &pa.paths, &paths);
+		if (repo_parse_revisions(in->r, &in->pa.args, &in->commits) < 0)
+			return -1;
+		if (!in->commits.nr)
+			return 0;
+		in->tip = in->commits.oid[in->commits.nr - 1];
+		files_of_range(in->r, &in->commits, &in->pa.paths, &in->paths);
 	}
-	if (!common.quiet) {
-		const git_oid *ends[2] = { &tip, commits.nr ? &commits.oid[0] : &tip };
+	if (!in->common.quiet) {
+		const git_oid *ends[2] = { &in->tip, in->commits.nr ? &in->commits.oid[0] : &in->tip };
 
-		repo_pathspec_warn_unmatched(r, ends, 2, &pa.paths);
+		repo_pathspec_warn_unmatched(in->r, ends, 2, &in->pa.paths);
 	}
+	return 0;
+}
 
-	tmpdir = process_tmpdir("git-backport");
-	if (!tmpdir)
-		exit(EXIT_FATAL);
-	rules_load(r, o.rules, tmpdir, &rules);
-	if (o.macro_file)
-		rules_macro_file(r, o.macro_file, tmpdir, &o.macro_path, &o.macro_id);
-	rules_select(&rules, o.target);
+/* The rules, then the files, then each rule over the files: the diff in in->diff. */
+static int preview(struct invocation *in)
+{
+	struct run_context *ctx = &in->ctx;
+	struct bp_options *o = &in->o;
+	struct strmap_entry *e;
+	char **sorted;
+	size_t nr_paths = 0;
 
-	sorted = xcalloc(paths.nr + 1, sizeof(*sorted));
-	strmap_for_each(&paths, e)
+	in->tmpdir = process_tmpdir("git-backport");
+	if (!in->tmpdir)
+		return -1;
+	rules_load(in->r, o->rules, in->tmpdir, &in->rules);
+	if (o->macro_file)
+		rules_macro_file(in->r, o->macro_file, in->tmpdir, &o->macro_path, &o->macro_id);
+	rules_select(&in->rules, o->target);
+
+	sorted = xcalloc(in->paths.nr + 1, sizeof(*sorted));
+	strmap_for_each(&in->paths, e)
 		sorted[nr_paths++] = e->key;
 	qsort(sorted, nr_paths, sizeof(*sorted), cmp_str);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.repo = r;
-	ctx.opts = &o;
-	ctx.spatch = &sp;
-	ctx.rules = &rules;
-	ctx.subjects = &subjects;
-	ctx.tip = &tip;
-	ctx.tmpdir = tmpdir;
-	ctx.cache = cache_open(r, &sp, &o);
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->repo = in->r;
+	ctx->opts = o;
+	ctx->spatch = &in->sp;
+	ctx->rules = &in->rules;
+	ctx->subjects = &in->subjects;
+	ctx->tip = &in->tip;
+	ctx->tmpdir = in->tmpdir;
+	ctx->cache = cache_open(in->r, &in->sp, o);
 	/*
 	 * No file, no question for spatch. Otherwise spatch parses each rule
 	 * (its tokens) while the files are read from the object store: for a
 	 * rule that matches few files, those two are all the run costs.
 	 */
 	if (nr_paths) {
-		struct load_job lj = { r, &tip, &subjects, (const char *const *)sorted, nr_paths,
-				       rules.nr, o.jobs };
+		struct load_job lj = { in->r, &in->tip, &in->subjects, (const char *const *)sorted,
+				       nr_paths, in->rules.nr, o->jobs };
 		pthread_t loader;
 		int threaded = !pthread_create(&loader, NULL, load_subjects, &lj);
 
 		if (!threaded)
 			load_subjects(&lj);
-		run_queries(&ctx);
+		run_queries(ctx);
 		if (threaded)
 			pthread_join(loader, NULL);
 	}
 	free(sorted);
-	if (subjects.nr)
-		run_rules(&ctx);
+	if (in->subjects.nr)
+		run_rules(ctx);
 	/* A preview of part of the rules would pass for the whole: none. */
 	process_exit_if_interrupted();
-	nr_failed = report_failures(&ctx, !common.quiet || o.verbose, o.verbose);
+	print_diff(ctx, &in->diff);
+	return 0;
+}
 
-	print_diff(&ctx, &diff);
-	if (o.json) {
+/* The failures on standard error, the preview on standard output; the exit status. */
+static int print_preview(struct invocation *in)
+{
+	struct bp_options *o = &in->o;
+	struct strbuf out = STRBUF_INIT;
+	size_t nr_failed = report_failures(&in->ctx, !in->common.quiet || o->verbose, o->verbose);
+
+	if (o->json) {
 		struct strbuf preview = STRBUF_INIT;
-		struct commit_list at = { &tip, 1, 1 };
+		struct commit_list at = { &in->tip, 1, 1 };
 
-		print_json(&ctx, strbuf_str(&diff), &preview);
-		print_json_commits(&ctx, o.at ? &at : &commits, preview.buf, &out);
+		print_json(&in->ctx, strbuf_str(&in->diff), &preview);
+		print_json_commits(&in->ctx, o->at ? &at : &in->commits, preview.buf, &out);
 		strbuf_release(&preview);
+	} else if (o->stat) {
+		print_stat(&in->ctx, &out);
+	} else if (color_enabled()) {
+		add_colored_diff(&out, strbuf_str(&in->diff));
+	} else {
+		strbuf_add(&out, strbuf_str(&in->diff), in->diff.len);
 	}
-	else if (o.stat)
-		print_stat(&ctx, &out);
-	else if (color_enabled())
-		add_colored_diff(&out, strbuf_str(&diff));
-	else
-		strbuf_add(&out, strbuf_str(&diff), diff.len);
 	fwrite(strbuf_str(&out), 1, out.len, stdout);
+	strbuf_release(&out);
 	if (fflush(stdout) != 0)
 		die("cannot write the output: %s", strerror(errno));
+	return (o->exit_code && in->diff.len) || (nr_failed && !o->ignore_failures) ?
+		EXIT_FINDINGS : EXIT_CLEAN;
+}
 
-	if (o.commit_to && commit_to_branch(&ctx, o.commit_to) < 0)
-		ret = EXIT_FATAL;
-	if (!o.at && common.notes) {
-		char *ref = common_notes_ref(&common, "backport");
+/* --commit-to's commit and the notes on the range; -1 when the commit failed. */
+static int record(struct invocation *in)
+{
+	int ret = 0;
 
-		write_notes(&ctx, &commits, ref);
+	if (in->o.commit_to && commit_to_branch(&in->ctx, in->o.commit_to) < 0)
+		ret = -1;
+	if (!in->o.at && in->common.notes) {
+		char *ref = common_notes_ref(&in->common, "backport");
+
+		write_notes(&in->ctx, &in->commits, ref);
 		free(ref);
 	}
-	if (ret == EXIT_CLEAN && ((o.exit_code && diff.len) || (nr_failed && !o.ignore_failures)))
-		ret = EXIT_FINDINGS;
+	return ret;
+}
 
-	cache_close(ctx.cache);
-	rules_clear(&rules);
-	subjects_clear(&subjects);
-	strbuf_release(&out);
-	strbuf_release(&diff);
-done:
-	strmap_clear(&paths, NULL);
-	commit_list_clear(&commits);
-	spatch_info_clear(&sp);
-	free(o.macro_path);
-	strvec_clear(&o.defines);
-	parsed_args_clear(&pa);
-	repo_close(r);
-	process_tmpdir_remove(tmpdir);
+static void invocation_clear(struct invocation *in)
+{
+	if (in->ctx.cache)
+		cache_close(in->ctx.cache);
+	rules_clear(&in->rules);
+	subjects_clear(&in->subjects);
+	strbuf_release(&in->diff);
+	strmap_clear(&in->paths, NULL);
+	commit_list_clear(&in->commits);
+	spatch_info_clear(&in->sp);
+	free(in->o.macro_path);
+	strvec_clear(&in->o.defines);
+	parsed_args_clear(&in->pa);
+	if (in->r)
+		repo_close(in->r);
+	process_tmpdir_remove(in->tmpdir);
+}
+
+int main(int argc, const char **argv)
+{
+	struct invocation in = { .paths = STRMAP_INIT, .diff = STRBUF_INIT };
+	int ret = EXIT_CLEAN;
+
+	set_program_name("git backport");
+	process_catch_interrupts();
+	parse_command_line(&in, argc, argv);
+	if (find_files(&in) < 0)
+		ret = EXIT_FATAL;
+	else if (in.o.at || in.commits.nr) {
+		if (preview(&in) < 0)
+			ret = EXIT_FATAL;
+		else {
+			ret = print_preview(&in);
+			if (record(&in) < 0)
+				ret = EXIT_FATAL;
+		}
+	}
+	invocation_clear(&in);
 	return ret;
 }

@@ -8,25 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int make_patch(git_patch **patch, const char *path, const char *a, size_t alen,
-		      const char *b, size_t blen)
-{
-	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-
-	/* Never "Binary files differ": spatch only reads text. */
-	opts.flags |= GIT_DIFF_FORCE_TEXT;
-	return git_patch_from_buffers(patch, a, alen, path, b, blen, path, &opts);
-}
-
 int count_hunks(const char *a, size_t alen, const char *b, size_t blen)
 {
-	git_patch *patch;
 	int n;
 
-	if (make_patch(&patch, "file", a, alen, b, blen) < 0)
-		die_git("diffing spatch's output");
-	n = (int)git_patch_num_hunks(patch);
-	git_patch_free(patch);
+	if (repo_diff_text("file", a, alen, b, blen, NULL, &n) < 0)
+		die("cannot diff spatch's output");
 	return n;
 }
 
@@ -66,17 +53,11 @@ void print_diff(struct run_context *ctx, struct strbuf *out)
 
 	for (size_t i = 0; i < ctx->subjects->nr; i++) {
 		struct subject *s = &ctx->subjects->v[order[i]];
-		git_patch *patch;
-		git_buf buf = { 0 };
 
 		if (!subject_changed(s))
 			continue;
-		if (make_patch(&patch, s->path, s->tip_data, s->tip_size, s->data, s->size) < 0 ||
-		    git_patch_to_buf(&buf, patch) < 0)
-			die_git("making the diff");
-		strbuf_add(out, buf.ptr, buf.size);
-		git_buf_dispose(&buf);
-		git_patch_free(patch);
+		if (repo_diff_text(s->path, s->tip_data, s->tip_size, s->data, s->size, out, NULL) < 0)
+			die("cannot make the diff");
 	}
 	free(order);
 }
@@ -119,86 +100,92 @@ void print_stat(struct run_context *ctx, struct strbuf *out)
 		    considered ? 100.0 * filtered / considered : 0.0);
 }
 
+/* A rule's failures: its own (file null), then each file's, in subject order. */
+static void json_rule_failures(struct run_context *ctx, size_t i, struct json_writer *w)
+{
+	const struct rule *rule = &ctx->rules->v[i];
+
+	json_array_begin(w, "failures");
+	if (rule->failure) {
+		json_object_begin(w, NULL);
+		json_add_null(w, "file");
+		json_add_str(w, "message", rule->failure);
+		json_object_end(w);
+	}
+	for (size_t j = 0; j < ctx->subjects->nr; j++) {
+		const struct subject *s = &ctx->subjects->v[j];
+
+		for (size_t k = 0; k < s->nr_fails; k++) {
+			if (s->fails[k].rule != i)
+				continue;
+			json_object_begin(w, NULL);
+			json_add_str(w, "file", s->path);
+			json_add_str(w, "message", s->fails[k].message);
+			json_object_end(w);
+		}
+	}
+	json_array_end(w);
+}
+
+static void json_rule(struct run_context *ctx, size_t i, struct json_writer *w)
+{
+	const struct rule *rule = &ctx->rules->v[i];
+
+	json_object_begin(w, NULL);
+	json_add_str(w, "name", rule->name);
+	json_add_str(w, "version", rule->version);
+	json_add_bool(w, "selected", rule->selected);
+	json_add_int(w, "files_changed", rule->files_changed);
+	json_add_int(w, "hunks", rule->hunks);
+	json_add_int(w, "spatch_runs", rule->runs);
+	json_add_int(w, "cached", rule->cached);
+	json_add_int(w, "filtered", rule->filtered);
+	json_add_fixed(w, "seconds", rule->seconds, 3);
+	json_add_int(w, "processes", rule->processes);
+	json_object_begin(w, "alone");
+	json_add_int(w, "batch_failed", rule->alone_failed);
+	json_add_int(w, "header_changed", rule->alone_header);
+	json_object_end(w);
+	json_rule_failures(ctx, i, w);
+	json_object_end(w);
+}
+
 void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-	int first = 1;
+	struct json_writer w;
 	size_t *order;
 
-	strbuf_addf(out, "{\"tip\":\"%s\",\"target\":", oid_hex(ctx->tip, hex));
-	if (ctx->opts->target)
-		strbuf_add_json_str(out, ctx->opts->target);
-	else
-		strbuf_addstr(out, "null");
-	strbuf_addstr(out, ",\"spatch\":");
-	strbuf_add_json_str(out, ctx->spatch->version);
-	strbuf_addstr(out, ",\"rules\":[");
-	for (size_t i = 0; i < ctx->rules->nr; i++) {
-		struct rule *rule = &ctx->rules->v[i];
-		int firstf = 1;
-
-		strbuf_addstr(out, i ? ",{\"name\":" : "{\"name\":");
-		strbuf_add_json_str(out, rule->name);
-		strbuf_addstr(out, ",\"version\":");
-		if (rule->version)
-			strbuf_add_json_str(out, rule->version);
-		else
-			strbuf_addstr(out, "null");
-		strbuf_addf(out, ",\"selected\":%s,\"files_changed\":%d,\"hunks\":%d,"
-			    "\"spatch_runs\":%d,\"cached\":%d,\"filtered\":%d,\"seconds\":%.3f,"
-			    "\"processes\":%d,\"alone\":{\"batch_failed\":%d,\"header_changed\":%d},"
-			    "\"failures\":[",
-			    rule->selected ? "true" : "false", rule->files_changed, rule->hunks,
-			    rule->runs, rule->cached, rule->filtered, rule->seconds,
-			    rule->processes, rule->alone_failed, rule->alone_header);
-		if (rule->failure) {
-			strbuf_addstr(out, "{\"file\":null,\"message\":");
-			strbuf_add_json_str(out, rule->failure);
-			strbuf_addstr(out, "}");
-			firstf = 0;
-		}
-		for (size_t j = 0; j < ctx->subjects->nr; j++) {
-			struct subject *s = &ctx->subjects->v[j];
-
-			for (size_t k = 0; k < s->nr_fails; k++) {
-				if (s->fails[k].rule != i)
-					continue;
-				strbuf_addstr(out, firstf ? "{\"file\":" : ",{\"file\":");
-				strbuf_add_json_str(out, s->path);
-				strbuf_addstr(out, ",\"message\":");
-				strbuf_add_json_str(out, s->fails[k].message);
-				strbuf_addstr(out, "}");
-				firstf = 0;
-			}
-		}
-		strbuf_addstr(out, "]}");
-	}
-	strbuf_addstr(out, "],\"files\":[");
+	json_init(&w, out);
+	json_object_begin(&w, NULL);
+	json_add_str(&w, "tip", oid_hex(ctx->tip, hex));
+	json_add_str(&w, "target", ctx->opts->target);
+	json_add_str(&w, "spatch", ctx->spatch->version);
+	json_array_begin(&w, "rules");
+	for (size_t i = 0; i < ctx->rules->nr; i++)
+		json_rule(ctx, i, &w);
+	json_array_end(&w);
+	json_array_begin(&w, "files");
 	order = path_order(ctx->subjects);
 	for (size_t j = 0; j < ctx->subjects->nr; j++) {
-		struct subject *s = &ctx->subjects->v[order[j]];
-		int firstr = 1;
+		const struct subject *s = &ctx->subjects->v[order[j]];
 
 		if (!subject_changed(s))
 			continue;
-		strbuf_addstr(out, first ? "{\"path\":" : ",{\"path\":");
-		first = 0;
-		strbuf_add_json_str(out, s->path);
-		strbuf_addstr(out, ",\"rules\":[");
-		for (size_t i = 0; i < ctx->rules->nr; i++) {
-			if (!s->changed_by[i])
-				continue;
-			if (!firstr)
-				strbuf_addch(out, ',');
-			firstr = 0;
-			strbuf_add_json_str(out, ctx->rules->v[i].name);
-		}
-		strbuf_addstr(out, "]}");
+		json_object_begin(&w, NULL);
+		json_add_str(&w, "path", s->path);
+		json_array_begin(&w, "rules");
+		for (size_t i = 0; i < ctx->rules->nr; i++)
+			if (s->changed_by[i])
+				json_add_str(&w, NULL, ctx->rules->v[i].name);
+		json_array_end(&w);
+		json_object_end(&w);
 	}
 	free(order);
-	strbuf_addf(out, "],\"files_considered\":%zu,\"diff\":", ctx->subjects->nr);
-	strbuf_add_json_str(out, diff);
-	strbuf_addstr(out, "}");
+	json_array_end(&w);
+	json_add_int(&w, "files_considered", (long long)ctx->subjects->nr);
+	json_add_str(&w, "diff", diff);
+	json_object_end(&w);
 }
 
 /*
@@ -317,9 +304,13 @@ static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf
 		size_t n = rules_through(hs, from, rules);
 
 		for (size_t k = 0; k < n; k++) {
-			if (!k)
-				strbuf_addf(note, "changed %s through %s: ", hs->path,
-					    ctx->subjects->v[from].path);
+			if (!k) {
+				strbuf_addstr(note, "changed ");
+				strbuf_add_path(note, hs->path);
+				strbuf_addstr(note, " through ");
+				strbuf_add_path(note, ctx->subjects->v[from].path);
+				strbuf_addstr(note, ": ");
+			}
 			strbuf_addf(note, "%s%s", k ? ", " : "", ctx->rules->v[rules[k]].name);
 		}
 		if (n)
@@ -410,18 +401,26 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 				if (!s->changed_by[i])
 					continue;
 				strbuf_addstr(&note, any ? ", " : "changed ");
-				if (!any)
-					strbuf_addf(&note, "%s: ", s->path);
+				if (!any) {
+					strbuf_add_path(&note, s->path);
+					strbuf_addstr(&note, ": ");
+				}
 				strbuf_addstr(&note, ctx->rules->v[i].name);
 				any = 1;
 			}
 			if (any)
 				strbuf_addch(&note, '\n');
+			if (s->refused) {
+				strbuf_addstr(&note, "failed ");
+				strbuf_add_path(&note, s->path);
+				strbuf_addf(&note, ": not given to spatch: %s\n", s->refused);
+			}
 			for (size_t f = 0; f < s->nr_fails; f++) {
 				char *m = one_line(s->fails[f].message);
 
-				strbuf_addf(&note, "failed %s: %s: %s\n", s->path,
-					    ctx->rules->v[s->fails[f].rule].name, m);
+				strbuf_addstr(&note, "failed ");
+				strbuf_add_path(&note, s->path);
+				strbuf_addf(&note, ": %s: %s\n", ctx->rules->v[s->fails[f].rule].name, m);
 				free(m);
 			}
 			note_headers_via(ctx, s - ctx->subjects->v, &note);
@@ -497,7 +496,14 @@ void print_json_commits(struct run_context *ctx, const struct commit_list *commi
 		}
 		json_array_end(&w);
 		json_array_begin(&w, "failed");
-		for (size_t k = 0; k < nr; k++)
+		for (size_t k = 0; k < nr; k++) {
+			if (touched[k]->refused) {
+				json_object_begin(&w, NULL);
+				json_add_str(&w, "file", touched[k]->path);
+				json_add_null(&w, "rule");
+				json_add_str(&w, "message", touched[k]->refused);
+				json_object_end(&w);
+			}
 			for (size_t f = 0; f < touched[k]->nr_fails; f++) {
 				json_object_begin(&w, NULL);
 				json_add_str(&w, "file", touched[k]->path);
@@ -505,12 +511,11 @@ void print_json_commits(struct run_context *ctx, const struct commit_list *commi
 				json_add_str(&w, "message", touched[k]->fails[f].message);
 				json_object_end(&w);
 			}
+		}
 		json_array_end(&w);
 		/* The preview of the whole range rides on its last commit, the tip. */
-		if (c + 1 == commits->nr && preview) {
-			strbuf_addstr(out, ",\"preview\":");
-			strbuf_addstr(out, preview);
-		}
+		if (c + 1 == commits->nr && preview)
+			json_add_raw(&w, "preview", preview);
 		json_object_end(&w);
 		strbuf_addch(out, '\n');
 		free(touched);

@@ -153,6 +153,8 @@ static int needs_spatch(struct rule_run *rr, size_t si, size_t k)
 	char *entry;
 	int ret = 1;
 
+	if (s->refused)
+		return 0;
 	rule->considered++;
 	if (!rule_may_apply(rule, s->data, s->size)) {
 		rule->filtered++;
@@ -460,39 +462,130 @@ static int reads_any(const struct pending *p, const struct strmap *headers)
 	return 0;
 }
 
-static void batch_done(struct rule_run *rr, struct job *job, int status)
+/*
+ * A spatch that failed or ran past its time: what it left behind is not
+ * known. Each of its files goes again alone, so that one file does not cost
+ * the others; a file that was alone gets the failure.
+ */
+static void batch_failed(struct rule_run *rr, struct job *job, int status)
 {
 	struct run_context *ctx = rr->ctx;
 	struct rule *rule = &ctx->rules->v[job->rule];
+	char *msg;
+
+	workdir_forget(job);
+	if (!job->single && job->nr_subjects > 1) {
+		for (size_t i = 0; i < job->nr_subjects; i++)
+			batch_add(new_batch(rr, 1), job->subjects[i], 0);
+		rule->alone_failed += job->nr_subjects;
+		return;
+	}
+	msg = exit_message(job, status);
+	for (size_t i = 0; i < job->nr_subjects; i++) {
+		struct strvec msgs = STRVEC_INIT;
+
+		rule->runs++;
+		strvec_push(&msgs, msg);
+		apply_result(ctx, &ctx->subjects->v[job->subjects[i]], job->rule, NULL, 0, NULL, &msgs);
+		strvec_clear(&msgs);
+	}
+	free(msg);
+}
+
+/*
+ * The cache entry of one file's result (apply_cached reads it back):
+ * "changed <blob>" or "same", "header <blob> <path>" for each header spatch
+ * changed while it read it for the file, "message <text>" for each message.
+ * The blobs are written to the object store here.
+ */
+static void result_entry(struct rule_run *rr, size_t si, const char *data, size_t size,
+			 git_oid *oid, const struct strmap *changed, const struct strvec *msgs,
+			 struct strbuf *entry)
+{
+	struct run_context *ctx = rr->ctx;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (data) {
+		if (repo_write_blob(ctx->repo, data, size, oid) < 0)
+			die("cannot write spatch's output to the object store");
+		strbuf_addf(entry, "changed %s\n", oid_hex(oid, hex));
+	} else {
+		strbuf_addstr(entry, "same\n");
+	}
+	for (size_t k = 0; k < rr->pend[si].nr; k++) {
+		const char *hp = rr->pend[si].deps[k].path;
+		const char *hd = strmap_get(changed, hp);
+		git_oid h;
+
+		if (!hd)
+			continue;
+		if (repo_write_blob(ctx->repo, hd, strlen(hd), &h) < 0)
+			die("cannot write spatch's output to the object store");
+		strbuf_addf(entry, "header %s %s\n", oid_hex(&h, hex), hp);
+		push_hdr(rr, si, hp, &h);
+	}
+	for (size_t k = 0; k < msgs->nr; k++)
+		strbuf_addf(entry, "message %s\n", msgs->v[k]);
+}
+
+/* What spatch left in a file of its directory (workdir_read_back). */
+struct output {
+	int back, back_errno;
+	git_oid oid;
+	char *data;	/* NULL: as it was */
+	size_t size;
+};
+
+/*
+ * The i-th file of a spatch that ended well: what it said about the file
+ * (its section of stderr, its parse errors), what it left in the file and in
+ * the headers the file reads. A timeout or a missing output is told but not
+ * cached (it may not happen again). Takes out->data.
+ */
+static void file_done(struct rule_run *rr, struct job *job, size_t i, struct output *out,
+		      const struct strbuf *section, const struct strvec *parsing,
+		      const struct strmap *changed)
+{
+	struct run_context *ctx = rr->ctx;
+	size_t si = job->subjects[i];
+	struct subject *s = &ctx->subjects->v[si];
+	struct strvec msgs = STRVEC_INIT;
+	struct strbuf entry = STRBUF_INIT;
+	char *data = out->data;
+	size_t size = out->size;
+	int transient = 0;
+	git_oid oid = out->oid;
+
+	ctx->rules->v[job->rule].runs++;
+	for (size_t k = 0; k < parsing->nr; k++)
+		strvec_push(&msgs, parsing->v[k]);
+	file_messages(strbuf_str(section), &msgs, &transient);
+	if (out->back < 0) {
+		strvec_pushf(&msgs, "spatch left no output: %s", strerror(out->back_errno));
+		transient = 1;
+	}
+	if (!data || transient || git_oid_equal(&oid, &s->cur)) {
+		free(data);
+		data = NULL;
+	}
+	if (!transient) {
+		result_entry(rr, si, data, size, &oid, changed, &msgs, &entry);
+		cache_put(ctx->cache, &rr->pend[si].key, entry.buf);
+	}
+	apply_result(ctx, s, job->rule, data, size, &oid, &msgs);
+	strbuf_release(&entry);
+	strvec_clear(&msgs);
+}
+
+static void batch_done(struct rule_run *rr, struct job *job, int status)
+{
+	struct run_context *ctx = rr->ctx;
 	struct strbuf *sections;
 	struct strvec *parsing;
 	struct strmap changed = STRMAP_INIT, ambiguous = STRMAP_INIT;
 
 	if (job->timed_out || !exit_ok(status)) {
-		char *msg;
-
-		/* What it left behind is not known. */
-		workdir_forget(job);
-		/* One file should not cost the others: each goes again alone. */
-		if (!job->single && job->nr_subjects > 1) {
-			for (size_t i = 0; i < job->nr_subjects; i++) {
-				struct batch *b = new_batch(rr, 1);
-
-				batch_add(b, job->subjects[i], 0);
-			}
-			rule->alone_failed += job->nr_subjects;
-			return;
-		}
-		msg = exit_message(job, status);
-		for (size_t i = 0; i < job->nr_subjects; i++) {
-			struct strvec msgs = STRVEC_INIT;
-
-			rule->runs++;
-			strvec_push(&msgs, msg);
-			apply_result(ctx, &ctx->subjects->v[job->subjects[i]], job->rule, NULL, 0, NULL, &msgs);
-			strvec_clear(&msgs);
-		}
-		free(msg);
+		batch_failed(rr, job, status);
 		return;
 	}
 	changed_headers(rr, job, &changed);
@@ -503,62 +596,20 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	parse_messages(ctx, job, strbuf_str(&job->err), parsing);
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		size_t si = job->subjects[i];
-		struct subject *s = &ctx->subjects->v[si];
-		struct strvec msgs = STRVEC_INIT;
-		struct strbuf entry = STRBUF_INIT;
-		char *data = NULL;
-		char hex[GIT_OID_HEXSZ + 1];
-		size_t size = 0;
-		int transient = 0, is_changed;
-		git_oid oid;
+		struct output out;
 
-		int back = workdir_read_back(job, s->path, &oid, &data, &size), back_errno = errno;
-
-		/* Which of its readers changed it is known only when each runs alone. */
+		/* Read back whatever comes next: the directory then knows what it holds. */
+		out.back = workdir_read_back(job, ctx->subjects->v[si].path, &out.oid, &out.data,
+					     &out.size);
+		out.back_errno = errno;
+		/* Which of its readers changed a header is known only when each runs alone. */
 		if (job->nr_subjects > 1 && reads_any(&rr->pend[si], &ambiguous)) {
 			batch_add(new_batch(rr, 1), si, 0);
-			rule->alone_header++;
-			free(data);
+			ctx->rules->v[job->rule].alone_header++;
+			free(out.data);
 			continue;
 		}
-		rule->runs++;
-		for (size_t k = 0; k < parsing[i].nr; k++)
-			strvec_push(&msgs, parsing[i].v[k]);
-		file_messages(strbuf_str(&sections[i]), &msgs, &transient);
-		if (back < 0) {
-			strvec_pushf(&msgs, "spatch left no output: %s", strerror(back_errno));
-			transient = 1;
-		}
-		is_changed = data && !transient && !git_oid_equal(&oid, &s->cur);
-		if (is_changed) {
-			if (git_blob_create_from_buffer(&oid, repo_git(ctx->repo), data, size) < 0)
-				die_git("writing spatch's output to the object store");
-			strbuf_addf(&entry, "changed %s\n", oid_hex(&oid, hex));
-		} else {
-			strbuf_addstr(&entry, "same\n");
-			free(data);
-			data = NULL;
-		}
-		for (size_t k = 0; !transient && k < rr->pend[si].nr; k++) {
-			const char *hp = rr->pend[si].deps[k].path;
-			const char *hd = strmap_get(&changed, hp);
-			git_oid h;
-
-			if (!hd)
-				continue;
-			if (git_blob_create_from_buffer(&h, repo_git(ctx->repo), hd, strlen(hd)) < 0)
-				die_git("writing spatch's output to the object store");
-			strbuf_addf(&entry, "header %s %s\n", oid_hex(&h, hex), hp);
-			push_hdr(rr, si, hp, &h);
-		}
-		for (size_t k = 0; k < msgs.nr; k++)
-			strbuf_addf(&entry, "message %s\n", msgs.v[k]);
-		/* A timeout may not happen again: never cached. */
-		if (!transient)
-			cache_put(ctx->cache, &rr->pend[si].key, entry.buf);
-		apply_result(ctx, s, job->rule, data, size, &oid, &msgs);
-		strbuf_release(&entry);
-		strvec_clear(&msgs);
+		file_done(rr, job, i, &out, &sections[i], &parsing[i], &changed);
 	}
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		strbuf_release(&sections[i]);

@@ -56,7 +56,7 @@ static void add_rule(struct rule_set *rs, const char *name, const char *file,
 	memset(rule, 0, sizeof(*rule));
 	rule->name = xstrdup(name);
 	rule->file = xstrdup(file);
-	if (git_odb_hash(&rule->blob, data, size, GIT_OBJECT_BLOB) < 0)
+	if (repo_hash_blob(data, size, &rule->blob) < 0)
 		die_git("hashing a rule");
 	rule->version = parse_backport_header(data, size);
 	if (rule->version) {
@@ -124,7 +124,7 @@ static void load_dir(const char *root, const char *rel, struct rule_set *rs)
 				char *data;
 				size_t size;
 
-				if (read_whole_file(full, &data, &size) < 0)
+				if (read_file(full, &data, &size) < 0)
 					die("cannot read rule '%s': %s", full, strerror(errno));
 				add_rule(rs, sub, full, data, size);
 				free(data);
@@ -209,9 +209,9 @@ void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char
 		return;
 	}
 	*path = realpath(spec, NULL);
-	if (!*path || read_whole_file(*path, &data, &size) < 0)
+	if (!*path || read_file(*path, &data, &size) < 0)
 		die("--macro-file: cannot read '%s': %s", spec, strerror(errno));
-	git_odb_hash(id, data, size, GIT_OBJECT_BLOB);
+	repo_hash_blob(data, size, id);
 	free(data);
 }
 

@@ -66,35 +66,6 @@ out:
 	return ret;
 }
 
-int read_whole_file(const char *path, char **data, size_t *size)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(&sb, 65536);
-		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			strbuf_release(&sb);
-			return -1;
-		}
-		if (!n)
-			break;
-		sb.len += n;
-		sb.buf[sb.len] = '\0';
-	}
-	close(fd);
-	*data = strbuf_detach(&sb, size);
-	return 0;
-}
-
 static char *find_on_path(const char *name)
 {
 	const char *path = getenv("PATH");
@@ -154,7 +125,7 @@ void spatch_find(struct repo *r, struct spatch_info *out)
 		die("cannot stat %s: %s", out->path, strerror(errno));
 	stamp = xstrfmt("%s\n%lld %lld.%09ld\n", out->path, (long long)st.st_size,
 			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	if (read_whole_file(memo, &data, &size) == 0 && starts_with(data, stamp)) {
+	if (read_file(memo, &data, &size) == 0 && starts_with(data, stamp)) {
 		char *v = data + strlen(stamp), *nl = strchr(v, '\n');
 
 		if (nl)
@@ -186,4 +157,17 @@ void spatch_info_clear(struct spatch_info *sp)
 	free(sp->path);
 	free(sp->version);
 	memset(sp, 0, sizeof(*sp));
+}
+
+const char *spatch_path_refusal(const char *path)
+{
+	/* What /bin/sh takes as part of a plain word, anywhere in it. */
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-./+,:=@%";
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x80 && !strchr(safe, *p))
+			return "spatch passes file names to the shell unquoted, and this "
+			       "name holds a blank, a quote or a shell character";
+	return NULL;
 }

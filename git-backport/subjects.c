@@ -48,6 +48,7 @@ static long add_loaded(struct repo *r, struct subject_set *set, struct loaded *l
 	s = &set->v[set->nr++];
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(l->path);
+	s->refused = spatch_path_refusal(s->path);
 	s->tip = l->oid;
 	s->cur = l->oid;
 	s->mode = l->mode;
@@ -141,4 +142,5 @@ void subjects_clear(struct subject_set *set)
 		free(s->via);
 	}
 	free(set->v);
+	strvec_clear(&set->unread);
 }

@@ -151,12 +151,12 @@ int workdir_read_back(struct job *job, const char *path, git_oid *oid, char **da
 		ret = 0;
 		goto out;
 	}
-	if (read_whole_file(full, data, size) < 0) {
+	if (read_file(full, data, size) < 0) {
 		if (f)
 			f->known = 0;
 		goto out;
 	}
-	if (git_odb_hash(oid, *data, *size, GIT_OBJECT_BLOB) < 0)
+	if (repo_hash_blob(*data, *size, oid) < 0)
 		die_git("hashing spatch's output");
 	if (!f) {
 		f = xcalloc(1, sizeof(*f));

@@ -22,8 +22,11 @@ enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
 int arch_model_satisfiable(struct arch_model *am, formula f)
 {
-	if (f == LOGIC_TRUE || f == LOGIC_FALSE)
+	if (f == LOGIC_TRUE || f == LOGIC_FALSE) {
+		/* Decided as the formula was built (constants folded): no question. */
+		am->constant++;
 		return f == LOGIC_TRUE;
+	}
 	return sat_satisfiable(am->sat, f) == SAT_SAT;
 }
 
@@ -552,6 +555,36 @@ static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
 	strbuf_release(&sb);
 }
 
+/*
+ * The Makefile lines that decide whether kbuild compiles the file, on
+ * architecture i, as one sentence: "drivers/foo/bar.c is built only by
+ * `obj-$(CONFIG_BAR) += bar.o` (drivers/foo/Makefile:12), and drivers/foo/
+ * only by `obj-$(CONFIG_FOO) += foo/` (drivers/Makefile:40)".
+ */
+#define MAX_KBUILD_WHY 12
+static void explain_kbuild(struct defect *d, struct file_state *fs, size_t i)
+{
+	struct kbuild_why why[MAX_KBUILD_WHY];
+	struct strbuf sb = STRBUF_INIT;
+	size_t n;
+
+	if (!fs->tm->file_why)
+		return;
+	n = fs->tm->file_why(fs->tm->data, i, fs->path, why, MAX_KBUILD_WHY);
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			strbuf_addstr(&sb, k + 1 == n ? (n > 2 ? ", and " : " and ") : ", ");
+		strbuf_addf(&sb, "%s%s %s `%s` (%s:%d)", why[k].subject, k ? "" : " is built",
+			    why[k].more ? "by" : "only by", why[k].origin->text,
+			    why[k].origin->path, why[k].origin->line);
+		if (why[k].more)
+			strbuf_addstr(&sb, " among others");
+	}
+	if (n)
+		strvec_push(&d->explanation, sb.buf);
+	strbuf_release(&sb);
+}
+
 static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
 {
 	const char *s = starts_with(name, "CONFIG_") ? name + 7 : name;
@@ -863,6 +896,14 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 	scope_of(&fs, path, &scope, &nr_scope);
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
+		if (opt->explain) {
+			struct defect *d = &out->v[out->nr - 1];
+			struct file_arch *fa = file_arch(&fs, scope[0]);
+
+			explain_kbuild(d, &fs, scope[0]);
+			if (fa)
+				explain_kconfig(d, fa, fa->file);
+		}
 		/* Never compiled, yet a name no Kconfig defines is still a typo. */
 		for (size_t i = 0; i < f->nr_blocks; i++) {
 			if (skipped(fs.ids, i, opt, &key))
@@ -951,12 +992,19 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 			     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
 						       d->symbols.v[k])))
 				explain_missing(d, tm, d->symbols.v[k]);
-		if (opt->explain && cause == CAUSE_KCONFIG) {
+		if (opt->explain && (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD)) {
 			fa = file_arch(&fs, scope[0]);
-			if (fa)
-				explain_kconfig(d, fa, v == DEAD ? fa->pc[i] :
-						logic_and(fa->am->logic, parent_pc(fa, b),
-							  logic_not(fa->local[i])));
+			/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
+			if (cause == CAUSE_KBUILD)
+				explain_kbuild(d, &fs, scope[0]);
+			if (fa) {
+				formula g = v == DEAD ? fa->pc[i] :
+					logic_and(fa->am->logic, parent_pc(fa, b), logic_not(fa->local[i]));
+
+				if (cause == CAUSE_KBUILD)
+					g = logic_and(fa->am->logic, g, fa->file);
+				explain_kconfig(d, fa, g);
+			}
 			explain_code(d, path, f, i);
 		}
 	}

@@ -1,53 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "history.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buildfiles.h"
-
-/*
- * The symbol a `config NAME` or `menuconfig NAME` line defines: its length,
- * and *name where it starts; 0 for any other line.
- */
-static size_t config_name(const char *p, const char *eol, const char **name)
-{
-	const char *q = p;
-
-	while (q < eol && (*q == ' ' || *q == '\t'))
-		q++;
-	if ((size_t)(eol - q) > 4 && !strncmp(q, "menu", 4))
-		q += 4;
-	if ((size_t)(eol - q) <= 6 || strncmp(q, "config", 6) || (q[6] != ' ' && q[6] != '\t'))
-		return 0;
-	q += 6;
-	while (q < eol && (*q == ' ' || *q == '\t'))
-		q++;
-	*name = q;
-	while (q < eol && (isalnum((unsigned char)*q) || *q == '_'))
-		q++;
-	return (size_t)(q - *name);
-}
-
-/* The line of `config NAME` or `menuconfig NAME` in a Kconfig text, or 0. */
-static int defines(const char *data, size_t size, const char *name)
-{
-	size_t nlen = strlen(name);
-	int line = 1;
-
-	for (const char *p = data, *end = data + size; p < end; line++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *found;
-
-		if (!eol)
-			eol = end;
-		if (config_name(p, eol, &found) == nlen && !strncmp(found, name, nlen))
-			return line;
-		p = eol + 1;
-	}
-	return 0;
-}
+#include "kconfig.h"
 
 struct walk_state {
 	const char *name;
@@ -57,33 +15,6 @@ struct walk_state {
 	int old_line;
 	git_oid old_blob, new_blob;	/* that file before and after the commit */
 };
-
-/*
- * The name of the `config` line nearest to `line` (at most 3 lines away) in
- * a Kconfig text, or NULL; xstrdup'ed.
- */
-static char *config_near(const char *data, size_t size, int line)
-{
-	char *best = NULL;
-	int best_dist = 4, n = 1;
-
-	for (const char *p = data, *end = data + size; p < end; n++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *name;
-		int dist = n > line ? n - line : line - n;
-		size_t len;
-
-		if (!eol)
-			eol = end;
-		if (dist < best_dist && (len = config_name(p, eol, &name)) > 0) {
-			free(best);
-			best = xstrndup(name, len);
-			best_dist = dist;
-		}
-		p = eol + 1;
-	}
-	return best;
-}
 
 /*
  * A rename: the commit that removed the definition put another `config` in
@@ -96,11 +27,11 @@ static char *renamed_to(struct walk_state *ws)
 
 	if (git_oid_is_zero(&ws->new_blob) || repo_read_blob(ws->repo, &ws->new_blob, &nb) < 0)
 		return NULL;
-	name = config_near(nb->data, nb->size, ws->old_line);
+	name = kconfig_text_definition_near(nb->data, nb->size, ws->old_line, 3);
 	blob_release(ws->repo, nb);
 	if (name && !git_oid_is_zero(&ws->old_blob) &&
 	    !repo_read_blob(ws->repo, &ws->old_blob, &ob)) {
-		if (defines(ob->data, ob->size, name)) {
+		if (kconfig_text_defines(ob->data, ob->size, name)) {
 			free(name);
 			name = NULL;
 		}
@@ -135,7 +66,7 @@ static int look(struct walk_state *ws, const git_oid *id, int *line)
 		return 0;
 	if (repo_read_blob(ws->repo, id, &b) < 0)
 		return -1;
-	*line = defines(b->data, b->size, ws->name);
+	*line = kconfig_text_defines(b->data, b->size, ws->name);
 	blob_release(ws->repo, b);
 	return 0;
 }

@@ -93,15 +93,6 @@ static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t
 			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
 }
 
-/* A path as text output and notes show it (git's quoting, core.quotePath). */
-static char *shown_path(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_add_path(&sb, path);
-	return strbuf_detach(&sb, NULL);
-}
-
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
 			    const struct file_change *fc, struct kbuild_map *kb)
 {
@@ -127,7 +118,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b = &v->blocks[v->nr_blocks++];
 		memset(b, 0, sizeof(*b));
 		b->path = xstrdup(path);
-		b->shown = shown_path(path);
+		b->shown = xquote_path(path);
 		b->line = cb->line;
 		b->end_line = cb->end_line;
 		b->number = cb->number;

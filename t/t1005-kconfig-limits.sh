@@ -88,4 +88,17 @@ test_expect_success 'a += that would pass 1 MiB is left out' '
 	grep "^CONFIG_B bool Kconfig:22$" out
 '
 
+test_expect_success 'a line whose references write more than 16 MiB in all: a cap, the value unknown' '
+	mkdir wrt &&
+	perl -e "print qq(A0 := 0123456789abcdef\n); printf(qq(A%d := \\\$(A%d)\\\$(A%d)\n), \$_, \$_ - 1, \$_ - 1) for 1..15; print qq(config A\n\tstring \"a\"\n\tdefault \"), qq(\\\$(warning-if,n,\\\$(A15))) x 40, qq(\"\nconfig B\n\tbool \"b\"\n)" >wrt/Kconfig &&
+	grep -c "warning-if,n,\$(A15))" wrt/Kconfig >n && echo 1 >expect && test_cmp expect n &&
+	test_expect_code 1 sh -c "ulimit -t 60; test-kconfig wrt" >out 2>err &&
+	cat >expect <<-\EOF &&
+	test-kconfig: error: Kconfig:19: macro expansion writes more than 16 MiB for one line; the expansion is left unknown
+	1 errors
+	EOF
+	test_cmp expect err &&
+	grep "^CONFIG_B bool Kconfig:20$" out
+'
+
 test_done

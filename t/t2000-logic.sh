@@ -28,4 +28,10 @@ test_expect_success 'witnesses: facts on new variables keep answers; saved and l
 	test -f witnesses/one
 '
 
+test_expect_success 'the sample pool: word by word, past one word, off, merged on save' '
+	test-logic pool "$PWD" >out &&
+	grep "^pool ok$" out &&
+	test -f pool/one
+'
+
 test_done

@@ -70,4 +70,31 @@ test_expect_success 'a cache that cannot be written only costs time' '
 	test -f .git/undertaker
 '
 
+test_expect_success 'the pool off (UNDERTAKER_POOL=0): the same defects, every question solved' '
+	write_file a.c <<-\EOF &&
+	#ifdef CONFIG_BAR
+	int bar;
+	#endif
+	#if defined(CONFIG_BAR) && !defined(CONFIG_FOO)
+	int dead;
+	#endif
+	#ifdef CONFIG_FOO
+	#ifdef CONFIG_ALWAYS
+	int undead;
+	#endif
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m defects &&
+	test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --no-notes --format=json HEAD >on 2>err-on &&
+	test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --no-notes --format=json HEAD >on2 2>err-on2 &&
+	test_expect_code 1 env UNDERTAKER_STATS=1 UNDERTAKER_POOL=0 git undertaker --no-notes --format=json HEAD >off 2>err-off &&
+	grep "\"kind\": *\"dead\"" on &&
+	grep "\"kind\": *\"undead\"" on &&
+	test_cmp on off &&
+	test_cmp on on2 &&
+	# Refutations need the solver; the satisfiable questions the kept samples answer.
+	grep "^model: 2 solver calls, 2 answered by samples, 6 questions, 2 cached, 2 unsatisfiable; " err-on2 &&
+	grep "^model: 4 solver calls, 0 answered by samples, 6 questions, 2 cached, 2 unsatisfiable; .* 0 samples$" err-off
+'
+
 test_done

@@ -60,4 +60,47 @@ test_expect_success 'what spatch says is bounded in length and its bytes printab
 	! grep "$(printf "\302 ")" err
 '
 
+# spatch 1.1.1 runs diff, cp and mkdir through /bin/sh with file names
+# unquoted: given `a;touch X;.c` it runs `touch X`.
+test_expect_success 'names spatch would hand to the shell: refused, named, quoted; nothing runs' '
+	marker=/tmp/t8010-ran-$$ &&
+	rm -f "$marker" &&
+	git checkout -q -b hostile-names &&
+	mkdir -p "names/a;touch /tmp" &&
+	for f in "names/a;touch $marker;.c" "names/sp ace.c" "names/new
+line.c" "names/q\"uote.c" "names/caf$(printf "\303\251").c" names/plain.c
+	do
+		printf "int a(void)\n{\n\treturn foo_new_api(1);\n}\n" >"$f" || return 1
+	done &&
+	git add names && test_tick && git commit -q -m "hostile names" &&
+	test_expect_code 1 git backport --rules=rules HEAD^! >out 2>err &&
+	! test -e "$marker" &&
+	grep "^diff --git a/names/plain.c" out &&
+	grep "^diff --git \"a/names/caf\\\\303\\\\251.c\"" out &&
+	test $(grep -c "^diff --git" out) = 2 &&
+	grep "error: names/sp ace.c: not given to spatch: spatch passes file names to the shell unquoted" err &&
+	grep "error: \"names/new\\\\nline.c\": not given to spatch" err &&
+	grep "error: \"names/q\\\\\"uote.c\": not given to spatch" err &&
+	grep "error: names/a;touch /tmp/t8010-ran-[0-9]*;.c: not given to spatch" err &&
+	test_expect_code 1 git backport --rules=rules --format=json HEAD^! >json 2>/dev/null &&
+	grep "{\"file\":\"names/sp ace.c\",\"rule\":null,\"message\":\"spatch passes" json &&
+	git notes --ref=backport show HEAD >note &&
+	grep "^failed \"names/new\\\\nline.c\": not given to spatch" note &&
+	git backport -q --rules=rules --ignore-failures HEAD^! >/dev/null 2>err &&
+	grep "error: 4 files were not given to spatch; see --verbose" err &&
+	! test -e "$marker"
+'
+
+test_expect_success 'a header with such a name is not given to spatch to read, with a warning' '
+	git checkout -q -b hostile-header hostile-names^ &&
+	mkdir -p inc &&
+	printf "#define X 1\n" >"inc/bad name.h" &&
+	git add inc && test_tick && git commit -q -m "a header" &&
+	printf "#include \"bad name.h\"\nint b(void)\n{\n\treturn foo_new_api(2);\n}\n" >inc/b.c &&
+	git add inc && test_tick && git commit -q -m "its user" &&
+	git backport --rules=rules HEAD^! >out 2>err &&
+	grep "^+	return foo_old_api(2, 0);" out &&
+	grep "warning: inc/bad name.h: not given to spatch to read beside the files that include it" err
+'
+
 test_done

@@ -17,6 +17,7 @@
  */
 #include "cpp.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,20 +28,13 @@ static const char usage_text[] =
 	"       test-cpp gen [--cpp] <seed> | assign <seed> <n> <name>... | time [-n N] <list>\n"
 	"       test-cpp fuzz <seed> <n>";
 
-static char *read_file(const char *path, size_t *len)
+static char *read_input(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
+	char *data;
 
-	if (!fp)
-		die("cannot open '%s'", path);
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(fp);
-	strbuf_grow(&sb, 0);
-	return strbuf_detach(&sb, len);
+	if (read_file(path, &data, len) < 0)
+		die("cannot open '%s': %s", path, strerror(errno));
+	return data;
 }
 
 static void print_block(const struct cpp_block *b)
@@ -120,7 +114,7 @@ static int cmd_scan(const char *cmd, int argc, const char **argv)
 	 * after them, as a blob from git is: under AddressSanitizer any read
 	 * past the end fails the test.
 	 */
-	file = read_file(path, &len);
+	file = read_input(path, &len);
 	buf = xmalloc(len ? len : 1);
 	memcpy(buf, file, len);
 	free(file);
@@ -457,7 +451,7 @@ static int cmd_time(int argc, const char **argv)
 	}
 	if (argc != 1 || rounds < 1)
 		die("%s", usage_text);
-	list = read_file(argv[0], &list_len);
+	list = read_input(argv[0], &list_len);
 	for (p = list; p < list + list_len; p = nl + 1) {
 		nl = memchr(p, '\n', list + list_len - p);
 		if (!nl)
@@ -471,7 +465,7 @@ static int cmd_time(int argc, const char **argv)
 	bufs = xcalloc(paths.nr + 1, sizeof(*bufs));
 	lens = xcalloc(paths.nr + 1, sizeof(*lens));
 	for (size_t i = 0; i < paths.nr; i++) {
-		bufs[i] = read_file(paths.v[i], &lens[i]);
+		bufs[i] = read_input(paths.v[i], &lens[i]);
 		bytes += lens[i];
 	}
 	t0 = now(CLOCK_MONOTONIC);

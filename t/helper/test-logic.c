@@ -219,6 +219,128 @@ static int witnesses(const char *dir)
 	return !!bad;
 }
 
+static const uint64_t *truth_column(void *data, int var)
+{
+	static uint64_t cols[NV + 1];
+
+	(void)data;
+	if (var > NV)
+		return NULL;
+	for (int v = 1; v <= NV; v++) {
+		cols[v] = 0;
+		for (unsigned m = 0; m < 64; m++)
+			if ((m >> (v - 1)) & 1)
+				cols[v] |= (uint64_t)1 << m;
+	}
+	return &cols[var];
+}
+
+/*
+ * The sample pool: word-wise evaluation against the truth table of all 64
+ * assignments of NV variables; models found by the solver past the first
+ * word answer later questions without it, and none do when the pool is off
+ * (the same answers, from the solver); a save merges with what another
+ * solver saved to the same file.
+ */
+static int pool(const char *dir)
+{
+	struct logic *l = logic_new();
+	formula vars[NV + 1], x[100];
+	int bad = 0;
+	char *path = xstrfmt("%s/pool/one", dir);
+
+	/* Bit m of the word is assignment m: the pool's evaluator against logic_eval. */
+	for (int i = 0; i < NV; i++)
+		vars[i] = logic_atom(l, logic_var_new(l, NULL));
+	vars[NV] = logic_atom(l, logic_var_new(l, "FREE"));
+	struct logic_bits *b = logic_bits_new(l);
+	int8_t values[NV + 1];
+	for (int t = 0; t < 300 && !bad; t++) {
+		formula f = random_formula(l, vars, NV + 1, 5);
+		int used_free = 0;
+		uint64_t w0 = logic_bits_eval(b, f, 1, truth_column, NULL, 0, &used_free)[0];
+		uint64_t w1 = logic_bits_eval(b, f, 1, truth_column, NULL, ~(uint64_t)0, &used_free)[0];
+
+		for (unsigned m = 0; m < 64; m++) {
+			for (int v = 1; v <= NV; v++)
+				values[v] = (m >> (v - 1)) & 1 ? 1 : -1;
+			for (int fr = 0; fr < 2; fr++) {
+				struct logic_eval *ev;
+
+				values[0] = 0;
+				int8_t all[NV + 2];
+				memcpy(all, values, sizeof(values));
+				all[NV + 1] = fr ? 1 : -1;
+				ev = logic_eval_new(l, all, NV + 1);
+				bad += check((logic_eval(ev, f) > 0) == (int)(((fr ? w1 : w0) >> m) & 1),
+					     "bit-parallel evaluation");
+				logic_eval_free(ev);
+			}
+		}
+	}
+	logic_bits_free(b);
+
+	/* 100 variables, each question one of them alone: 100 models, two words. */
+	struct sat *s = sat_new(l), *off = sat_new(l), *t;
+	for (int i = 0; i < 100; i++)
+		x[i] = logic_atom(l, logic_var_new(l, NULL));
+	/* The base names them all, so the models know them. */
+	formula any = logic_or_n(l, x, 100);
+	sat_assert(s, any);
+	sat_assert(off, any);
+	/* The base's own variables, numbered alike in every solver: what a file keeps. */
+	int nv = logic_nr_vars(l);
+	sat_set_witnesses(s, 128);
+	sat_set_witnesses(off, 0);
+	for (int i = 0; i < 100; i++) {
+		formula q = x[i];
+		for (int j = 0; j < 100; j++)
+			if (j != i)
+				q = logic_and(l, q, logic_not(x[j]));
+		bad += check(sat_satisfiable(s, q) == SAT_SAT, "one alone");
+	}
+	size_t calls = solver_calls(s);
+	bad += check(calls == 100, "a solve each");
+	/* x[90] && !x[91]: true in the 91st model (the second word) only among the pool's. */
+	formula q = logic_and(l, x[90], logic_not(x[91]));
+	bad += check(sat_satisfiable(s, q) == SAT_SAT && solver_calls(s) == calls,
+		     "answered by the pool's second word");
+	bad += check(sat_satisfiable(off, q) == SAT_SAT && solver_calls(off) == 1,
+		     "the same answer from the solver, pool off");
+	bad += check(sat_satisfiable(off, logic_and(l, x[90], logic_not(x[90]))) == SAT_UNSAT,
+		     "pool off: unsatisfiable");
+	/* Saved, then another solver (another worker) saves other models to the same file: both kept. */
+	sat_save_witnesses(s, path, nv);
+	t = sat_new(l);
+	sat_assert(t, any);
+	sat_set_witnesses(t, 128);
+	formula both = logic_and(l, x[3], x[4]);
+	bad += check(sat_satisfiable(t, both) == SAT_SAT && solver_calls(t) == 1,
+		     "another solver's model");
+	/* A fact on a variable made since (pc.c's _MODULE), in the base the file is checked against. */
+	sat_add_clause(t, (int[]){ -logic_var(l, "LATE") }, 1);
+	sat_save_witnesses(t, path, nv);
+	struct sat *u = sat_new(l);
+	sat_assert(u, any);
+	sat_set_witnesses(u, 128);
+	sat_load_witnesses(u, path, nv);
+	bad += check(sat_satisfiable(u, both) == SAT_SAT && sat_satisfiable(u, q) == SAT_SAT &&
+		     solver_calls(u) == 0, "the merged file holds both solvers' models");
+	struct sat_stats st;
+	sat_get_stats(u, &st);
+	bad += check(st.pool == 101, "100 and 1 models, none twice");
+	if (bad)
+		fprintf(stderr, "pool %zu, calls %zu, witnessed %zu\n", st.pool, st.calls, st.witnessed);
+	sat_free(s);
+	sat_free(off);
+	sat_free(t);
+	sat_free(u);
+	logic_free(l);
+	free(path);
+	printf("pool %s\n", bad ? "FAILED" : "ok");
+	return !!bad;
+}
+
 /* The memo map: many keys alike in their low bits (pointers), growth, clear. */
 static int u64map(void)
 {
@@ -267,6 +389,8 @@ int main(int argc, char **argv)
 		return u64map();
 	if (argc == 3 && !strcmp(argv[1], "witnesses"))
 		return witnesses(argv[2]);
-	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | witnesses <dir>)\n");
+	if (argc == 3 && !strcmp(argv[1], "pool"))
+		return pool(argv[2]);
+	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | witnesses <dir> | pool <dir>)\n");
 	return 129;
 }

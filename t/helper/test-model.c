@@ -13,6 +13,7 @@
  * test-model [--all-arches] [--repeat=<n>] <srctree> stats
  *	build time and size of the model(s), on stderr.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,17 +35,12 @@ static double now(void)
 
 static char *read_whole(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-	if (!f)
-		die("cannot open %s", path);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	strbuf_addstr(&sb, "");
-	return strbuf_detach(&sb, NULL);
+	char *data;
+	size_t len;
+
+	if (read_file(path, &data, &len) < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	return data;
 }
 
 static int check(struct model *m, const struct strvec *args)

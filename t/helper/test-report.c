@@ -22,6 +22,8 @@ static void json(void)
 	json_add_int(&w, "line", 42);
 	json_add_bool(&w, "dead", 1);
 	json_add_null(&w, "arch");
+	json_add_fixed(&w, "seconds", 1.23456, 3);
+	json_add_raw(&w, "inner", "{\"a\":[1,2]}");
 	json_array_begin(&w, "blocks");
 	json_add_str(&w, NULL, "B0");
 	json_object_begin(&w, NULL);
