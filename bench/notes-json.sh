@@ -3,10 +3,14 @@
 # git undertaker from its notes: --format=json against text, on real U-Boot history.
 #   1. the newest 100 commits (no merges) of a pinned U-Boot commit, checked cold
 #      (text), which writes their notes;
-#   2. the same range again from the notes: text, then --format=json, then
-#      --format=json --show=all, each the best of three runs;
-#   3. with --verify: --format=json --force --no-notes (analysed again), compared
-#      with the JSON printed from the notes.
+#   2. the same range again from the notes: text, then --format=json, each the
+#      best of three runs;
+#   3. --show=all: once to write notes that keep the unchanged defects (a plain
+#      note lacks them, so --show=all checks those commits again), then from
+#      those notes as text and JSON, each the best of three;
+#   4. with --verify: --format=json --force --no-notes (analysed again), compared
+#      with the JSON printed from the notes, and the same for --show=all, text
+#      and JSON.
 #
 #   bench/notes-json.sh [--verify] [--commits=N]
 #
@@ -74,14 +78,31 @@ cmp -s "$nwork/cold.txt" "$nwork/notes.txt" && say "  the same text as the cold 
 	say "  TEXT DIFFERS from the cold run"
 best "json from notes" "$nwork/notes.json" --format=json
 json_cpu=$best_cpu
-best "json --show=all from notes" "$nwork/notes-all.json" --format=json --show=all
 say "  json/text CPU time: $(echo "scale=2; $json_cpu / $text_cpu" | bc)"
 say "  $(wc -l <"$nwork/notes.json") JSON lines, $(grep -o '"status":"new"' "$nwork/notes.json" | wc -l) new defects"
+rc=0
+timed "--show=all, writing notes that keep the unchanged defects" \
+	git undertaker --notes-ref=$ref --show=all "${range[@]}" >"$nwork/all-first.txt" 2>/dev/null || rc=$?
+best "text --show=all from notes" "$nwork/notes-all.txt" --show=all
+all_text_cpu=$best_cpu
+cmp -s "$nwork/all-first.txt" "$nwork/notes-all.txt" && say "  the same text as the run that wrote them" ||
+	say "  --show=all TEXT DIFFERS from the run that wrote the notes"
+best "json --show=all from notes" "$nwork/notes-all.json" --format=json --show=all
+say "  json/text CPU time (--show=all): $(echo "scale=2; $best_cpu / $all_text_cpu" | bc)"
+say "  $(grep -o '"status":"[a-z]*"' "$nwork/notes-all.json" | sort | uniq -c | tr -s ' \n' ' ')"
 
 if test -n "$verify"; then
 	rc=0
 	timed "json analysed again (--force --no-notes)" git undertaker --no-notes --force --format=json "${range[@]}" >"$nwork/fresh.json" 2>/dev/null || rc=$?
 	cmp -s "$nwork/fresh.json" "$nwork/notes.json" && say "  the same JSON as from the notes" ||
 		say "  JSON DIFFERS from the one printed from the notes"
+	rc=0
+	timed "--show=all analysed again (--no-notes), text" git undertaker --no-notes --show=all "${range[@]}" >"$nwork/fresh-all.txt" 2>/dev/null || rc=$?
+	cmp -s "$nwork/fresh-all.txt" "$nwork/notes-all.txt" && say "  the same --show=all text as from the notes" ||
+		say "  --show=all TEXT DIFFERS from the one printed from the notes"
+	rc=0
+	timed "--show=all analysed again (--no-notes), json" git undertaker --no-notes --show=all --format=json "${range[@]}" >"$nwork/fresh-all.json" 2>/dev/null || rc=$?
+	cmp -s "$nwork/fresh-all.json" "$nwork/notes-all.json" && say "  the same --show=all JSON as from the notes" ||
+		say "  --show=all JSON DIFFERS from the one printed from the notes"
 fi
 git update-ref -d $ref

@@ -86,6 +86,7 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 		      enum list_kind kind, struct strmap *objs, struct strvec *order)
 {
 	struct kwords w = { 0 };
+	struct strbuf init = STRBUF_INIT;
 
 	kbuild_make_words(mk, name, &w);
 	for (size_t i = 0; i < w.nr; i++) {
@@ -107,6 +108,12 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 		}
 		if (!has_unknown(t) && !ends_with(t, ".o"))
 			continue;
+		/* Xen's foo.init.o is foo.o with its sections renamed: compiled from foo.c. */
+		if (!has_unknown(t) && ends_with(t, ".init.o") && len > 7) {
+			strbuf_reset(&init);
+			strbuf_addf(&init, "%.*s.o", (int)(len - 7), t);
+			t = init.buf;
+		}
 		if (!strmap_contains(objs, t))
 			strvec_push(order, t);
 		a = acc_get(b, objs, t);
@@ -121,6 +128,7 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 		default: a->x = kbuild_expr_or(b->ex, a->x, c); break;
 		}
 	}
+	strbuf_release(&init);
 	kbuild_words_clear(&w);
 }
 
@@ -273,7 +281,7 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 {
 	static const char *const preset[] = {
 		"obj-y", "obj-m", "lib-y", "lib-m", "always-y", "always-m", "targets",
-		"subdir-y", "subdir-m",
+		"subdir-y", "subdir-m", "obj-bin-y",
 	};
 	struct kmake mk;
 	char *file = kbuild_join(d->path, "Kbuild");
@@ -300,6 +308,8 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 		return;
 	}
 	read_list(b, &mk, d, "obj-y", L_Y, &objs, &order);
+	/* Xen: linked into built_in_bin.o, beside built_in.o. */
+	read_list(b, &mk, d, "obj-bin-y", L_Y, &objs, &order);
 	read_list(b, &mk, d, "obj-m", L_M, &objs, &order);
 	read_list(b, &mk, d, "lib-y", L_LIB, &objs, &order);
 	read_list(b, &mk, d, "lib-m", L_LIB, &objs, &order);

@@ -259,7 +259,14 @@ struct builder {
 	size_t nr_phases;
 	/* What the phase's -D names say: ANDed into every file condition it gives. */
 	const struct kbuild_expr *phase_names;
+	const char *arch;		/* $(ARCH), when not the directory's name */
 };
+
+/* kbuild_map_build with $(ARCH) apart from $(SRCARCH): Xen's x86_64 is built from arch/x86/. */
+struct kbuild_map *kbuild_map_build_arch(const struct kbuild_reader *rd, const char *arch,
+					 const char *srcarch, struct kbuild_cache *cache);
+/* The map's paths are under `prefix` ("xen/"): they are renamed so. */
+void kbuild_map_prefix(struct kbuild_map *m, const char *prefix);
 
 char *kbuild_join(const char *dir, const char *rel);
 void kbuild_kdir_free(void *p);

@@ -262,6 +262,14 @@ static void var_words(struct kmake *mk, const char *name, const struct kbuild_ex
 		kbuild_words_push(out, cond, ".", 1, 0);
 		return;
 	}
+	/* Xen's Rules.mk: srcdir := $(srctree)/$(src). */
+	if (!strcmp(name, "srcdir")) {
+		char *d = xstrfmt("./%s", mk->dir);
+
+		kbuild_words_push(out, cond, d, strlen(d) - !*mk->dir, 0);
+		free(d);
+		return;
+	}
 	if (!mk->top && !is_local_list(name) &&
 	    !(mk->phase_prefixes && kbuild_phase_is_prefix(name)))
 		push_unknown(mk, out, cond);

@@ -180,12 +180,15 @@ static void parse_dir(struct builder *b, struct kdir *d)
 /* The top Makefile: exported variables, and the entry lists of older trees. */
 static void parse_top(struct builder *b, const char *srcarch)
 {
-	static const char *const entry[] = { "init", "core", "drivers", "net", "libs", "virt" };
+	/* Xen's top Makefile lists ALL_OBJS-y, ALL_LIBS-y and (arch.mk) ARCH_LIBS-y. */
+	static const char *const entry[] = {
+		"init", "core", "drivers", "net", "libs", "virt", "ALL_OBJS", "ALL_LIBS", "ARCH_LIBS",
+	};
 	struct kmake mk;
 
 	kbuild_make_init(&mk, b->ex, b->rd, "", NULL, 1);
 	if (srcarch && *srcarch) {
-		kbuild_make_set_readonly(&mk, "ARCH", srcarch);
+		kbuild_make_set_readonly(&mk, "ARCH", b->arch && *b->arch ? b->arch : srcarch);
 		kbuild_make_set_readonly(&mk, "SRCARCH", srcarch);
 	}
 	kbuild_make_set_readonly(&mk, "srctree", ".");
@@ -197,7 +200,7 @@ static void parse_top(struct builder *b, const char *srcarch)
 		/* Every directory's parse depends on the exported variables. */
 		struct strbuf key = STRBUF_INIT;
 
-		strbuf_addf(&key, "%s\n", srcarch ? srcarch : "");
+		strbuf_addf(&key, "%s\n%s\n", srcarch ? srcarch : "", b->arch ? b->arch : "");
 		for (size_t i = 0; i < mk.deps.nr; i++)
 			strbuf_addf(&key, "%s\n", mk.deps.v[i]);
 		if (!b->cache->top_key || strcmp(b->cache->top_key, key.buf)) {
@@ -220,9 +223,12 @@ static void parse_top(struct builder *b, const char *srcarch)
 
 				/*
 				 * The lists end as `libs-y := $(patsubst %/, %/built-in.o,
-				 * $(libs-y))` (U-Boot, Linux before 4.x's Kbuild at the root).
+				 * $(libs-y))` (U-Boot, Linux before 4.x's Kbuild at the root),
+				 * or name what each directory makes (Xen's common/built_in.o).
 				 */
-				static const char *const made[] = { "/built-in.o", "/built-in.a", "/lib.a" };
+				static const char *const made[] = {
+					"/built-in.o", "/built-in.a", "/lib.a", "/built_in.o",
+				};
 
 				for (size_t s = 0; s < ARRAY_SIZE(made) && len && t[len - 1] != '/'; s++)
 					if (ends_with(t, made[s]))
@@ -527,7 +533,13 @@ static void walk_phase(struct builder *b, const char *srcarch)
 struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
 				    struct kbuild_cache *cache)
 {
-	struct builder b = { 0 };
+	return kbuild_map_build_arch(rd, srcarch, srcarch, cache);
+}
+
+struct kbuild_map *kbuild_map_build_arch(const struct kbuild_reader *rd, const char *arch,
+					 const char *srcarch, struct kbuild_cache *cache)
+{
+	struct builder b = { .arch = arch };
 	struct kbuild_map *m = xcalloc(1, sizeof(*m));
 	struct kbuild_phase *phases;
 	size_t nr_phases;
@@ -575,6 +587,18 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 	}
 	strvec_clear(&b.paths);
 	return m;
+}
+
+void kbuild_map_prefix(struct kbuild_map *m, const char *prefix)
+{
+	strmap_clear(&m->index, NULL);
+	for (size_t i = 0; i < m->nr; i++) {
+		char *p = xstrfmt("%s%s", prefix, m->files[i].path);
+
+		free((char *)m->files[i].path);
+		m->files[i].path = p;
+		strmap_put(&m->index, p, (void *)(uintptr_t)(i + 1));
+	}
 }
 
 void kbuild_map_free(struct kbuild_map *m)

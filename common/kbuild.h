@@ -125,6 +125,7 @@ struct git_oid;
 struct kbuild_repo_ctx {
 	struct repo *repo;
 	const struct git_oid *commit;
+	const char *srctree;	/* the directory the reader's paths are in, or NULL */
 };
 void kbuild_repo_reader(struct kbuild_reader *rd, struct kbuild_repo_ctx *ctx);
 
@@ -201,9 +202,20 @@ struct kbuild_map;
  */
 struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
 				    struct kbuild_cache *cache);
-/* The same for a commit of the repository. */
+/* What a build of a commit's tree is for. */
+struct kbuild_target {
+	/* The top Makefile's directory: NULL or "" for the root, Xen's "xen". */
+	const char *srctree;
+	const char *arch;	/* $(ARCH): "x86", Xen's "x86_64"; NULL: no arch Makefile */
+	const char *srcarch;	/* $(SRCARCH), the directory under arch/: Xen's "x86"; NULL: arch */
+};
+/*
+ * The same for a commit of the repository; paths in the map are the
+ * repository's ("xen/common/sched/core.c").
+ */
 struct kbuild_map *kbuild_map_for_commit(struct repo *r, const struct git_oid *commit,
-					 const char *srcarch, struct kbuild_cache *cache);
+					 const struct kbuild_target *target,
+					 struct kbuild_cache *cache);
 void kbuild_map_free(struct kbuild_map *m);
 struct kbuild_exprs *kbuild_map_exprs(struct kbuild_map *m);
 /* NULL when path is not a .c/.S file of the tree. */

@@ -88,7 +88,7 @@ struct subject {
 	 * read it for a C file (its "local includes"): never run alone.
 	 */
 	int include_only;
-	/* Why spatch is not given this file at all (spatch_path_refusal), or NULL. */
+	/* Why spatch is not given this file at all (its name: spatch_path_refusal; a blob that cannot be read), or NULL. */
 	const char *refused;
 	/* The C files (subject indices) through which rules changed it. */
 	struct via { size_t from, rule; } *via;
@@ -125,14 +125,18 @@ int kernel_version_parse(const char *s, long *parts, int max_parts, long *rc);
 int kernel_version_compare(const char *a, const char *b);
 
 /* rules.c */
-/* Loads every *.cocci under `spec` (a work-tree directory or <rev>:<path>) in name order. */
-void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out);
+/*
+ * Loads every *.cocci under `spec` (a work-tree directory or <rev>:<path>)
+ * in name order; -1 with an error message when it cannot.
+ */
+int rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out);
 /*
  * The macro file for spatch (--macro-file): a file, or <rev>:<path> written
- * into tmpdir. Its absolute path (to be freed) and its blob id (for the cache).
+ * into tmpdir. Its absolute path (to be freed) and its blob id (for the
+ * cache); -1 with an error message when it cannot.
  */
-void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
-		      git_oid *id);
+int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
+		     git_oid *id);
 /* Marks the rules that run for `target` (NULL: all). */
 void rules_select(struct rule_set *rs, const char *target);
 void rules_clear(struct rule_set *rs);
@@ -154,8 +158,8 @@ char *cache_get(struct cache *c, const git_oid *key);
 void cache_put(struct cache *c, const git_oid *key, const char *value);
 
 /* spatch.c */
-/* Finds spatch on PATH and its version; dies (128) naming the Debian package when absent. */
-void spatch_find(struct repo *r, struct spatch_info *out);
+/* Finds spatch on PATH and its version; -1 with an error naming the Debian package when absent. */
+int spatch_find(struct repo *r, struct spatch_info *out);
 void spatch_info_clear(struct spatch_info *sp);
 /*
  * Why spatch must not be given the file `path` (NULL: it may). spatch runs

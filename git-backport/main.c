@@ -344,7 +344,8 @@ static int find_files(struct invocation *in)
 		usage_error(usage_lines, "--rules=<dir> is required");
 	if (repo_pathspec_from_cwd(in->r, &in->pa.paths) < 0)
 		return -1;
-	spatch_find(in->r, &in->sp);
+	if (spatch_find(in->r, &in->sp) < 0)
+		return -1;
 	if (in->o.at) {
 		if (repo_resolve_commit(in->r, in->o.at, &in->tip) < 0)
 			return -1;
@@ -377,9 +378,10 @@ static int preview(struct invocation *in)
 	in->tmpdir = process_tmpdir("git-backport");
 	if (!in->tmpdir)
 		return -1;
-	rules_load(in->r, o->rules, in->tmpdir, &in->rules);
-	if (o->macro_file)
-		rules_macro_file(in->r, o->macro_file, in->tmpdir, &o->macro_path, &o->macro_id);
+	if (rules_load(in->r, o->rules, in->tmpdir, &in->rules) < 0 ||
+	    (o->macro_file &&
+	     rules_macro_file(in->r, o->macro_file, in->tmpdir, &o->macro_path, &o->macro_id) < 0))
+		return -1;
 	rules_select(&in->rules, o->target);
 
 	sorted = xcalloc(in->paths.nr + 1, sizeof(*sorted));

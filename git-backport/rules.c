@@ -56,8 +56,7 @@ static void add_rule(struct rule_set *rs, const char *name, const char *file,
 	memset(rule, 0, sizeof(*rule));
 	rule->name = xstrdup(name);
 	rule->file = xstrdup(file);
-	if (repo_hash_blob(data, size, &rule->blob) < 0)
-		die_git("hashing a rule");
+	repo_hash_blob(data, size, &rule->blob);
 	rule->version = parse_backport_header(data, size);
 	if (rule->version) {
 		long parts[4], rc;
@@ -85,12 +84,18 @@ static int tree_cb(const char *dir, const git_tree_entry *entry, void *data)
 
 	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
 		return 0;
-	if (git_blob_lookup(&blob, repo_git(w->repo), git_tree_entry_id(entry)) < 0)
-		die_git("reading a rule");
+	if (git_blob_lookup(&blob, repo_git(w->repo), git_tree_entry_id(entry)) < 0) {
+		error("cannot read the rule %s%s", dir, git_tree_entry_name(entry));
+		return -1;
+	}
 	name = xstrfmt("%s%s", dir, git_tree_entry_name(entry));
 	/* Every file is written, so that a rule's #include and `using` find theirs. */
-	if (write_file_at(w->root, name, git_blob_rawcontent(blob), git_blob_rawsize(blob)) < 0)
-		die("cannot write rule %s under %s: %s", name, w->root, strerror(errno));
+	if (write_file_at(w->root, name, git_blob_rawcontent(blob), git_blob_rawsize(blob)) < 0) {
+		error("cannot write rule %s under %s: %s", name, w->root, strerror(errno));
+		free(name);
+		git_blob_free(blob);
+		return -1;
+	}
 	if (ends_with(name, ".cocci")) {
 		file = xstrfmt("%s/%s", w->root, name);
 		add_rule(w->rs, name, file, git_blob_rawcontent(blob), git_blob_rawsize(blob));
@@ -101,15 +106,19 @@ static int tree_cb(const char *dir, const git_tree_entry *entry, void *data)
 	return 0;
 }
 
-static void load_dir(const char *root, const char *rel, struct rule_set *rs)
+static int load_dir(const char *root, const char *rel, struct rule_set *rs)
 {
 	char *path = *rel ? xstrfmt("%s/%s", root, rel) : xstrdup(root);
 	DIR *d = opendir(path);
 	struct dirent *de;
+	int ret = 0;
 
-	if (!d)
-		die("cannot read rules directory '%s': %s", path, strerror(errno));
-	while ((de = readdir(d))) {
+	if (!d) {
+		error("cannot read rules directory '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (!ret && (de = readdir(d))) {
 		char *sub, *full;
 		struct stat st;
 
@@ -119,15 +128,17 @@ static void load_dir(const char *root, const char *rel, struct rule_set *rs)
 		full = xstrfmt("%s/%s", root, sub);
 		if (stat(full, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) {
-				load_dir(root, sub, rs);
+				ret = load_dir(root, sub, rs);
 			} else if (S_ISREG(st.st_mode) && ends_with(de->d_name, ".cocci")) {
 				char *data;
 				size_t size;
 
-				if (read_file(full, &data, &size) < 0)
-					die("cannot read rule '%s': %s", full, strerror(errno));
-				add_rule(rs, sub, full, data, size);
-				free(data);
+				if (read_file(full, &data, &size) < 0) {
+					ret = error("cannot read rule '%s': %s", full, strerror(errno));
+				} else {
+					add_rule(rs, sub, full, data, size);
+					free(data);
+				}
 			}
 		} else {
 			char target[PATH_MAX];
@@ -146,28 +157,33 @@ static void load_dir(const char *root, const char *rel, struct rule_set *rs)
 	}
 	closedir(d);
 	free(path);
+	return ret;
 }
 
-void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out)
+int rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule_set *out)
 {
 	struct stat st;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (strchr(spec, ':') && stat(spec, &st) < 0) {
 		git_object *obj;
 		git_tree *tree;
 		struct tree_walk w;
-		char *root = xstrfmt("%s/rules", tmpdir);
+		char *root;
 
 		if (git_revparse_single(&obj, repo_git(r), spec) < 0)
-			die("--rules: '%s' is neither a directory nor a tree in the repository", spec);
-		if (git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
-			die("--rules: '%s' is not a tree", spec);
+			return error("--rules: '%s' is neither a directory nor a tree in the repository", spec);
+		if (git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0) {
+			git_object_free(obj);
+			return error("--rules: '%s' is not a tree", spec);
+		}
+		root = xstrfmt("%s/rules", tmpdir);
 		w.repo = r;
 		w.root = root;
 		w.rs = out;
 		if (git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, &w) < 0)
-			die_git("reading the rules tree");
+			ret = error("--rules: cannot read the tree '%s'", spec);
 		git_tree_free(tree);
 		git_object_free(obj);
 		free(root);
@@ -175,17 +191,20 @@ void rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rul
 		char abs[PATH_MAX];
 
 		if (!realpath(spec, abs) || stat(abs, &st) < 0 || !S_ISDIR(st.st_mode))
-			die("--rules: '%s' is not a directory", spec);
-		load_dir(abs, "", out);
+			return error("--rules: '%s' is not a directory", spec);
+		ret = load_dir(abs, "", out);
 	}
+	if (ret < 0)
+		return -1;
 	if (!out->nr)
 		warning("no *.cocci rules in '%s'", spec);
 	if (out->nr)
 		qsort(out->v, out->nr, sizeof(*out->v), rule_cmp);
+	return 0;
 }
 
-void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
-		      git_oid *id)
+int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
+		     git_oid *id)
 {
 	struct stat st;
 	char *data;
@@ -195,24 +214,29 @@ void rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char
 		git_object *obj;
 		git_blob *blob;
 
+		int ret = 0;
+
 		if (git_revparse_single(&obj, repo_git(r), spec) < 0)
-			die("--macro-file: '%s' is neither a file nor a blob in the repository", spec);
-		if (git_object_peel((git_object **)&blob, obj, GIT_OBJECT_BLOB) < 0)
-			die("--macro-file: '%s' is not a file", spec);
+			return error("--macro-file: '%s' is neither a file nor a blob in the repository", spec);
+		if (git_object_peel((git_object **)&blob, obj, GIT_OBJECT_BLOB) < 0) {
+			git_object_free(obj);
+			return error("--macro-file: '%s' is not a file", spec);
+		}
 		*id = *git_blob_id(blob);
 		*path = xstrfmt("%s/macros.h", tmpdir);
 		if (write_file_at("/", *path, git_blob_rawcontent(blob),
 				  (size_t)git_blob_rawsize(blob)) < 0)
-			die("cannot write %s: %s", *path, strerror(errno));
+			ret = error("cannot write %s: %s", *path, strerror(errno));
 		git_blob_free(blob);
 		git_object_free(obj);
-		return;
+		return ret;
 	}
 	*path = realpath(spec, NULL);
 	if (!*path || read_file(*path, &data, &size) < 0)
-		die("--macro-file: cannot read '%s': %s", spec, strerror(errno));
+		return error("--macro-file: cannot read '%s': %s", spec, strerror(errno));
 	repo_hash_blob(data, size, id);
 	free(data);
+	return 0;
 }
 
 void rules_select(struct rule_set *rs, const char *target)

@@ -110,9 +110,9 @@ static char *first_line_of(const char *const *argv)
  * it is remembered beside the cache with the executable's size and mtime, so
  * that a warm run starts no spatch at all.
  */
-void spatch_find(struct repo *r, struct spatch_info *out)
+int spatch_find(struct repo *r, struct spatch_info *out)
 {
-	char *memo = xstrfmt("%sbackport/spatch-version", repo_gitdir(r));
+	char *memo;
 	struct stat st;
 	char *stamp, *data = NULL;
 	size_t size;
@@ -120,9 +120,10 @@ void spatch_find(struct repo *r, struct spatch_info *out)
 	memset(out, 0, sizeof(*out));
 	out->path = find_on_path("spatch");
 	if (!out->path)
-		die("spatch not found on PATH: install Coccinelle (Debian package 'coccinelle')");
+		return error("spatch not found on PATH: install Coccinelle (Debian package 'coccinelle')");
 	if (stat(out->path, &st) < 0)
-		die("cannot stat %s: %s", out->path, strerror(errno));
+		return error("cannot stat %s: %s", out->path, strerror(errno));
+	memo = xstrfmt("%sbackport/spatch-version", repo_gitdir(r));
 	stamp = xstrfmt("%s\n%lld %lld.%09ld\n", out->path, (long long)st.st_size,
 			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	if (read_file(memo, &data, &size) == 0 && starts_with(data, stamp)) {
@@ -139,9 +140,12 @@ void spatch_find(struct repo *r, struct spatch_info *out)
 		char *value;
 
 		out->version = first_line_of(argv);
-		if (!out->version)
-			die("%s --version failed: is Coccinelle (Debian package 'coccinelle') installed correctly?",
-			    out->path);
+		if (!out->version) {
+			free(stamp);
+			free(memo);
+			return error("%s --version failed: is Coccinelle (Debian package 'coccinelle') installed correctly?",
+				     out->path);
+		}
 		value = xstrfmt("%s%s\n", stamp, out->version);
 		/* Only a cost when it cannot be remembered. */
 		if (write_file_at(repo_gitdir(r), "backport/spatch-version", value, strlen(value)) < 0)
@@ -150,6 +154,7 @@ void spatch_find(struct repo *r, struct spatch_info *out)
 	}
 	free(stamp);
 	free(memo);
+	return 0;
 }
 
 void spatch_info_clear(struct spatch_info *sp)

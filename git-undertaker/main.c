@@ -94,7 +94,9 @@ static int note_is_current(const char *note, const char *key, int show_all, size
 
 	if (!m || !s || (m != note && m[-1] != '\n'))
 		return 0;
-	if (show_all && !strstr(note, "\n" NOTE_SHOW_ALL "\n"))
+	/* The trailer opens the note when the commit has no defect at all. */
+	if (show_all && !starts_with(note, NOTE_SHOW_ALL "\n") &&
+	    !strstr(note, "\n" NOTE_SHOW_ALL "\n"))
 		return 0;
 	m += strlen(NOTE_MODEL_PREFIX);
 	if (strncmp(m, key, klen) || m[klen] != '\n')

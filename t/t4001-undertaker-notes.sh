@@ -155,6 +155,17 @@ test_expect_success '--show=all checks again a commit whose note lacks the uncha
 	git checkout -q topic
 '
 
+test_expect_success '--show=all reuses its note of a commit without defects' '
+	git undertaker --notes-ref=refs/notes/clean --show=all good^! >first &&
+	git notes --ref=clean show good >note &&
+	head -n 1 note >first-line &&
+	echo "Undertaker-Show: all" >expect &&
+	test_cmp expect first-line &&
+	git undertaker --notes-ref=refs/notes/clean --show=all good^! >again &&
+	test_cmp first again &&
+	test $(git rev-list refs/notes/clean | wc -l) = 1
+'
+
 test_expect_success 'the work tree and index are untouched' '
 	git status --porcelain >status &&
 	grep -v "^??" status >tracked || true &&

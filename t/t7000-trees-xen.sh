@@ -260,4 +260,80 @@ test_expect_success 'git vampyr on a tree with no Kconfig tree: fatal, named' '
 	grep "no Kconfig tree at" err
 '
 
+test_expect_success 'Kbuild from xen/Makefile: ALL_OBJS-y, arch/$(SRCARCH)/, arch.mk'"'"'s $(ARCH), obj-bin-y, foo.init.o' '
+	git init -q kb &&
+	git archive base xen | tar -x -C kb &&
+	(
+		cd kb &&
+		write_file xen/Makefile <<-\EOF &&
+		ARCH := $(XEN_TARGET_ARCH)
+		SRCARCH := $(shell echo $(ARCH) | sed -e "s/x86.*/x86/" -e "s/arm\(32\|64\)/arm/g")
+		export ARCH SRCARCH
+		ALL_OBJS-y := common/built_in.o
+		ALL_OBJS-y += arch/$(SRCARCH)/built_in.o
+		ALL_LIBS-y := lib/lib.a
+		include $(srctree)/arch/$(SRCARCH)/arch.mk
+		EOF
+		write_file xen/arch/arm/arch.mk <<-\EOF &&
+		ARCH_LIBS-y += arch/arm/$(ARCH)/lib/lib.a
+		EOF
+		write_file xen/arch/x86/arch.mk <<-\EOF &&
+		CFLAGS += -mno-red-zone
+		EOF
+		write_file xen/arch/arm/Makefile <<-\EOF &&
+		obj-y += setup.o
+		EOF
+		write_file xen/arch/arm/arm64/lib/Makefile <<-\EOF &&
+		lib-y += memcpy.o
+		EOF
+		write_file xen/arch/arm/arm32/lib/Makefile <<-\EOF &&
+		lib-y += memcpy.o
+		EOF
+		write_file xen/arch/x86/Makefile <<-\EOF &&
+		obj-y += setup.o
+		obj-bin-y += boot.init.o
+		EOF
+		write_file xen/common/Makefile <<-\EOF &&
+		obj-y += clean.o
+		obj-$(CONFIG_SCHED) += sched.o
+		include $(srcdir)/Makefile.common
+		EOF
+		write_file xen/common/Makefile.common <<-\EOF &&
+		obj-y += shared.o
+		EOF
+		write_file xen/lib/Makefile <<-\EOF &&
+		lib-y += ctype.o
+		EOF
+		write_file xen/common/sched.c <<-\EOF &&
+		#ifndef CONFIG_SCHED
+		int never;
+		#endif
+		EOF
+		for f in arch/arm/setup.c arch/arm/arm64/lib/memcpy.S arch/arm/arm32/lib/memcpy.S \
+			 arch/x86/setup.c arch/x86/boot.c common/shared.c lib/ctype.c; do
+			echo "int x;" >xen/$f || return 1
+		done &&
+		git add . && test_tick && git commit -q -m kbuild &&
+		git undertaker --dump-model=files --arch=arm64 >arm64 &&
+		! grep "\[" arm64 &&
+		grep "^xen/arch/arm/arm64/lib/memcpy.S	true$" arm64 &&
+		grep "^xen/arch/arm/arm32/lib/memcpy.S	false$" arm64 &&
+		grep "^xen/arch/arm/setup.c	true$" arm64 &&
+		grep "^xen/arch/x86/setup.c	false$" arm64 &&
+		grep "^xen/common/sched.c	CONFIG_SCHED$" arm64 &&
+		grep "^xen/common/shared.c	true$" arm64 &&
+		grep "^xen/lib/ctype.c	true$" arm64 &&
+		git undertaker --dump-model=files --arch=arm32 >arm32 &&
+		grep "^xen/arch/arm/arm32/lib/memcpy.S	true$" arm32 &&
+		grep "^xen/arch/arm/arm64/lib/memcpy.S	false$" arm32 &&
+		git undertaker --dump-model=files --arch=x86_64 >x86 &&
+		! grep "\[" x86 &&
+		grep "^xen/arch/x86/setup.c	true$" x86 &&
+		grep "^xen/arch/x86/boot.c	true$" x86 &&
+		grep "^xen/arch/arm/setup.c	false$" x86 &&
+		test_expect_code 1 git undertaker --no-notes --all -- xen/common >out &&
+		grep "^xen/common/sched.c:1: dead block B0 (kbuild, global): #ifndef CONFIG_SCHED$" out
+	)
+'
+
 test_done

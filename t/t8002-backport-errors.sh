@@ -95,4 +95,17 @@ test_expect_success '--macro-file that is neither: fatal, 128' '
 	grep "macro-file.*nope.h" err
 '
 
+# Errors go up to main, which cleans up: no temporary directory is left.
+test_expect_success 'bad --rules or --macro-file: an error, 128, nothing left in TMPDIR' '
+	mkdir tmp &&
+	test_expect_code 128 env TMPDIR="$PWD/tmp" git backport --rules=nowhere base..drivers 2>err &&
+	grep "^git backport: error: --rules: .nowhere. is not a directory$" err &&
+	test_expect_code 128 env TMPDIR="$PWD/tmp" git backport --rules=base:nowhere base..drivers 2>err &&
+	grep "^git backport: error: --rules: .base:nowhere. is neither a directory nor a tree in the repository$" err &&
+	test_expect_code 128 env TMPDIR="$PWD/tmp" git backport --rules=rules --macro-file=missing.h base..drivers 2>err &&
+	grep "^git backport: error: --macro-file: cannot read .missing.h.: No such file or directory$" err &&
+	ls tmp >left &&
+	test_must_be_empty left
+'
+
 test_done

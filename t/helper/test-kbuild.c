@@ -179,7 +179,8 @@ int main(int argc, char **argv)
 				exit(128);
 			kbuild_map_free(m);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			m = kbuild_map_for_commit(repo, &oid, arch, cache);
+			m = kbuild_map_for_commit(repo, &oid, &(struct kbuild_target){ .arch = arch },
+						  cache);
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			if (stats && k + 1 < revs.nr)
 				fprintf(stderr, "%s: cached %zu makefiles %zu\n", revs.v[k],
