@@ -80,7 +80,7 @@ int repo_read_path(struct repo *r, const git_oid *commit, const char *path, stru
 int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out);
 void blob_release(struct repo *r, struct blob *b);
 /* The id git gives these bytes as a blob (git hash-object), nothing written. */
-int repo_hash_blob(const void *data, size_t size, git_oid *out);
+void repo_hash_blob(const void *data, size_t size, git_oid *out);
 /* Writes the bytes as a blob (git hash-object -w); -1 with a message when it cannot. */
 int repo_write_blob(struct repo *r, const void *data, size_t size, git_oid *out);
 /* Is the object in the repository? (Its size and contents are not read.) */

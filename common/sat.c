@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The picosat wrapper; see sat.h. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,6 +44,9 @@ struct sat {
 	int pool_hint;		/* the base's own variables (sat_load_witnesses): pool_vars at least */
 	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
 	uint64_t *ones;		/* pool_words words of ~0, and then of 0 */
+	struct sat_share *share;	/* other solvers' models, or NULL */
+	size_t share_next;	/* the share's first model not looked at yet */
+	size_t shared;
 	struct logic_bits *bits;
 	int random_phase;	/* decisions take random phases: diverse witnesses */
 	int phases_saved;	/* picosat holds the phases of a model it found */
@@ -135,6 +139,8 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 		/* A stronger base may refute earlier answers and witnesses: forget them. */
 		u64map_clear(&s->answers);
 		s->nr_witnesses = s->next_witness = 0;
+		/* Other solvers' models need not satisfy it. */
+		s->share = NULL;
 	}
 	for (size_t i = 0; i < nr; i++)
 		if (abs(lits[i]) > s->hard_var)
@@ -325,6 +331,145 @@ static void pool_set(struct sat *s, size_t slot, int var)
 	s->pool[(size_t)var * s->pool_words + slot / 64] |= (uint64_t)1 << (slot % 64);
 }
 
+struct sat_share {
+	pthread_mutex_t lock;
+	int nr_vars;
+	size_t bytes, max;
+	unsigned char *rows;	/* bit var % 8 of byte var / 8 */
+	const struct sat **from;
+	size_t nr, alloc;
+};
+
+struct sat_share *sat_share_new(int nr_vars, size_t max)
+{
+	struct sat_share *sh = xcalloc(1, sizeof(*sh));
+
+	pthread_mutex_init(&sh->lock, NULL);
+	sh->nr_vars = nr_vars;
+	sh->bytes = ((size_t)nr_vars + 8) / 8;
+	sh->max = max;
+	return sh;
+}
+
+void sat_share_free(struct sat_share *sh)
+{
+	if (!sh)
+		return;
+	pthread_mutex_destroy(&sh->lock);
+	free(sh->rows);
+	free(sh->from);
+	free(sh);
+}
+
+void sat_join_share(struct sat *s, struct sat_share *sh)
+{
+	s->share = sh;
+	s->share_next = 0;
+}
+
+static int can_share(const struct sat *s)
+{
+	/* Its pool over the share's variables: each model fills the same columns. */
+	return s->share && (!s->nr_witnesses || s->pool_vars == s->share->nr_vars) &&
+	       s->hard_var <= s->share->nr_vars;
+}
+
+/* The solver's current model, for the others. */
+static void share_model(struct sat *s)
+{
+	struct sat_share *sh = s->share;
+	unsigned char *row;
+
+	if (!can_share(s))
+		return;
+	pthread_mutex_lock(&sh->lock);
+	if (sh->nr < sh->max) {
+		if (sh->nr == sh->alloc) {
+			sh->alloc = sh->alloc ? 2 * sh->alloc : 16;
+			sh->rows = xrealloc(sh->rows, sh->alloc * sh->bytes);
+			sh->from = xrealloc(sh->from, sh->alloc * sizeof(*sh->from));
+		}
+		row = sh->rows + sh->nr * sh->bytes;
+		memset(row, 0, sh->bytes);
+		for (int v = 1; v <= sh->nr_vars; v++)
+			if (picosat_deref(s->ps, v) > 0)
+				row[v / 8] |= (unsigned char)(1u << (v % 8));
+		sh->from[sh->nr++] = s;
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static size_t pool_slot(struct sat *s, int vars);
+static void pool_set(struct sat *s, size_t slot, int var);
+
+/* The models others found since the last look, into the pool; how many. */
+static size_t take_shared(struct sat *s)
+{
+	struct sat_share *sh = s->share;
+	size_t n = 0;
+
+	if (!can_share(s) || !s->max_witnesses)
+		return 0;
+	pthread_mutex_lock(&sh->lock);
+	for (; s->share_next < sh->nr; s->share_next++) {
+		const unsigned char *row = sh->rows + s->share_next * sh->bytes;
+		size_t i;
+
+		if (sh->from[s->share_next] == s)
+			continue;
+		i = pool_slot(s, sh->nr_vars);
+		for (int v = 1; v <= sh->nr_vars; v++)
+			if ((row[v / 8] >> (v % 8)) & 1)
+				pool_set(s, i, v);
+		n++;
+	}
+	pthread_mutex_unlock(&sh->lock);
+	s->shared += n;
+	return n;
+}
+
+struct sat_shares {
+	pthread_mutex_t lock;
+	struct strmap by_key;
+};
+
+struct sat_shares *sat_shares_new(void)
+{
+	struct sat_shares *shs = xcalloc(1, sizeof(*shs));
+
+	pthread_mutex_init(&shs->lock, NULL);
+	return shs;
+}
+
+struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr_vars, size_t max)
+{
+	struct sat_share *sh;
+
+	pthread_mutex_lock(&shs->lock);
+	sh = strmap_get(&shs->by_key, key);
+	if (!sh) {
+		sh = sat_share_new(nr_vars, max);
+		strmap_put(&shs->by_key, key, sh);
+	}
+	pthread_mutex_unlock(&shs->lock);
+	/* Another build of the same key cannot differ, but be safe. */
+	return sh->nr_vars == nr_vars ? sh : NULL;
+}
+
+static void free_share(void *p)
+{
+	sat_share_free(p);
+}
+
+void sat_shares_free(struct sat_shares *shs)
+{
+	if (!shs)
+		return;
+	strmap_clear(&shs->by_key, free_share);
+	pthread_mutex_destroy(&shs->lock);
+	free(shs);
+}
+
 /* Keeps the solver's current model in the pool (the oldest one replaced). */
 static void keep_witness(struct sat *s)
 {
@@ -339,6 +484,8 @@ static void keep_witness(struct sat *s)
 		if (picosat_deref(s->ps, v) > 0)
 			pool_set(s, i, v);
 	s->witnesses_found = 1;
+	if (s->share)
+		share_model(s);
 }
 
 /* A variable's words: the pool's, a later unit fact's, or NULL (free). */
@@ -586,7 +733,7 @@ int sat_satisfiable(struct sat *s, formula f)
 	int r;
 	if (f == LOGIC_FALSE) {
 		r = SAT_UNSAT;
-	} else if (witnessed(s, f)) {
+	} else if (witnessed(s, f) || (take_shared(s) && witnessed(s, f))) {
 		r = SAT_SAT;
 		s->witnessed++;
 	} else {
@@ -619,6 +766,7 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->pool = s->nr_witnesses;
 	st->cached = s->cached;
 	st->witnessed = s->witnessed;
+	st->shared = s->shared;
 	st->calls = s->calls;
 	st->unsat = s->unsat;
 	st->sat_seconds = s->sat_seconds;

@@ -90,11 +90,35 @@ void sat_set_random_phase(struct sat *s);
 void sat_load_witnesses(struct sat *s, const char *path, int nr_vars);
 void sat_save_witnesses(struct sat *s, const char *path, int nr_vars);
 
+/*
+ * Models shared by the solvers of one base in one process (a census's worker
+ * threads, each with its own model of the architecture): a model one of them
+ * finds joins the others' witnesses when they next miss. Every solver that
+ * joins must have the same base over variables 1..nr_vars (models built
+ * alike from one Kconfig tree, as the samples file's key says); their facts
+ * on later variables may differ. One that gets another base clause there
+ * leaves. A share holds up to `max` models (the first found) and locks.
+ */
+struct sat_share;
+struct sat_share *sat_share_new(int nr_vars, size_t max);
+void sat_share_free(struct sat_share *sh);
+void sat_join_share(struct sat *s, struct sat_share *sh);
+
+/*
+ * A set of shares by key (the samples file's path), for the workers of one
+ * run: the first to ask for a key makes its share.
+ */
+struct sat_shares;
+struct sat_shares *sat_shares_new(void);
+struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr_vars, size_t max);
+void sat_shares_free(struct sat_shares *shs);
+
 struct sat_stats {
 	size_t queries;		/* sat_satisfiable() calls */
 	size_t pool;		/* witnesses held now */
 	size_t cached;		/* answered from the cache */
 	size_t witnessed;	/* answered by a witness (the pool) */
+	size_t shared;		/* witnesses taken from other solvers (sat_share) */
 	size_t calls;		/* solver calls (sat_solve() included) */
 	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
 	double sat_seconds;	/* thread CPU time in solver calls that found a model */

@@ -64,10 +64,11 @@ static void print_stats(struct arch_model *am)
 		sat_get_stats(am->sat, &st);
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
 			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
-			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples\n",
+			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples, "
+			"%zu taken from other workers\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
 			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds,
-			am->constant, st.pool);
+			am->constant, st.pool, st.shared);
 	}
 	am->stats_printed = 1;
 }
@@ -180,6 +181,13 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 	if (t->bf && t->env.samples_dir) {
 		am->samples_path = samples_path(t, am->arch);
 		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
+		if (t->env.shares) {
+			struct sat_share *sh = sat_shares_get(t->env.shares, am->samples_path,
+							      am->base_vars, model_witnesses());
+
+			if (sh)
+				sat_join_share(am->sat, sh);
+		}
 	}
 	return am;
 }

@@ -82,6 +82,11 @@ struct trees_env {
 	int quiet;				/* the tree's absence was said already */
 	/* Where the solver's samples are kept ("$GIT_DIR/undertaker/samples"), or NULL. */
 	const char *samples_dir;
+	/*
+	 * The run's shares of models between workers (sat.h), or NULL: each
+	 * model joins the one of its samples file.
+	 */
+	struct sat_shares *shares;
 	/* tree_models.removed, or NULL. */
 	int (*removed)(void *data, const git_oid *commit, const char *name, struct strbuf *out);
 	void *removed_data;

@@ -443,27 +443,34 @@ int parse_int(const char *s, long *out)
 size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xmalloc((lb + 1) * sizeof(*row)), best;
+	/* Three rows: i - 2 (for a swap), i - 1 and i. */
+	size_t *rows = xmalloc(3 * (lb + 1) * sizeof(*rows)), best;
+	size_t *prev2 = rows, *prev = rows + lb + 1, *cur = rows + 2 * (lb + 1), *t;
 
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
+		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+			size_t v = prev[j - 1] + (a[i - 1] != b[j - 1]);
 
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			diag = up;
-			row[j] = v;
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			/* Two neighbours swapped (x68 for x86) is one typo, not two. */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
 		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
 	}
-	best = row[lb];
-	free(row);
+	best = prev[lb];
+	free(rows);
 	return best;
 }
 

@@ -120,7 +120,10 @@ void strmap_clear(struct strmap *m, void (*free_value)(void *));
 
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
-/* Levenshtein distance: "did you mean" for symbols and architectures. */
+/*
+ * Edits from a to b, a swap of two neighbours counting as one (optimal
+ * string alignment): "did you mean" for symbols and architectures.
+ */
 size_t edit_distance(const char *a, const char *b);
 /* Creates a directory and its missing parents; -1 (errno set) when one cannot be made. */
 int mkdir_p(const char *path);

@@ -88,7 +88,7 @@ struct subject {
 	 * read it for a C file (its "local includes"): never run alone.
 	 */
 	int include_only;
-	/* Why spatch is not given this file at all (spatch_path_refusal), or NULL. */
+	/* Why spatch is not given this file at all (its name: spatch_path_refusal; a blob that cannot be read), or NULL. */
 	const char *refused;
 	/* The C files (subject indices) through which rules changed it. */
 	struct via { size_t from, rule; } *via;

@@ -200,8 +200,11 @@ static void write_inputs(struct run_context *ctx, struct job *job, struct pendin
 
 			if (workdir_holds(job, p->deps[k].path, &p->deps[k].blob))
 				continue;
-			if (repo_read_blob(ctx->repo, &p->deps[k].blob, &b) < 0)
-				die("cannot read %s", p->deps[k].path);
+			if (repo_read_blob(ctx->repo, &p->deps[k].blob, &b) < 0) {
+				warning("%s: cannot be read from the object store; spatch runs without it",
+					p->deps[k].path);
+				continue;
+			}
 			workdir_put(job, p->deps[k].path, &p->deps[k].blob, b->data, b->size);
 			blob_release(ctx->repo, b);
 		}

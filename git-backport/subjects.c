@@ -40,24 +40,24 @@ static long add_loaded(struct repo *r, struct subject_set *set, struct loaded *l
 	struct subject *s;
 	struct blob *b = l->blob;
 
-	if (l->failed)
-		die("cannot read %s", l->path);
-	if (!b)
+	if (!b && !l->failed)
 		return -1;
 	ALLOC_GROW(set->v, set->nr + 1, set->alloc);
 	s = &set->v[set->nr++];
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(l->path);
-	s->refused = spatch_path_refusal(s->path);
+	s->refused = l->failed ? "its blob cannot be read from the object store" :
+		     spatch_path_refusal(s->path);
 	s->tip = l->oid;
 	s->cur = l->oid;
 	s->mode = l->mode;
-	s->tip_size = s->size = b->size;
-	s->tip_data = xmalloc(b->size + 1);
-	memcpy(s->tip_data, b->data, b->size + 1);	/* its NUL too */
-	s->data = xmalloc(b->size + 1);
-	memcpy(s->data, b->data, b->size + 1);
-	blob_release(r, b);
+	s->tip_size = s->size = b ? b->size : 0;
+	s->tip_data = xmalloc(s->size + 1);
+	memcpy(s->tip_data, b ? b->data : "", s->size + 1);	/* its NUL too */
+	s->data = xmalloc(s->size + 1);
+	memcpy(s->data, s->tip_data, s->size + 1);
+	if (b)
+		blob_release(r, b);
 	l->blob = NULL;
 	s->changed_by = xcalloc(nr_rules ? nr_rules : 1, 1);
 	return (long)(set->nr - 1);

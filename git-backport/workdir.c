@@ -156,8 +156,7 @@ int workdir_read_back(struct job *job, const char *path, git_oid *oid, char **da
 			f->known = 0;
 		goto out;
 	}
-	if (repo_hash_blob(*data, *size, oid) < 0)
-		die_git("hashing spatch's output");
+	repo_hash_blob(*data, *size, oid);
 	if (!f) {
 		f = xcalloc(1, sizeof(*f));
 		strmap_put(&job->files, path, f);

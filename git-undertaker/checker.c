@@ -34,6 +34,7 @@ struct checker {
 	struct project_config project_config;
 	struct trees_cache trees;
 	char *samples_dir;
+	struct sat_shares *shares;	/* the parent's in a worker */
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
@@ -73,6 +74,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
 	c->host_arch = xstrdup(project_host_srcarch());
 	c->samples_dir = xstrfmt("%sundertaker/samples", repo_gitdir(r));
+	c->shares = sat_shares_new();
 	pthread_mutex_init(&c->results_lock, NULL);
 	init_trees(c);
 	return c;
@@ -117,6 +119,7 @@ void checker_free(struct checker *c)
 		strvec_clear(&c->macro_defs);
 		strvec_clear(&c->accept);
 		project_config_release(&c->project_config);
+		sat_shares_free(c->shares);
 	}
 	free(c->host_arch);
 	pthread_mutex_destroy(&c->results_lock);
@@ -161,6 +164,7 @@ static void init_trees(struct checker *c)
 		/* A census worker's trees are its parent's again: the parent has said it. */
 		.quiet = c->parent != NULL,
 		.samples_dir = c->samples_dir,
+		.shares = c->shares,
 		.removed = c->opts->explain ? symbol_removed : NULL,
 		.removed_data = c,
 	};
@@ -589,6 +593,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
 	c->samples_dir = xstrdup(parent->samples_dir);
+	c->shares = parent->shares;
 	pthread_mutex_init(&c->results_lock, NULL);
 	init_trees(c);
 	return c;

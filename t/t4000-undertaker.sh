@@ -450,4 +450,35 @@ test_expect_success 'a Kconfig error is said once, however many workers parse th
 	test $(grep -c "^git undertaker: error: Kconfig:8: " err) = 1
 '
 
+test_expect_success '--arch=<typo>: a swap of two letters is one typo (x68 is x86, not m68k), for every command' '
+	git init -q arches &&
+	(
+		cd arches &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "Linux/$(SRCARCH)"
+		source "arch/$(SRCARCH)/Kconfig"
+		EOF
+		write_file arch/x86/Kconfig <<-\EOF &&
+		config X86
+			def_bool y
+		EOF
+		write_file arch/m68k/Kconfig <<-\EOF &&
+		config M68K
+			def_bool y
+		EOF
+		git add . && test_tick && git commit -q -m arches &&
+		test_expect_code 129 git undertaker --arch=x68 2>err &&
+		grep "did you mean .x86.?" err &&
+		test_expect_code 129 git undertaker --all --arch=x68 2>err &&
+		grep "did you mean .x86.?" err &&
+		test_expect_code 129 git undertaker --dump-model=files --arch=x68 2>err &&
+		grep "did you mean .x86.?" err &&
+		test_expect_code 129 git vampyr --arch=x68 2>err &&
+		grep "did you mean .x86.?" err &&
+		grep "^valid architectures: m68k x86$" err &&
+		test_must_fail git rev-parse --verify -q refs/notes/undertaker &&
+		test_must_fail git rev-parse --verify -q refs/notes/vampyr
+	)
+'
+
 test_done

@@ -103,4 +103,20 @@ test_expect_success 'a header with such a name is not given to spatch to read, w
 	grep "warning: inc/bad name.h: not given to spatch to read beside the files that include it" err
 '
 
+test_expect_success 'a file whose blob is gone from the object store: named, the others previewed' '
+	git checkout -q -b lost-blob hostile-names^ &&
+	mkdir -p lost &&
+	printf "int lost_%s(void)\n{\n\treturn foo_new_api(7);\n}\n" gone >lost/gone.c &&
+	printf "int lost_%s(void)\n{\n\treturn foo_new_api(8);\n}\n" kept >lost/kept.c &&
+	git add lost && test_tick && git commit -q -m "two files" &&
+	blob=$(git rev-parse HEAD:lost/gone.c) &&
+	obj=.git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
+	test -f "$obj" &&
+	mv "$obj" gone.obj &&
+	test_expect_code 1 git backport --rules=rules --no-notes HEAD^! >out 2>err &&
+	mv gone.obj "$obj" &&
+	grep "^+	return foo_old_api(8, 0);" out &&
+	grep "error: lost/gone.c: not given to spatch: its blob cannot be read from the object store" err
+'
+
 test_done

@@ -331,6 +331,32 @@ static int pool(const char *dir)
 	bad += check(st.pool == 101, "100 and 1 models, none twice");
 	if (bad)
 		fprintf(stderr, "pool %zu, calls %zu, witnessed %zu\n", st.pool, st.calls, st.witnessed);
+	/* Two solvers of one base in a share: what one finds, the other uses. */
+	struct sat_share *sh = sat_share_new(nv, 128);
+	struct sat *v = sat_new(l), *w = sat_new(l);
+	sat_assert(v, any);
+	sat_assert(w, any);
+	sat_set_witnesses(v, 128);
+	sat_set_witnesses(w, 128);
+	sat_load_witnesses(v, "/nonexistent", nv);
+	sat_load_witnesses(w, "/nonexistent", nv);
+	sat_join_share(v, sh);
+	sat_join_share(w, sh);
+	bad += check(sat_satisfiable(v, both) == SAT_SAT && solver_calls(v) == 1, "found by one");
+	bad += check(sat_satisfiable(w, both) == SAT_SAT && solver_calls(w) == 0, "used by the other");
+	sat_get_stats(w, &st);
+	bad += check(st.shared == 1 && st.witnessed == 1, "taken from the share");
+	/* A clause on the shared variables: its models are no longer the others'. */
+	sat_add_clause(w, (int[]){ -logic_var_find(l, "FREE") }, 1);
+	/* In no model found so far: v's has every x true (no random phases). */
+	formula three = logic_and(l, x[5], logic_not(x[6]));
+	bad += check(sat_satisfiable(v, three) == SAT_SAT && solver_calls(v) == 2, "found again");
+	calls = solver_calls(w);
+	bad += check(sat_satisfiable(w, three) == SAT_SAT && solver_calls(w) == calls + 1,
+		     "left the share");
+	sat_free(v);
+	sat_free(w);
+	sat_share_free(sh);
 	sat_free(s);
 	sat_free(off);
 	sat_free(t);
