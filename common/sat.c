@@ -39,7 +39,7 @@ struct sat {
 	 */
 	uint64_t *pool;		/* (pool_vars + 1) * pool_words: variable v's at v * pool_words */
 	int pool_vars;
-	size_t pool_words;	/* allocated: max_witnesses / 64, rounded up */
+	size_t pool_words;	/* allocated: doubled as the pool fills, up to max_witnesses / 64 */
 	size_t nr_witnesses, next_witness, max_witnesses;
 	int pool_hint;		/* the base's own variables (sat_load_witnesses): pool_vars at least */
 	int witnesses_found;	/* the solver found one since sat_load_witnesses() */
@@ -289,16 +289,22 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 	return n;
 }
 
-static void pool_alloc(struct sat *s, int vars)
+/* Room for `words` * 64 models, those held kept: a model of Linux takes 70k bits. */
+static void pool_resize(struct sat *s, int vars, size_t words)
 {
-	s->pool_words = (s->max_witnesses + 63) / 64;
-	s->pool_vars = vars;
+	uint64_t *pool = xcalloc(((size_t)vars + 1) * words, sizeof(uint64_t));
+
+	if (s->pool && vars == s->pool_vars)
+		for (int v = 0; v <= vars; v++)
+			memcpy(pool + (size_t)v * words, s->pool + (size_t)v * s->pool_words,
+			       (words < s->pool_words ? words : s->pool_words) * sizeof(uint64_t));
 	free(s->pool);
-	s->pool = xcalloc(((size_t)vars + 1) * s->pool_words, sizeof(uint64_t));
+	s->pool = pool;
+	s->pool_words = words;
+	s->pool_vars = vars;
 	free(s->ones);
-	s->ones = xcalloc(2 * s->pool_words, sizeof(uint64_t));
-	memset(s->ones, 0xff, s->pool_words * sizeof(uint64_t));
-	s->nr_witnesses = s->next_witness = 0;
+	s->ones = xcalloc(2 * words, sizeof(uint64_t));
+	memset(s->ones, 0xff, words * sizeof(uint64_t));
 }
 
 /*
@@ -313,9 +319,15 @@ static size_t pool_slot(struct sat *s, int vars)
 	if (!s->nr_witnesses) {
 		if (vars < s->pool_hint)
 			vars = s->pool_hint;
-		if (!s->pool || vars != s->pool_vars || s->pool_words != (s->max_witnesses + 63) / 64)
-			pool_alloc(s, vars);
+		if (!s->pool || vars != s->pool_vars)
+			pool_resize(s, vars, 1);
+		s->nr_witnesses = 0;
 		i = 0;
+	}
+	if (i / 64 >= s->pool_words) {
+		size_t words = 2 * s->pool_words, most = (s->max_witnesses + 63) / 64;
+
+		pool_resize(s, s->pool_vars, words < most ? words : most);
 	}
 	s->next_witness = (i + 1) % s->max_witnesses;
 	if (i == s->nr_witnesses)
