@@ -7,6 +7,9 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,29 +148,193 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree,
 /* Writes blob `id` (the zero id: removes the file) at path in tree. */
 static int put_file(struct vampyr *v, const char *tree, const char *path, const git_oid *id)
 {
-	char *full = xstrfmt("%s/%s", tree, path);
-	struct blob *b;
-	FILE *f;
+	struct tree_file f = { path, id, 0100644 };
+	char *full;
+
+	if (!git_oid_is_zero(id))
+		return tree_write_file(v->repo, tree, &f);
+	full = xstrfmt("%s/%s", tree, path);
+	unlink(full);
+	free(full);
+	return 0;
+}
+
+/*
+ * The full tree of --build is kept in $GIT_DIR/vampyr/build/ with the list
+ * of what it holds (.vampyr-files: mode, blob id and path of each file), so
+ * that the next --build, at any commit, writes only the files that differ
+ * and removes those that went away; make then rebuilds only what they touch,
+ * and finds its tools (fixdep, objtool) built. One run at a time holds it
+ * (build.lock, with its pid); another one meanwhile builds in a temporary
+ * tree. The list is removed while the tree changes: a run that dies leaves
+ * none, and the next one writes the tree anew.
+ */
+struct build_cache {
+	char *dir, *list, *lock;
+	struct strbuf files;	/* the list of the commit written */
+};
+
+struct tree_sync {
+	struct repo *repo;
+	struct strmap had;	/* path -> "mode blob" of the list found */
+	struct strbuf *files;
+	struct tree_file *todo;
+	size_t nr, alloc;
+};
+
+static int sync_one(const struct tree_file *f, void *data)
+{
+	struct tree_sync *ts = data;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *entry;
+	const char *old;
+
+	if (f->mode == 0160000)
+		return 0;
+	entry = xstrfmt("%o %s", f->mode, oid_hex(f->blob, hex));
+	strbuf_addf(ts->files, "%s %s\n", entry, f->path);
+	old = strmap_get(&ts->had, f->path);
+	if (!old || strcmp(old, entry)) {
+		git_oid *id = xmalloc(sizeof(*id));
+
+		git_oid_cpy(id, f->blob);
+		ALLOC_GROW(ts->todo, ts->nr + 1, ts->alloc);
+		ts->todo[ts->nr].path = xstrdup(f->path);
+		ts->todo[ts->nr].blob = id;
+		ts->todo[ts->nr++].mode = f->mode;
+	}
+	/* What keeps a value in `had` afterwards went away. */
+	if (old)
+		free(strmap_put(&ts->had, f->path, NULL));
+	free(entry);
+	return 0;
+}
+
+/* Takes the lock: 0, or -1 when a live run holds it. */
+static int take_lock(const char *lock)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		char buf[32];
+		FILE *f;
+		long pid = 0;
+
+		if (fd >= 0) {
+			int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+
+			if (write(fd, buf, (size_t)len) != len)
+				warning("cannot write %s: %m", lock);
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+		f = fopen(lock, "r");
+		if (f && fscanf(f, "%ld", &pid) != 1)
+			pid = 0;
+		if (f)
+			fclose(f);
+		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			return -1;
+		/* Its run is gone. */
+		unlink(lock);
+	}
+	return -1;
+}
+
+/* The kept tree, brought to commit: its path, or NULL (busy, or it could not be written). */
+static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct build_cache *bc)
+{
+	char *top = xstrfmt("%svampyr", repo_gitdir(v->repo));
+	struct tree_sync ts = { v->repo, STRMAP_INIT, &bc->files };
+	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
+	size_t writes = tree_blob_writes();
+	struct strmap_entry *e;
+	char *text;
 	int ret = 0;
 
-	if (git_oid_is_zero(id)) {
-		unlink(full);
-		free(full);
-		return 0;
+	bc->dir = xstrfmt("%s/build", top);
+	bc->list = xstrfmt("%s/.vampyr-files", bc->dir);
+	bc->lock = xstrfmt("%s/build.lock", top);
+	bc->files = (struct strbuf)STRBUF_INIT;
+	if (mkdir_p(top) || take_lock(bc->lock)) {
+		free(top);
+		return NULL;
 	}
-	if (repo_read_blob(v->repo, id, &b)) {
-		free(full);
-		return -1;
+	free(top);
+	text = read_file_text(bc->list);
+	for (char *p = text, *eol; *p; p = eol) {
+		char *sp;
+
+		eol = strchrnul(p, '\n');
+		if (*eol)
+			*eol++ = '\0';
+		/* "mode blob path": the path after the second space */
+		if ((sp = strchr(p, ' ')) && (sp = strchr(sp + 1, ' '))) {
+			*sp = '\0';
+			strmap_put(&ts.had, sp + 1, xstrdup(p));
+		}
 	}
-	unlink(full);
-	f = fopen(full, "w");
-	if (!f || fwrite(b->data, 1, b->size, f) != b->size)
-		ret = error("cannot write %s: %m", full);
-	if (f && fclose(f))
-		ret = error("cannot write %s: %m", full);
-	blob_release(v->repo, b);
-	free(full);
-	return ret;
+	free(text);
+	if (unlink(bc->list) && errno == ENOENT) {
+		/* No list: whatever is there is of a run that died. */
+		remove_tree(bc->dir);
+		strmap_clear(&ts.had, free);
+	}
+	if (mkdir_p(bc->dir) || repo_for_each_file(v->repo, commit, "", sync_one, &ts))
+		ret = -1;
+	/* Removed first: a file that became a directory makes way for it. */
+	strmap_for_each(&ts.had, e) {
+		char *path;
+
+		if (!e->value)
+			continue;
+		path = xstrfmt("%s/%s", bc->dir, e->key);
+
+		unlink(path);
+		free(path);
+	}
+	for (size_t i = 0; i < ts.nr; i++) {
+		if (!ret && !process_interrupted() && tree_write_file(v->repo, bc->dir, &ts.todo[i]))
+			ret = -1;
+		free((char *)ts.todo[i].path);
+		free((git_oid *)ts.todo[i].blob);
+	}
+	free(ts.todo);
+	strmap_clear(&ts.had, free);
+	process_exit_if_interrupted();
+	if (hook && *hook) {
+		FILE *f = fopen(hook, "a");
+
+		if (f) {
+			fprintf(f, "build %zu\n", tree_blob_writes() - writes);
+			fclose(f);
+		}
+	}
+	if (ret) {
+		remove_tree(bc->dir);
+		unlink(bc->lock);
+		return NULL;
+	}
+	return xstrdup(bc->dir);
+}
+
+/* Records what the kept tree holds (commit's files, swapped back) and lets it go. */
+static void build_cache_put(struct build_cache *bc, int ok)
+{
+	FILE *f;
+
+	if (ok && (f = fopen(bc->list, "w"))) {
+		int bad = fputs(strbuf_str(&bc->files), f) < 0;
+
+		if (fclose(f) || bad)
+			unlink(bc->list);
+	}
+	unlink(bc->lock);
+	free(bc->dir);
+	free(bc->list);
+	free(bc->lock);
+	strbuf_release(&bc->files);
 }
 
 /* Puts the files the commit changes as they are at the parent (at_parent) or at X. */
@@ -218,6 +385,8 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	char *tree_x, *tree_p = NULL;
 	struct change_list ch = { 0 };
 	struct strbuf targets = STRBUF_INIT;
+	struct build_cache bc = { 0 };
+	int cached = 0, swapped_back = 1;
 
 	if (git_commit_lookup(&commit, repo_git(v->repo), &v->commit))
 		die_git("cannot read the commit");
@@ -243,14 +412,23 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		if (is_build_file(ch.files[i].old_path) || is_build_file(path))
 			swap = 0;
 	}
-	tree_x = tree_checkout(v->repo, &v->commit, NULL);
+	tree_x = build_cache_get(v, &v->commit, &bc);
+	if (tree_x)
+		cached = 1;
+	else
+		tree_x = tree_checkout(v->repo, &v->commit, NULL);
 	if (!tree_x) {
 		change_list_clear(&ch);
 		strbuf_release(&targets);
 		return -1;
 	}
 	if (has_parent && !swap && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
-		process_tmpdir_remove(tree_x);
+		if (cached) {
+			build_cache_put(&bc, 1);
+			free(tree_x);
+		} else {
+			process_tmpdir_remove(tree_x);
+		}
 		change_list_clear(&ch);
 		strbuf_release(&targets);
 		return -1;
@@ -271,7 +449,8 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		} else if (has_parent) {
 			if (swap_files(v, tree_x, &ch, 1) == 0)
 				build_in(v, c, tree_x, cmd, strbuf_str(&targets), &at_p);
-			swap_files(v, tree_x, &ch, 0);
+			if (swap_files(v, tree_x, &ch, 0))
+				swapped_back = 0;
 		}
 		strmap_for_each(&at_x, e) {
 			if (strmap_get(&at_p, e->key))
@@ -282,8 +461,12 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		strmap_clear(&at_p, free);
 	}
 	v->build_done = 1;
-	if (v->keep_build_tree) {
+	if (v->keep_build_tree)
 		fprintf(stderr, "vampyr: the build tree is in %s\n", tree_x);
+	if (cached) {
+		build_cache_put(&bc, swapped_back);
+		free(tree_x);
+	} else if (v->keep_build_tree) {
 		process_tmpdir_keep(tree_x);
 	} else {
 		process_tmpdir_remove(tree_x);

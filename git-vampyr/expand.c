@@ -140,29 +140,27 @@ int vampyr_config_tree(struct vampyr *v)
 	return v->tree ? 0 : -1;
 }
 
-static int write_one(const struct tree_file *f, void *data)
+int tree_write_file(struct repo *r, const char *dir, const struct tree_file *f)
 {
-	struct checkout *co = data;
 	struct blob *b;
 	char *path;
 	int fd, ret = 0;
 
-	if (process_interrupted())
-		return -1;
-	if (co->cf && !wanted_for_config(f->path, co->cf))
-		return 0;
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
 		return 0;
-	if (repo_read_blob(co->repo, f->blob, &b))
+	if (repo_read_blob(r, f->blob, &b))
 		return -1;
-	path = xstrfmt("%s/%s", co->dir, f->path);
+	path = xstrfmt("%s/%s", dir, f->path);
 	blob_writes++;
 	if (make_parents(path)) {
 		ret = error("cannot create the directories of %s: %m", path);
 	} else if (f->mode == 0120000) {
+		unlink(path);
 		if (symlink(b->data, path))
 			ret = error("cannot create %s: %m", path);
 	} else {
+		/* A new inode: a hard link or a make rule may share the old one. */
+		unlink(path);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, (f->mode & 0111) ? 0777 : 0666);
 		if (fd < 0 || write(fd, b->data, b->size) != (ssize_t)b->size)
 			ret = error("cannot write %s: %m", path);
@@ -170,8 +168,24 @@ static int write_one(const struct tree_file *f, void *data)
 			close(fd);
 	}
 	free(path);
-	blob_release(co->repo, b);
+	blob_release(r, b);
 	return ret;
+}
+
+size_t tree_blob_writes(void)
+{
+	return blob_writes;
+}
+
+static int write_one(const struct tree_file *f, void *data)
+{
+	struct checkout *co = data;
+
+	if (process_interrupted())
+		return -1;
+	if (co->cf && !wanted_for_config(f->path, co->cf))
+		return 0;
+	return tree_write_file(co->repo, co->dir, f);
 }
 
 static int checkout_into(struct repo *r, const git_oid *commit, const struct config_files *cf,

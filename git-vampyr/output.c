@@ -80,9 +80,29 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 	if (v->toolchain_done)
 		fprintf(out, "this toolchain rules out %zu block%s (%zu symbols only probes decide)\n",
 			v->nr_toolchain, v->nr_toolchain == 1 ? "" : "s", v->toolchain_facts.nr);
-	if (v->expand_done)
-		fprintf(out, "after expansion: %zu of %zu blocks compiled\n",
-			v->nr_covered_expanded, v->nr_targets);
+	if (v->expand_done) {
+		size_t outside = 0;
+
+		/* Claims kept whose condition also names what kconfig cannot set. */
+		for (size_t i = 0; i < v->nr_configs; i++)
+			for (size_t k = 0; k < v->configs[i].nr_claims; k++) {
+				size_t blk = v->configs[i].claims[k];
+				const struct vblock *b = &v->blocks[blk];
+				char *names;
+
+				if (is_lost(&v->configs[i], blk) || !(names = vampyr_outside_names(v, b)))
+					continue;
+				fprintf(out, "outside\t%s:%d B%d\talso needs %s (not Kconfig)\n",
+					b->shown, b->line, b->number, names);
+				outside++;
+				free(names);
+			}
+		fprintf(out, "after expansion: %zu of %zu blocks compiled", v->nr_covered_expanded,
+			v->nr_targets);
+		if (outside)
+			fprintf(out, " (%zu of them only if the names outside Kconfig agree)", outside);
+		fputc('\n', out);
+	}
 	if (v->build_done) {
 		fprintf(out, "the commit adds %zu diagnostic%s\n", v->nr_warnings,
 			v->nr_warnings == 1 ? "" : "s");
@@ -126,8 +146,19 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			json_add_str(&w, NULL, c->assignments.v[k]);
 		json_array_end(&w);
 		json_array_begin(&w, "covers");
-		for (size_t k = 0; k < c->nr_claims; k++)
-			json_block(&w, &v->blocks[c->claims[k]]);
+		for (size_t k = 0; k < c->nr_claims; k++) {
+			const struct vblock *b = &v->blocks[c->claims[k]];
+			char *names = vampyr_outside_names(v, b);
+
+			json_object_begin(&w, NULL);
+			json_add_str(&w, "path", b->path);
+			json_add_int(&w, "line", b->line);
+			json_add_int(&w, "block", b->number);
+			if (names)
+				json_add_str(&w, "outside", names);
+			json_object_end(&w);
+			free(names);
+		}
 		json_array_end(&w);
 		if (c->expanded) {
 			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);

@@ -269,14 +269,41 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 	t->depth--;
 }
 
+char *vampyr_outside_names(struct vampyr *v, const struct vblock *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct strmap seen = STRMAP_INIT;
+	int *vars = NULL;
+	size_t nr = 0, alloc = 0;
+
+	logic_vars_of(v->logic, b->pc, &vars, &nr, &alloc);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = logic_var_name(v->logic, vars[i]), *base;
+
+		/* Kconfig's own, kbuild's MODULE, and unknown CONFIG_ names (always n) aside. */
+		if (!name || symbol_of_var(v, name) || starts_with(name, "CONFIG_") ||
+		    starts_with(name, "missing:") || !strcmp(name, "cpp:MODULE"))
+			continue;
+		base = strchr(name, ':') ? strchr(name, ':') + 1 : name;
+		if (starts_with(base, "CONFIG_") || strmap_contains(&seen, base))
+			continue;
+		strmap_put(&seen, base, NULL);
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", base);
+	}
+	free(vars);
+	strmap_clear(&seen, NULL);
+	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
+}
+
 int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
 		      struct strvec *pins, struct vlost *out)
 {
 	const struct vblock *b = &v->blocks[block];
-	struct strbuf chain = STRBUF_INIT, outside = STRBUF_INIT;
+	struct strbuf chain = STRBUF_INIT;
 	struct trace t = { .v = v, .want = c->values, .cfg = cfg, .chain = &chain, .pins = pins, .c = c };
 	int *vars = NULL;
 	size_t nr = 0, alloc = 0;
+	char *outside;
 
 	t.seen = xcalloc(v->kconfig->nr_symbols + 1, 1);
 	logic_vars_of(v->logic, b->pc, &vars, &nr, &alloc);
@@ -289,23 +316,21 @@ int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *
 				strbuf_addstr(&chain, "; ");
 			t.depth = 0;
 			trace_symbol(&t, sym);
-		} else if (!sym && name && !starts_with(name, "CONFIG_")) {
-			strbuf_addf(&outside, "%s%s", outside.len ? ", " : "",
-				    strchr(name, ':') ? strchr(name, ':') + 1 : name);
 		}
 	}
 	out->block = block;
 	out->probe = t.probe;
+	outside = vampyr_outside_names(v, b);
 	if (t.probe) {
 		out->kind = LOST_TOOLCHAIN;
-	} else if (!chain.len && outside.len) {
+	} else if (!chain.len && outside) {
 		out->kind = LOST_OUTSIDE;
-		strbuf_addf(&chain, "outside Kconfig: %s", outside.buf);
+		strbuf_addf(&chain, "outside Kconfig: %s", outside);
 	} else {
 		out->kind = LOST_KCONFIG;
 	}
 	out->chain = strbuf_detach(&chain, NULL);
-	strbuf_release(&outside);
+	free(outside);
 	free(vars);
 	free(t.seen);
 	return 0;

@@ -164,6 +164,13 @@ int user_settable(const struct kconfig_symbol *sym);
 int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
 		      struct strvec *pins, struct vlost *out);
 void vlost_release(struct vlost *l);
+/*
+ * The names outside Kconfig that b's condition also depends on (header
+ * macros such as TIF_POLLING_NRFLAG, -D names; kbuild's MODULE aside), as
+ * "A, B" to be freed, or NULL: kconfig cannot decide them, only the
+ * headers or the build.
+ */
+char *vampyr_outside_names(struct vampyr *v, const struct vblock *b);
 
 /* expand.c */
 struct expand_options {
@@ -184,6 +191,10 @@ struct config_files {
  * directory, those includes); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf);
+/* Writes f (a blob, a symlink; nothing for a submodule) at dir/<its path>: 0, or -1 (said). */
+int tree_write_file(struct repo *r, const char *dir, const struct tree_file *f);
+/* Blobs written into trees by this process so far (VAMPYR_TEST_BLOB_WRITES). */
+size_t tree_blob_writes(void);
 /* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
 int vampyr_config_tree(struct vampyr *v);
 /*

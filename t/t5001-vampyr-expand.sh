@@ -338,6 +338,42 @@ test_expect_success KCONF '--build: the warnings the commit adds, with the confi
 	grep "^foo.c:8:[0-9]*: warning: unused variable .new_unused." actual
 '
 
+test_expect_success KCONF '--build keeps its tree under .git/vampyr/build and writes only what differs' '
+	rm -rf .git/vampyr/build writes &&
+	b="sh \"$PWD/build.sh\" \"$PWD/args\"" &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --build="$b" -o out8 >actual &&
+	grep "^the commit adds 1 diagnostic\$" actual &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --build="$b" -o out8 >actual &&
+	grep "^the commit adds 1 diagnostic\$" actual &&
+	# The kept tree holds the commit (its changed file swapped back), and its list.
+	git show HEAD:foo.c >expect &&
+	test_cmp expect .git/vampyr/build/foo.c &&
+	test -f .git/vampyr/build/.vampyr-files &&
+	! test -e .git/vampyr/build.lock &&
+	echo "int more;" >>foo.c &&
+	git commit -q -a -m "one more line" &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --build="$b" -o out8 >actual &&
+	grep "^the commit adds 0 diagnostics\$" actual &&
+	test_cmp foo.c .git/vampyr/build/foo.c &&
+	grep "^build" writes >actual.w &&
+	printf "build %d\nbuild 0\nbuild 1\n" $(git ls-files | wc -l) >expect &&
+	test_cmp expect actual.w &&
+	# A lock of a run that is gone is taken over; a live one is left alone
+	# and the build goes to a temporary tree.
+	echo 999999999 >.git/vampyr/build.lock &&
+	rm writes &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --build="$b" -o out8 >/dev/null &&
+	grep "^build 0\$" writes &&
+	! test -e .git/vampyr/build.lock &&
+	echo $$ >.git/vampyr/build.lock &&
+	rm writes &&
+	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --build="$b" -o out8 >actual &&
+	grep "^the commit adds 0 diagnostics\$" actual &&
+	! grep "^build" writes &&
+	rm .git/vampyr/build.lock &&
+	git reset -q --hard HEAD~1
+'
+
 test_expect_success KCONF '--build: a build that fails is said, with its last lines' '
 	git vampyr --no-notes --expand --build="echo no objtool without libelf; exit 2" -o out7 >actual 2>err &&
 	grep "config-1: the build failed (exit 2): echo no objtool without libelf; exit 2 foo.o" err &&

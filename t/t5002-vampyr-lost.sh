@@ -129,6 +129,38 @@ test_expect_success KCONF 'a symbol raised by an imply is traced to its implier,
 	)
 '
 
+# x86's headers define TIF_POLLING_NRFLAG: kconfig keeps the claim, but only the
+# headers decide whether it is compiled; vampyr says so instead of counting it bare.
+test_expect_success KCONF 'a kept claim that also needs a name outside Kconfig is said' '
+	write_file d.c <<-\EOF &&
+	#if defined(CONFIG_U1) && defined(TIF_POLLING_NRFLAG)
+	int polling;
+	#endif
+	#ifdef CONFIG_U2
+	int u2;
+	#endif
+	#if defined(CONFIG_U3) && defined(MODULE)
+	int u3_module;
+	#endif
+	EOF
+	git add d.c &&
+	git commit -q -m "a header macro" &&
+	git vampyr --no-notes --expand --format=json -o out8 -- d.c >report.json &&
+	python3 - <<-\PY &&
+	import json
+	r = json.load(open("report.json"))
+	covers = {b["line"]: b for c in r["configs"] for b in c["covers"]}
+	assert covers[1]["outside"] == "TIF_POLLING_NRFLAG", covers
+	assert "outside" not in covers[4] and "outside" not in covers[7], covers
+	PY
+	git vampyr --no-notes --expand -o out8 -- d.c >actual &&
+	printf "outside\td.c:1 B0\talso needs TIF_POLLING_NRFLAG (not Kconfig)\n" >expect &&
+	grep "^outside" actual >actual.o &&
+	test_cmp expect actual.o &&
+	grep "^after expansion: 3 of 3 blocks compiled (1 of them only if the names outside Kconfig agree)\$" actual &&
+	git reset -q --hard HEAD~1
+'
+
 test_expect_success KCONF 'a second --expand reuses the tree of the same build files' '
 	rm -rf .git/vampyr/trees writes &&
 	VAMPYR_TEST_BLOB_WRITES="$PWD/writes" git vampyr --no-notes --expand -o out5 >/dev/null &&
