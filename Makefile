@@ -32,7 +32,7 @@ OPT ?= -O2
 else ifeq ($(SANITIZE),fuzz)
 # libFuzzer targets (make fuzz): the library instrumented for coverage.
 O ?= build-fuzz
-SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DUT_LIBFUZZER
 OPT ?= -O1
 else
 O ?= build

@@ -12,8 +12,8 @@
 # against a repository of its own that borrows the bench repository's objects, so
 # its solver samples ($GIT_DIR/undertaker/) are its own: --cold removes them first.
 # The listing (bench/defects.py list) is kept in bench/work/census/; --reference
-# diffs it against an earlier one (bench/census-ref/ keeps those of kernel/ mm/),
-# --save-reference writes it there. Exit 1 when the listings differ.
+# diffs it against an earlier one (bench/census-ref/ keeps those of kernel/ mm/ and of
+# the whole tree, on x86), --save-reference writes it there. Exit 1 when the listings differ.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

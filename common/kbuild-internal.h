@@ -76,7 +76,7 @@ struct kmake {
 	 */
 	int phase_prefixes;
 	int depth;			/* expansion / include recursion guard */
-	size_t expanded;		/* bytes of values expanded so far (KMAKE_MAX_EXPANDED) */
+	size_t expanded;		/* bytes of values expanded so far (kbuild_set_expansion_limit) */
 	int over_limit;			/* that limit was hit: said once */
 	int include_depth;
 	struct strvec deps;		/* "path id" of every file read, for the cache */

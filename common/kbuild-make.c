@@ -21,7 +21,13 @@
  * doubles at every line (x := $(x) $(x)) would otherwise grow without end.
  * Beyond it, what is left to expand is unknown. Real Makefiles stay far below.
  */
-#define KMAKE_MAX_EXPANDED (16u << 20)
+/* The budget of expanded text per Makefile: KBUILD_EXPANSION_LIMIT unless set. */
+static size_t expansion_limit = KBUILD_EXPANSION_LIMIT;
+
+void kbuild_set_expansion_limit(size_t bytes)
+{
+	expansion_limit = bytes ? bytes : KBUILD_EXPANSION_LIMIT;
+}
 
 void kbuild_words_push(struct kwords *w, const struct kbuild_expr *cond, const char *text, size_t len, int raw)
 {
@@ -185,11 +191,13 @@ static void push_unknown(struct kmake *mk, struct kwords *out, const struct kbui
 static int over_budget(struct kmake *mk, size_t bytes)
 {
 	mk->expanded += bytes + 64;	/* a string costs more than its bytes */
-	if (mk->expanded <= KMAKE_MAX_EXPANDED)
+	if (mk->expanded <= expansion_limit)
 		return 0;
 	if (!mk->over_limit)
-		error("%s:%d: variables expand to more than %u MiB; the rest is unknown",
-		      mk->file ? mk->file : "Makefile", mk->line, KMAKE_MAX_EXPANDED >> 20);
+		error("%s:%d: variables expand to more than %zu %s; the rest is unknown",
+		      mk->file ? mk->file : "Makefile", mk->line,
+		      expansion_limit >> (expansion_limit >> 20 ? 20 : 10),
+		      expansion_limit >> 20 ? "MiB" : "KiB");
 	mk->over_limit = 1;
 	return 1;
 }

@@ -194,6 +194,16 @@ void kbuild_cache_free(struct kbuild_cache *c);
 
 struct kbuild_map;
 /*
+ * Every Makefile's expansion may build this many bytes of text (values, the
+ * alternatives of a reference, their concatenations); past it, an error
+ * names the line and the rest is unknown. Linux 6.1 needs up to 11 MB (mips).
+ * kbuild_set_expansion_limit sets another budget for every map built after
+ * it (0: this one), before any thread builds one; the fuzzer takes 1 MiB.
+ */
+#define KBUILD_EXPANSION_LIMIT ((size_t)16 << 20)
+void kbuild_set_expansion_limit(size_t bytes);
+
+/*
  * Builds the map for the tree `rd` reads, for architecture `srcarch` (the
  * directory under arch/, e.g. "x86"; NULL or "" reads no arch Makefile).
  * With cache NULL the map owns its nodes; otherwise they live in the cache,

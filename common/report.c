@@ -183,6 +183,14 @@ void json_add_raw(struct json_writer *w, const char *key, const char *json)
 	strbuf_addstr(w->out, json);
 }
 
+void json_add_strvec(struct json_writer *w, const char *key, const struct strvec *sv)
+{
+	json_array_begin(w, key);
+	for (size_t i = 0; i < sv->nr; i++)
+		json_add_str(w, NULL, sv->v[i]);
+	json_array_end(w);
+}
+
 /* ---- colours ---- */
 
 static int use_color;

@@ -49,6 +49,8 @@ void json_add_null(struct json_writer *w, const char *key);
 void json_add_fixed(struct json_writer *w, const char *key, double value, int decimals);
 /* A value already in JSON (a document another writer made), as it is. */
 void json_add_raw(struct json_writer *w, const char *key, const char *json);
+/* An array of strings. */
+void json_add_strvec(struct json_writer *w, const char *key, const struct strvec *sv);
 
 /*
  * Colours for terminal output. color_init decides once, for output on `fd`:

@@ -212,37 +212,23 @@ void defect_format_text(struct strbuf *sb, const struct defect *d, int with_stat
 		strbuf_addf(sb, " [%s]", defect_status_name(d->status));
 }
 
-static void add_json_strvec(struct strbuf *sb, const struct strvec *sv)
+void defect_format_json(struct json_writer *w, const char *key, const struct defect *d)
 {
-	strbuf_addch(sb, '[');
-	for (size_t i = 0; i < sv->nr; i++) {
-		if (i)
-			strbuf_addch(sb, ',');
-		strbuf_add_json_str(sb, sv->v[i]);
-	}
-	strbuf_addch(sb, ']');
-}
-
-void defect_format_json(struct strbuf *sb, const struct defect *d)
-{
-	strbuf_addstr(sb, "{\"path\":");
-	strbuf_add_json_str(sb, d->path);
-	strbuf_addf(sb, ",\"line\":%d,\"end_line\":%d,\"block\":%d,\"kind\":\"%s\",\"cause\":\"%s\",\"scope\":\"%s\",\"arches\":",
-		    d->line, d->end_line, d->block, defect_kind_name(d->kind),
-		    defect_cause_name(d->cause), d->global ? "global" : "local");
-	add_json_strvec(sb, &d->arches);
-	strbuf_addstr(sb, ",\"directive\":");
-	strbuf_add_json_str(sb, d->directive);
-	strbuf_addstr(sb, ",\"symbols\":");
-	add_json_strvec(sb, &d->symbols);
-	if (d->missing.nr) {
-		strbuf_addstr(sb, ",\"missing\":");
-		add_json_strvec(sb, &d->missing);
-	}
-	strbuf_addf(sb, ",\"status\":\"%s\"", defect_status_name(d->status));
-	if (d->explanation.nr) {
-		strbuf_addstr(sb, ",\"explanation\":");
-		add_json_strvec(sb, &d->explanation);
-	}
-	strbuf_addch(sb, '}');
+	json_object_begin(w, key);
+	json_add_str(w, "path", d->path);
+	json_add_int(w, "line", d->line);
+	json_add_int(w, "end_line", d->end_line);
+	json_add_int(w, "block", d->block);
+	json_add_str(w, "kind", defect_kind_name(d->kind));
+	json_add_str(w, "cause", defect_cause_name(d->cause));
+	json_add_str(w, "scope", d->global ? "global" : "local");
+	json_add_strvec(w, "arches", &d->arches);
+	json_add_str(w, "directive", d->directive);
+	json_add_strvec(w, "symbols", &d->symbols);
+	if (d->missing.nr)
+		json_add_strvec(w, "missing", &d->missing);
+	json_add_str(w, "status", defect_status_name(d->status));
+	if (d->explanation.nr)
+		json_add_strvec(w, "explanation", &d->explanation);
+	json_object_end(w);
 }

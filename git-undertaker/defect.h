@@ -7,6 +7,7 @@
 #ifndef UT_DEFECT_H
 #define UT_DEFECT_H
 
+#include "report.h"
 #include "util.h"
 
 enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED };
@@ -74,6 +75,7 @@ const char *defect_status_name(enum defect_status s);
  * not new); the missing names after the cause: `(missing CONFIG_FOOO, global)`.
  */
 void defect_format_text(struct strbuf *sb, const struct defect *d, int with_status);
-void defect_format_json(struct strbuf *sb, const struct defect *d);
+/* The defect as a JSON object (member `key` of an object, or NULL in an array or alone). */
+void defect_format_json(struct json_writer *w, const char *key, const struct defect *d);
 
 #endif

@@ -41,6 +41,7 @@ static char *format_note(const struct defect_list *l, const char *key, int show_
 			 size_t *nr_new, size_t *nr_fixed)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
 	size_t nr_accepted = 0;
 
 	*nr_new = *nr_fixed = 0;
@@ -68,7 +69,8 @@ static char *format_note(const struct defect_list *l, const char *key, int show_
 		/* The reasons of --explain are not kept: --explain analyses again. */
 		memset(&d.explanation, 0, sizeof(d.explanation));
 		strbuf_addstr(&sb, NOTE_DEFECT_PREFIX);
-		defect_format_json(&sb, &d);
+		json_init(&w, &sb);
+		defect_format_json(&w, NULL, &d);
 		strbuf_addch(&sb, '\n');
 	}
 	if (show_all)
@@ -168,19 +170,19 @@ static void print_json(const git_oid *commit, const struct defect_list *l,
 		       const struct undertaker_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
 	char hex[GIT_OID_HEXSZ + 1];
-	int first = 1;
 
-	strbuf_addf(&sb, "{\"commit\":\"%s\",\"defects\":[", oid_hex(commit, hex));
-	for (size_t i = 0; i < l->nr; i++) {
-		if (l->v[i].status != STATUS_NEW && !o->show_all)
-			continue;
-		if (!first)
-			strbuf_addch(&sb, ',');
-		first = 0;
-		defect_format_json(&sb, &l->v[i]);
-	}
-	strbuf_addstr(&sb, "]}\n");
+	json_init(&w, &sb);
+	json_object_begin(&w, NULL);
+	json_add_str(&w, "commit", oid_hex(commit, hex));
+	json_array_begin(&w, "defects");
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].status == STATUS_NEW || o->show_all)
+			defect_format_json(&w, NULL, &l->v[i]);
+	json_array_end(&w);
+	json_object_end(&w);
+	strbuf_addch(&sb, '\n');
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
 }
@@ -206,12 +208,17 @@ static int is_note_trailer(const char *line)
 static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 			const struct undertaker_options *o)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
+	struct json_writer w;
 	char hex[GIT_OID_HEXSZ + 1];
-	int heading = 0, first = 1;
+	int heading = 0;
 
-	if (o->common.json)
-		strbuf_addf(&sb, "{\"commit\":\"%s\",\"defects\":[", oid_hex(commit, hex));
+	if (o->common.json) {
+		json_init(&w, &sb);
+		json_object_begin(&w, NULL);
+		json_add_str(&w, "commit", oid_hex(commit, hex));
+		json_array_begin(&w, "defects");
+	}
 	for (const char *p = note; *p; ) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -223,11 +230,11 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 				const char *json = p + strlen(NOTE_DEFECT_PREFIX);
 				const char *is_new = strstr(json, "\"status\":\"new\"");
 
+				/* The note's object as it was written. */
 				if (o->show_all || (is_new && is_new < eol)) {
-					if (!first)
-						strbuf_addch(&sb, ',');
-					first = 0;
-					strbuf_add(&sb, json, (size_t)(eol - json));
+					strbuf_reset(&raw);
+					strbuf_add(&raw, json, (size_t)(eol - json));
+					json_add_raw(&w, NULL, raw.buf);
 				}
 			}
 		} else if (len && !is_note_trailer(p)) {
@@ -243,10 +250,13 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 		p = *eol ? eol + 1 : eol;
 	}
 	if (o->common.json) {
-		strbuf_addstr(&sb, "]}\n");
+		json_array_end(&w);
+		json_object_end(&w);
+		strbuf_addch(&sb, '\n');
 		fputs(sb.buf, stdout);
 	}
 	strbuf_release(&sb);
+	strbuf_release(&raw);
 }
 
 /*

@@ -12,7 +12,7 @@ run_tty () {
 test_expect_success 'the JSON writer nests, separates and escapes' '
 	test-report json >actual &&
 	cat >expect <<-\EOF &&
-	{"file":"drivers/a \"b\".c","line":42,"dead":true,"arch":null,"seconds":1.235,"inner":{"a":[1,2]},"blocks":["B0",{"tab":"a\tb\n","none":null},[]]}
+	{"file":"drivers/a \"b\".c","line":42,"dead":true,"arch":null,"seconds":1.235,"inner":{"a":[1,2]},"blocks":["B0",{"tab":"a\tb\n","none":null},[]],"arches":["x86","q\""],"empty":[]}
 	EOF
 	test_cmp expect actual
 '

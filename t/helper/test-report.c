@@ -14,6 +14,7 @@
 static void json(void)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct strvec sv = STRVEC_INIT;
 	struct json_writer w;
 
 	json_init(&w, &sb);
@@ -33,6 +34,11 @@ static void json(void)
 	json_array_begin(&w, NULL);
 	json_array_end(&w);
 	json_array_end(&w);
+	strvec_push(&sv, "x86");
+	strvec_push(&sv, "q\"");
+	json_add_strvec(&w, "arches", &sv);
+	strvec_clear(&sv);
+	json_add_strvec(&w, "empty", &sv);
 	json_object_end(&w);
 	puts(sb.buf);
 	strbuf_release(&sb);
