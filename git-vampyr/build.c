@@ -210,6 +210,15 @@ static int sync_one(const struct tree_file *f, void *data)
 	return 0;
 }
 
+static void build_cache_free(struct build_cache *bc)
+{
+	free(bc->dir);
+	free(bc->list);
+	free(bc->lock);
+	strbuf_release(&bc->files);
+	memset(bc, 0, sizeof(*bc));
+}
+
 /* Takes the lock: 0, or -1 when a live run holds it. */
 static int take_lock(const char *lock)
 {
@@ -259,6 +268,7 @@ static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct bui
 	bc->files = (struct strbuf)STRBUF_INIT;
 	if (mkdir_p(top) || take_lock(bc->lock)) {
 		free(top);
+		build_cache_free(bc);
 		return NULL;
 	}
 	free(top);
@@ -314,6 +324,7 @@ static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct bui
 	if (ret) {
 		remove_tree(bc->dir);
 		unlink(bc->lock);
+		build_cache_free(bc);
 		return NULL;
 	}
 	return xstrdup(bc->dir);
@@ -331,10 +342,7 @@ static void build_cache_put(struct build_cache *bc, int ok)
 			unlink(bc->list);
 	}
 	unlink(bc->lock);
-	free(bc->dir);
-	free(bc->list);
-	free(bc->lock);
-	strbuf_release(&bc->files);
+	build_cache_free(bc);
 }
 
 /* Puts the files the commit changes as they are at the parent (at_parent) or at X. */
