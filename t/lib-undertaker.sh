@@ -1,16 +1,19 @@
 # Shared by the git undertaker tests: source it after test-lib.sh.
 
-# The tree most of them start from: FOO, and BAR that depends on FOO; commit
-# "base" adds a.c (a block under FOO), commit "bad" adds b.c, whose
-# #ifndef CONFIG_FOO inside #ifdef CONFIG_BAR no configuration compiles.
+# write_foo_bar_kconfig: the Kconfig most of them start from, FOO and BAR
+# that depends on FOO, then the lines on standard input (none: </dev/null).
+write_foo_bar_kconfig () {
+	{
+		printf 'config FOO\n\tbool "foo"\nconfig BAR\n\tbool "bar"\n\tdepends on FOO\n' &&
+		cat
+	} >Kconfig
+}
+
+# The tree most of them start from: that Kconfig; commit "base" adds a.c (a
+# block under FOO), commit "bad" adds b.c, whose #ifndef CONFIG_FOO inside
+# #ifdef CONFIG_BAR no configuration compiles.
 setup_foo_bar_commits () {
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
-	EOF
+	write_foo_bar_kconfig </dev/null &&
 	write_file a.c <<-\EOF &&
 	#ifdef CONFIG_FOO
 	int foo;

@@ -1,14 +1,10 @@
 #!/bin/sh
 test_description='git undertaker: satisfying assignments kept between runs'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 test_expect_success 'setup' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
+	write_foo_bar_kconfig <<-\EOF &&
 	config ALWAYS
 		def_bool y
 	EOF

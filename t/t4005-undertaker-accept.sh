@@ -1,15 +1,10 @@
 #!/bin/sh
 test_description='git undertaker: accepted defects (Undertaker-Accept trailers, undertaker.accept)'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 test_expect_success 'setup' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
-	EOF
+	write_foo_bar_kconfig </dev/null &&
 	write_file a.c <<-\EOF &&
 	int a;
 	EOF

@@ -1,14 +1,10 @@
 #!/bin/sh
 test_description='git undertaker --explain for the kbuild cause: the Makefile lines that decide a file'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 test_expect_success 'setup' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
+	write_foo_bar_kconfig <<-\EOF &&
 	config BAZ
 		bool "baz"
 	config NEVER

@@ -1,15 +1,10 @@
 #!/bin/sh
 test_description='git undertaker --shard=K/N: a range or a census in shares, notes merged with git notes merge'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 test_expect_success 'setup: eight commits, some adding defects, one changing Kconfig' '
-	write_file Kconfig <<-\EOF &&
-	config FOO
-		bool "foo"
-	config BAR
-		bool "bar"
-		depends on FOO
-	EOF
+	write_foo_bar_kconfig </dev/null &&
 	git add Kconfig && test_tick && git commit -q -m base && git tag base &&
 	for i in 1 2 3 4 5 6 7; do
 		case $i in
