@@ -154,7 +154,7 @@ static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
 		}
 	}
 	git_tree_free(tree);
-	git_odb_hash(&s->digest, all.len ? all.buf : "", all.len, GIT_OBJECT_BLOB);
+	repo_hash_blob(all.len ? all.buf : "", all.len, &s->digest);
 	strbuf_release(&all);
 	git_oid_tostr(hex, sizeof(hex), tree_id);
 	strmap_put(&b->subtrees, hex, s);

@@ -134,7 +134,7 @@ static char *samples_path(struct trees *t, const char *arch)
 
 	strbuf_addf(&key, "samples\n%s\n%s\n%s\n", suite_version,
 		    git_oid_tostr(hex, sizeof(hex), &t->digest), arch ? arch : "");
-	git_odb_hash(&id, key.buf, key.len, GIT_OBJECT_BLOB);
+	repo_hash_blob(key.buf, key.len, &id);
 	path = xstrfmt("%s/%s", t->env.samples_dir, git_oid_tostr(hex, sizeof(hex), &id));
 	strbuf_release(&key);
 	return path;

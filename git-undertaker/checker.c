@@ -199,7 +199,7 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 		strbuf_addf(&all, "accept %s\n", c->accept.v[i]);
 	/* What a note holds: a note of another form is written again. */
 	strbuf_addf(&all, "note %d\n", CHECKER_NOTE_FORM);
-	git_odb_hash(&id, all.buf, all.len, GIT_OBJECT_BLOB);
+	repo_hash_blob(all.buf, all.len, &id);
 	strbuf_addstr(key, git_oid_tostr(hex, sizeof(hex), &id));
 	strbuf_release(&all);
 }

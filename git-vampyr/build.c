@@ -17,20 +17,13 @@
 
 #include "vampyr.h"
 
+/* A file's text; "" when there is none (a build that wrote no log). */
 static char *read_file_text(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
+	char *text;
+	size_t size;
 
-	if (!f)
-		return xstrdup("");
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	strbuf_addstr(&sb, "");
-	return strbuf_detach(&sb, NULL);
+	return read_file(path, &text, &size) < 0 ? xstrdup("") : text;
 }
 
 static int copy_file(const char *from, const char *to)

@@ -295,9 +295,9 @@ char *config_tree(struct repo *r, const git_oid *commit, const struct config_fil
 	struct stat st;
 
 	strbuf_addf(&d.text, "vampyr tree %d arch %s\n", TREE_FORMAT, cf->arch_dir);
-	if (repo_for_each_file(r, commit, "", digest_one, &d) ||
-	    git_odb_hash(&id, d.text.buf, d.text.len, GIT_OBJECT_BLOB))
+	if (repo_for_each_file(r, commit, "", digest_one, &d))
 		goto fail;
+	repo_hash_blob(d.text.buf, d.text.len, &id);
 	dir = xstrfmt("%s/%s", top, oid_hex(&id, hex));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		if (mkdir_p(top)) {
