@@ -18,6 +18,14 @@
 # $BENCH_WORK/vampyr-build/results.txt, each run's JSON beside it.
 set -euo pipefail
 
+# What a Linux 6.1 x86 build needs beyond `make deps`: objtool links libelf.
+for h in /usr/include/libelf.h /usr/include/gelf.h; do
+	test -e "$h" || { echo "vampyr-build: $h missing: apt-get install libelf-dev flex bison bc libssl-dev" >&2; exit 1; }
+done
+for c in flex bison bc; do
+	command -v "$c" >/dev/null || { echo "vampyr-build: $c missing: apt-get install flex bison bc" >&2; exit 1; }
+done
+
 . "$(dirname "$0")/lib.sh"
 repo=${LINUX_REPO:-$("$bench_dir/linux-repo.sh")}
 export GIT_DIR=$repo
