@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='the first SIGINT or SIGTERM stops a run within 2 s, wherever it is'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-backport.sh"
 
 # A non-interactive shell starts `cmd &` with SIGINT ignored, and the commands
 # keep a signal ignored at start: env resets it, as a terminal would have it.
@@ -144,13 +145,7 @@ test_expect_success SPATCH 'setup: a sleeping spatch' '
 	exec sleep 60
 	EOF
 	chmod +x fake/spatch &&
-	write_file rules/0001-api.cocci <<-\EOF &&
-	@@
-	expression E;
-	@@
-	-foo_new_api(E)
-	+foo_old_api(E, 0)
-	EOF
+	write_new_api_rule rules/0001-api.cocci &&
 	write_file drv.c <<-\EOF &&
 	void f(void) { foo_new_api(1); }
 	EOF

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='colour as git does it: --color[=<when>], color.ui, color.<command>'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-backport.sh"
 
 ESC=$(printf '\033')
 
@@ -59,13 +60,7 @@ test_expect_success 'git undertaker: notes and a replayed note stay plain' '
 '
 
 test_expect_success SPATCH 'git backport: the diff coloured as git diff colours it, only when asked' '
-	write_file rules/0001-api.cocci <<-\EOF &&
-	@@
-	expression E;
-	@@
-	-foo_new_api(E)
-	+foo_old_api(E, 0)
-	EOF
+	write_new_api_rule rules/0001-api.cocci &&
 	write_file drv.c <<-\EOF &&
 	void f(void) { foo_new_api(1); }
 	EOF

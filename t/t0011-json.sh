@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='--format=json: JSON Lines in all three commands, one object per commit analysed, each with commit'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-backport.sh"
 . "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 # check_jsonl <file> <count> <required keys...>: every line one JSON object
@@ -53,13 +54,7 @@ test_expect_success 'git vampyr: one object, for the commit it covers' '
 '
 
 test_expect_success SPATCH 'git backport: one object per commit, the preview on the last' '
-	write_file rules/0001-api.cocci <<-\EOF &&
-	@@
-	expression E;
-	@@
-	-foo_new_api(E)
-	+foo_old_api(E, 0)
-	EOF
+	write_new_api_rule rules/0001-api.cocci &&
 	git backport --no-notes --format=json --rules=rules base..tip >out &&
 	check_jsonl out 2 changed failed &&
 	tail -n 1 out >last &&

@@ -1,11 +1,8 @@
 #!/bin/sh
 test_description='git backport: previews Coccinelle rules on the files a range touches'
 . ./test-lib.sh
-
-if ! test_have_prereq SPATCH; then
-	skip_all='spatch (Debian package coccinelle) is not installed'
-	test_done
-fi
+. "$UT_SRC_DIR/t/lib-backport.sh"
+need_spatch
 
 # The threaded-interrupt evolution, as the backports project carried it for
 # kernels before 2.6.31: calls go through a compat wrapper that needs a private
@@ -44,14 +41,7 @@ write_rules () {
 	...
 	};
 	EOF
-	write_file "$1/0002-new-api.cocci" <<-\EOF
-	// Backport: 5.10
-	@@
-	expression E;
-	@@
-	-foo_new_api(E)
-	+foo_old_api(E, 0)
-	EOF
+	write_new_api_rule "$1/0002-new-api.cocci" 5.10
 }
 
 test_expect_success 'setup: drivers and rules' '

@@ -1,14 +1,8 @@
 #!/bin/sh
 test_description='git backport: cache, token filter, timeouts, notes, --commit-to, bare repositories'
 . ./test-lib.sh
-
-if ! test_have_prereq SPATCH; then
-	skip_all='spatch (Debian package coccinelle) is not installed'
-	test_done
-fi
-
-REAL_SPATCH=$(command -v spatch)
-export REAL_SPATCH
+. "$UT_SRC_DIR/t/lib-backport.sh"
+need_spatch
 
 # A spatch first on PATH that logs each run (its arguments) and can be slow.
 test_expect_success 'setup: a logging spatch, drivers and a rule' '

@@ -1,20 +1,11 @@
 #!/bin/sh
 test_description='git backport: files spatch cannot parse named once, a summary, --macro-file, exit statuses'
 . ./test-lib.sh
-
-if ! test_have_prereq SPATCH; then
-	skip_all='spatch (Debian package coccinelle) is not installed'
-	test_done
-fi
+. "$UT_SRC_DIR/t/lib-backport.sh"
+need_spatch
 
 test_expect_success 'setup: two rules, a file with U-Boot macros and a plain one' '
-	write_file rules/0001-api.cocci <<-\EOF &&
-	@@
-	expression E;
-	@@
-	-foo_new_api(E)
-	+foo_old_api(E, 0)
-	EOF
+	write_new_api_rule rules/0001-api.cocci &&
 	write_file rules/0002-bar.cocci <<-\EOF &&
 	@@
 	expression E;

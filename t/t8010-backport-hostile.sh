@@ -1,25 +1,12 @@
 #!/bin/sh
 test_description='git backport: empty and broken rules directories, what spatch says, bounded and printable'
 . ./test-lib.sh
-
-if ! test_have_prereq SPATCH; then
-	skip_all='spatch (Debian package coccinelle) is not installed'
-	test_done
-fi
-
-REAL_SPATCH=$(command -v spatch)
-export REAL_SPATCH
+. "$UT_SRC_DIR/t/lib-backport.sh"
+need_spatch
 
 test_expect_success 'setup: a driver and a rule' '
 	mkdir -p rules drivers &&
-	write_file rules/0001-new-api.cocci <<-\EOF &&
-	// Backport: 5.10
-	@@
-	expression E;
-	@@
-	-foo_new_api(E)
-	+foo_old_api(E, 0)
-	EOF
+	write_new_api_rule rules/0001-new-api.cocci 5.10 &&
 	printf "int a(void)\n{\n\treturn foo_new_api(1);\n}\n" >drivers/a.c &&
 	git add . && test_tick && git commit -q -m base
 '
