@@ -20,8 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Part of every key too: entries of an older format are never looked at. */
-#define CACHE_FORMAT 2
+/*
+ * Part of every key too: entries of an older format are never looked at.
+ * 3: a message of the form `error in <path>;` is the file's it names (2
+ * gave it to the first file of the batch).
+ */
+#define CACHE_FORMAT 3
 #define CACHE_MAGIC "git-backport cache "
 
 struct cache {

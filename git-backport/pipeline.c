@@ -322,17 +322,27 @@ static void parse_messages(struct run_context *ctx, const struct job *job, const
 
 	parse_errors(err, &all);
 	for (size_t m = 0; m < all.nr; m++) {
-		const char *f = strstr(all.v[m], "File \"");
+		/*
+		 * The file is named as `File "path", line L` or, for a file spatch
+		 * parsed without --verbose-parsing (a header it read), as
+		 * `error in path; set verbose_parsing for more info`.
+		 */
+		const char *f = strstr(all.v[m], "File \""), *end = "\"";
 		size_t len;
 
+		if (f) {
+			f += 6;
+		} else if ((f = strstr(all.v[m], "error in "))) {
+			f += 9;
+			end = ";";
+		}
 		if (job->single || job->nr_subjects == 1 || !f) {
 			strvec_push(&per_file[0], all.v[m]);
 			continue;
 		}
-		f += 6;
 		if (starts_with(f, "./"))
 			f += 2;
-		len = strcspn(f, "\"");
+		len = strcspn(f, end);
 		for (size_t i = 0; i < job->nr_subjects; i++) {
 			const char *sp = ctx->subjects->v[job->subjects[i]].path;
 

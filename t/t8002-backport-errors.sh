@@ -99,4 +99,37 @@ test_expect_success 'bad --rules or --macro-file: an error, 128, nothing left in
 	test_must_be_empty left
 '
 
+# spatch names a file it parsed without --verbose-parsing as "error in <path>;"
+# (seen with -j on U-Boot): the message is that file's, not the first one's of
+# the batch.
+test_expect_success 'a parse error of the form "error in <path>;" goes to the file it names' '
+	mkdir -p wrap2 &&
+	write_file wrap2/spatch <<-\EOF &&
+	#!/bin/sh
+	groups=
+	prev=
+	for a in "$@"; do
+		test "$prev" = --file-groups && groups=$a
+		prev=$a
+	done
+	"$REAL_SPATCH" "$@"
+	rc=$?
+	if test -n "$groups"; then
+		last=$(grep . "$groups" | tail -n 1)
+		printf "parse error \n = error in %s; set verbose_parsing for more info\nbadcount: 3\n" "$last" >&2
+	fi
+	exit $rc
+	EOF
+	chmod +x wrap2/spatch &&
+	REAL_SPATCH=$(command -v spatch) && export REAL_SPATCH &&
+	git checkout -q -b error-in base &&
+	mkdir -p two &&
+	printf "int one(void) { return foo_new_api(1); }\n" >two/a.c &&
+	printf "int two(void) { return foo_new_api(2); }\n" >two/b.c &&
+	git add two && test_tick && git commit -q -m two &&
+	test_expect_code 1 env PATH="$PWD/wrap2:$PATH" git backport --no-notes -j 1 --rules=rules HEAD^! >out 2>err &&
+	grep "error: two/b.c: cannot parse error in ./two/b.c" err &&
+	! grep "error: two/a.c: cannot parse" err
+'
+
 test_done
