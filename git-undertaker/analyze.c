@@ -51,6 +51,23 @@ struct file_state {
 	struct block_id *ids;		/* f->nr_blocks entries */
 };
 
+/*
+ * Models shared between threads (tree_models.hold): model i, its formulas and
+ * its solver are this thread's between hold(i) and release(i).
+ */
+static void hold(struct file_state *fs, size_t i)
+{
+	if (fs->tm->hold)
+		fs->tm->hold(fs->tm->data, i);
+}
+
+static void release(struct file_state *fs, size_t i)
+{
+	if (fs->tm->release)
+		fs->tm->release(fs->tm->data, i);
+}
+
+/* Under hold(i). */
 static struct file_arch *file_arch(struct file_state *fs, size_t i)
 {
 	struct file_arch *fa = &fs->arches[i];
@@ -800,12 +817,18 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	if (!fs->tm->file_condition)
 		return 0;
 	for (size_t k = 0; k < nr_scope; k++) {
-		struct file_arch *fa = file_arch(fs, scope[k]);
+		struct file_arch *fa;
+		int alive;
 
+		hold(fs, scope[k]);
+		fa = file_arch(fs, scope[k]);
+		if (fa)
+			ensure_kbuild(fs, fa, scope[k]);
+		alive = fa && (fa->file == LOGIC_TRUE || file_alive(fa));
+		release(fs, scope[k]);
 		if (!fa)
 			continue;
-		ensure_kbuild(fs, fa, scope[k]);
-		if (fa->file == LOGIC_TRUE || file_alive(fa))
+		if (alive)
 			return 0;
 		known++;
 	}
@@ -898,11 +921,14 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 	if (check_file(&fs, path, scope, nr_scope, out)) {
 		if (opt->explain) {
 			struct defect *d = &out->v[out->nr - 1];
-			struct file_arch *fa = file_arch(&fs, scope[0]);
+			struct file_arch *fa;
 
+			hold(&fs, scope[0]);
+			fa = file_arch(&fs, scope[0]);
 			explain_kbuild(d, &fs, scope[0]);
 			if (fa)
 				explain_kconfig(d, fa, fa->file);
+			release(&fs, scope[0]);
 		}
 		/* Never compiled, yet a name no Kconfig defines is still a typo. */
 		for (size_t i = 0; i < f->nr_blocks; i++) {
@@ -935,12 +961,16 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
 			enum verdict vk;
 
+			hold(&fs, scope[k]);
 			fa = file_arch(&fs, scope[k]);
-			if (!fa)
+			if (!fa) {
+				release(&fs, scope[k]);
 				continue;
+			}
 			if (k == 0 || cause == CAUSE_KBUILD)
 				ensure_kbuild(&fs, fa, scope[k]);
 			vk = block_verdict(&fs, fa, i, &ck);
+			release(&fs, scope[k]);
 			if (vk == PARENT_DEAD)
 				continue;
 			if (vk == ALIVE || (v != NONE && vk != v)) {
@@ -993,6 +1023,7 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 						       d->symbols.v[k])))
 				explain_missing(d, tm, d->symbols.v[k]);
 		if (opt->explain && (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD)) {
+			hold(&fs, scope[0]);
 			fa = file_arch(&fs, scope[0]);
 			/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
 			if (cause == CAUSE_KBUILD)
@@ -1005,6 +1036,7 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 					g = logic_and(fa->am->logic, g, fa->file);
 				explain_kconfig(d, fa, g);
 			}
+			release(&fs, scope[0]);
 			explain_code(d, path, f, i);
 		}
 	}
