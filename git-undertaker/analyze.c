@@ -51,6 +51,23 @@ struct file_state {
 	struct block_id *ids;		/* f->nr_blocks entries */
 };
 
+/*
+ * Models shared between threads (tree_models.hold): model i, its formulas and
+ * its solver are this thread's between hold_model(i) and release_model(i).
+ */
+static void hold_model(struct file_state *fs, size_t i)
+{
+	if (fs->tm->hold)
+		fs->tm->hold(fs->tm->data, i);
+}
+
+static void release_model(struct file_state *fs, size_t i)
+{
+	if (fs->tm->release)
+		fs->tm->release(fs->tm->data, i);
+}
+
+/* Under hold_model(i). */
 static struct file_arch *file_arch(struct file_state *fs, size_t i)
 {
 	struct file_arch *fa = &fs->arches[i];
@@ -800,12 +817,18 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	if (!fs->tm->file_condition)
 		return 0;
 	for (size_t k = 0; k < nr_scope; k++) {
-		struct file_arch *fa = file_arch(fs, scope[k]);
+		struct file_arch *fa;
+		int alive;
 
+		hold_model(fs, scope[k]);
+		fa = file_arch(fs, scope[k]);
+		if (fa)
+			ensure_kbuild(fs, fa, scope[k]);
+		alive = fa && (fa->file == LOGIC_TRUE || file_alive(fa));
+		release_model(fs, scope[k]);
 		if (!fa)
 			continue;
-		ensure_kbuild(fs, fa, scope[k]);
-		if (fa->file == LOGIC_TRUE || file_alive(fa))
+		if (alive)
 			return 0;
 		known++;
 	}
@@ -878,6 +901,116 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 	cpp_file_free(f);
 }
 
+/* A file no configuration builds: its defect, and the typos its blocks still name. */
+static void file_defect(struct file_state *fs, const size_t *scope, const struct analyze_options *opt,
+			struct defect_list *out)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+
+	if (opt->explain) {
+		struct defect *d = &out->v[out->nr - 1];
+		struct file_arch *fa;
+
+		hold_model(fs, scope[0]);
+		fa = file_arch(fs, scope[0]);
+		explain_kbuild(d, fs, scope[0]);
+		if (fa)
+			explain_kconfig(d, fa, fa->file);
+		release_model(fs, scope[0]);
+	}
+	/* Never compiled, yet a name no Kconfig defines is still a typo. */
+	for (size_t i = 0; i < fs->f->nr_blocks; i++) {
+		if (skipped(fs->ids, i, opt, &key))
+			continue;
+		strvec_clear(&names);
+		undefined_names(fs, i, opt, &names);
+		add_undefined(fs, fs->path, i, opt, &names, out);
+	}
+	strbuf_release(&key);
+	strvec_clear(&names);
+}
+
+/*
+ * Block i's verdict over the architectures in scope: a defect must hold on
+ * every one, so the walk stops at the first where it does not.
+ */
+static enum verdict scope_verdict(struct file_state *fs, size_t i, size_t *scope, size_t nr_scope,
+				  enum defect_cause *cause)
+{
+	enum verdict v = NONE;
+	enum defect_cause ck = CAUSE_CODE;
+
+	*cause = CAUSE_CODE;
+	order_scope(fs, i, scope, nr_scope);
+	for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
+		struct file_arch *fa;
+		enum verdict vk = PARENT_DEAD;
+
+		hold_model(fs, scope[k]);
+		fa = file_arch(fs, scope[k]);
+		if (fa) {
+			if (k == 0 || *cause == CAUSE_KBUILD)
+				ensure_kbuild(fs, fa, scope[k]);
+			vk = block_verdict(fs, fa, i, &ck);
+		}
+		release_model(fs, scope[k]);
+		/* No model here (it could not be built), or the parent is dead. */
+		if (vk == PARENT_DEAD)
+			continue;
+		if (vk == ALIVE || (v != NONE && vk != v)) {
+			v = ALIVE;
+		} else if (v == NONE) {
+			v = vk;
+			*cause = ck;
+			/*
+			 * Impossible in C whatever Kconfig says, or only possible
+			 * with a symbol that no Kconfig of any architecture
+			 * defines: so on every architecture, no model needed.
+			 */
+			if (ck == CAUSE_CODE || ck == CAUSE_MISSING)
+				break;
+		}
+	}
+	return v;
+}
+
+/* --explain: why block i of defect d is dead or undead. */
+static void explain_block(struct defect *d, struct file_state *fs, size_t i, enum verdict v,
+			  const size_t *scope)
+{
+	const struct tree_models *tm = fs->tm;
+	const struct cpp_block *b = &fs->f->blocks[i];
+	enum defect_cause cause = d->cause;
+	struct file_arch *fa;
+
+	if (cause == CAUSE_CODE)
+		explain_code(d, fs->path, fs->f, i);
+	/* The block's own missing names, and for a missing cause those of its #if chain. */
+	for (size_t k = 0; k < d->symbols.nr; k++)
+		if (has_name(&d->missing, d->symbols.v[k]) ||
+		    (cause == CAUSE_MISSING &&
+		     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined, d->symbols.v[k])))
+			explain_missing(d, tm, d->symbols.v[k]);
+	if (cause != CAUSE_KCONFIG && cause != CAUSE_KBUILD)
+		return;
+	hold_model(fs, scope[0]);
+	fa = file_arch(fs, scope[0]);
+	/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
+	if (cause == CAUSE_KBUILD)
+		explain_kbuild(d, fs, scope[0]);
+	if (fa) {
+		formula g = v == DEAD ? fa->pc[i] :
+			logic_and(fa->am->logic, parent_pc(fa, b), logic_not(fa->local[i]));
+
+		if (cause == CAUSE_KBUILD)
+			g = logic_and(fa->am->logic, g, fa->file);
+		explain_kconfig(d, fa, g);
+	}
+	release_model(fs, scope[0]);
+	explain_code(d, fs->path, fs->f, i);
+}
+
 void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
 		     const struct analyze_options *opt, struct defect_list *out,
 		     size_t *input_errors)
@@ -896,30 +1029,14 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 	scope_of(&fs, path, &scope, &nr_scope);
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
-		if (opt->explain) {
-			struct defect *d = &out->v[out->nr - 1];
-			struct file_arch *fa = file_arch(&fs, scope[0]);
-
-			explain_kbuild(d, &fs, scope[0]);
-			if (fa)
-				explain_kconfig(d, fa, fa->file);
-		}
-		/* Never compiled, yet a name no Kconfig defines is still a typo. */
-		for (size_t i = 0; i < f->nr_blocks; i++) {
-			if (skipped(fs.ids, i, opt, &key))
-				continue;
-			strvec_clear(&names);
-			undefined_names(&fs, i, opt, &names);
-			add_undefined(&fs, path, i, opt, &names, out);
-		}
+		file_defect(&fs, scope, opt, out);
 		goto done;
 	}
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *b = &f->blocks[i];
-		enum defect_cause cause = CAUSE_CODE, ck = CAUSE_CODE;
-		enum verdict v = NONE;
+		enum defect_cause cause;
+		enum verdict v;
 		int macro_missing;
-		struct file_arch *fa;
 		struct defect *d;
 
 		if (skipped(fs.ids, i, opt, &key))
@@ -930,44 +1047,15 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
 		}
-		/* A defect must hold on every architecture in scope: stop at the first where not. */
-		order_scope(&fs, i, scope, nr_scope);
-		for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
-			enum verdict vk;
-
-			fa = file_arch(&fs, scope[k]);
-			if (!fa)
-				continue;
-			if (k == 0 || cause == CAUSE_KBUILD)
-				ensure_kbuild(&fs, fa, scope[k]);
-			vk = block_verdict(&fs, fa, i, &ck);
-			if (vk == PARENT_DEAD)
-				continue;
-			if (vk == ALIVE || (v != NONE && vk != v)) {
-				v = ALIVE;
-			} else if (v == NONE) {
-				v = vk;
-				cause = ck;
-				/*
-				 * Impossible in C whatever Kconfig says, or only possible
-				 * with a symbol that no Kconfig of any architecture
-				 * defines: so on every architecture, no model needed.
-				 */
-				if (ck == CAUSE_CODE || ck == CAUSE_MISSING)
-					break;
-			}
-		}
-		if (v != DEAD && v != UNDEAD) {
-			add_undefined(&fs, path, i, opt, &names, out);
-			continue;
-		}
+		v = scope_verdict(&fs, i, scope, nr_scope, &cause);
 		/*
-		 * `#else #error "needs FOO"` that the configuration rules out is a
-		 * build assertion that holds, not dead code. One that a typo keeps
-		 * from ever firing (missing) is still a defect.
+		 * Not a defect; nor is `#else #error "needs FOO"` that the
+		 * configuration rules out: a build assertion that holds. One that a
+		 * typo keeps from ever firing (missing) is still a defect.
 		 */
-		if (v == DEAD && b->has_error && !b->has_code &&
-		    (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD)) {
+		if ((v != DEAD && v != UNDEAD) ||
+		    (v == DEAD && b->has_error && !b->has_code &&
+		     (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))) {
 			add_undefined(&fs, path, i, opt, &names, out);
 			continue;
 		}
@@ -983,30 +1071,8 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 		if (!d->global)
 			for (size_t k = 0; k < nr_scope; k++)
 				strvec_push(&d->arches, tm->arch_names[scope[k]]);
-		if (opt->explain && cause == CAUSE_CODE)
-			explain_code(d, path, f, i);
-		/* The block's own missing names, and for a missing cause those of its #if chain. */
-		for (size_t k = 0; opt->explain && k < d->symbols.nr; k++)
-			if (has_name(&d->missing, d->symbols.v[k]) ||
-			    (cause == CAUSE_MISSING &&
-			     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined,
-						       d->symbols.v[k])))
-				explain_missing(d, tm, d->symbols.v[k]);
-		if (opt->explain && (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD)) {
-			fa = file_arch(&fs, scope[0]);
-			/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
-			if (cause == CAUSE_KBUILD)
-				explain_kbuild(d, &fs, scope[0]);
-			if (fa) {
-				formula g = v == DEAD ? fa->pc[i] :
-					logic_and(fa->am->logic, parent_pc(fa, b), logic_not(fa->local[i]));
-
-				if (cause == CAUSE_KBUILD)
-					g = logic_and(fa->am->logic, g, fa->file);
-				explain_kconfig(d, fa, g);
-			}
-			explain_code(d, path, f, i);
-		}
+		if (opt->explain)
+			explain_block(d, &fs, i, v, scope);
 	}
 
 done:

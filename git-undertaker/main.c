@@ -275,6 +275,53 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 #define FREE_AT_EXIT 0
 #endif
 
+/*
+ * One commit of a range: its note replayed when it is current, else checked,
+ * printed and noted. Returns -1 on an error, else adds its new defects to
+ * *total_new.
+ */
+static int range_commit(struct repo *r, struct undertaker_options *o, struct checker *c,
+			const char *ref, struct notes_batch *batch, const git_oid *commit,
+			size_t *total_new)
+{
+	struct defect_list defects = { 0 };
+	struct strbuf key = STRBUF_INIT;
+	size_t nr_new = 0, nr_fixed = 0;
+	char *old_note = NULL;
+	int ret = 0;
+
+	checker_model_key(c, commit, &key);
+	/* --explain needs the analysis: a note keeps no explanations. */
+	if (!o->force && !o->explain && !o->pathspec.nr)
+		old_note = notes_read(r, ref, commit);
+	if (old_note && note_is_current(old_note, key.buf, o->show_all, &nr_new)) {
+		*total_new += nr_new;
+		if (!o->common.quiet || o->common.json)
+			replay_note(r, commit, old_note, o);
+	} else if (checker_check_commit(c, commit, &defects) < 0) {
+		ret = -1;
+	} else if (process_interrupted()) {
+		/* Cut short: neither printed nor noted, as if never begun. */
+	} else {
+		char *note = format_note(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
+
+		*total_new += nr_new;
+		if (o->common.json)
+			print_json(commit, &defects, o);
+		else if (!o->common.quiet)
+			print_text(r, commit, &defects, o);
+		/* A pathspec-limited check is partial: it must not pose as the commit's note. */
+		if (batch && !o->pathspec.nr)
+			notes_batch_add(batch, commit, note);
+		free(note);
+	}
+	fflush(stdout);
+	free(old_note);
+	strbuf_release(&key);
+	defect_list_clear(&defects);
+	return ret;
+}
+
 static int run_range(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
 {
 	struct commit_list commits = { 0 };
@@ -313,41 +360,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		progress = progress_start("Checking commits", commits.nr);
 
 	for (size_t i = 0; i < commits.nr && !process_interrupted(); i++) {
-		const git_oid *commit = &commits.oid[i];
-		struct defect_list defects = { 0 };
-		struct strbuf key = STRBUF_INIT;
-		size_t nr_new = 0, nr_fixed = 0;
-		char *old_note = NULL;
-
-		checker_model_key(c, commit, &key);
-		/* --explain needs the analysis: a note keeps no explanations. */
-		if (!o->force && !o->explain && !o->pathspec.nr)
-			old_note = notes_read(r, ref, commit);
-		if (old_note && note_is_current(old_note, key.buf, o->show_all, &nr_new)) {
-			total_new += nr_new;
-			if (!o->common.quiet || o->common.json)
-				replay_note(r, commit, old_note, o);
-		} else if (checker_check_commit(c, commit, &defects) < 0) {
-			ret = -1;
-		} else if (process_interrupted()) {
-			/* Cut short: neither printed nor noted, as if never begun. */
-		} else {
-			char *note = format_note(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
-
-			total_new += nr_new;
-			if (o->common.json)
-				print_json(commit, &defects, o);
-			else if (!o->common.quiet)
-				print_text(r, commit, &defects, o);
-			/* A pathspec-limited check is partial: it must not pose as the commit's note. */
-			if (batch && !o->pathspec.nr)
-				notes_batch_add(batch, commit, note);
-			free(note);
-		}
-		fflush(stdout);
-		free(old_note);
-		strbuf_release(&key);
-		defect_list_clear(&defects);
+		ret = range_commit(r, o, c, ref, batch, &commits.oid[i], &total_new);
 		progress_update(progress, i + 1);
 		if (ret < 0)
 			break;

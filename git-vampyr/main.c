@@ -143,7 +143,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
  * defines, the model of one architecture (--arch, else the host's, else the
  * first) and its Kbuild map.
  */
-static void load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
+static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 {
 	struct trees_env env = {
 		.repo = v->repo,
@@ -153,20 +153,20 @@ static void load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 		.no_kbuild = !use_kbuild,
 		.quiet = 1,
 	};
+	const char *at = oid_short(v->repo, &v->commit);
 	const struct buildfiles_info *bf;
 	struct arch_model *am;
 	struct trees *t;
 
 	v->buildfiles = buildfiles_new(v->repo);
 	if (buildfiles_get(v->buildfiles, &v->commit, &bf) < 0)
-		die("cannot read the build files of %s", oid_short(v->repo, &v->commit));
+		return error("cannot read the build files of %s", at);
 	t = v->trees = trees_new(&env, &v->commit, bf);
 	if (t->project.kind == PROJECT_NONE)
-		die("no Kconfig tree at %s (no top Kconfig file, no <dir>/Kconfig with a mainmenu)",
-		    oid_short(v->repo, &v->commit));
+		return error("no Kconfig tree at %s (no top Kconfig file, no <dir>/Kconfig with a mainmenu)", at);
 	am = trees_model(t, t->tm.primary);
 	if (!am)
-		die("cannot read the Kconfig files of %s", oid_short(v->repo, &v->commit));
+		return error("cannot read the Kconfig files of %s", at);
 	v->arch = am->arch;
 	v->arch_dir = t->arches.nr ? t->arch_dirs.v[t->tm.primary] : NULL;
 	v->srctree = t->project.srctree;
@@ -176,6 +176,19 @@ static void load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 	v->sat = am->sat;
 	pc_context_init(&v->pcx, v->logic, v->kconfig, t->tm.kconfig_defined, t->tm.cmdline_defined);
 	v->pcx.facts = v->sat;
+	return 0;
+}
+
+/* A symbol no Kconfig of this architecture defines is never set in its builds. */
+static void rule_out_missing(struct vampyr *v)
+{
+	struct strmap_entry *e;
+
+	strmap_for_each(&v->pcx.missing, e) {
+		int lit = -(int)(intptr_t)e->value;
+
+		sat_add_clause(v->sat, &lit, 1);
+	}
 }
 
 /*
@@ -183,12 +196,13 @@ static void load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
  * the earlier run's files too, so a run that dies half-way leaves none of
  * them unlisted; once all are written, those not written again go.
  */
-static void write_fragments(struct vampyr *v, const char *dir, int expand)
+static int write_fragments(struct vampyr *v, const char *dir, int expand)
 {
 	struct strvec old = STRVEC_INIT, now = STRVEC_INIT, both = STRVEC_INIT;
+	int ret = 0;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
-		die("cannot create %s: %s", dir, strerror(errno));
+		return error("cannot create %s: %s", dir, strerror(errno));
 	manifest_read(dir, &old);
 	for (size_t i = 0; i < v->nr_configs; i++) {
 		strvec_pushf(&now, "%s.config", v->configs[i].name);
@@ -200,22 +214,24 @@ static void write_fragments(struct vampyr *v, const char *dir, int expand)
 		strvec_push(&both, old.v[i]);
 	for (size_t i = 0; i < now.nr; i++)
 		strvec_push(&both, now.v[i]);
-	if (manifest_write(dir, &both))
-		die("cannot write the fragments");
-	for (size_t i = 0; i < v->nr_configs; i++) {
+	ret = manifest_write(dir, &both);
+	for (size_t i = 0; !ret && i < v->nr_configs; i++) {
 		struct vconfig *c = &v->configs[i];
 
 		c->path = xstrfmt("%s/%s.config", dir, c->name);
 		fragment_assignments(v, c);
-		if (fragment_write(c))
-			die("cannot write the fragments");
+		ret = fragment_write(c);
 	}
-	manifest_remove_stale(dir, &old, &now);
-	if (manifest_write(dir, &now))
-		die("cannot write the fragments");
+	if (!ret) {
+		manifest_remove_stale(dir, &old, &now);
+		ret = manifest_write(dir, &now);
+	}
+	if (ret)
+		error("cannot write the fragments in %s", dir);
 	strvec_clear(&old);
 	strvec_clear(&now);
 	strvec_clear(&both);
+	return ret ? -1 : 0;
 }
 
 /*
@@ -271,151 +287,207 @@ static void vampyr_release(struct vampyr *v)
 	project_config_release(&v->project_config);
 }
 
-int main(int argc, const char **argv)
-{
+/* One run: its options, then what it found. */
+struct invocation {
 	struct common_options common;
 	struct parsed_args pa;
-	const char *commit = NULL, *scope = NULL, *arch = NULL, *outdir = NULL;
-	const char *build = NULL, *kconfig_cmd = NULL;
-	int expand = 0, keep_tree = 0, bound_queries = 2000, use_kbuild = 1;
+	const char *commit, *scope, *arch, *outdir, *build, *kconfig_cmd;
+	int expand, keep_tree, bound_queries, use_kbuild, hunks;
+	struct vampyr v;
+	struct file_list fl;
+	struct expand_options eo;
+	char *default_outdir, *config_kconfig;
+};
+
+/* The options, checked; usage errors exit 129 before any work. */
+static void parse_command_line(struct invocation *in, int argc, const char **argv)
+{
 	struct option opts[] = {
-		OPT_STRING(0, "commit", &commit, "commit", "the commit to cover (default HEAD)"),
-		OPT_STRING(0, "blocks", &scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
+		OPT_STRING(0, "commit", &in->commit, "commit", "the commit to cover (default HEAD)"),
+		OPT_STRING(0, "blocks", &in->scope, "files|hunks", "every block of the changed files, or those the hunks touch"),
 		/* The spelling of 0.1.0, hidden: "scope" is the undertaker's global/local. */
-		OPT_STRING(0, "scope", &scope, "files|hunks", NULL),
-		OPT_STRING(0, "arch", &arch, "arch", "the architecture (default: the host's)"),
-		OPT_STRING('o', "output", &outdir, "dir", "where to write the fragments (default vampyr-<abbrev>)"),
-		OPT_BOOL(0, "expand", &expand, "expand each fragment with the tree's kconfig and check it"),
-		OPT_STRING(0, "kconfig", &kconfig_cmd, "command", "the kconfig command for --expand (default: make alldefconfig)"),
-		OPT_STRING(0, "build", &build, "command", "build each expanded configuration at the commit and its parent"),
-		OPT_BOOL(0, "kbuild", &use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
-		OPT_BOOL(0, "keep-tree", &keep_tree, "keep the temporary tree of --expand (debugging)"),
-		OPT_INT(0, "bound-queries", &bound_queries, "n", "solver queries the lower bound may ask (default 2000)"),
-		OPT_COMMON(&common),
+		OPT_STRING(0, "scope", &in->scope, "files|hunks", NULL),
+		OPT_STRING(0, "arch", &in->arch, "arch", "the architecture (default: the host's)"),
+		OPT_STRING('o', "output", &in->outdir, "dir", "where to write the fragments (default vampyr-<abbrev>)"),
+		OPT_BOOL(0, "expand", &in->expand, "expand each fragment with the tree's kconfig and check it"),
+		OPT_STRING(0, "kconfig", &in->kconfig_cmd, "command", "the kconfig command for --expand (default: make alldefconfig)"),
+		OPT_STRING(0, "build", &in->build, "command", "build each expanded configuration at the commit and its parent"),
+		OPT_BOOL(0, "kbuild", &in->use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
+		OPT_BOOL(0, "keep-tree", &in->keep_tree, "keep the temporary tree of --expand (debugging)"),
+		OPT_INT(0, "bound-queries", &in->bound_queries, "n", "solver queries the lower bound may ask (default 2000)"),
+		OPT_COMMON(&in->common),
 		OPT_END(),
 	};
-	struct vampyr v = { 0 };
-	struct file_list fl = { STRVEC_INIT };
-	struct strvec macro_defs = STRVEC_INIT;
-	struct cpp_macros *macros;
-	struct kbuild_map *kb = NULL;
-	struct strbuf json = STRBUF_INIT;
-	char *default_outdir = NULL, *config_kconfig = NULL;
-	int hunks = 0, ret = EXIT_CLEAN;
-	struct expand_options eo = { NULL, 0 };
 
-	set_program_name("git vampyr");
-	process_catch_interrupts();
-	common_options_init(&common);
-	parse_options(argc, argv, opts, usage_lines, "vampyr", &pa);
-	common_options_finish(&common, "vampyr");
-	if (scope && !strcmp(scope, "hunks"))
-		hunks = 1;
-	else if (scope && strcmp(scope, "files"))
-		usage_error(usage_lines, "--blocks must be 'files' or 'hunks', not '%s'", scope);
-	if (pa.args.nr > 1 || (pa.args.nr == 1 && commit))
+	common_options_init(&in->common);
+	parse_options(argc, argv, opts, usage_lines, "vampyr", &in->pa);
+	common_options_finish(&in->common, "vampyr");
+	if (in->scope && !strcmp(in->scope, "hunks"))
+		in->hunks = 1;
+	else if (in->scope && strcmp(in->scope, "files"))
+		usage_error(usage_lines, "--blocks must be 'files' or 'hunks', not '%s'", in->scope);
+	if (in->pa.args.nr > 1 || (in->pa.args.nr == 1 && in->commit))
 		usage_error(usage_lines, "one commit at most (--commit=<commit>)");
-	if (pa.args.nr == 1)
-		commit = pa.args.v[0];
-	if (build)
-		expand = 1;
-	eo.keep_tree = keep_tree;
-	eo.jobs = common.jobs;
-	v.keep_build_tree = keep_tree;
+	if (in->pa.args.nr == 1)
+		in->commit = in->pa.args.v[0];
+	if (in->build)
+		in->expand = 1;
+	in->eo.keep_tree = in->keep_tree;
+	in->eo.jobs = in->common.jobs;
+	in->v.keep_build_tree = in->keep_tree;
+}
 
-	v.repo = repo_open();
-	project_config_init(&v.project_config, v.repo);
-	if (repo_pathspec_from_cwd(v.repo, &pa.paths) < 0 ||
-	    repo_resolve_commit(v.repo, commit ? commit : "HEAD", &v.commit))
-		exit(EXIT_FATAL);
-	trees_check_arch(v.repo, &v.commit, arch);
-	{
-		const git_oid *at = &v.commit;
+/* The commit, the files to cover (those it changes, or the pathspec's) and its model. */
+static int find_files(struct invocation *in)
+{
+	struct vampyr *v = &in->v;
+	const git_oid *at = &v->commit;
 
-		repo_pathspec_warn_unmatched(v.repo, &at, 1, &pa.paths);
+	v->repo = repo_open();
+	project_config_init(&v->project_config, v->repo);
+	if (repo_pathspec_from_cwd(v->repo, &in->pa.paths) < 0 ||
+	    repo_resolve_commit(v->repo, in->commit ? in->commit : "HEAD", &v->commit))
+		return -1;
+	trees_check_arch(v->repo, &v->commit, in->arch);
+	repo_pathspec_warn_unmatched(v->repo, &at, 1, &in->pa.paths);
+	if (!in->kconfig_cmd)
+		in->kconfig_cmd = in->config_kconfig = repo_config_get(v->repo, "vampyr.kconfig");
+	in->eo.kconfig_cmd = in->kconfig_cmd;
+
+	in->fl.pathspec = &in->pa.paths;
+	if (in->pa.paths.nr && !in->hunks) {
+		if (repo_for_each_file(v->repo, &v->commit, "", collect_file, &in->fl))
+			return error("cannot list the files of %s", oid_short(v->repo, &v->commit));
+	} else if (repo_diff_first_parent(v->repo, &v->commit, &in->pa.paths, in->hunks, &in->fl.changes)) {
+		return error("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
 	}
-	if (!kconfig_cmd)
-		kconfig_cmd = config_kconfig = repo_config_get(v.repo, "vampyr.kconfig");
-	eo.kconfig_cmd = kconfig_cmd;
+	return load_model(v, in->arch, in->use_kbuild);
+}
 
-	/* The files: those the commit changes, or every file the pathspec names. */
-	fl.pathspec = &pa.paths;
-	if (pa.paths.nr && !hunks) {
-		if (repo_for_each_file(v.repo, &v.commit, "", collect_file, &fl))
-			die("cannot list the files of %s", oid_short(v.repo, &v.commit));
-	} else {
-		if (repo_diff_first_parent(v.repo, &v.commit, &pa.paths, hunks, &fl.changes))
-			die("cannot diff %s against its parent", oid_short(v.repo, &v.commit));
-	}
+/* The blocks of those files, each with its presence condition. */
+static void find_blocks(struct invocation *in)
+{
+	struct vampyr *v = &in->v;
+	struct strvec macro_defs = STRVEC_INIT;
+	struct cpp_macros *macros = cpp_macros_new();
+	struct kbuild_map *kb = NULL;
 
-	load_model(&v, arch, use_kbuild);
 	/* The project's macro presets (U-Boot's CONFIG_IS_ENABLED), then undertaker.macro. */
-	macros = cpp_macros_new();
-	project_macros(v.trees->project.kind, &v.project_config, &macro_defs);
+	project_macros(v->trees->project.kind, &v->project_config, &macro_defs);
 	for (size_t i = 0; i < macro_defs.nr; i++)
 		if (cpp_macros_add(macros, macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", macro_defs.v[i]);
-	if (use_kbuild && (fl.paths.nr || fl.changes.nr))
-		kb = trees_kbuild(v.trees, v.trees->tm.primary);
-	for (size_t i = 0; i < fl.paths.nr; i++)
-		add_file_blocks(&v, fl.paths.v[i], macros, NULL, kb);
-	for (size_t i = 0; i < fl.changes.nr; i++) {
-		const struct file_change *fc = &fl.changes.files[i];
+	if (in->use_kbuild && (in->fl.paths.nr || in->fl.changes.nr))
+		kb = trees_kbuild(v->trees, v->trees->tm.primary);
+	for (size_t i = 0; i < in->fl.paths.nr; i++)
+		add_file_blocks(v, in->fl.paths.v[i], macros, NULL, kb);
+	for (size_t i = 0; i < in->fl.changes.nr; i++) {
+		const struct file_change *fc = &in->fl.changes.files[i];
 
 		if (fc->status != 'D' && is_source_file(fc->new_path))
-			add_file_blocks(&v, fc->new_path, macros, hunks ? fc : NULL, kb);
+			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb);
 	}
 	cpp_macros_free(macros);
-	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
-	{
-		struct strmap_entry *e;
+	strvec_clear(&macro_defs);
+	rule_out_missing(v);
+}
 
-		strmap_for_each(&v.pcx.missing, e) {
-			int lit = -(int)(intptr_t)e->value;
-
-			sat_add_clause(v.sat, &lit, 1);
-		}
-	}
+/* The configurations: dead blocks out, the greedy cover, its bound, merged. */
+static int find_configs(struct invocation *in)
+{
+	struct vampyr *v = &in->v;
+	int ret = 0;
 
 	/* The toolchain's kconfig run goes on while the solver looks for dead blocks. */
-	if (expand && vampyr_toolchain_start(&v, &eo))
-		ret = EXIT_FATAL;
-	vampyr_find_dead(&v);
-	if (expand && ret == EXIT_CLEAN && vampyr_toolchain(&v, &eo))
-		ret = EXIT_FATAL;
-	vampyr_cover(&v);
-	vampyr_lower_bound(&v, bound_queries > 0 ? (size_t)bound_queries : 0);
-	vampyr_recover(&v);
-	vampyr_merge(&v);
-	if (!outdir)
-		outdir = default_outdir = xstrfmt("vampyr-%s", oid_short(v.repo, &v.commit));
-	write_fragments(&v, outdir, expand);
-	if (expand && ret == EXIT_CLEAN && v.nr_configs && vampyr_expand(&v, &eo))
-		ret = EXIT_FATAL;
-	vampyr_tree_done(&v, &eo);
-	if (build && ret == EXIT_CLEAN && v.nr_configs)
-		vampyr_build(&v, build);
+	if (in->expand && vampyr_toolchain_start(v, &in->eo))
+		ret = -1;
+	vampyr_find_dead(v);
+	if (in->expand && !ret && vampyr_toolchain(v, &in->eo))
+		ret = -1;
+	vampyr_cover(v);
+	vampyr_lower_bound(v, in->bound_queries > 0 ? (size_t)in->bound_queries : 0);
+	vampyr_recover(v);
+	vampyr_merge(v);
+	return ret;
+}
 
-	/* Nothing of an interrupted run is printed or noted. */
+/* The fragments' directory name, by default after the commit. */
+static const char *output_dir(struct invocation *in)
+{
+	if (!in->outdir)
+		in->outdir = in->default_outdir = xstrfmt("vampyr-%s", oid_short(in->v.repo, &in->v.commit));
+	return in->outdir;
+}
+
+/* Asked to: each fragment expanded with the tree's kconfig, then built. */
+static int expand_and_build(struct invocation *in, int ret)
+{
+	struct vampyr *v = &in->v;
+
+	if (in->expand && !ret && v->nr_configs && vampyr_expand(v, &in->eo))
+		ret = -1;
+	vampyr_tree_done(v, &in->eo);
+	if (in->build && !ret && v->nr_configs)
+		vampyr_build(v, in->build);
+	return ret;
+}
+
+/* The output, and the note. Nothing of an interrupted run is printed or noted. */
+static void report(struct invocation *in)
+{
+	struct vampyr *v = &in->v;
+
 	process_exit_if_interrupted();
-	color_init(v.repo, "vampyr", 1);
-	if (common.json) {
-		vampyr_print_json(&v, &json);
-		printf("%s\n", json.buf);
-	} else {
-		vampyr_print_text(&v, stdout);
-	}
-	if (common.notes)
-		write_note(&v, &common, hunks, &pa.paths);
+	color_init(v->repo, "vampyr", 1);
+	if (in->common.json) {
+		struct strbuf json = STRBUF_INIT;
 
-	strbuf_release(&json);
-	free(default_outdir);
-	free(config_kconfig);
-	strvec_clear(&macro_defs);
-	strvec_clear(&fl.paths);
-	change_list_clear(&fl.changes);
-	vampyr_release(&v);
-	repo_close(v.repo);
-	parsed_args_clear(&pa);
+		vampyr_print_json(v, &json);
+		printf("%s\n", json.buf);
+		strbuf_release(&json);
+	} else {
+		vampyr_print_text(v, stdout);
+	}
+	if (in->common.notes)
+		write_note(v, &in->common, in->hunks, &in->pa.paths);
+}
+
+static void invocation_clear(struct invocation *in)
+{
+	free(in->default_outdir);
+	free(in->config_kconfig);
+	strvec_clear(&in->fl.paths);
+	change_list_clear(&in->fl.changes);
+	vampyr_release(&in->v);
+	if (in->v.repo)
+		repo_close(in->v.repo);
+	parsed_args_clear(&in->pa);
+}
+
+int main(int argc, const char **argv)
+{
+	struct invocation in = {
+		.bound_queries = 2000,
+		.use_kbuild = 1,
+		.fl = { STRVEC_INIT },
+	};
+	int ret = EXIT_CLEAN;
+
+	set_program_name("git vampyr");
+	process_catch_interrupts();
+	parse_command_line(&in, argc, argv);
+	if (find_files(&in) < 0) {
+		ret = EXIT_FATAL;
+	} else {
+		find_blocks(&in);
+		ret = find_configs(&in);
+		if (write_fragments(&in.v, output_dir(&in), in.expand) < 0) {
+			ret = EXIT_FATAL;
+		} else {
+			ret = expand_and_build(&in, ret) < 0 ? EXIT_FATAL : EXIT_CLEAN;
+			report(&in);
+		}
+	}
+	invocation_clear(&in);
 	return ret;
 }

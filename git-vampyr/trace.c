@@ -162,13 +162,84 @@ static int pinned(const struct trace *t, const struct kconfig_symbol *sym)
 	return found;
 }
 
-static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
+/* Off (or m) though wanted higher: a dependency or prompt condition lower than wanted. */
+static int trace_condition(struct trace *t, const struct kconfig_symbol *sym, int w)
 {
-	const struct kconfig *kc = t->v->kconfig;
-	int want = symbol_value(t->v, t->want, sym), got = got_value(t, sym);
-	int w = level_of(want), g = level_of(got), explained = 0;
 	const struct kconfig_expr **parts = NULL;
 	size_t nr = 0, alloc = 0;
+	int explained = 0;
+
+	for (size_t d = 0; d < sym->nr_defs && !explained; d++) {
+		const struct kconfig_definition *def = sym->defs[d];
+
+		nr = 0;
+		config_conjuncts(def->dep, &parts, &nr, &alloc);
+		for (size_t i = 0; i < def->nr_prompts; i++)
+			config_conjuncts(def->prompts[i].cond, &parts, &nr, &alloc);
+		for (size_t i = 0; i < nr && !explained; i++) {
+			int val = config_eval(t->v->kconfig, parts[i], t->cfg);
+
+			if (val >= 0 && val < w) {
+				trace_expr(t, parts[i]);
+				explained = 1;
+			}
+		}
+	}
+	free(parts);
+	return explained;
+}
+
+/*
+ * A selector (or, with `implied`, an implier) that differs: lower than wanted,
+ * a selector the model had on and the .config has off; higher, one on in the
+ * .config with its condition true.
+ */
+static int trace_reverse(struct trace *t, const struct kconfig_symbol *sym, int w, int lower,
+			 int implied)
+{
+	const struct kconfig_reverse *rev = implied ? sym->implied_by : sym->selected_by;
+	size_t nr = implied ? sym->nr_implied_by : sym->nr_selected_by;
+	const char *by = implied ? " <- implied by" : " <- selected by";
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct kconfig_symbol *from = rev[i].from->symbol;
+
+		if (!from || t->seen[from->index])
+			continue;
+		if (lower ? level_of(symbol_value(t->v, t->want, from)) >= w && level_of(got_value(t, from)) < w
+			  : level_of(got_value(t, from)) > w && config_eval(t->v->kconfig, rev[i].cond, t->cfg) > w) {
+			strbuf_addstr(t->chain, by);
+			if (lower || differs(t, from))
+				trace_symbol(t, from);
+			else if (implied)
+				strbuf_addf(t->chain, " %s=%c", from->name, got_value(t, from));
+			else
+				strbuf_addf(t->chain, " %s", from->name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* No prompt: the first active default decided. */
+static int trace_default(struct trace *t, const struct kconfig_symbol *sym)
+{
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		for (size_t i = 0; i < sym->defs[d]->nr_defaults; i++) {
+			const struct kconfig_default *df = &sym->defs[d]->defaults[i];
+
+			if (config_eval(t->v->kconfig, df->cond, t->cfg) <= 0)
+				continue;
+			trace_expr(t, df->cond ? df->cond : df->value);
+			return 1;
+		}
+	return 0;
+}
+
+static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
+{
+	int want = symbol_value(t->v, t->want, sym), got = got_value(t, sym);
+	int w = level_of(want), g = level_of(got), explained;
 
 	t->seen[sym->index] = 1;
 	if (t->chain->len && ends_with(strbuf_str(t->chain), " by"))
@@ -178,54 +249,10 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 	strbuf_addf(t->chain, "%s=%c (wanted %c)", sym->name, got, want);
 	if (t->depth++ > 16)
 		return;
-	if (g < w) {
-		/* Off (or m): a dependency or prompt condition is lower than wanted. */
-		for (size_t d = 0; d < sym->nr_defs && !explained; d++) {
-			const struct kconfig_definition *def = sym->defs[d];
-
-			nr = 0;
-			config_conjuncts(def->dep, &parts, &nr, &alloc);
-			for (size_t i = 0; i < def->nr_prompts; i++)
-				config_conjuncts(def->prompts[i].cond, &parts, &nr, &alloc);
-			for (size_t i = 0; i < nr; i++) {
-				int val = config_eval(kc, parts[i], t->cfg);
-
-				if (val >= 0 && val < w) {
-					trace_expr(t, parts[i]);
-					explained = 1;
-					break;
-				}
-			}
-		}
-		/* Or the model had it on through a selector that the .config has off. */
-		for (size_t i = 0; i < sym->nr_selected_by && !explained; i++) {
-			const struct kconfig_reverse *r = &sym->selected_by[i];
-			const struct kconfig_symbol *from = r->from->symbol;
-
-			if (from && !t->seen[from->index] && level_of(symbol_value(t->v, t->want, from)) >= w &&
-			    level_of(got_value(t, from)) < w) {
-				strbuf_addstr(t->chain, " <- selected by");
-				trace_symbol(t, from);
-				explained = 1;
-			}
-		}
-	} else {
-		/* On: a selector that is on in the .config and was off in the model. */
-		for (size_t i = 0; i < sym->nr_selected_by && !explained; i++) {
-			const struct kconfig_reverse *r = &sym->selected_by[i];
-			const struct kconfig_symbol *from = r->from->symbol;
-
-			if (from && level_of(got_value(t, from)) > w && config_eval(kc, r->cond, t->cfg) > w &&
-			    !t->seen[from->index]) {
-				strbuf_addstr(t->chain, " <- selected by");
-				if (differs(t, from))
-					trace_symbol(t, from);
-				else
-					strbuf_addf(t->chain, " %s", from->name);
-				explained = 1;
-			}
-		}
-	}
+	if (g < w)
+		explained = trace_condition(t, sym, w) || trace_reverse(t, sym, w, 1, 0);
+	else
+		explained = trace_reverse(t, sym, w, 0, 0);
 	if (!explained && user_settable(sym) && !pinned(t, sym)) {
 		strbuf_addstr(t->chain, " [not pinned]");
 		strvec_push(t->pins, sym->name);
@@ -239,33 +266,10 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 	 * Without a prompt, an implier raises it as a select would (FUTEX's
 	 * `imply RT_MUTEXES`): the implier on in the .config, its condition true.
 	 */
-	for (size_t i = 0; i < sym->nr_implied_by && !explained && g > w; i++) {
-		const struct kconfig_reverse *r = &sym->implied_by[i];
-		const struct kconfig_symbol *from = r->from->symbol;
-
-		if (from && level_of(got_value(t, from)) > w && config_eval(kc, r->cond, t->cfg) > w &&
-		    !t->seen[from->index]) {
-			strbuf_addstr(t->chain, " <- implied by");
-			if (differs(t, from))
-				trace_symbol(t, from);
-			else
-				strbuf_addf(t->chain, " %s=%c", from->name, got_value(t, from));
-			explained = 1;
-		}
-	}
-	if (!explained) {
-		/* No prompt: the first active default decided. */
-		for (size_t d = 0; d < sym->nr_defs && !explained; d++)
-			for (size_t i = 0; i < sym->defs[d]->nr_defaults && !explained; i++) {
-				const struct kconfig_default *df = &sym->defs[d]->defaults[i];
-
-				if (config_eval(kc, df->cond, t->cfg) <= 0)
-					continue;
-				trace_expr(t, df->cond ? df->cond : df->value);
-				explained = 1;
-			}
-	}
-	free(parts);
+	if (!explained && g > w)
+		explained = trace_reverse(t, sym, w, 0, 1);
+	if (!explained)
+		trace_default(t, sym);
 	t->depth--;
 }
 
