@@ -98,8 +98,16 @@ static int too_many_for_renames(struct repo *r, git_diff *diff)
 	return (double)added * (double)deleted > (double)limit * (double)limit;
 }
 
-int repo_diff_first_parent(struct repo *r, const git_oid *commit,
-			   const struct strvec *pathspec, int hunks, struct change_list *out)
+/* How a first-parent diff is taken: `git diff -M` or `git diff --no-renames`. */
+struct diff_how {
+	git_diff_notify_cb notify;	/* skips a file before its contents are read */
+	void *payload;
+	int renames;			/* -M and type changes, or neither */
+	int hunks;
+};
+
+static int diff_first_parent(struct repo *r, const git_oid *commit, const struct diff_how *how,
+			     struct change_list *out)
 {
 	git_repository *g = repo_git_local(r);
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
@@ -111,13 +119,12 @@ int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 
 	if (commit_trees(r, g, commit, &old, &new) < 0)
 		goto fail;
-	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
+	if (how->renames)
+		opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
 	opts.context_lines = 0;
 	opts.interhunk_lines = 0;
-	if (pathspec && pathspec->nr) {
-		opts.notify_cb = skip_unmatched;
-		opts.payload = (void *)pathspec;
-	}
+	opts.notify_cb = how->notify;
+	opts.payload = how->payload;
 	if (git_diff_tree_to_tree(&diff, g, old, new, &opts) < 0)
 		goto fail;
 	/*
@@ -128,9 +135,9 @@ int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 	 * and deletes thousands of files, hours of work). Exact renames still are.
 	 */
 	find.flags = GIT_DIFF_FIND_RENAMES;
-	if (too_many_for_renames(r, diff))
+	if (how->renames && too_many_for_renames(r, diff))
 		find.flags |= GIT_DIFF_FIND_EXACT_MATCH_ONLY;
-	if (git_diff_find_similar(diff, &find) < 0)
+	if (how->renames && git_diff_find_similar(diff, &find) < 0)
 		goto fail;
 
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
@@ -148,7 +155,7 @@ int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 			git_oid_cpy(&fc->old_blob, &d->old_file.id);
 		if (d->status != GIT_DELTA_DELETED)
 			git_oid_cpy(&fc->new_blob, &d->new_file.id);
-		if (hunks && add_hunks(diff, i, fc) < 0)
+		if (how->hunks && add_hunks(diff, i, fc) < 0)
 			goto fail;
 	}
 	ret = 0;
@@ -161,6 +168,37 @@ out:
 	git_tree_free(old);
 	git_tree_free(new);
 	return ret;
+}
+
+int repo_diff_first_parent(struct repo *r, const git_oid *commit,
+			   const struct strvec *pathspec, int hunks, struct change_list *out)
+{
+	struct diff_how how = { .renames = 1, .hunks = hunks };
+
+	if (pathspec && pathspec->nr) {
+		how.notify = skip_unmatched;
+		how.payload = (void *)pathspec;
+	}
+	return diff_first_parent(r, commit, &how, out);
+}
+
+/* Filters deltas by the caller's test of their paths. */
+static int skip_unwanted(const git_diff *diff, const git_diff_delta *d,
+			 const char *matched, void *payload)
+{
+	int (**want)(const char *path) = payload;
+
+	(void)diff;
+	(void)matched;
+	return (*want)(d->new_file.path) || (*want)(d->old_file.path) ? 0 : 1;
+}
+
+int repo_diff_first_parent_files(struct repo *r, const git_oid *commit,
+				 int (*want)(const char *path), struct change_list *out)
+{
+	struct diff_how how = { .notify = skip_unwanted, .payload = &want };
+
+	return diff_first_parent(r, commit, &how, out);
 }
 
 void change_list_clear(struct change_list *l)

@@ -948,3 +948,63 @@ char *commit_title(struct repo *r, const git_oid *commit)
 	git_commit_free(c);
 	return ret;
 }
+
+/* ---- commits ---- */
+
+static int lookup_commit(struct repo *r, const git_oid *commit, git_commit **out)
+{
+	const git_error *e;
+
+	if (git_commit_lookup(out, repo_git_local(r), commit) == 0)
+		return 0;
+	e = git_error_last();
+	return error("cannot read commit %s: %s", oid_short(r, commit),
+		     e && e->message ? e->message : "unknown error");
+}
+
+int repo_commit_parents(struct repo *r, const git_oid *commit, struct commit_list *out)
+{
+	git_commit *c;
+	unsigned n, recorded;
+
+	if (lookup_commit(r, commit, &c) < 0)
+		return -1;
+	n = repo_commit_parentcount(r, c);
+	recorded = git_commit_parentcount(c);
+	for (unsigned i = 0; i < n; i++) {
+		ALLOC_GROW(out->oid, out->nr + 1, out->alloc);
+		git_oid_cpy(&out->oid[out->nr++], git_commit_parent_id(c, i));
+	}
+	git_commit_free(c);
+	return (int)recorded;
+}
+
+char *repo_commit_summary(struct repo *r, const git_oid *commit)
+{
+	git_commit *c;
+	char *ret;
+
+	if (lookup_commit(r, commit, &c) < 0)
+		return NULL;
+	ret = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	git_commit_free(c);
+	return ret;
+}
+
+int repo_commit_trailers(struct repo *r, const git_oid *commit, const char *key,
+			 struct strvec *out)
+{
+	git_commit *c;
+	git_message_trailer_array arr = { 0 };
+
+	if (lookup_commit(r, commit, &c) < 0)
+		return -1;
+	if (!git_message_trailers(&arr, git_commit_message(c))) {
+		for (size_t i = 0; i < arr.count; i++)
+			if (!strcasecmp(arr.trailers[i].key, key) && *arr.trailers[i].value)
+				strvec_push(out, arr.trailers[i].value);
+		git_message_trailer_array_free(&arr);
+	}
+	git_commit_free(c);
+	return 0;
+}

@@ -6,9 +6,10 @@
  * Threads: libgit2 documents a git_repository as unsafe to share between
  * threads, so every reading function below (repo_read_path, repo_read_blob,
  * repo_path_oid, repo_for_each_file, repo_list_dir, repo_diff_first_parent,
- * oid_short, commit_title, notes_read) works on a handle of the calling
- * thread's own (opened on first use, freed by repo_close) and may be called
- * from several threads at once. The blob cache is shared and locked.
+ * repo_diff_first_parent_files, repo_commit_parents, repo_commit_summary,
+ * repo_commit_trailers, oid_short, commit_title, notes_read) works on a
+ * handle of the calling thread's own (opened on first use, freed by
+ * repo_close) and may be called from several threads at once. The blob cache is shared and locked.
  * repo_open, repo_close, repo_parse_revisions, the config functions and
  * repo_git() belong to the thread that opened the repository; repo_close
  * must come after every other thread is done with it.
@@ -166,6 +167,14 @@ struct change_list {
  */
 int repo_diff_first_parent(struct repo *r, const git_oid *commit,
 			   const struct strvec *pathspec, int hunks, struct change_list *out);
+/*
+ * What changed between `commit` and its first parent in the files `want`
+ * accepts (by the old or the new path; the contents of no other file are
+ * read), as `git diff --no-renames` lists them: a rename is a deletion and
+ * an addition, a type change too. No hunks.
+ */
+int repo_diff_first_parent_files(struct repo *r, const git_oid *commit,
+				 int (*want)(const char *path), struct change_list *out);
 void change_list_clear(struct change_list *l);
 /*
  * Two texts of the file `path` compared as `git diff` would (a/ and b/
@@ -182,5 +191,21 @@ const char *oid_short(struct repo *r, const git_oid *oid);
 char *oid_hex(const git_oid *oid, char *buf);
 /* "<abbrev> <subject>" of a commit, for headings. */
 char *commit_title(struct repo *r, const git_oid *commit);
+
+/*
+ * The parents of `commit` as git sees them (none at the shallow boundary of
+ * a shallow clone), in the commit's order, appended to `out`. Returns how
+ * many parents the commit object names (more than were appended at the
+ * shallow boundary), or -1 with an error naming the commit.
+ */
+int repo_commit_parents(struct repo *r, const git_oid *commit, struct commit_list *out);
+/* The subject line of a commit (git log --format=%s), to free; NULL with an error. */
+char *repo_commit_summary(struct repo *r, const git_oid *commit);
+/*
+ * The non-empty values of the commit message's trailers named `key`
+ * (case-insensitive), in order, appended to `out`; -1 with an error.
+ */
+int repo_commit_trailers(struct repo *r, const git_oid *commit, const char *key,
+			 struct strvec *out);
 
 #endif

@@ -35,23 +35,6 @@ int accept_matches(const char *pattern, const struct defect *d)
 	return 0;
 }
 
-/* The values of the commit message's Undertaker-Accept trailers (key case-insensitive). */
-static int commit_trailers(struct repo *r, const git_oid *commit, struct strvec *out)
-{
-	git_commit *c;
-	git_message_trailer_array arr = { 0 };
-
-	if (git_commit_lookup(&c, repo_git(r), commit) < 0)
-		return error("cannot read commit %s", oid_short(r, commit));
-	if (!git_message_trailers(&arr, git_commit_message(c))) {
-		for (size_t i = 0; i < arr.count; i++)
-			if (!strcasecmp(arr.trailers[i].key, ACCEPT_TRAILER) && *arr.trailers[i].value)
-				strvec_push(out, arr.trailers[i].value);
-		git_message_trailer_array_free(&arr);
-	}
-	git_commit_free(c);
-	return 0;
-}
 
 int accept_defects(struct repo *r, const git_oid *commit, const struct strvec *config,
 		   struct defect_list *l)
@@ -63,7 +46,7 @@ int accept_defects(struct repo *r, const git_oid *commit, const struct strvec *c
 		any_new |= l->v[i].status == STATUS_NEW;
 	if (!any_new)
 		return 0;
-	if (commit_trailers(r, commit, &trailers) < 0)
+	if (repo_commit_trailers(r, commit, ACCEPT_TRAILER, &trailers) < 0)
 		return -1;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct defect *d = &l->v[i];

@@ -490,32 +490,27 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 {
 	struct change_list changes = { 0 };
 	struct trees *ms, *ps = NULL;
-	git_commit *gc;
-	git_oid parent, *parents;
-	size_t nr_parents;
-	int has_parent;
+	struct commit_list parents = { 0 };
+	git_oid parent;
+	int has_parent, recorded;
 	struct strmap checked = STRMAP_INIT;
 	struct strvec apaths = STRVEC_INIT, ablobs = STRVEC_INIT;
 	struct commit_work cw = { .commit = commit };
 	size_t alloc = 0;
 	int ret;
 
-	if (git_commit_lookup(&gc, repo_git(c->repo), commit) < 0)
-		return error("cannot read commit %s", oid_short(c->repo, commit));
-	nr_parents = repo_commit_parentcount(c->repo, gc);
-	if (!nr_parents && git_commit_parentcount(gc))
+	recorded = repo_commit_parents(c->repo, commit, &parents);
+	if (recorded < 0)
+		return -1;
+	if (!parents.nr && recorded)
 		warning("%s: at the shallow boundary of this clone (its parent is not here): "
 			"checked as a root commit", oid_short(c->repo, commit));
-	parents = xcalloc(nr_parents + 1, sizeof(*parents));
-	for (size_t i = 0; i < nr_parents; i++)
-		parents[i] = *git_commit_parent_id(gc, (unsigned)i);
-	has_parent = nr_parents > 0;
+	has_parent = parents.nr > 0;
 	if (has_parent)
-		parent = parents[0];
-	git_commit_free(gc);
+		parent = parents.oid[0];
 
 	if (repo_diff_first_parent(c->repo, commit, &c->opts->pathspec, 0, &changes) < 0) {
-		free(parents);
+		commit_list_clear(&parents);
 		return -1;
 	}
 	if (has_parent) {
@@ -562,14 +557,14 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	strvec_clear(&ablobs);
 	strmap_clear(&checked, NULL);
 	change_list_clear(&changes);
-	ret = other_parents(c, parents, nr_parents, out);
+	ret = other_parents(c, parents.oid, parents.nr, out);
 	if (!ret)
 		ret = accept_defects(c->repo, commit, &c->accept, out);
-	free(parents);
+	commit_list_clear(&parents);
 	return ret;
 fail:
 	change_list_clear(&changes);
-	free(parents);
+	commit_list_clear(&parents);
 	return -1;
 }
 
@@ -666,8 +661,10 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	int jobs = c->opts->common.jobs > 0 ? c->opts->common.jobs : 1;
 	int ret = 0;
 
+	struct trees *ms = commit_trees(c, commit);
+
 	/* The tree's build files once, before the workers share them. */
-	if (!commit_trees(c, commit))
+	if (!ms)
 		return -1;
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	if ((size_t)jobs > cs.nr)
@@ -676,10 +673,20 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	if (!c->opts->common.quiet)
 		cs.progress = progress_start("Checking files", cs.nr);
 	workers = xcalloc((size_t)jobs, sizeof(*workers));
+	/*
+	 * One model per architecture for all workers, built by whichever needs
+	 * it first: on every architecture, a model per worker took twice the memory.
+	 */
+	if (jobs > 1)
+		trees_share(ms);
 	for (int j = 0; j < jobs; j++) {
+		struct trees *wt;
+
 		workers[j].cs = &cs;
-		/* The first worker is this checker: its models are built already. */
+		/* The first worker is this checker. */
 		workers[j].c = j ? checker_worker(c) : c;
+		if (j && (wt = commit_trees(workers[j].c, commit)) != NULL)
+			trees_borrow(wt, ms);
 		if (j && pthread_create(&workers[j].thread, NULL, census_run, &workers[j])) {
 			checker_free(workers[j].c);
 			workers[j].c = NULL;

@@ -47,16 +47,6 @@ static int is_kconfig_path(const char *path)
 	return buildfiles_is_kconfig_file(slash ? slash + 1 : path);
 }
 
-/* Skip every file but Kconfig files before the diff looks at contents. */
-static int only_kconfig(const git_diff *diff, const git_diff_delta *d, const char *matched,
-			void *payload)
-{
-	(void)diff;
-	(void)matched;
-	(void)payload;
-	return is_kconfig_path(d->new_file.path) || is_kconfig_path(d->old_file.path) ? 0 : 1;
-}
-
 static int look(struct walk_state *ws, const git_oid *id, int *line)
 {
 	struct blob *b;
@@ -71,85 +61,81 @@ static int look(struct walk_state *ws, const git_oid *id, int *line)
 	return 0;
 }
 
-static int per_delta(const git_diff_delta *d, float progress, void *payload)
+static int per_change(struct walk_state *ws, const struct file_change *fc)
 {
-	struct walk_state *ws = payload;
 	int line;
 
-	(void)progress;
-	if (look(ws, &d->new_file.id, &line) < 0)
+	if (look(ws, &fc->new_blob, &line) < 0)
 		return -1;
 	if (line)
 		ws->found_new = 1;
 	if (!ws->old_path) {
-		if (look(ws, &d->old_file.id, &line) < 0)
+		if (look(ws, &fc->old_blob, &line) < 0)
 			return -1;
 		if (line) {
-			ws->old_path = xstrdup(d->old_file.path);
+			ws->old_path = xstrdup(fc->old_path);
 			ws->old_line = line;
-			ws->old_blob = d->old_file.id;
-			ws->new_blob = d->new_file.id;
+			ws->old_blob = fc->old_blob;
+			ws->new_blob = fc->new_blob;
 		}
 	}
 	return 0;
 }
 
+/* Did `commit` remove the definition from a Kconfig file it changed? 1: said so in `out`. */
+static int removed_by(struct walk_state *ws, const git_oid *commit, struct strbuf *out)
+{
+	struct change_list changes = { 0 };
+	int ret = 0;
+
+	/* Only Kconfig files: the diff never reads another file's contents. */
+	if (repo_diff_first_parent_files(ws->repo, commit, is_kconfig_path, &changes) < 0)
+		return -1;
+	ws->found_new = 0;
+	for (size_t k = 0; k < changes.nr && ret == 0; k++)
+		ret = per_change(ws, &changes.files[k]);
+	change_list_clear(&changes);
+	if (ret == 0 && ws->old_path && !ws->found_new) {
+		char hex[GIT_OID_HEXSZ + 1];
+		char *renamed = renamed_to(ws);
+		char *summary = repo_commit_summary(ws->repo, commit);
+
+		git_oid_tostr(hex, 13, commit);
+		strbuf_addf(out, "%s:%d until %s (\"%s\")", ws->old_path, ws->old_line, hex,
+			    summary ? summary : "");
+		if (renamed)
+			strbuf_addf(out, ", which renamed it CONFIG_%s", renamed);
+		free(renamed);
+		free(summary);
+		ret = 1;
+	}
+	free(ws->old_path);
+	ws->old_path = NULL;
+	return ret;
+}
+
 int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *name,
 			   struct strbuf *out)
 {
-	git_repository *g = repo_git_local(r);
 	struct walk_state ws = { .repo = r };
-	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-	git_commit *c = NULL, *p = NULL;
+	git_oid cur = *commit;
 	int ret = 0;
 
 	ws.name = starts_with(name, "CONFIG_") ? name + 7 : name;
-	opts.notify_cb = only_kconfig;
-	if (git_commit_lookup(&c, g, commit) < 0)
-		return -1;
-	for (int depth = 0; depth < HISTORY_DEPTH && repo_commit_parentcount(r, c); depth++) {
-		git_tree *ct = NULL, *pt = NULL;
-		git_diff *diff = NULL;
-		int err;
+	for (int depth = 0; depth < HISTORY_DEPTH && ret == 0; depth++) {
+		struct commit_list parents = { 0 };
+		int root;
 
-		if (git_commit_parent(&p, c, 0) < 0 || git_commit_tree(&ct, c) < 0 ||
-		    git_commit_tree(&pt, p) < 0) {
-			git_tree_free(ct);
-			ret = -1;
-			break;
+		if (repo_commit_parents(r, &cur, &parents) < 0)
+			return -1;
+		root = !parents.nr;
+		if (!root) {
+			ret = removed_by(&ws, &cur, out);
+			cur = parents.oid[0];
 		}
-		err = git_diff_tree_to_tree(&diff, g, pt, ct, &opts);
-		ws.found_new = 0;
-		if (!err)
-			err = git_diff_foreach(diff, per_delta, NULL, NULL, NULL, &ws);
-		git_diff_free(diff);
-		git_tree_free(ct);
-		git_tree_free(pt);
-		if (err < 0) {
-			ret = -1;
+		commit_list_clear(&parents);
+		if (root)
 			break;
-		}
-		if (ws.old_path && !ws.found_new) {
-			char hex[GIT_OID_HEXSZ + 1];
-			char *renamed = renamed_to(&ws);
-
-			git_oid_tostr(hex, 13, git_commit_id(c));
-			strbuf_addf(out, "%s:%d until %s (\"%s\")", ws.old_path, ws.old_line, hex,
-				    git_commit_summary(c) ? git_commit_summary(c) : "");
-			if (renamed)
-				strbuf_addf(out, ", which renamed it CONFIG_%s", renamed);
-			free(renamed);
-			ret = 1;
-			break;
-		}
-		free(ws.old_path);
-		ws.old_path = NULL;
-		git_commit_free(c);
-		c = p;
-		p = NULL;
 	}
-	free(ws.old_path);
-	git_commit_free(p);
-	git_commit_free(c);
 	return ret;
 }

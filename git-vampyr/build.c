@@ -380,7 +380,7 @@ static struct vwarning *find_warning(struct vampyr *v, const char *text)
 
 int vampyr_build(struct vampyr *v, const char *cmd)
 {
-	git_commit *commit;
+	struct commit_list parents = { 0 };
 	git_oid parent;
 	int has_parent = 0, swap = 1;
 	char *tree_x, *tree_p = NULL;
@@ -389,13 +389,13 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	struct build_cache bc = { 0 };
 	int cached = 0, swapped_back = 1;
 
-	if (git_commit_lookup(&commit, repo_git(v->repo), &v->commit))
-		die_git("cannot read the commit");
-	if (repo_commit_parentcount(v->repo, commit) > 0) {
-		git_oid_cpy(&parent, git_commit_parent_id(commit, 0));
+	if (repo_commit_parents(v->repo, &v->commit, &parents) < 0)
+		die("cannot build %s", oid_short(v->repo, &v->commit));
+	if (parents.nr) {
+		parent = parents.oid[0];
 		has_parent = 1;
 	}
-	git_commit_free(commit);
+	commit_list_clear(&parents);
 	/* The objects of the C and assembler files the commit touches: all there is to build. */
 	if (has_parent && repo_diff_first_parent(v->repo, &v->commit, NULL, 0, &ch))
 		die("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
