@@ -43,7 +43,7 @@ static size_t *path_order(const struct subject_set *set)
 }
 
 /*
- * git_patch_to_buf gives git's own format ("diff --git a/x b/x", "--- a/x",
+ * repo_diff_text gives git's own format ("diff --git a/x b/x", "--- a/x",
  * "+++ b/x"), which `git apply` takes from the top of a checkout. Its index
  * line carries the real blob ids, as `git diff` would print.
  */
@@ -195,25 +195,18 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
  */
 int commit_to_branch(struct run_context *ctx, const char *branch)
 {
-	git_repository *g = repo_git(ctx->repo);
-	char *refname = xstrfmt("refs/heads/%s", branch);
-	git_tree_update *ups = xcalloc(ctx->subjects->nr + 1, sizeof(*ups));
+	struct tree_update *ups = xcalloc(ctx->subjects->nr + 1, sizeof(*ups));
 	size_t nr = 0;
-	git_commit *tip = NULL;
-	git_tree *base = NULL, *tree = NULL;
-	git_signature *sig = NULL;
-	git_reference *head = NULL, *ref = NULL;
 	git_oid tree_id, commit_id;
 	struct strbuf msg = STRBUF_INIT;
-	int valid = 0, ret = -1;
+	int ret = -1;
 	char *title = NULL;
 
-	if (git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
+	if (!repo_branch_name_ok(branch)) {
 		error("--commit-to: '%s' is not a valid branch name", branch);
 		goto out;
 	}
-	if (!git_repository_is_bare(g) && git_repository_head(&head, g) == 0 &&
-	    !strcmp(git_reference_name(head), refname)) {
+	if (repo_branch_checked_out(ctx->repo, branch)) {
 		error("--commit-to: refusing to move the checked-out branch '%s'", branch);
 		goto out;
 	}
@@ -222,21 +215,13 @@ int commit_to_branch(struct run_context *ctx, const char *branch)
 
 		if (!subject_changed(s))
 			continue;
-		ups[nr].action = GIT_TREE_UPDATE_UPSERT;
-		ups[nr].id = s->cur;
-		ups[nr].filemode = s->mode ? (git_filemode_t)s->mode : GIT_FILEMODE_BLOB;
 		ups[nr].path = s->path;
+		ups[nr].blob = s->cur;
+		ups[nr].mode = s->mode;
 		nr++;
 	}
-	if (git_commit_lookup(&tip, g, ctx->tip) < 0 || git_commit_tree(&base, tip) < 0 ||
-	    git_tree_create_updated(&tree_id, g, base, nr, ups) < 0 ||
-	    git_tree_lookup(&tree, g, &tree_id) < 0) {
-		error("--commit-to: cannot build the tree: %s", git_error_last() ? git_error_last()->message : "?");
+	if (repo_tree_update(ctx->repo, ctx->tip, ups, nr, &tree_id) < 0)
 		goto out;
-	}
-	if (git_signature_default(&sig, g) < 0 &&
-	    git_signature_now(&sig, "git backport", "git-backport@localhost") < 0)
-		die_git("making a signature");
 	title = commit_title(ctx->repo, ctx->tip);
 	strbuf_addf(&msg, "backport preview of %s\n\n", title);
 	if (ctx->opts->target)
@@ -249,24 +234,15 @@ int commit_to_branch(struct run_context *ctx, const char *branch)
 			strbuf_addf(&msg, "  %s: %d files, %d hunks\n", rule->name,
 				    rule->files_changed, rule->hunks);
 	}
-	if (git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg.buf, tree, 1,
-			      (const git_commit **)&tip) < 0 ||
-	    git_reference_create(&ref, g, refname, &commit_id, 1, "backport: preview") < 0) {
-		error("--commit-to: %s", git_error_last() ? git_error_last()->message : "cannot commit");
+	if (repo_commit_write(ctx->repo, &tree_id, ctx->tip, msg.buf, "git backport",
+			      "git-backport@localhost", &commit_id) < 0 ||
+	    repo_branch_set(ctx->repo, branch, &commit_id, "backport: preview") < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	free(title);
 	strbuf_release(&msg);
-	git_reference_free(ref);
-	git_reference_free(head);
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_tree_free(base);
-	git_commit_free(tip);
 	free(ups);
-	free(refname);
 	return ret;
 }
 

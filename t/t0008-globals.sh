@@ -13,6 +13,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	logic-cnf logic_
 	cpp-* cpp_
 	repo-diff repo_
+	repo-commit repo_
 	kbuild* kbuild_
 	kconfig-* kconfig_
 	logic logic_
