@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int count_hunks(const char *a, size_t alen, const char *b, size_t blen)
+int count_hunks(const char *path, const char *a, size_t alen, const char *b, size_t blen)
 {
 	int n;
 
-	if (repo_diff_text("file", a, alen, b, blen, NULL, &n) < 0)
-		die("cannot diff spatch's output");
+	if (repo_diff_text(path, a, alen, b, blen, NULL, &n) < 0)
+		return -1;
 	return n;
 }
 
@@ -47,19 +47,21 @@ static size_t *path_order(const struct subject_set *set)
  * "+++ b/x"), which `git apply` takes from the top of a checkout. Its index
  * line carries the real blob ids, as `git diff` would print.
  */
-void print_diff(struct run_context *ctx, struct strbuf *out)
+int print_diff(struct run_context *ctx, struct strbuf *out)
 {
 	size_t *order = path_order(ctx->subjects);
+	int ret = 0;
 
-	for (size_t i = 0; i < ctx->subjects->nr; i++) {
+	for (size_t i = 0; !ret && i < ctx->subjects->nr; i++) {
 		struct subject *s = &ctx->subjects->v[order[i]];
 
-		if (!subject_changed(s))
-			continue;
-		if (repo_diff_text(s->path, s->tip_data, s->tip_size, s->data, s->size, out, NULL) < 0)
-			die("cannot make the diff");
+		/* A preview without one of its files would pass for the whole: none. */
+		if (subject_changed(s))
+			ret = repo_diff_text(s->path, s->tip_data, s->tip_size, s->data, s->size,
+					     out, NULL);
 	}
 	free(order);
+	return ret < 0 ? -1 : 0;
 }
 
 static size_t changed_files(struct run_context *ctx)
@@ -297,17 +299,17 @@ static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf
 
 /*
  * The subjects a commit of the range touches (added or modified, as they are
- * at the tip), each once, in the commit's diff order.
+ * at the tip), each once, in the commit's diff order; -1 with an error.
  */
-static size_t commit_subjects(struct run_context *ctx, const struct strmap *index,
-			      const git_oid *commit, struct subject ***out)
+static long commit_subjects(struct run_context *ctx, const struct strmap *index,
+			    const git_oid *commit, struct subject ***out)
 {
 	struct change_list changes = { 0 };
 	size_t nr = 0;
 
 	*out = NULL;
 	if (repo_diff_first_parent(ctx->repo, commit, NULL, 0, &changes) < 0)
-		die("cannot diff %s", oid_short(ctx->repo, commit));
+		return -1;
 	*out = xcalloc(changes.nr + 1, sizeof(**out));
 	for (size_t k = 0; k < changes.nr; k++) {
 		struct subject *s;
@@ -323,7 +325,7 @@ static size_t commit_subjects(struct run_context *ctx, const struct strmap *inde
 	for (size_t k = 0; k < nr; k++)
 		(*out)[k]->touched = 0;
 	change_list_clear(&changes);
-	return nr;
+	return (long)nr;
 }
 
 static void index_subjects(struct run_context *ctx, struct strmap *index)
@@ -336,15 +338,15 @@ static void index_subjects(struct run_context *ctx, struct strmap *index)
  * One note per commit of the range: the target, which rules change which of
  * the files that commit touches (as they are at the tip), and what failed.
  */
-void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
+int write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
 {
 	struct notes_batch *batch = notes_batch_begin(ctx->repo, ref);
 	struct strmap index = STRMAP_INIT;
-
 	char *spatch_short;
+	int ret = 0;
 
 	if (!batch)
-		die("cannot write notes to %s", ref);
+		return error("cannot write notes to %s", ref);
 	/* "spatch version 1.1.1 compiled with ..." → "spatch 1.1.1" */
 	if (starts_with(ctx->spatch->version, "spatch version "))
 		spatch_short = xstrfmt("spatch %.*s", (int)strcspn(ctx->spatch->version + 15, " "),
@@ -352,11 +354,16 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 	else
 		spatch_short = xstrdup(ctx->spatch->version);
 	index_subjects(ctx, &index);
-	for (size_t c = 0; c < commits->nr; c++) {
+	for (size_t c = 0; !ret && c < commits->nr; c++) {
 		struct strbuf note = STRBUF_INIT;
 		struct subject **touched;
-		size_t lines, nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		long nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		size_t lines;
 
+		if (nr < 0) {
+			ret = -1;
+			break;
+		}
 		strbuf_addf(&note, "backport: target %s, rules %s, %s\n",
 			    ctx->opts->target ? ctx->opts->target : "none", ctx->opts->rules,
 			    spatch_short);
@@ -369,7 +376,7 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 				free(m);
 			}
 		}
-		for (size_t k = 0; k < nr; k++) {
+		for (size_t k = 0; k < (size_t)nr; k++) {
 			struct subject *s = touched[k];
 			int any = 0;
 
@@ -409,8 +416,14 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 	}
 	strmap_clear(&index, NULL);
 	free(spatch_short);
+	/* All of them or none: no note of a run that could not say everything. */
+	if (ret < 0) {
+		notes_batch_abort(batch);
+		return error("no notes written to %s", ref);
+	}
 	if (notes_batch_commit(batch, "git backport: notes") < 0)
-		die("cannot write notes to %s", ref);
+		return error("cannot write notes to %s", ref);
+	return 0;
 }
 
 /* A file a commit touches that the rules change: its rules, and the headers changed through it. */
@@ -446,18 +459,24 @@ static void json_changed(struct run_context *ctx, const struct subject *s, struc
 	json_object_end(w);
 }
 
-void print_json_commits(struct run_context *ctx, const struct commit_list *commits,
-			const char *preview, struct strbuf *out)
+int print_json_commits(struct run_context *ctx, const struct commit_list *commits,
+		       const char *preview, struct strbuf *out)
 {
 	struct strmap index = STRMAP_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
+	int ret = 0;
 
 	index_subjects(ctx, &index);
 	for (size_t c = 0; c < commits->nr; c++) {
 		struct json_writer w;
 		struct subject **touched;
-		size_t nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		long got = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		size_t nr = got > 0 ? (size_t)got : 0;
 
+		if (got < 0) {
+			ret = -1;
+			break;
+		}
 		json_init(&w, out);
 		json_object_begin(&w, NULL);
 		json_add_str(&w, "commit", oid_hex(&commits->oid[c], hex));
@@ -497,4 +516,5 @@ void print_json_commits(struct run_context *ctx, const struct commit_list *commi
 		free(touched);
 	}
 	strmap_clear(&index, NULL);
+	return ret;
 }
