@@ -488,6 +488,7 @@ int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 	}
 	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
 		strvec_push(&r->env, v->trees->project.env.v[i]);
+	probe_cache_env(v->tree, &r->env);
 	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
 	free(dir);
 	if (!r->running)

@@ -27,7 +27,7 @@ test_expect_success 'every .c and .h file design.adoc names exists' '
 	while read b
 	do
 		found= &&
-		for d in common git-undertaker git-vampyr git-backport t/helper fuzz
+		for d in common git-undertaker git-vampyr git-vampyr/cc git-backport t/helper fuzz
 		do
 			if test -e "$UT_SRC_DIR/$d/$b"; then found=$d; fi
 		done &&
