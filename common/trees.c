@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kconfig-git.h"
 #include "model.h"
@@ -44,11 +45,25 @@ double trees_stats_clock(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The process's resident memory in MB (all threads), from /proc; 0 where unknown. */
+static long resident_mb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size = 0, resident = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
+}
+
 void trees_stats_report(const char *what, const char *arch, double start)
 {
 	if (start)
-		fprintf(stderr, "%s%s%s: %.3f s\n", what, arch ? " " : "", arch ? arch : "",
-			trees_stats_clock() - start);
+		fprintf(stderr, "%s%s%s: %.3f s, %ld MB resident\n", what, arch ? " " : "",
+			arch ? arch : "", trees_stats_clock() - start, resident_mb());
 }
 
 size_t trees_nr_models(const struct trees *t)
@@ -95,6 +110,11 @@ void trees_free(struct trees *t)
 		arch_model_release(&t->models[i]);
 		if (t->kbuild[i])
 			kbuild_map_free(t->kbuild[i]);
+	}
+	if (t->locks) {
+		for (size_t i = 0; i <= trees_nr_models(t); i++)
+			pthread_mutex_destroy(&t->locks[i]);
+		free(t->locks);
 	}
 	free(t->kbuild);
 	free(t->kbuild_built);
@@ -151,6 +171,9 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 	struct kconfig_options kopts = { .cache = t->env.kconfig_cache };
 	double start;
 
+	/* Borrowed: the owner's, under hold(i). */
+	if (t->owner && i != t->tm.primary)
+		return trees_model(t->owner, i);
 	if (t->built[i])
 		return am->model ? am : NULL;
 	/* Interrupted: the run ends, and an answer without this model is thrown away. */
@@ -199,6 +222,15 @@ static struct arch_model *get_model(void *data, size_t i)
 
 struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 {
+	/* Read only once built: a worker takes the owner's, built once under its lock. */
+	pthread_mutex_t *lock;
+
+	if (t->owner)
+		return trees_kbuild(t->owner, i);
+	/* The owner's Kbuild cache serves every architecture: one map built at a time. */
+	lock = t->locks ? &t->locks[trees_nr_models(t)] : NULL;
+	if (lock)
+		pthread_mutex_lock(lock);
 	if (!t->kbuild_built[i]) {
 		double start = trees_stats_clock();
 		/* $(ARCH) is the architecture's name, $(SRCARCH) its directory: Xen's x86_64, x86. */
@@ -213,7 +245,51 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 						     t->env.kbuild_cache);
 		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);
 	}
+	if (lock)
+		pthread_mutex_unlock(lock);
 	return t->kbuild[i];
+}
+
+/* The lock of model i when it is shared; the primary one never is. */
+static pthread_mutex_t *model_lock(struct trees *t, size_t i)
+{
+	struct trees *o = t->owner ? t->owner : t;
+
+	return o->locks && i != t->tm.primary ? &o->locks[i] : NULL;
+}
+
+static void hold_model(void *data, size_t i)
+{
+	pthread_mutex_t *lock = model_lock(data, i);
+
+	if (lock)
+		pthread_mutex_lock(lock);
+}
+
+static void release_model(void *data, size_t i)
+{
+	pthread_mutex_t *lock = model_lock(data, i);
+
+	if (lock)
+		pthread_mutex_unlock(lock);
+}
+
+void trees_share(struct trees *t)
+{
+	if (t->locks)
+		return;
+	t->locks = xcalloc(trees_nr_models(t) + 1, sizeof(*t->locks));
+	for (size_t i = 0; i <= trees_nr_models(t); i++)
+		pthread_mutex_init(&t->locks[i], NULL);
+	t->tm.hold = hold_model;
+	t->tm.release = release_model;
+}
+
+void trees_borrow(struct trees *t, struct trees *owner)
+{
+	t->owner = owner;
+	t->tm.hold = hold_model;
+	t->tm.release = release_model;
 }
 
 static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)

@@ -17,6 +17,7 @@
 #include "repo.h"
 #include "sat.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 struct model;
@@ -68,6 +69,13 @@ struct tree_models {
 	int (*removed)(void *data, const char *name, struct strbuf *out);
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
+	/*
+	 * Models shared between threads (trees_share): hold(data, i) before
+	 * model i (get, its formulas, its solver, file_condition, file_why) is
+	 * used, release(data, i) after, one model held at a time. NULL: not shared.
+	 */
+	void (*hold)(void *data, size_t i);
+	void (*release)(void *data, size_t i);
 };
 
 /* What the command hands the trees of a commit; copied by trees_new. */
@@ -109,6 +117,8 @@ struct trees {
 	struct kbuild_map **kbuild;
 	char *kbuild_built;
 	struct strmap build_defined;	/* -D names and those of forced headers */
+	struct trees *owner;		/* trees_borrow: whose models this one uses */
+	pthread_mutex_t *locks;		/* trees_share: one per model, then the Kbuild maps' */
 };
 
 /*
@@ -121,6 +131,20 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 void trees_free(struct trees *t);
 /* Writes the solver's samples of every model built so far. */
 void trees_save(struct trees *t);
+
+/*
+ * Makes the models of `t` shareable by threads that check other files of the
+ * same commit (a census's workers, trees_borrow), each model with its solver
+ * used by one thread at a time (tree_models.hold). Call before they start.
+ */
+void trees_share(struct trees *t);
+/*
+ * `t`, another thread's trees of the same build files, uses the models and
+ * Kbuild maps of `owner` (trees_share'd, which must outlive it) instead of
+ * building its own: each model is built once and held once in memory. Only
+ * the primary architecture's model, which every file asks, stays its own.
+ */
+void trees_borrow(struct trees *t, struct trees *owner);
 
 /* arches.nr, or 1 for a tree with a single model. */
 size_t trees_nr_models(const struct trees *t);

@@ -58,21 +58,6 @@ static int make_parents(struct job *job, const char *full)
 	return ret;
 }
 
-static int write_all(int fd, const char *p, size_t size)
-{
-	while (size) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
-
 /*
  * A file read back after the last spatch of the directory is as recorded;
  * another is checked with a stat: spatch may have rewritten a file that it

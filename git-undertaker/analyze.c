@@ -51,6 +51,23 @@ struct file_state {
 	struct block_id *ids;		/* f->nr_blocks entries */
 };
 
+/*
+ * Models shared between threads (tree_models.hold): model i, its formulas and
+ * its solver are this thread's between hold_model(i) and release_model(i).
+ */
+static void hold_model(struct file_state *fs, size_t i)
+{
+	if (fs->tm->hold)
+		fs->tm->hold(fs->tm->data, i);
+}
+
+static void release_model(struct file_state *fs, size_t i)
+{
+	if (fs->tm->release)
+		fs->tm->release(fs->tm->data, i);
+}
+
+/* Under hold_model(i). */
 static struct file_arch *file_arch(struct file_state *fs, size_t i)
 {
 	struct file_arch *fa = &fs->arches[i];
@@ -800,12 +817,18 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	if (!fs->tm->file_condition)
 		return 0;
 	for (size_t k = 0; k < nr_scope; k++) {
-		struct file_arch *fa = file_arch(fs, scope[k]);
+		struct file_arch *fa;
+		int alive;
 
+		hold_model(fs, scope[k]);
+		fa = file_arch(fs, scope[k]);
+		if (fa)
+			ensure_kbuild(fs, fa, scope[k]);
+		alive = fa && (fa->file == LOGIC_TRUE || file_alive(fa));
+		release_model(fs, scope[k]);
 		if (!fa)
 			continue;
-		ensure_kbuild(fs, fa, scope[k]);
-		if (fa->file == LOGIC_TRUE || file_alive(fa))
+		if (alive)
 			return 0;
 		known++;
 	}
@@ -887,11 +910,14 @@ static void file_defect(struct file_state *fs, const size_t *scope, const struct
 
 	if (opt->explain) {
 		struct defect *d = &out->v[out->nr - 1];
-		struct file_arch *fa = file_arch(fs, scope[0]);
+		struct file_arch *fa;
 
+		hold_model(fs, scope[0]);
+		fa = file_arch(fs, scope[0]);
 		explain_kbuild(d, fs, scope[0]);
 		if (fa)
 			explain_kconfig(d, fa, fa->file);
+		release_model(fs, scope[0]);
 	}
 	/* Never compiled, yet a name no Kconfig defines is still a typo. */
 	for (size_t i = 0; i < fs->f->nr_blocks; i++) {
@@ -918,14 +944,18 @@ static enum verdict scope_verdict(struct file_state *fs, size_t i, size_t *scope
 	*cause = CAUSE_CODE;
 	order_scope(fs, i, scope, nr_scope);
 	for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
-		struct file_arch *fa = file_arch(fs, scope[k]);
-		enum verdict vk;
+		struct file_arch *fa;
+		enum verdict vk = PARENT_DEAD;
 
-		if (!fa)
-			continue;
-		if (k == 0 || *cause == CAUSE_KBUILD)
-			ensure_kbuild(fs, fa, scope[k]);
-		vk = block_verdict(fs, fa, i, &ck);
+		hold_model(fs, scope[k]);
+		fa = file_arch(fs, scope[k]);
+		if (fa) {
+			if (k == 0 || *cause == CAUSE_KBUILD)
+				ensure_kbuild(fs, fa, scope[k]);
+			vk = block_verdict(fs, fa, i, &ck);
+		}
+		release_model(fs, scope[k]);
+		/* No model here (it could not be built), or the parent is dead. */
 		if (vk == PARENT_DEAD)
 			continue;
 		if (vk == ALIVE || (v != NONE && vk != v)) {
@@ -964,6 +994,7 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 			explain_missing(d, tm, d->symbols.v[k]);
 	if (cause != CAUSE_KCONFIG && cause != CAUSE_KBUILD)
 		return;
+	hold_model(fs, scope[0]);
 	fa = file_arch(fs, scope[0]);
 	/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
 	if (cause == CAUSE_KBUILD)
@@ -976,6 +1007,7 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 			g = logic_and(fa->am->logic, g, fa->file);
 		explain_kconfig(d, fa, g);
 	}
+	release_model(fs, scope[0]);
 	explain_code(d, fs->path, fs->f, i);
 }
 

@@ -661,8 +661,10 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	int jobs = c->opts->common.jobs > 0 ? c->opts->common.jobs : 1;
 	int ret = 0;
 
+	struct trees *ms = commit_trees(c, commit);
+
 	/* The tree's build files once, before the workers share them. */
-	if (!commit_trees(c, commit))
+	if (!ms)
 		return -1;
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	if ((size_t)jobs > cs.nr)
@@ -671,10 +673,20 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	if (!c->opts->common.quiet)
 		cs.progress = progress_start("Checking files", cs.nr);
 	workers = xcalloc((size_t)jobs, sizeof(*workers));
+	/*
+	 * One model per architecture for all workers, built by whichever needs
+	 * it first: on every architecture, a model per worker took twice the memory.
+	 */
+	if (jobs > 1)
+		trees_share(ms);
 	for (int j = 0; j < jobs; j++) {
+		struct trees *wt;
+
 		workers[j].cs = &cs;
-		/* The first worker is this checker: its models are built already. */
+		/* The first worker is this checker. */
 		workers[j].c = j ? checker_worker(c) : c;
+		if (j && (wt = commit_trees(workers[j].c, commit)) != NULL)
+			trees_borrow(wt, ms);
 		if (j && pthread_create(&workers[j].thread, NULL, census_run, &workers[j])) {
 			checker_free(workers[j].c);
 			workers[j].c = NULL;
