@@ -12,6 +12,7 @@
 
 prefix ?= /usr/local
 bindir ?= $(prefix)/bin
+libexecdir ?= $(prefix)/libexec
 mandir ?= $(prefix)/share/man
 man1dir = $(mandir)/man1
 
@@ -68,7 +69,12 @@ MAN_PAGES := $(MAN_SRC:Documentation/%.adoc=$(O)/man/%.1)
 # Shared sections (options, revisions) that the pages include.
 MAN_INCLUDES := $(filter-out $(MAN_SRC),$(wildcard Documentation/*.adoc))
 
-all: $(CMD_BIN) $(HELPER_BIN)
+# git vampyr's keeper of compiler probe answers (git-vampyr/probes.c finds it
+# beside its own executable, in ../libexec/undertaker/): libc only, so that
+# each of the ~60 probes of a kconfig run starts in a millisecond or two.
+VAMPYR_CC := $(O)/libexec/undertaker/vampyr-cc
+
+all: $(CMD_BIN) $(HELPER_BIN) $(VAMPYR_CC)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -94,6 +100,10 @@ $(O)/bin/$(1): $$($(1)_OBJ) $(LIB)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$($(1)_OBJ) $(LIB) $$(LIBS)
 endef
 $(foreach c,$(COMMANDS),$(eval $(call command_rule,$(c))))
+
+$(VAMPYR_CC): $(O)/git-vampyr/cc/vampyr-cc.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $<
 
 $(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
@@ -154,6 +164,8 @@ test: all kconfig
 install: all doc
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
 	install -m 755 $(CMD_BIN) '$(DESTDIR)$(bindir)'
+	install -d '$(DESTDIR)$(libexecdir)/undertaker'
+	install -m 755 $(VAMPYR_CC) '$(DESTDIR)$(libexecdir)/undertaker'
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) '$(DESTDIR)$(man1dir)')
 
 # Build: libgit2, pcre2, picosat. Tests: sharness, prove (perl), unifdef, the
@@ -208,4 +220,4 @@ clean:
 	rm -rf build build-sanitize build-tsan build-fuzz t/trash\ directory.* t/test-results
 
 .PHONY: all test install deps doc clean kconfig fuzz FORCE
--include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d))
+-include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d)) $(O)/git-vampyr/cc/vampyr-cc.d

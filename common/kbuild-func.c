@@ -161,25 +161,41 @@ static int fn_addfix(const struct fn_call *f)
 	return 0;
 }
 
-static int fn_patsubst(const struct fn_call *f)
+/*
+ * The arguments of $(patsubst ...) and $(subst ...): the choices of the
+ * first two, the words of the text.
+ */
+static int from_to_text(const struct fn_call *f, struct kwords w[3])
 {
-	struct kmake *mk = f->mk;
-	struct kwords w1 = { 0 }, w2 = { 0 }, w3 = { 0 };
 	const char *a[3];
 	size_t l[3];
 
 	if (split_args(f->args, f->n, 3, a, l) < 3)
 		return -1;
-	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-	kbuild_make_expand_alts(mk, a[1], l[1], &w2);
-	kbuild_make_expand_words(mk, a[2], l[2], f->cond, &w3);
-	for (size_t i = 0; i < w1.nr; i++)
-		for (size_t j = 0; j < w2.nr; j++)
-			kbuild_make_patsubst(mk, w1.v[i].text, w2.v[j].text,
-					     kbuild_expr_and(mk->ex, w1.v[i].cond, w2.v[j].cond), &w3, f->out);
-	kbuild_words_clear(&w1);
-	kbuild_words_clear(&w2);
-	kbuild_words_clear(&w3);
+	kbuild_make_expand_alts(f->mk, a[0], l[0], &w[0]);
+	kbuild_make_expand_alts(f->mk, a[1], l[1], &w[1]);
+	kbuild_make_expand_words(f->mk, a[2], l[2], f->cond, &w[2]);
+	return 0;
+}
+
+static void from_to_text_clear(struct kwords w[3])
+{
+	for (int i = 0; i < 3; i++)
+		kbuild_words_clear(&w[i]);
+}
+
+static int fn_patsubst(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w[3] = { { 0 } };
+
+	if (from_to_text(f, w) < 0)
+		return -1;
+	for (size_t i = 0; i < w[0].nr; i++)
+		for (size_t j = 0; j < w[1].nr; j++)
+			kbuild_make_patsubst(mk, w[0].v[i].text, w[1].v[j].text,
+					     kbuild_expr_and(mk->ex, w[0].v[i].cond, w[1].v[j].cond), &w[2], f->out);
+	from_to_text_clear(w);
 	return 0;
 }
 
@@ -211,23 +227,15 @@ static void subst_one(struct kmake *mk, const struct kword *from, const struct k
 
 static int fn_subst(const struct fn_call *f)
 {
-	struct kmake *mk = f->mk;
-	struct kwords w1 = { 0 }, w2 = { 0 }, w3 = { 0 };
-	const char *a[3];
-	size_t l[3];
+	struct kwords w[3] = { { 0 } };
 
-	if (split_args(f->args, f->n, 3, a, l) < 3)
+	if (from_to_text(f, w) < 0)
 		return -1;
-	kbuild_make_expand_alts(mk, a[0], l[0], &w1);
-	kbuild_make_expand_alts(mk, a[1], l[1], &w2);
-	kbuild_make_expand_words(mk, a[2], l[2], f->cond, &w3);
-	for (size_t i = 0; i < w1.nr; i++)
-		for (size_t j = 0; j < w2.nr; j++)
-			for (size_t k = 0; k < w3.nr; k++)
-				subst_one(mk, &w1.v[i], &w2.v[j], &w3.v[k], f->out);
-	kbuild_words_clear(&w1);
-	kbuild_words_clear(&w2);
-	kbuild_words_clear(&w3);
+	for (size_t i = 0; i < w[0].nr; i++)
+		for (size_t j = 0; j < w[1].nr; j++)
+			for (size_t k = 0; k < w[2].nr; k++)
+				subst_one(f->mk, &w[0].v[i], &w[1].v[j], &w[2].v[k], f->out);
+	from_to_text_clear(w);
 	return 0;
 }
 

@@ -550,34 +550,101 @@ static int find_assignment(const char *s, size_t n, size_t *op_start, size_t *op
 	return 0;
 }
 
-static void statement(struct kmake *mk, struct parse_state *st, const char *s, size_t n)
+/* Inside a define, or a conditional (ifeq, else, endif): 1 when it was one. */
+static int conditional_statement(struct kmake *mk, struct parse_state *st, const char *s, size_t n)
 {
 	const struct kbuild_expr *c;
-	size_t rest, os, ol;
-	int exported = 0;
+	size_t rest;
 
 	if (st->define_depth) {
 		if (word_is(s, n, "endef", &rest))
 			st->define_depth--;
 		else if (word_is(s, n, "define", &rest))
 			st->define_depth++;
-		return;
+		return 1;
 	}
 	if (cond_directive(mk, s, n, &c)) {
 		push_frame(mk, st, c);
-		return;
+		return 1;
 	}
 	if (word_is(s, n, "else", &rest)) {
 		else_directive(mk, st, s + rest, n - rest);
-		return;
+		return 1;
 	}
 	if (word_is(s, n, "endif", &rest)) {
 		if (!st->nr)
 			error("%s:%d: endif without if", mk->file, mk->line);
 		else
 			st->nr--;
+		return 1;
+	}
+	return 0;
+}
+
+/* NAME op value, its operator at s[os..os+ol). */
+static void assignment_statement(struct kmake *mk, struct parse_state *st, const char *s, size_t n,
+				 size_t os, size_t ol, const struct kbuild_expr *c, int exported)
+{
+	const struct kbuild_origin *saved;
+	size_t ll = os, rest;
+	char op[4];
+
+	memcpy(op, s + os, ol);
+	op[ol] = '\0';
+	while (ll && is_blank(s[ll - 1]))
+		ll--;
+	if (word_is(s, ll, "define", &rest)) {
+		st->define_depth = 1;
 		return;
 	}
+	/* Its words remember it: --explain names the lines that list a file. */
+	saved = mk->origin;
+	mk->origin = kbuild_exprs_origin(mk->ex, mk->file ? mk->file : "Makefile", mk->line, s, n);
+	assign(mk, s, ll, op, s + os + ol, n - os - ol, c, exported);
+	mk->origin = saved;	/* an $(eval) inside an assignment reads its own */
+	st->in_rule = 0;
+}
+
+/* Neither a directive nor an assignment: `export NAME...`, a rule, or a bare $(eval). */
+static void other_statement(struct kmake *mk, struct parse_state *st, const char *s, size_t n,
+			    const struct kbuild_expr *c, int exported)
+{
+	struct kwords w = { 0 };
+
+	if (exported) {
+		/* export NAME...: names only */
+		kbuild_make_expand_words(mk, s, n, kbuild_expr_true(mk->ex), &w);
+		for (size_t i = 0; i < w.nr; i++)
+			if (!has_unknown(w.v[i].text))
+				kbuild_make_var(mk, w.v[i].text, 1)->exported = 1;
+		kbuild_words_clear(&w);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '$') {
+			i = kbuild_make_ref_end(s, i, n) - 1;
+			continue;
+		}
+		if (s[i] == ':') {
+			st->in_rule = 1;
+			return;
+		}
+	}
+	/* A bare $(eval ...) or $(foreach ...): expand it for what it may do. */
+	if (memchr(s, '$', n)) {
+		kbuild_make_expand_words(mk, s, n, c, &w);
+		kbuild_words_clear(&w);
+	}
+}
+
+static void statement(struct kmake *mk, struct parse_state *st, const char *s, size_t n)
+{
+	const struct kbuild_expr *c;
+	size_t rest, os, ol;
+	int exported = 0;
+
+	if (conditional_statement(mk, st, s, n))
+		return;
 	/*
 	 * Like make, only a rule makes the following tab-indented lines a
 	 * recipe; any other statement but a conditional ends it.
@@ -606,55 +673,10 @@ static void statement(struct kmake *mk, struct parse_state *st, const char *s, s
 		s += rest;
 		n -= rest;
 	}
-	if (find_assignment(s, n, &os, &ol)) {
-		char op[4];
-		size_t ll = os;
-		const struct kbuild_origin *saved;
-
-		memcpy(op, s + os, ol);
-		op[ol] = '\0';
-		while (ll && is_blank(s[ll - 1]))
-			ll--;
-		if (word_is(s, ll, "define", &rest)) {
-			st->define_depth = 1;
-			return;
-		}
-		/* Its words remember it: --explain names the lines that list a file. */
-		saved = mk->origin;
-		mk->origin = kbuild_exprs_origin(mk->ex, mk->file ? mk->file : "Makefile", mk->line, s, n);
-		assign(mk, s, ll, op, s + os + ol, n - os - ol, c, exported);
-		mk->origin = saved;	/* an $(eval) inside an assignment reads its own */
-		st->in_rule = 0;
-		return;
-	}
-	if (exported) {
-		/* export NAME...: names only */
-		struct kwords w = { 0 };
-
-		kbuild_make_expand_words(mk, s, n, kbuild_expr_true(mk->ex), &w);
-		for (size_t i = 0; i < w.nr; i++)
-			if (!has_unknown(w.v[i].text))
-				kbuild_make_var(mk, w.v[i].text, 1)->exported = 1;
-		kbuild_words_clear(&w);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '$') {
-			i = kbuild_make_ref_end(s, i, n) - 1;
-			continue;
-		}
-		if (s[i] == ':') {
-			st->in_rule = 1;
-			return;
-		}
-	}
-	/* A bare $(eval ...) or $(foreach ...): expand it for what it may do. */
-	if (memchr(s, '$', n)) {
-		struct kwords w = { 0 };
-
-		kbuild_make_expand_words(mk, s, n, c, &w);
-		kbuild_words_clear(&w);
-	}
+	if (find_assignment(s, n, &os, &ol))
+		assignment_statement(mk, st, s, n, os, ol, c, exported);
+	else
+		other_statement(mk, st, s, n, c, exported);
 }
 
 void kbuild_make_parse_text(struct kmake *mk, const char *text, size_t len, const char *file,

@@ -133,6 +133,8 @@ struct kconfig_expr *kconfig_tree_expr_const(struct kconfig *kc, const char *val
 /* NULL means "always": and(NULL, e) is e. */
 struct kconfig_expr *kconfig_tree_and(struct kconfig *kc, struct kconfig_expr *a, struct kconfig_expr *b);
 struct kconfig *kconfig_tree_alloc(void);
+/* A non-empty string of decimal digits. */
+int kconfig_all_digits(const char *s);
 /* Decimal (optionally negative) or 0x hex. */
 int kconfig_tree_is_number(const char *s);
 /* Orders kc->symbols, fills reverse links and choice types. */

@@ -218,16 +218,6 @@ static char *expand_variable(struct preproc *pp, const char *name, int argc, cha
 	return res;
 }
 
-static int all_digits(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
-}
-
 /* The inside of one $(...): a variable, an argument, a function call. */
 static char *eval(struct preproc *pp, const char *s, size_t len, int argc, char **argv)
 {
@@ -251,7 +241,7 @@ static char *eval(struct preproc *pp, const char *s, size_t len, int argc, char 
 
 	if (pp->overflow) {
 		res = xstrdup("");
-	} else if (nr == 1 && all_digits(name)) {
+	} else if (nr == 1 && kconfig_all_digits(name)) {
 		/* $(1), $(2): the arguments of the user function being called. */
 		long n = atol(name);
 

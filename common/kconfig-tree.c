@@ -172,6 +172,16 @@ struct kconfig_expr *kconfig_tree_and(struct kconfig *kc, struct kconfig_expr *a
 	return kconfig_tree_expr(kc, KEXPR_AND, a, b);
 }
 
+int kconfig_all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
 int kconfig_tree_is_number(const char *s)
 {
 	if (*s == '-')
@@ -185,12 +195,7 @@ int kconfig_tree_is_number(const char *s)
 				return 0;
 		return 1;
 	}
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
+	return kconfig_all_digits(s);
 }
 
 /* Undefined symbols named like numbers (`default 64`) are constants. */

@@ -192,6 +192,8 @@ char *oid_hex(const git_oid *oid, char *buf);
 /* "<abbrev> <subject>" of a commit, for headings. */
 char *commit_title(struct repo *r, const git_oid *commit);
 
+/* ---- repo-commit.c ---- */
+
 /*
  * The parents of `commit` as git sees them (none at the shallow boundary of
  * a shallow clone), in the commit's order, appended to `out`. Returns how
@@ -207,5 +209,39 @@ char *repo_commit_summary(struct repo *r, const git_oid *commit);
  */
 int repo_commit_trailers(struct repo *r, const git_oid *commit, const char *key,
 			 struct strvec *out);
+/*
+ * `git rev-parse <spec>^{<type>}` (GIT_OBJECT_TREE, GIT_OBJECT_BLOB...):
+ * 0 with the id in *out, -1 when `spec` names no object, -2 when it names
+ * one that is no `type`. No message either way.
+ */
+int repo_resolve_object(struct repo *r, const char *spec, git_object_t type, git_oid *out);
+
+/* A path of a tree set to a blob (mode 0: a plain file). */
+struct tree_update {
+	const char *path;
+	git_oid blob;
+	unsigned mode;
+};
+/*
+ * The tree of commit `base` with each path set to its blob (added or
+ * replaced), written to the object store, its id in *out: `git update-index
+ * --cacheinfo` and `git write-tree` without an index. -1 with a message.
+ */
+int repo_tree_update(struct repo *r, const git_oid *base, const struct tree_update *v, size_t nr,
+		     git_oid *out);
+/*
+ * Writes a commit of tree `tree` on top of `parent`, author and committer
+ * from the configuration (user.name, user.email), else `fallback_name`
+ * <`fallback_email`>, now; its id in *out. -1 with a message.
+ */
+int repo_commit_write(struct repo *r, const git_oid *tree, const git_oid *parent,
+		      const char *message, const char *fallback_name, const char *fallback_email,
+		      git_oid *out);
+/* Is refs/heads/<branch> a valid branch name (git check-ref-format --branch)? */
+int repo_branch_name_ok(const char *branch);
+/* Is <branch> checked out in the work tree (never in a bare repository)? */
+int repo_branch_checked_out(struct repo *r, const char *branch);
+/* Points refs/heads/<branch> at `commit`, made or moved, with `reflog`; -1 with a message. */
+int repo_branch_set(struct repo *r, const char *branch, const git_oid *commit, const char *reflog);
 
 #endif

@@ -409,6 +409,20 @@ int mkdir_p(const char *path)
 	return ret;
 }
 
+int mkdir_leading(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ret;
+
+	if (!slash || slash == path)
+		return 0;
+	dir = xstrndup(path, (size_t)(slash - path));
+	ret = mkdir_p(dir);
+	free(dir);
+	return ret;
+}
+
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;
@@ -474,10 +488,29 @@ size_t edit_distance(const char *a, const char *b)
 	return best;
 }
 
+int write_all(int fd, const void *data, size_t size)
+{
+	const char *p = data;
+
+	while (size) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
-	const char *p = data;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), saved;
 
 	if (fd < 0) {
@@ -486,17 +519,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 		errno = saved;
 		return -1;
 	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		p += n;
-		len -= (size_t)n;
-	}
-	saved = len ? (errno ? errno : ENOSPC) : 0;
+	saved = write_all(fd, data, len) < 0 ? errno : 0;
 	if (close(fd) < 0 && !saved)
 		saved = errno;
 	if (!saved && rename(tmp, path) < 0)

@@ -127,6 +127,10 @@ int ends_with(const char *s, const char *suffix);
 size_t edit_distance(const char *a, const char *b);
 /* Creates a directory and its missing parents; -1 (errno set) when one cannot be made. */
 int mkdir_p(const char *path);
+/* Creates the missing directories that lead to the file `path`, not the file's own name. */
+int mkdir_leading(const char *path);
+/* Writes all `size` bytes to fd, through short writes and EINTR; -1 with errno set. */
+int write_all(int fd, const void *data, size_t size);
 /*
  * Writes `len` bytes to `path` through a temporary file beside it, renamed
  * over `path`: a reader, a crash or a full disk never leave a partial file

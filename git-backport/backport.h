@@ -182,27 +182,40 @@ struct run_context {
 	int spatch_runs;		/* processes started */
 	struct strmap index;		/* subject path -> its index + 1 */
 };
-/* Asks spatch for each selected rule's tokens (or its parse error). */
-void run_queries(struct run_context *ctx);
-/* Runs the rules over every subject, in order, in parallel across files. */
-void run_rules(struct run_context *ctx);
+/*
+ * Asks spatch for each selected rule's tokens (or its parse error); -1 with
+ * an error when spatch cannot be run or watched, or its directory made.
+ */
+int run_queries(struct run_context *ctx);
+/*
+ * Runs the rules over every subject, in order, in parallel across files. A
+ * file that cannot be given to spatch or kept is a failure of that file;
+ * -1 with an error when the run cannot go on (spatch cannot be run or
+ * watched, a job's directory or file list cannot be written).
+ */
+int run_rules(struct run_context *ctx);
 /* Records a failure of a rule on a file; 0 when it was known already. */
 int subject_add_failure(struct subject *s, size_t rule, const char *message);
 
 /* output.c */
-int count_hunks(const char *a, size_t alen, const char *b, size_t blen);
-void print_diff(struct run_context *ctx, struct strbuf *out);
+/* The hunks between two texts of `path`; -1 with an error. */
+int count_hunks(const char *path, const char *a, size_t alen, const char *b, size_t blen);
+/* The preview as one diff; -1 with an error when a file's diff cannot be made. */
+int print_diff(struct run_context *ctx, struct strbuf *out);
 void print_stat(struct run_context *ctx, struct strbuf *out);
 /* The preview of the run as one JSON object (no newline). */
 void print_json(struct run_context *ctx, const char *diff, struct strbuf *out);
 /*
  * JSON Lines: one object per commit (`commit`, the files it touches that the
- * rules change, what failed on them); the last also holds `preview`.
+ * rules change, what failed on them); the last also holds `preview`. -1
+ * with an error when a commit cannot be diffed.
  */
-void print_json_commits(struct run_context *ctx, const struct commit_list *commits,
-			const char *preview, struct strbuf *out);
+int print_json_commits(struct run_context *ctx, const struct commit_list *commits,
+		       const char *preview, struct strbuf *out);
+/* --commit-to: 0, or -1 with an error. */
 int commit_to_branch(struct run_context *ctx, const char *branch);
-void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
+/* One note per commit, all written or none; -1 with an error. */
+int write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
 
 /* Helpers shared by the files above. */
 int write_file_at(const char *root, const char *path, const void *data, size_t size);

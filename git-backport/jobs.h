@@ -35,16 +35,22 @@ struct queue {
 void queue_push(struct queue *q, size_t x);
 int queue_pop(struct queue *q, size_t *x);
 
-/* The private directory of the job in `slot`, made when first asked (kept until job_release). */
-void job_dir(struct run_context *ctx, struct job *job, size_t slot);
-/* Starts spatch with `args` in the job's directory. */
-void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args);
 /*
- * Reads the running jobs' output, kills those past their limit; returns the
- * index of one that has exited (its wait status in *status), or -1.
+ * The private directory of the job in `slot`, made when first asked (kept
+ * until job_release); -1 with an error when it cannot be made.
  */
-int job_wait_any(struct job *jobs, size_t nr, int *status);
+int job_dir(struct run_context *ctx, struct job *job, size_t slot);
+/* Starts spatch with `args` in the job's directory; -1 with an error when it cannot. */
+int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args);
+/*
+ * Reads the running jobs' output, kills those past their limit; *done is
+ * the index of one that has exited (its wait status in *status), or -1.
+ * Returns -1 with an error when the jobs cannot be watched (poll fails).
+ */
+int job_wait_any(struct job *jobs, size_t nr, int *status, int *done);
 void job_reset(struct job *job);
+/* Ends and waits for the jobs still running: a run that gives up. */
+void jobs_stop(struct job *jobs, size_t nr);
 void job_release(struct job *job);
 int exit_ok(int status);
 /* What went wrong with a job that did not exit 0, in one line. */
@@ -63,17 +69,23 @@ void parse_errors(const char *err, struct strvec *out);
 /* workdir.c: the files of a job's directory, kept from batch to batch. */
 /* Does the directory hold `path` with this content? */
 int workdir_holds(struct job *job, const char *path, const git_oid *oid);
-/* Writes `path` unless the directory holds that content already. */
-void workdir_put(struct job *job, const char *path, const git_oid *oid,
-		 const void *data, size_t size);
+/*
+ * Writes `path` unless the directory holds that content already; -1 (errno
+ * set, nothing left at `path`) when it cannot: the caller names the file.
+ */
+int workdir_put(struct job *job, const char *path, const git_oid *oid,
+		const void *data, size_t size);
 /*
  * After spatch: 0 when `path` is as it was (its id in *oid), 1 when spatch
  * rewrote it (its id in *oid, its content in *data, to free), -1 when it is
  * gone or cannot be read.
  */
 int workdir_read_back(struct job *job, const char *path, git_oid *oid, char **data, size_t *size);
-/* Empties the directory: after a spatch that failed, nothing in it is known. */
-void workdir_forget(struct job *job);
+/*
+ * Empties the directory: after a spatch that failed, nothing in it is known.
+ * -1 with an error when the directory cannot be made again.
+ */
+int workdir_forget(struct job *job);
 
 /* deps.c: the headers spatch reads beside a C file. */
 struct pending {

@@ -59,23 +59,23 @@ static int collect_file(const struct tree_file *f, void *data)
 	return 0;
 }
 
-/* --at: every C file under the pathspec at that commit. */
-static void files_at(struct repo *r, const git_oid *commit, const struct strvec *pathspec,
-		     struct strmap *paths)
+/* --at: every C file under the pathspec at that commit; -1 with an error. */
+static int files_at(struct repo *r, const git_oid *commit, const struct strvec *pathspec,
+		    struct strmap *paths)
 {
 	struct collect c = { paths, pathspec };
-	int plain = pathspec->nr > 0;
+	int plain = pathspec->nr > 0, ret = 0;
 
 	for (size_t i = 0; i < pathspec->nr; i++)
 		if (strpbrk(pathspec->v[i], "*?[\\:"))
 			plain = 0;
 	if (!plain) {
 		if (repo_for_each_file(r, commit, "", collect_file, &c) < 0)
-			die("cannot list the files of %s", oid_short(r, commit));
-		return;
+			return error("cannot list the files of %s", oid_short(r, commit));
+		return 0;
 	}
 	/* Plain paths: walk only those directories, not the whole tree. */
-	for (size_t i = 0; i < pathspec->nr; i++) {
+	for (size_t i = 0; !ret && i < pathspec->nr; i++) {
 		char *p = xstrdup(pathspec->v[i]);
 		size_t len = strlen(p);
 		git_oid oid;
@@ -86,27 +86,29 @@ static void files_at(struct repo *r, const git_oid *commit, const struct strvec 
 			if (subject_is_source(p))
 				strmap_put(paths, p, NULL);
 		} else if (repo_for_each_file(r, commit, p, collect_file, &c) < 0) {
-			die("cannot list the files of %s under %s", oid_short(r, commit), p);
+			ret = error("cannot list the files of %s under %s", oid_short(r, commit), p);
 		}
 		free(p);
 	}
+	return ret;
 }
 
-/* A range: the files its commits add or modify, as they are at the tip. */
-static void files_of_range(struct repo *r, const struct commit_list *commits,
-			   const struct strvec *pathspec, struct strmap *paths)
+/* A range: the files its commits add or modify, as they are at the tip; -1 with an error. */
+static int files_of_range(struct repo *r, const struct commit_list *commits,
+			  const struct strvec *pathspec, struct strmap *paths)
 {
 	for (size_t i = 0; i < commits->nr; i++) {
 		struct change_list changes = { 0 };
 
 		if (repo_diff_first_parent(r, &commits->oid[i], pathspec->nr ? pathspec : NULL, 0,
 					   &changes) < 0)
-			die("cannot diff %s", oid_short(r, &commits->oid[i]));
+			return -1;	/* it named the commit and why */
 		for (size_t k = 0; k < changes.nr; k++)
 			if (changes.files[k].status != 'D' && changes.files[k].new_path)
 				strmap_put(paths, changes.files[k].new_path, NULL);
 		change_list_clear(&changes);
 	}
+	return 0;
 }
 
 /* "parse error: File "./x.c", line 4, column 30, charpos = 68, around = 'y'": where, briefly. */
@@ -347,16 +349,17 @@ static int find_files(struct invocation *in)
 	if (spatch_find(in->r, &in->sp) < 0)
 		return -1;
 	if (in->o.at) {
-		if (repo_resolve_commit(in->r, in->o.at, &in->tip) < 0)
+		if (repo_resolve_commit(in->r, in->o.at, &in->tip) < 0 ||
+		    files_at(in->r, &in->tip, &in->pa.paths, &in->paths) < 0)
 			return -1;
-		files_at(in->r, &in->tip, &in->pa.paths, &in->paths);
 	} else {
 		if (repo_parse_revisions(in->r, &in->pa.args, &in->commits) < 0)
 			return -1;
 		if (!in->commits.nr)
 			return 0;
 		in->tip = in->commits.oid[in->commits.nr - 1];
-		files_of_range(in->r, &in->commits, &in->pa.paths, &in->paths);
+		if (files_of_range(in->r, &in->commits, &in->pa.paths, &in->paths) < 0)
+			return -1;
 	}
 	if (!in->common.quiet) {
 		const git_oid *ends[2] = { &in->tip, in->commits.nr ? &in->commits.oid[0] : &in->tip };
@@ -366,7 +369,10 @@ static int find_files(struct invocation *in)
 	return 0;
 }
 
-/* The rules, then the files, then each rule over the files: the diff in in->diff. */
+/*
+ * The rules, then the files, then each rule over the files: the diff in
+ * in->diff. -1 (said why) when the run cannot go on.
+ */
 static int preview(struct invocation *in)
 {
 	struct run_context *ctx = &in->ctx;
@@ -374,6 +380,7 @@ static int preview(struct invocation *in)
 	struct strmap_entry *e;
 	char **sorted;
 	size_t nr_paths = 0;
+	int ret = 0;
 
 	in->tmpdir = process_tmpdir("git-backport");
 	if (!in->tmpdir)
@@ -410,20 +417,24 @@ static int preview(struct invocation *in)
 
 		if (!threaded)
 			load_subjects(&lj);
-		run_queries(ctx);
+		ret = run_queries(ctx);
 		if (threaded)
 			pthread_join(loader, NULL);
 	}
 	free(sorted);
-	if (in->subjects.nr)
-		run_rules(ctx);
+	if (!ret && in->subjects.nr)
+		ret = run_rules(ctx);
 	/* A preview of part of the rules would pass for the whole: none. */
 	process_exit_if_interrupted();
-	print_diff(ctx, &in->diff);
-	return 0;
+	if (!ret)
+		ret = print_diff(ctx, &in->diff);
+	return ret;
 }
 
-/* The failures on standard error, the preview on standard output; the exit status. */
+/*
+ * The failures on standard error, the preview on standard output; the exit
+ * status, or -1 (said why) when the preview cannot be printed.
+ */
 static int print_preview(struct invocation *in)
 {
 	struct bp_options *o = &in->o;
@@ -433,10 +444,15 @@ static int print_preview(struct invocation *in)
 	if (o->json) {
 		struct strbuf preview = STRBUF_INIT;
 		struct commit_list at = { &in->tip, 1, 1 };
+		int ret;
 
 		print_json(&in->ctx, strbuf_str(&in->diff), &preview);
-		print_json_commits(&in->ctx, o->at ? &at : &in->commits, preview.buf, &out);
+		ret = print_json_commits(&in->ctx, o->at ? &at : &in->commits, preview.buf, &out);
 		strbuf_release(&preview);
+		if (ret < 0) {
+			strbuf_release(&out);
+			return -1;
+		}
 	} else if (o->stat) {
 		print_stat(&in->ctx, &out);
 	} else if (color_enabled()) {
@@ -447,12 +463,12 @@ static int print_preview(struct invocation *in)
 	fwrite(strbuf_str(&out), 1, out.len, stdout);
 	strbuf_release(&out);
 	if (fflush(stdout) != 0)
-		die("cannot write the output: %s", strerror(errno));
+		return error("cannot write the output: %s", strerror(errno));
 	return (o->exit_code && in->diff.len) || (nr_failed && !o->ignore_failures) ?
 		EXIT_FINDINGS : EXIT_CLEAN;
 }
 
-/* --commit-to's commit and the notes on the range; -1 when the commit failed. */
+/* --commit-to's commit and the notes on the range; -1 when either failed. */
 static int record(struct invocation *in)
 {
 	int ret = 0;
@@ -462,7 +478,8 @@ static int record(struct invocation *in)
 	if (!in->o.at && in->common.notes) {
 		char *ref = common_notes_ref(&in->common, "backport");
 
-		write_notes(&in->ctx, &in->commits, ref);
+		if (write_notes(&in->ctx, &in->commits, ref) < 0)
+			ret = -1;
 		free(ref);
 	}
 	return ret;
@@ -499,11 +516,8 @@ int main(int argc, const char **argv)
 	else if (in.o.at || in.commits.nr) {
 		if (preview(&in) < 0)
 			ret = EXIT_FATAL;
-		else {
-			ret = print_preview(&in);
-			if (record(&in) < 0)
-				ret = EXIT_FATAL;
-		}
+		else if ((ret = print_preview(&in)) < 0 || record(&in) < 0)
+			ret = EXIT_FATAL;
 	}
 	invocation_clear(&in);
 	return ret;

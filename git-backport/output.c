@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int count_hunks(const char *a, size_t alen, const char *b, size_t blen)
+int count_hunks(const char *path, const char *a, size_t alen, const char *b, size_t blen)
 {
 	int n;
 
-	if (repo_diff_text("file", a, alen, b, blen, NULL, &n) < 0)
-		die("cannot diff spatch's output");
+	if (repo_diff_text(path, a, alen, b, blen, NULL, &n) < 0)
+		return -1;
 	return n;
 }
 
@@ -43,23 +43,25 @@ static size_t *path_order(const struct subject_set *set)
 }
 
 /*
- * git_patch_to_buf gives git's own format ("diff --git a/x b/x", "--- a/x",
+ * repo_diff_text gives git's own format ("diff --git a/x b/x", "--- a/x",
  * "+++ b/x"), which `git apply` takes from the top of a checkout. Its index
  * line carries the real blob ids, as `git diff` would print.
  */
-void print_diff(struct run_context *ctx, struct strbuf *out)
+int print_diff(struct run_context *ctx, struct strbuf *out)
 {
 	size_t *order = path_order(ctx->subjects);
+	int ret = 0;
 
-	for (size_t i = 0; i < ctx->subjects->nr; i++) {
+	for (size_t i = 0; !ret && i < ctx->subjects->nr; i++) {
 		struct subject *s = &ctx->subjects->v[order[i]];
 
-		if (!subject_changed(s))
-			continue;
-		if (repo_diff_text(s->path, s->tip_data, s->tip_size, s->data, s->size, out, NULL) < 0)
-			die("cannot make the diff");
+		/* A preview without one of its files would pass for the whole: none. */
+		if (subject_changed(s))
+			ret = repo_diff_text(s->path, s->tip_data, s->tip_size, s->data, s->size,
+					     out, NULL);
 	}
 	free(order);
+	return ret < 0 ? -1 : 0;
 }
 
 static size_t changed_files(struct run_context *ctx)
@@ -195,25 +197,18 @@ void print_json(struct run_context *ctx, const char *diff, struct strbuf *out)
  */
 int commit_to_branch(struct run_context *ctx, const char *branch)
 {
-	git_repository *g = repo_git(ctx->repo);
-	char *refname = xstrfmt("refs/heads/%s", branch);
-	git_tree_update *ups = xcalloc(ctx->subjects->nr + 1, sizeof(*ups));
+	struct tree_update *ups = xcalloc(ctx->subjects->nr + 1, sizeof(*ups));
 	size_t nr = 0;
-	git_commit *tip = NULL;
-	git_tree *base = NULL, *tree = NULL;
-	git_signature *sig = NULL;
-	git_reference *head = NULL, *ref = NULL;
 	git_oid tree_id, commit_id;
 	struct strbuf msg = STRBUF_INIT;
-	int valid = 0, ret = -1;
+	int ret = -1;
 	char *title = NULL;
 
-	if (git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
+	if (!repo_branch_name_ok(branch)) {
 		error("--commit-to: '%s' is not a valid branch name", branch);
 		goto out;
 	}
-	if (!git_repository_is_bare(g) && git_repository_head(&head, g) == 0 &&
-	    !strcmp(git_reference_name(head), refname)) {
+	if (repo_branch_checked_out(ctx->repo, branch)) {
 		error("--commit-to: refusing to move the checked-out branch '%s'", branch);
 		goto out;
 	}
@@ -222,21 +217,13 @@ int commit_to_branch(struct run_context *ctx, const char *branch)
 
 		if (!subject_changed(s))
 			continue;
-		ups[nr].action = GIT_TREE_UPDATE_UPSERT;
-		ups[nr].id = s->cur;
-		ups[nr].filemode = s->mode ? (git_filemode_t)s->mode : GIT_FILEMODE_BLOB;
 		ups[nr].path = s->path;
+		ups[nr].blob = s->cur;
+		ups[nr].mode = s->mode;
 		nr++;
 	}
-	if (git_commit_lookup(&tip, g, ctx->tip) < 0 || git_commit_tree(&base, tip) < 0 ||
-	    git_tree_create_updated(&tree_id, g, base, nr, ups) < 0 ||
-	    git_tree_lookup(&tree, g, &tree_id) < 0) {
-		error("--commit-to: cannot build the tree: %s", git_error_last() ? git_error_last()->message : "?");
+	if (repo_tree_update(ctx->repo, ctx->tip, ups, nr, &tree_id) < 0)
 		goto out;
-	}
-	if (git_signature_default(&sig, g) < 0 &&
-	    git_signature_now(&sig, "git backport", "git-backport@localhost") < 0)
-		die_git("making a signature");
 	title = commit_title(ctx->repo, ctx->tip);
 	strbuf_addf(&msg, "backport preview of %s\n\n", title);
 	if (ctx->opts->target)
@@ -249,24 +236,15 @@ int commit_to_branch(struct run_context *ctx, const char *branch)
 			strbuf_addf(&msg, "  %s: %d files, %d hunks\n", rule->name,
 				    rule->files_changed, rule->hunks);
 	}
-	if (git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg.buf, tree, 1,
-			      (const git_commit **)&tip) < 0 ||
-	    git_reference_create(&ref, g, refname, &commit_id, 1, "backport: preview") < 0) {
-		error("--commit-to: %s", git_error_last() ? git_error_last()->message : "cannot commit");
+	if (repo_commit_write(ctx->repo, &tree_id, ctx->tip, msg.buf, "git backport",
+			      "git-backport@localhost", &commit_id) < 0 ||
+	    repo_branch_set(ctx->repo, branch, &commit_id, "backport: preview") < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	free(title);
 	strbuf_release(&msg);
-	git_reference_free(ref);
-	git_reference_free(head);
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_tree_free(base);
-	git_commit_free(tip);
 	free(ups);
-	free(refname);
 	return ret;
 }
 
@@ -321,17 +299,17 @@ static void note_headers_via(struct run_context *ctx, size_t from, struct strbuf
 
 /*
  * The subjects a commit of the range touches (added or modified, as they are
- * at the tip), each once, in the commit's diff order.
+ * at the tip), each once, in the commit's diff order; -1 with an error.
  */
-static size_t commit_subjects(struct run_context *ctx, const struct strmap *index,
-			      const git_oid *commit, struct subject ***out)
+static long commit_subjects(struct run_context *ctx, const struct strmap *index,
+			    const git_oid *commit, struct subject ***out)
 {
 	struct change_list changes = { 0 };
 	size_t nr = 0;
 
 	*out = NULL;
 	if (repo_diff_first_parent(ctx->repo, commit, NULL, 0, &changes) < 0)
-		die("cannot diff %s", oid_short(ctx->repo, commit));
+		return -1;
 	*out = xcalloc(changes.nr + 1, sizeof(**out));
 	for (size_t k = 0; k < changes.nr; k++) {
 		struct subject *s;
@@ -347,7 +325,7 @@ static size_t commit_subjects(struct run_context *ctx, const struct strmap *inde
 	for (size_t k = 0; k < nr; k++)
 		(*out)[k]->touched = 0;
 	change_list_clear(&changes);
-	return nr;
+	return (long)nr;
 }
 
 static void index_subjects(struct run_context *ctx, struct strmap *index)
@@ -360,15 +338,15 @@ static void index_subjects(struct run_context *ctx, struct strmap *index)
  * One note per commit of the range: the target, which rules change which of
  * the files that commit touches (as they are at the tip), and what failed.
  */
-void write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
+int write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref)
 {
 	struct notes_batch *batch = notes_batch_begin(ctx->repo, ref);
 	struct strmap index = STRMAP_INIT;
-
 	char *spatch_short;
+	int ret = 0;
 
 	if (!batch)
-		die("cannot write notes to %s", ref);
+		return error("cannot write notes to %s", ref);
 	/* "spatch version 1.1.1 compiled with ..." → "spatch 1.1.1" */
 	if (starts_with(ctx->spatch->version, "spatch version "))
 		spatch_short = xstrfmt("spatch %.*s", (int)strcspn(ctx->spatch->version + 15, " "),
@@ -376,11 +354,16 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 	else
 		spatch_short = xstrdup(ctx->spatch->version);
 	index_subjects(ctx, &index);
-	for (size_t c = 0; c < commits->nr; c++) {
+	for (size_t c = 0; !ret && c < commits->nr; c++) {
 		struct strbuf note = STRBUF_INIT;
 		struct subject **touched;
-		size_t lines, nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		long nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		size_t lines;
 
+		if (nr < 0) {
+			ret = -1;
+			break;
+		}
 		strbuf_addf(&note, "backport: target %s, rules %s, %s\n",
 			    ctx->opts->target ? ctx->opts->target : "none", ctx->opts->rules,
 			    spatch_short);
@@ -393,7 +376,7 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 				free(m);
 			}
 		}
-		for (size_t k = 0; k < nr; k++) {
+		for (size_t k = 0; k < (size_t)nr; k++) {
 			struct subject *s = touched[k];
 			int any = 0;
 
@@ -433,8 +416,14 @@ void write_notes(struct run_context *ctx, const struct commit_list *commits, con
 	}
 	strmap_clear(&index, NULL);
 	free(spatch_short);
+	/* All of them or none: no note of a run that could not say everything. */
+	if (ret < 0) {
+		notes_batch_abort(batch);
+		return error("no notes written to %s", ref);
+	}
 	if (notes_batch_commit(batch, "git backport: notes") < 0)
-		die("cannot write notes to %s", ref);
+		return error("cannot write notes to %s", ref);
+	return 0;
 }
 
 /* A file a commit touches that the rules change: its rules, and the headers changed through it. */
@@ -470,18 +459,24 @@ static void json_changed(struct run_context *ctx, const struct subject *s, struc
 	json_object_end(w);
 }
 
-void print_json_commits(struct run_context *ctx, const struct commit_list *commits,
-			const char *preview, struct strbuf *out)
+int print_json_commits(struct run_context *ctx, const struct commit_list *commits,
+		       const char *preview, struct strbuf *out)
 {
 	struct strmap index = STRMAP_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
+	int ret = 0;
 
 	index_subjects(ctx, &index);
 	for (size_t c = 0; c < commits->nr; c++) {
 		struct json_writer w;
 		struct subject **touched;
-		size_t nr = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		long got = commit_subjects(ctx, &index, &commits->oid[c], &touched);
+		size_t nr = got > 0 ? (size_t)got : 0;
 
+		if (got < 0) {
+			ret = -1;
+			break;
+		}
 		json_init(&w, out);
 		json_object_begin(&w, NULL);
 		json_add_str(&w, "commit", oid_hex(&commits->oid[c], hex));
@@ -521,4 +516,5 @@ void print_json_commits(struct run_context *ctx, const struct commit_list *commi
 		free(touched);
 	}
 	strmap_clear(&index, NULL);
+	return ret;
 }

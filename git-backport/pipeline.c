@@ -18,12 +18,17 @@ static void apply_result(struct run_context *ctx, struct subject *s, size_t ri,
 			 char *data, size_t size, const git_oid *oid, const struct strvec *msgs)
 {
 	struct rule *rule = &ctx->rules->v[ri];
+	int hunks;
 
 	for (size_t i = 0; msgs && i < msgs->nr; i++)
 		rule->failures += subject_add_failure(s, ri, msgs->v[i]);
 	if (!data)
 		return;
-	rule->hunks += count_hunks(s->data, s->size, data, size);
+	hunks = count_hunks(s->path, s->data, s->size, data, size);
+	if (hunks < 0)
+		rule->failures += subject_add_failure(s, ri, "cannot diff spatch's output");
+	else
+		rule->hunks += hunks;
 	if (!s->changed_by[ri])
 		rule->files_changed++;
 	s->changed_by[ri] = 1;
@@ -189,9 +194,25 @@ static void batch_add(struct batch *b, size_t si, size_t bytes)
 	b->bytes += bytes;
 }
 
-/* The job's files and the headers spatch reads beside them, where the directory lacks them. */
+/* A file of the job that cannot be written for spatch: a failure of this file and rule. */
+static void input_failed(struct run_context *ctx, struct job *job, size_t si, int e)
+{
+	char *msg = xstrfmt("cannot be written for spatch: %s", strerror(e));
+
+	ctx->rules->v[job->rule].failures +=
+		subject_add_failure(&ctx->subjects->v[si], job->rule, msg);
+	free(msg);
+}
+
+/*
+ * The job's files and the headers spatch reads beside them, where the
+ * directory lacks them. A file that cannot be written leaves the job (a
+ * failure of that file); spatch reads without a header that cannot.
+ */
 static void write_inputs(struct run_context *ctx, struct job *job, struct pending *pend)
 {
+	size_t kept = 0;
+
 	for (size_t i = 0; i < job->nr_subjects; i++) {
 		struct pending *p = &pend[job->subjects[i]];
 
@@ -205,15 +226,26 @@ static void write_inputs(struct run_context *ctx, struct job *job, struct pendin
 					p->deps[k].path);
 				continue;
 			}
-			workdir_put(job, p->deps[k].path, &p->deps[k].blob, b->data, b->size);
+			if (workdir_put(job, p->deps[k].path, &p->deps[k].blob, b->data, b->size) < 0) {
+				char *shown = xquote_path(p->deps[k].path);
+
+				warning("%s: cannot be written for spatch: %s; spatch runs without it",
+					shown, strerror(errno));
+				free(shown);
+			}
 			blob_release(ctx->repo, b);
 		}
 	}
 	for (size_t i = 0; i < job->nr_subjects; i++) {
-		struct subject *s = &ctx->subjects->v[job->subjects[i]];
+		size_t si = job->subjects[i];
+		struct subject *s = &ctx->subjects->v[si];
 
-		workdir_put(job, s->path, &s->cur, s->data, s->size);
+		if (workdir_put(job, s->path, &s->cur, s->data, s->size) < 0)
+			input_failed(ctx, job, si, errno);
+		else
+			job->subjects[kept++] = si;
 	}
+	job->nr_subjects = kept;
 }
 
 /*
@@ -221,13 +253,17 @@ static void write_inputs(struct run_context *ctx, struct job *job, struct pendin
  * is processed on its own, as --dir --include-headers would process it, but
  * the headers written beside them only to be read are not processed as files
  * of their own (--dir --include-headers would take them too). A file retried
- * alone is named on the command line.
+ * alone is named on the command line. Returns 1 when spatch runs, 0 when
+ * none of the files could be written for it, -1 with an error when the run
+ * cannot go on.
  */
-static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t rule,
-			const struct batch *b)
+static int start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t rule,
+		       const struct batch *b)
 {
 	struct run_context *ctx = rr->ctx;
 	struct strvec args = STRVEC_INIT;
+	size_t nr;
+	int ret = 1;
 
 	job->kind = JOB_RULE;
 	job->rule = rule;
@@ -237,8 +273,12 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 		ALLOC_GROW(job->subjects, job->nr_subjects + 1, job->alloc_subjects);
 		job->subjects[job->nr_subjects++] = b->v[i];
 	}
-	job_dir(ctx, job, slot);
+	if (job_dir(ctx, job, slot) < 0)
+		return -1;
 	write_inputs(ctx, job, rr->pend);
+	nr = job->nr_subjects;
+	if (!nr)
+		return 0;
 	strvec_push(&args, "spatch");
 	strvec_push(&args, "--quiet");
 	strvec_push(&args, "--verbose-parsing");
@@ -254,20 +294,20 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 		strvec_push(&args, "--timeout");
 		strvec_pushf(&args, "%d", ctx->opts->timeout);
 		/* spatch bounds each file; this bounds a spatch that does not. */
-		job->limit = (double)ctx->opts->timeout * b->nr + (b->nr > 1 ? 5 : 0);
+		job->limit = (double)ctx->opts->timeout * nr + (nr > 1 ? 5 : 0);
 	}
 	if (b->single) {
-		strvec_push(&args, ctx->subjects->v[b->v[0]].path);
+		strvec_push(&args, ctx->subjects->v[job->subjects[0]].path);
 	} else {
 		struct strbuf groups = STRBUF_INIT;
 		char *file = xstrfmt("%s.groups", job->dir);
 
-		for (size_t i = 0; i < b->nr; i++)
+		for (size_t i = 0; i < nr; i++)
 			strbuf_addf(&groups, "%s./%s\n", i ? "\n" : "",
-				    ctx->subjects->v[b->v[i]].path);
+				    ctx->subjects->v[job->subjects[i]].path);
 		if (write_file_at("/", file, groups.buf, groups.len) < 0)
-			die("cannot write %s: %s", file, strerror(errno));
-		if (ctx->opts->jobs > 1 && b->nr > 1) {
+			ret = error("cannot write %s: %s", file, strerror(errno));
+		if (ctx->opts->jobs > 1 && nr > 1) {
 			strvec_push(&args, "-j");
 			strvec_pushf(&args, "%d", ctx->opts->jobs);
 		}
@@ -276,9 +316,13 @@ static void start_batch(struct rule_run *rr, struct job *job, size_t slot, size_
 		strbuf_release(&groups);
 		free(file);
 	}
-	ctx->rules->v[rule].processes++;
-	job_spawn(ctx, job, &args);
+	if (ret > 0) {
+		ctx->rules->v[rule].processes++;
+		if (job_spawn(ctx, job, &args) < 0)
+			ret = -1;
+	}
 	strvec_clear(&args);
+	return ret;
 }
 
 /*
@@ -478,20 +522,22 @@ static int reads_any(const struct pending *p, const struct strmap *headers)
 /*
  * A spatch that failed or ran past its time: what it left behind is not
  * known. Each of its files goes again alone, so that one file does not cost
- * the others; a file that was alone gets the failure.
+ * the others; a file that was alone gets the failure. -1 with an error
+ * when the job's directory cannot be made again.
  */
-static void batch_failed(struct rule_run *rr, struct job *job, int status)
+static int batch_failed(struct rule_run *rr, struct job *job, int status)
 {
 	struct run_context *ctx = rr->ctx;
 	struct rule *rule = &ctx->rules->v[job->rule];
 	char *msg;
 
-	workdir_forget(job);
+	if (workdir_forget(job) < 0)
+		return -1;
 	if (!job->single && job->nr_subjects > 1) {
 		for (size_t i = 0; i < job->nr_subjects; i++)
 			batch_add(new_batch(rr, 1), job->subjects[i], 0);
 		rule->alone_failed += job->nr_subjects;
-		return;
+		return 0;
 	}
 	msg = exit_message(job, status);
 	for (size_t i = 0; i < job->nr_subjects; i++) {
@@ -503,42 +549,52 @@ static void batch_failed(struct rule_run *rr, struct job *job, int status)
 		strvec_clear(&msgs);
 	}
 	free(msg);
+	return 0;
 }
 
 /*
  * The cache entry of one file's result (apply_cached reads it back):
  * "changed <blob>" or "same", "header <blob> <path>" for each header spatch
  * changed while it read it for the file, "message <text>" for each message.
- * The blobs are written to the object store here.
+ * The blobs are written to the object store here; -1 (with an error) when
+ * one cannot be, and then no header change is kept.
  */
-static void result_entry(struct rule_run *rr, size_t si, const char *data, size_t size,
-			 git_oid *oid, const struct strmap *changed, const struct strvec *msgs,
-			 struct strbuf *entry)
+static int result_entry(struct rule_run *rr, size_t si, const char *data, size_t size,
+			git_oid *oid, const struct strmap *changed, const struct strvec *msgs,
+			struct strbuf *entry)
 {
 	struct run_context *ctx = rr->ctx;
+	const struct pending *p = &rr->pend[si];
+	git_oid *hdrs = xcalloc(p->nr + 1, sizeof(*hdrs));
 	char hex[GIT_OID_HEXSZ + 1];
+	int ret = 0;
 
 	if (data) {
 		if (repo_write_blob(ctx->repo, data, size, oid) < 0)
-			die("cannot write spatch's output to the object store");
-		strbuf_addf(entry, "changed %s\n", oid_hex(oid, hex));
+			ret = -1;
+		else
+			strbuf_addf(entry, "changed %s\n", oid_hex(oid, hex));
 	} else {
 		strbuf_addstr(entry, "same\n");
 	}
-	for (size_t k = 0; k < rr->pend[si].nr; k++) {
-		const char *hp = rr->pend[si].deps[k].path;
-		const char *hd = strmap_get(changed, hp);
-		git_oid h;
+	for (size_t k = 0; !ret && k < p->nr; k++) {
+		const char *hd = strmap_get(changed, p->deps[k].path);
 
 		if (!hd)
 			continue;
-		if (repo_write_blob(ctx->repo, hd, strlen(hd), &h) < 0)
-			die("cannot write spatch's output to the object store");
-		strbuf_addf(entry, "header %s %s\n", oid_hex(&h, hex), hp);
-		push_hdr(rr, si, hp, &h);
+		if (repo_write_blob(ctx->repo, hd, strlen(hd), &hdrs[k]) < 0)
+			ret = -1;
+		else
+			strbuf_addf(entry, "header %s %s\n", oid_hex(&hdrs[k], hex),
+				    p->deps[k].path);
 	}
+	for (size_t k = 0; !ret && k < p->nr; k++)
+		if (strmap_get(changed, p->deps[k].path))
+			push_hdr(rr, si, p->deps[k].path, &hdrs[k]);
 	for (size_t k = 0; k < msgs->nr; k++)
 		strbuf_addf(entry, "message %s\n", msgs->v[k]);
+	free(hdrs);
+	return ret;
 }
 
 /* What spatch left in a file of its directory (workdir_read_back). */
@@ -553,7 +609,8 @@ struct output {
  * The i-th file of a spatch that ended well: what it said about the file
  * (its section of stderr, its parse errors), what it left in the file and in
  * the headers the file reads. A timeout or a missing output is told but not
- * cached (it may not happen again). Takes out->data.
+ * cached (it may not happen again); an output that cannot be written to the
+ * object store is a failure of the file, not applied. Takes out->data.
  */
 static void file_done(struct rule_run *rr, struct job *job, size_t i, struct output *out,
 		      const struct strbuf *section, const struct strvec *parsing,
@@ -581,8 +638,11 @@ static void file_done(struct rule_run *rr, struct job *job, size_t i, struct out
 		free(data);
 		data = NULL;
 	}
-	if (!transient) {
-		result_entry(rr, si, data, size, &oid, changed, &msgs, &entry);
+	if (!transient && result_entry(rr, si, data, size, &oid, changed, &msgs, &entry) < 0) {
+		strvec_push(&msgs, "spatch's output cannot be written to the object store");
+		free(data);
+		data = NULL;
+	} else if (!transient) {
 		cache_put(ctx->cache, &rr->pend[si].key, entry.buf);
 	}
 	apply_result(ctx, s, job->rule, data, size, &oid, &msgs);
@@ -590,17 +650,16 @@ static void file_done(struct rule_run *rr, struct job *job, size_t i, struct out
 	strvec_clear(&msgs);
 }
 
-static void batch_done(struct rule_run *rr, struct job *job, int status)
+/* The files of a job that has ended: -1 with an error when the run cannot go on. */
+static int batch_done(struct rule_run *rr, struct job *job, int status)
 {
 	struct run_context *ctx = rr->ctx;
 	struct strbuf *sections;
 	struct strvec *parsing;
 	struct strmap changed = STRMAP_INIT, ambiguous = STRMAP_INIT;
 
-	if (job->timed_out || !exit_ok(status)) {
-		batch_failed(rr, job, status);
-		return;
-	}
+	if (job->timed_out || !exit_ok(status))
+		return batch_failed(rr, job, status);
 	changed_headers(rr, job, &changed);
 	ambiguous_headers(rr, job, &changed, &ambiguous);
 	sections = xcalloc(job->nr_subjects, sizeof(*sections));
@@ -632,6 +691,7 @@ static void batch_done(struct rule_run *rr, struct job *job, int status)
 	free(parsing);
 	strmap_clear(&changed, free);
 	strmap_clear(&ambiguous, NULL);
+	return 0;
 }
 
 static int cmp_bytes_desc(const void *a, const void *b)
@@ -758,9 +818,12 @@ static void apply_headers(struct rule_run *rr, size_t k)
 			free(m);
 			continue;
 		}
+		if (repo_read_blob(ctx->repo, &h->oid, &b) < 0) {
+			ctx->rules->v[k].failures += subject_add_failure(&ctx->subjects->v[hi], k,
+				"spatch's output cannot be read from the object store");
+			continue;
+		}
 		add_via(&ctx->subjects->v[hi], h->from, k);
-		if (repo_read_blob(ctx->repo, &h->oid, &b) < 0)
-			die("cannot read spatch's output for %s", h->path);
 		data = xmalloc(b->size + 1);
 		memcpy(data, b->data, b->size);
 		data[b->size] = '\0';
@@ -772,11 +835,12 @@ static void apply_headers(struct rule_run *rr, size_t k)
 	rr->nr_hdrs = 0;
 }
 
-void run_rules(struct run_context *ctx)
+int run_rules(struct run_context *ctx)
 {
 	size_t nr_jobs = ctx->opts->jobs > 0 ? (size_t)ctx->opts->jobs : 1;
 	struct rule_run rr = { ctx };
 	struct job *jobs;
+	int ret = 0;
 
 	if (nr_jobs > 32)
 		nr_jobs = 32;
@@ -789,7 +853,7 @@ void run_rules(struct run_context *ctx)
 	 * rule k (in parallel) before any goes on to rule k+1, so that a C file
 	 * reads its headers as the rules before left them.
 	 */
-	for (size_t k = 0; k < ctx->rules->nr; k++) {
+	for (size_t k = 0; !ret && k < ctx->rules->nr; k++) {
 		size_t running = 0;
 		double start;
 
@@ -797,28 +861,43 @@ void run_rules(struct run_context *ctx)
 			continue;
 		start = now_seconds();
 		plan_rule(&rr, k, nr_jobs);
-		while (rr.next_batch < rr.nr_batches || running) {
-			int status, done;
+		while (!ret && (rr.next_batch < rr.nr_batches || running)) {
+			int status, done, started;
 
 			for (size_t slot = 0; slot < nr_jobs && rr.next_batch < rr.nr_batches; slot++) {
 				if (jobs[slot].busy)
 					continue;
-				start_batch(&rr, &jobs[slot], slot, k, &rr.batches[rr.next_batch++]);
-				running++;
+				started = start_batch(&rr, &jobs[slot], slot, k,
+						      &rr.batches[rr.next_batch++]);
+				if (started < 0) {
+					ret = -1;
+					break;
+				}
+				if (started)
+					running++;
+				else
+					job_reset(&jobs[slot]);
 			}
-			done = job_wait_any(jobs, nr_jobs, &status);
+			if (ret || job_wait_any(jobs, nr_jobs, &status, &done) < 0) {
+				ret = -1;
+				break;
+			}
 			if (done < 0)
 				continue;
-			batch_done(&rr, &jobs[done], status);
+			if (batch_done(&rr, &jobs[done], status) < 0)
+				ret = -1;
 			job_reset(&jobs[done]);
 			running--;
 		}
 		for (size_t b = 0; b < rr.nr_batches; b++)
 			free(rr.batches[b].v);
+		if (ret)
+			break;
 		apply_headers(&rr, k);
 		/* Its step's wall time: rules never overlap, and its batches do. */
 		ctx->rules->v[k].seconds = now_seconds() - start;
 	}
+	jobs_stop(jobs, nr_jobs);
 	for (size_t slot = 0; slot < nr_jobs; slot++)
 		job_release(&jobs[slot]);
 	for (size_t si = 0; si < rr.alloc_pend; si++) {
@@ -828,6 +907,9 @@ void run_rules(struct run_context *ctx)
 	strmap_clear(&ctx->index, NULL);
 	free(rr.pend);
 	free(rr.hdrs);
+	for (size_t i = 0; i < rr.nr_hdrs; i++)
+		free(rr.hdrs[i].path);
 	free(rr.batches);
 	free(jobs);
+	return ret;
 }

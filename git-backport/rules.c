@@ -76,33 +76,28 @@ struct tree_walk {
 	struct rule_set *rs;
 };
 
-static int tree_cb(const char *dir, const git_tree_entry *entry, void *data)
+static int tree_cb(const struct tree_file *f, void *data)
 {
 	struct tree_walk *w = data;
-	git_blob *blob;
-	char *name, *file;
+	struct blob *blob;
+	char *file;
 
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
-		return 0;
-	if (git_blob_lookup(&blob, repo_git(w->repo), git_tree_entry_id(entry)) < 0) {
-		error("cannot read the rule %s%s", dir, git_tree_entry_name(entry));
+	if (repo_read_blob(w->repo, f->blob, &blob) < 0) {
+		error("cannot read the rule %s", f->path);
 		return -1;
 	}
-	name = xstrfmt("%s%s", dir, git_tree_entry_name(entry));
 	/* Every file is written, so that a rule's #include and `using` find theirs. */
-	if (write_file_at(w->root, name, git_blob_rawcontent(blob), git_blob_rawsize(blob)) < 0) {
-		error("cannot write rule %s under %s: %s", name, w->root, strerror(errno));
-		free(name);
-		git_blob_free(blob);
+	if (write_file_at(w->root, f->path, blob->data, blob->size) < 0) {
+		error("cannot write rule %s under %s: %s", f->path, w->root, strerror(errno));
+		blob_release(w->repo, blob);
 		return -1;
 	}
-	if (ends_with(name, ".cocci")) {
-		file = xstrfmt("%s/%s", w->root, name);
-		add_rule(w->rs, name, file, git_blob_rawcontent(blob), git_blob_rawsize(blob));
+	if (ends_with(f->path, ".cocci")) {
+		file = xstrfmt("%s/%s", w->root, f->path);
+		add_rule(w->rs, f->path, file, blob->data, blob->size);
 		free(file);
 	}
-	free(name);
-	git_blob_free(blob);
+	blob_release(w->repo, blob);
 	return 0;
 }
 
@@ -167,25 +162,21 @@ int rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule
 
 	memset(out, 0, sizeof(*out));
 	if (strchr(spec, ':') && stat(spec, &st) < 0) {
-		git_object *obj;
-		git_tree *tree;
+		git_oid tree;
 		struct tree_walk w;
 		char *root;
+		int found = repo_resolve_object(r, spec, GIT_OBJECT_TREE, &tree);
 
-		if (git_revparse_single(&obj, repo_git(r), spec) < 0)
+		if (found == -1)
 			return error("--rules: '%s' is neither a directory nor a tree in the repository", spec);
-		if (git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0) {
-			git_object_free(obj);
+		if (found < 0)
 			return error("--rules: '%s' is not a tree", spec);
-		}
 		root = xstrfmt("%s/rules", tmpdir);
 		w.repo = r;
 		w.root = root;
 		w.rs = out;
-		if (git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, &w) < 0)
+		if (repo_for_each_file(r, &tree, "", tree_cb, &w) != 0)
 			ret = error("--rules: cannot read the tree '%s'", spec);
-		git_tree_free(tree);
-		git_object_free(obj);
 		free(root);
 	} else {
 		char abs[PATH_MAX];
@@ -211,24 +202,19 @@ int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char 
 	size_t size;
 
 	if (strchr(spec, ':') && stat(spec, &st) < 0) {
-		git_object *obj;
-		git_blob *blob;
+		struct blob *blob;
+		int ret = repo_resolve_object(r, spec, GIT_OBJECT_BLOB, id);
 
-		int ret = 0;
-
-		if (git_revparse_single(&obj, repo_git(r), spec) < 0)
+		if (ret == -1)
 			return error("--macro-file: '%s' is neither a file nor a blob in the repository", spec);
-		if (git_object_peel((git_object **)&blob, obj, GIT_OBJECT_BLOB) < 0) {
-			git_object_free(obj);
+		if (ret < 0)
 			return error("--macro-file: '%s' is not a file", spec);
-		}
-		*id = *git_blob_id(blob);
+		if (repo_read_blob(r, id, &blob) < 0)
+			return -1;
 		*path = xstrfmt("%s/macros.h", tmpdir);
-		if (write_file_at("/", *path, git_blob_rawcontent(blob),
-				  (size_t)git_blob_rawsize(blob)) < 0)
+		if (write_file_at("/", *path, blob->data, blob->size) < 0)
 			ret = error("cannot write %s: %s", *path, strerror(errno));
-		git_blob_free(blob);
-		git_object_free(obj);
+		blob_release(r, blob);
 		return ret;
 	}
 	*path = realpath(spec, NULL);

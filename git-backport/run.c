@@ -168,7 +168,7 @@ static const struct strvec *spatch_environment(void)
 	return &env;
 }
 
-void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)
+int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)
 {
 	struct process *p = &job->proc;
 
@@ -185,8 +185,9 @@ void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *ar
 	p->program = ctx->spatch->path;
 	p->env = spatch_environment();
 	if (process_start(p) < 0) {
+		/* An interrupt refuses to start it: that is no error of spatch's. */
 		process_exit_if_interrupted();
-		die("cannot run spatch");
+		return -1;	/* process_start said why */
 	}
 	job->fd[0] = p->out >= 0 ? p->out : -1;
 	job->fd[1] = p->err;
@@ -195,6 +196,7 @@ void job_spawn(struct run_context *ctx, struct job *job, const struct strvec *ar
 	job->busy = 1;
 	job->runs++;
 	ctx->spatch_runs++;
+	return 0;
 }
 
 void push_defines(struct run_context *ctx, struct strvec *args)
@@ -205,9 +207,10 @@ void push_defines(struct run_context *ctx, struct strvec *args)
 	}
 }
 
-static void start_query(struct run_context *ctx, struct job *job, size_t rule)
+static int start_query(struct run_context *ctx, struct job *job, size_t rule)
 {
 	struct strvec args = STRVEC_INIT;
+	int ret;
 
 	job->kind = JOB_QUERY;
 	job->limit = ctx->opts->timeout;
@@ -216,8 +219,9 @@ static void start_query(struct run_context *ctx, struct job *job, size_t rule)
 	strvec_push(&args, "--parse-cocci");
 	strvec_push(&args, ctx->rules->v[rule].file);
 	push_defines(ctx, &args);
-	job_spawn(ctx, job, &args);
+	ret = job_spawn(ctx, job, &args);
 	strvec_clear(&args);
+	return ret;
 }
 
 /*
@@ -287,26 +291,32 @@ static void apply_query_entry(struct rule *rule, const char *entry)
 	free(line);
 }
 
-void job_dir(struct run_context *ctx, struct job *job, size_t slot)
+int job_dir(struct run_context *ctx, struct job *job, size_t slot)
 {
 	if (job->dir)
-		return;
+		return 0;
 	job->dir = xstrfmt("%s/job%zu", ctx->tmpdir, slot);
-	if (mkdir(job->dir, 0700) < 0 && errno != EEXIST)
-		die("cannot create %s: %s", job->dir, strerror(errno));
+	if (mkdir(job->dir, 0700) < 0 && errno != EEXIST) {
+		error("cannot create %s: %s", job->dir, strerror(errno));
+		free(job->dir);
+		job->dir = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /*
- * Waits for output or exits of the running jobs; returns the index of one that
- * finished (its status in *status), or -1 when none did yet.
+ * Waits for output or exits of the running jobs; *done is the index of one
+ * that finished (its status in *status), or -1 when none did yet.
  */
-int job_wait_any(struct job *jobs, size_t nr, int *status)
+int job_wait_any(struct job *jobs, size_t nr, int *status, int *done)
 {
 	struct pollfd pfd[64];
 	size_t map[64], n = 0;
 	int timeout = 1000;
 	double now = now_seconds();
 
+	*done = -1;
 	/* The interrupt has ended the jobs' groups; nothing of the run is kept. */
 	process_exit_if_interrupted();
 
@@ -318,7 +328,8 @@ int job_wait_any(struct job *jobs, size_t nr, int *status)
 		if (job->fd[0] < 0 && job->fd[1] < 0) {
 			/* Its output is closed: it has exited, or is about to. */
 			*status = process_wait(&job->proc);
-			return (int)i;
+			*done = (int)i;
+			return 0;
 		}
 		if (job->limit > 0 && !job->timed_out) {
 			double left = job->start + job->limit - now;
@@ -338,11 +349,11 @@ int job_wait_any(struct job *jobs, size_t nr, int *status)
 			}
 	}
 	if (!n)
-		return -1;
+		return 0;
 	if (poll(pfd, n, timeout) < 0) {
 		if (errno == EINTR)
-			return -1;
-		die("poll: %s", strerror(errno));
+			return 0;
+		return error("cannot watch spatch: poll: %s", strerror(errno));
 	}
 	for (size_t j = 0; j < n; j++) {
 		struct job *job = &jobs[map[j] / 2];
@@ -364,7 +375,7 @@ int job_wait_any(struct job *jobs, size_t nr, int *status)
 		if (k == 0 || job->err.len < (1 << 20))
 			strbuf_add(k ? &job->err : &job->out, buf, got);
 	}
-	return -1;
+	return 0;
 }
 
 void job_reset(struct job *job)
@@ -375,6 +386,24 @@ void job_reset(struct job *job)
 	job->nr_subjects = 0;
 	job->single = 0;
 	job->limit = 0;
+}
+
+void jobs_stop(struct job *jobs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct job *job = &jobs[i];
+
+		if (!job->busy)
+			continue;
+		process_kill(&job->proc);
+		for (int k = 0; k < 2; k++)
+			if (job->fd[k] >= 0) {
+				close(job->fd[k]);
+				job->fd[k] = -1;
+			}
+		process_wait(&job->proc);
+		job_reset(job);
+	}
 }
 
 void job_release(struct job *job)
@@ -411,12 +440,13 @@ char *exit_message(const struct job *job, int status)
 	return what;
 }
 
-void run_queries(struct run_context *ctx)
+int run_queries(struct run_context *ctx)
 {
 	size_t nr_jobs = ctx->opts->jobs > 0 ? (size_t)ctx->opts->jobs : 1;
 	struct job *jobs;
 	struct queue todo = { 0 };
 	size_t running = 0, r;
+	int ret = 0;
 	git_oid *keys = xcalloc(ctx->rules->nr ? ctx->rules->nr : 1, sizeof(*keys));
 
 	if (nr_jobs > 32)
@@ -437,18 +467,22 @@ void run_queries(struct run_context *ctx)
 			queue_push(&todo, i);
 		}
 	}
-	while (todo.nr || running) {
+	while (!ret && (todo.nr || running)) {
 		int status, done;
 
-		for (size_t slot = 0; slot < nr_jobs && todo.nr; slot++) {
+		for (size_t slot = 0; !ret && slot < nr_jobs && todo.nr; slot++) {
 			if (jobs[slot].busy)
 				continue;
 			queue_pop(&todo, &r);
-			job_dir(ctx, &jobs[slot], slot);
-			start_query(ctx, &jobs[slot], r);
-			running++;
+			if (job_dir(ctx, &jobs[slot], slot) < 0 || start_query(ctx, &jobs[slot], r) < 0)
+				ret = -1;
+			else
+				running++;
 		}
-		done = job_wait_any(jobs, nr_jobs, &status);
+		if (ret || job_wait_any(jobs, nr_jobs, &status, &done) < 0) {
+			ret = -1;
+			break;
+		}
 		if (done < 0)
 			continue;
 		query_done(ctx, &ctx->rules->v[jobs[done].rule], &jobs[done], status,
@@ -456,9 +490,11 @@ void run_queries(struct run_context *ctx)
 		job_reset(&jobs[done]);
 		running--;
 	}
+	jobs_stop(jobs, nr_jobs);
 	for (size_t slot = 0; slot < nr_jobs; slot++)
 		job_release(&jobs[slot]);
 	free(jobs);
 	free(todo.v);
 	free(keys);
+	return ret;
 }

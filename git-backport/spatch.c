@@ -23,42 +23,17 @@ double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int mkdir_parents(char *path)
-{
-	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-			*p = '/';
-			return -1;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
 int write_file_at(const char *root, const char *path, const void *data, size_t size)
 {
 	char *full = xstrfmt("%s/%s", root, path);
 	int fd, ret = -1;
 
-	if (mkdir_parents(full) < 0)
+	if (mkdir_leading(full) < 0)
 		goto out;
 	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	if (fd < 0)
 		goto out;
-	ret = 0;
-	for (const char *p = data; size;) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = -1;
-			break;
-		}
-		p += n;
-		size -= n;
-	}
+	ret = write_all(fd, data, size);
 	if (close(fd) < 0)
 		ret = -1;
 out:

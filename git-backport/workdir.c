@@ -58,21 +58,6 @@ static int make_parents(struct job *job, const char *full)
 	return ret;
 }
 
-static int write_all(int fd, const char *p, size_t size)
-{
-	while (size) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
-
 /*
  * A file read back after the last spatch of the directory is as recorded;
  * another is checked with a stat: spatch may have rewritten a file that it
@@ -100,25 +85,36 @@ int workdir_holds(struct job *job, const char *path, const git_oid *oid)
 	return ret;
 }
 
-void workdir_put(struct job *job, const char *path, const git_oid *oid,
-		 const void *data, size_t size)
+int workdir_put(struct job *job, const char *path, const git_oid *oid,
+		const void *data, size_t size)
 {
 	struct timespec times[2] = { { 0, UTIME_OMIT }, { WRITTEN_MTIME, 0 } };
-	struct workdir_file *f;
+	struct workdir_file *f = strmap_get(&job->files, path);
 	char *full;
-	int fd;
+	int fd, ok, e;
 
 	if (workdir_holds(job, path, oid))
-		return;
+		return 0;
 	full = xstrfmt("%s/%s", job->dir, path);
 	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == ENOENT && make_parents(job, full) == 0)
 		fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write_all(fd, data, size) < 0 || futimens(fd, times) < 0)
-		die("cannot write %s: %s", full, strerror(errno));
-	if (close(fd) < 0)
-		die("cannot write %s: %s", full, strerror(errno));
-	f = strmap_get(&job->files, path);
+	ok = fd >= 0 && write_all(fd, data, size) == 0 && futimens(fd, times) == 0;
+	e = errno;
+	if (fd >= 0 && close(fd) < 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok) {
+		/* No half-written file for spatch to read. */
+		if (fd >= 0)
+			unlink(full);
+		if (f)
+			f->known = 0;
+		free(full);
+		errno = e;
+		return -1;
+	}
 	if (!f) {
 		f = xcalloc(1, sizeof(*f));
 		strmap_put(&job->files, path, f);
@@ -129,6 +125,7 @@ void workdir_put(struct job *job, const char *path, const git_oid *oid,
 	f->known = 1;
 	f->seen = job->runs;
 	free(full);
+	return 0;
 }
 
 int workdir_read_back(struct job *job, const char *path, git_oid *oid, char **data, size_t *size)
@@ -173,13 +170,14 @@ out:
 	return ret;
 }
 
-void workdir_forget(struct job *job)
+int workdir_forget(struct job *job)
 {
 	strmap_clear(&job->files, free);
 	strmap_clear(&job->made_dirs, NULL);
 	if (job->dir) {
 		remove_tree(job->dir);
 		if (mkdir(job->dir, 0700) < 0)
-			die("cannot create %s: %s", job->dir, strerror(errno));
+			return error("cannot create %s: %s", job->dir, strerror(errno));
 	}
+	return 0;
 }

@@ -37,19 +37,6 @@ struct checkout {
 	int failed;
 };
 
-static int make_parents(char *path)
-{
-	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST) {
-			*p = '/';
-			return -1;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
 /*
  * What configuring needs: Kconfig files, scripts/ (conf itself and what the
  * $(shell,...) probes run; Xen keeps conf in tools/kconfig/), at the top or
@@ -152,7 +139,7 @@ int tree_write_file(struct repo *r, const char *dir, const struct tree_file *f)
 		return -1;
 	path = xstrfmt("%s/%s", dir, f->path);
 	blob_writes++;
-	if (make_parents(path)) {
+	if (mkdir_leading(path)) {
 		ret = error("cannot create the directories of %s: %m", path);
 	} else if (f->mode == 0120000) {
 		unlink(path);
@@ -162,7 +149,7 @@ int tree_write_file(struct repo *r, const char *dir, const struct tree_file *f)
 		/* A new inode: a hard link or a make rule may share the old one. */
 		unlink(path);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, (f->mode & 0111) ? 0777 : 0666);
-		if (fd < 0 || write(fd, b->data, b->size) != (ssize_t)b->size)
+		if (fd < 0 || write_all(fd, b->data, b->size) < 0)
 			ret = error("cannot write %s: %m", path);
 		if (fd >= 0)
 			close(fd);
@@ -501,6 +488,7 @@ int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 	}
 	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
 		strvec_push(&r->env, v->trees->project.env.v[i]);
+	probe_cache_env(v->tree, &r->env);
 	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
 	free(dir);
 	if (!r->running)

@@ -242,6 +242,14 @@ const char *kconfig_command(const struct expand_options *o);
 /* Removes v->tree (or says where it is kept). */
 void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
 
+/* probes.c */
+/*
+ * Adds to env what makes the compiler probes of a kconfig run in `tree` go
+ * through vampyr-cc, which keeps their answers under <tree>/.vampyr-probes/
+ * (nothing when VAMPYR_NO_PROBE_CACHE is set or vampyr-cc is not installed).
+ */
+void probe_cache_env(const char *tree, struct strvec *env);
+
 /* toolchain.c */
 /*
  * Runs the tree's kconfig once with an empty fragment (in v->tree, written

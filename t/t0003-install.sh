@@ -19,6 +19,8 @@ test_expect_success ASCIIDOCTOR 'make install into a prefix, from the build dire
 		test -x "$inst/bin/git-$cmd" &&
 		test -f "$inst/share/man/man1/git-$cmd.1" || return 1
 	done &&
+	# git vampyr finds the keeper of compiler probes beside it.
+	test -x "$inst/libexec/undertaker/vampyr-cc" &&
 	test_set_prereq INSTALLED
 '
 

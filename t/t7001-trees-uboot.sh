@@ -2,28 +2,37 @@
 test_description='git undertaker on a U-Boot-style tree: CONFIG_IS_ENABLED with its SPL/TPL/VPL variants, no flags'
 . ./test-lib.sh
 
+# The Kconfig of these tests: SPL and TPL, a symbol and its SPL_ variant
+# twice over, a hex; then the lines on standard input.
+write_uboot_kconfig () {
+	{
+		cat <<-\EOF &&
+		mainmenu "U-Boot Configuration"
+		config SPL
+			bool "SPL"
+		config TPL
+			bool "TPL"
+			depends on SPL
+		config DM_GPIO
+			bool "GPIO"
+		config SPL_DM_GPIO
+			bool "GPIO in SPL"
+			depends on SPL
+		config OF_CONTROL
+			def_bool y
+		config SPL_OF_CONTROL
+			bool "OF in SPL"
+			depends on SPL
+		config SYS_MALLOC_LEN
+			hex "malloc"
+			default 0x1000
+		EOF
+		cat
+	} >Kconfig
+}
+
 test_expect_success 'setup: Kconfig, include/linux/kconfig.h, the xPL makefile' '
-	write_file Kconfig <<-\EOF &&
-	mainmenu "U-Boot Configuration"
-	config SPL
-		bool "SPL"
-	config TPL
-		bool "TPL"
-		depends on SPL
-	config DM_GPIO
-		bool "GPIO"
-	config SPL_DM_GPIO
-		bool "GPIO in SPL"
-		depends on SPL
-	config OF_CONTROL
-		def_bool y
-	config SPL_OF_CONTROL
-		bool "OF in SPL"
-		depends on SPL
-	config SYS_MALLOC_LEN
-		hex "malloc"
-		default 0x1000
-	EOF
+	write_uboot_kconfig </dev/null &&
 	write_file include/linux/kconfig.h <<-\EOF &&
 	/* CONFIG_IS_ENABLED(FOO): CONFIG_FOO, or CONFIG_SPL_FOO in SPL, ... */
 	#define CONFIG_IS_ENABLED(option) config_enabled(CONFIG_VAL(option))
@@ -194,26 +203,7 @@ test_expect_success 'host tools (USE_HOSTCC) test CONFIG_TOOLS_x' '
 	config TOOLS_FIT_SIGNATURE
 		def_bool y
 	EOF
-	write_file Kconfig <<-\EOF &&
-	mainmenu "U-Boot Configuration"
-	config SPL
-		bool "SPL"
-	config TPL
-		bool "TPL"
-		depends on SPL
-	config DM_GPIO
-		bool "GPIO"
-	config SPL_DM_GPIO
-		bool "GPIO in SPL"
-		depends on SPL
-	config OF_CONTROL
-		def_bool y
-	config SPL_OF_CONTROL
-		bool "OF in SPL"
-		depends on SPL
-	config SYS_MALLOC_LEN
-		hex "malloc"
-		default 0x1000
+	write_uboot_kconfig <<-\EOF &&
 	config FIT_SIGNATURE
 		bool "FIT signature"
 	source "tools/Kconfig"

@@ -132,4 +132,93 @@ test_expect_success 'a parse error of the form "error in <path>;" goes to the fi
 	! grep "error: two/a.c: cannot parse" err
 '
 
+
+# Failures below main go up to it as errors: a file's own failure is that
+# file's and the run goes on with the rest; a failure of the run's (the
+# output, the notes) exits 128 with nothing half-written and, as above,
+# nothing left in TMPDIR.
+test_expect_success 'setup: a repository of two files for the failures below' '
+	git init -q io &&
+	write_new_api_rule io/rules/a.cocci &&
+	printf "int a(void) { return foo_new_api(11); }\n" >io/a.c &&
+	printf "int b(void) { return foo_new_api(12); }\n" >io/b.c &&
+	git -C io add . && test_tick && git -C io commit -q -m files &&
+	git -C io tag files &&
+	mkdir io-tmp
+'
+
+test_expect_success 'a file that cannot be written for spatch (its name is too long): that file fails, the rest goes on' '
+	(
+		cd io &&
+		long=$(printf "%0300d" 0 | tr 0 x).c &&
+		blob=$(printf "int l(void) { return foo_new_api(5); }\n" | git hash-object -w --stdin) &&
+		git update-index --add --cacheinfo 100644,$blob,d/$long &&
+		test_tick && git commit -q -m long &&
+		test_expect_code 1 env TMPDIR="$PWD/../io-tmp" \
+			git backport --no-notes --rules=rules HEAD^! >out 2>err &&
+		test_must_be_empty out &&
+		grep "^git backport: error: d/x*\.c: a.cocci: cannot be written for spatch: File name too long$" err &&
+		test_expect_code 1 git backport --no-notes --rules=rules --at=HEAD -- d b.c >out 2>err &&
+		grep "^+int b(void) { return foo_old_api(12, 0); }$" out &&
+		git backport --no-notes --format=json --ignore-failures --rules=rules --at=HEAD -- d >out &&
+		grep "\"rule\":\"a.cocci\",\"message\":\"cannot be written for spatch: File name too long\"" out &&
+		git reset -q --hard files
+	) &&
+	ls io-tmp >left &&
+	test_must_be_empty left
+'
+
+test_expect_success 'an output that cannot be written to the object store: that file fails, the rest goes on' '
+	(
+		cd io &&
+		rm -rf .git/backport &&
+		# New objects go to objects of their own, where the fan-out directory
+		# of a.c as the rule leaves it is a file; the rest is read from the
+		# repository through the alternate.
+		printf "int a(void) { return foo_old_api(11, 0); }\n" >a.new &&
+		printf "int b(void) { return foo_old_api(12, 0); }\n" >b.new &&
+		ab=$(git hash-object a.new) && bb=$(git hash-object b.new) &&
+		test $(echo $ab | cut -c1-2) != $(echo $bb | cut -c1-2) &&
+		mkdir -p ../io-odb/info ../io-odb/pack &&
+		>../io-odb/$(echo $ab | cut -c1-2) &&
+		test_expect_code 1 env GIT_OBJECT_DIRECTORY="$PWD/../io-odb" \
+			GIT_ALTERNATE_OBJECT_DIRECTORIES="$PWD/.git/objects" \
+			git backport --no-notes --rules=rules --at=HEAD >out 2>err &&
+		cat err &&
+		grep "^git backport: error: a.c: a.cocci: spatch.s output cannot be written to the object store$" err &&
+		grep "^+int b(void) { return foo_old_api(12, 0); }$" out &&
+		! grep "^+int a" out &&
+		# Nothing of it was cached: a run that can write gives the whole preview.
+		git backport --no-notes --rules=rules --at=HEAD >out &&
+		grep "^+int a(void) { return foo_old_api(11, 0); }$" out
+	)
+'
+
+test_expect_success 'notes that cannot be written: an error, 128, no note, nothing left in TMPDIR' '
+	(
+		cd io &&
+		# A ref below the notes ref: refs/notes/blocked cannot be made.
+		git update-ref refs/notes/blocked/x HEAD &&
+		test_expect_code 128 env TMPDIR="$PWD/../io-tmp" \
+			git backport --notes-ref=refs/notes/blocked --rules=rules HEAD^! >out 2>err &&
+		grep "^git backport: error: cannot write notes to refs/notes/blocked$" err &&
+		grep "^+int a(void) { return foo_old_api(11, 0); }$" out &&
+		test_must_fail git rev-parse --verify -q refs/notes/blocked
+	) &&
+	ls io-tmp >left &&
+	test_must_be_empty left
+'
+
+test_expect_success 'an output that cannot be written: an error, 128, no note written' '
+	(
+		cd io &&
+		test_expect_code 128 env TMPDIR="$PWD/../io-tmp" \
+			git backport --rules=rules HEAD^! >/dev/full 2>err &&
+		grep "^git backport: error: cannot write the output: No space left on device$" err &&
+		test_must_fail git rev-parse --verify -q refs/notes/backport
+	) &&
+	ls io-tmp >left &&
+	test_must_be_empty left
+'
+
 test_done

@@ -129,6 +129,44 @@ static const char *kind_name(enum kbuild_file_kind k)
 	return k == KBUILD_OBJECT ? "object" : k == KBUILD_HOST ? "host" : "unlisted";
 }
 
+/* One file's conditions (--file), each file's value (--eval), its kind (--kind), or the whole map. */
+static void print_map(struct kbuild_map *m, const char *file, const char *eval, int kind, struct strbuf *out)
+{
+	if (file) {
+		const struct kbuild_file *f = kbuild_map_lookup(m, file);
+
+		if (!f)
+			die("%s: not a .c/.S file of the tree", file);
+		strbuf_addf(out, "cond\t");
+		kbuild_expr_print(f->cond, out);
+		strbuf_addf(out, "\nbuiltin\t");
+		kbuild_expr_print(f->builtin, out);
+		strbuf_addf(out, "\nmodule\t");
+		kbuild_expr_print(f->module, out);
+		strbuf_addf(out, "\nkind\t%s\n", kind_name(f->kind));
+	} else if (eval) {
+		size_t nr;
+		const struct kbuild_file *f = kbuild_map_files(m, &nr);
+
+		for (size_t k = 0; k < nr; k++) {
+			int r = kbuild_expr_eval(f[k].cond, config_value, NULL);
+
+			strbuf_addf(out, "%s\t%c\n", f[k].path, r < 0 ? '?' : r ? 'y' : 'n');
+		}
+	} else if (kind) {
+		size_t nr;
+		const struct kbuild_file *f = kbuild_map_files(m, &nr);
+
+		for (size_t k = 0; k < nr; k++) {
+			strbuf_addf(out, "%s\t", f[k].path);
+			kbuild_expr_print(f[k].cond, out);
+			strbuf_addf(out, "\t%s\n", kind_name(f[k].kind));
+		}
+	} else {
+		kbuild_map_dump(m, out);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *arch = NULL, *eval = NULL, *file = NULL;
@@ -187,39 +225,7 @@ int main(int argc, char **argv)
 					kbuild_map_stats(m)->cached, kbuild_map_stats(m)->makefiles);
 		}
 	}
-	if (file) {
-		const struct kbuild_file *f = kbuild_map_lookup(m, file);
-
-		if (!f)
-			die("%s: not a .c/.S file of the tree", file);
-		strbuf_addf(&out, "cond\t");
-		kbuild_expr_print(f->cond, &out);
-		strbuf_addf(&out, "\nbuiltin\t");
-		kbuild_expr_print(f->builtin, &out);
-		strbuf_addf(&out, "\nmodule\t");
-		kbuild_expr_print(f->module, &out);
-		strbuf_addf(&out, "\nkind\t%s\n", kind_name(f->kind));
-	} else if (eval) {
-		size_t nr;
-		const struct kbuild_file *f = kbuild_map_files(m, &nr);
-
-		for (size_t k = 0; k < nr; k++) {
-			int r = kbuild_expr_eval(f[k].cond, config_value, NULL);
-
-			strbuf_addf(&out, "%s\t%c\n", f[k].path, r < 0 ? '?' : r ? 'y' : 'n');
-		}
-	} else if (kind) {
-		size_t nr;
-		const struct kbuild_file *f = kbuild_map_files(m, &nr);
-
-		for (size_t k = 0; k < nr; k++) {
-			strbuf_addf(&out, "%s\t", f[k].path);
-			kbuild_expr_print(f[k].cond, &out);
-			strbuf_addf(&out, "\t%s\n", kind_name(f[k].kind));
-		}
-	} else {
-		kbuild_map_dump(m, &out);
-	}
+	print_map(m, file, eval, kind, &out);
 	fputs(strbuf_str(&out), stdout);
 	if (stats) {
 		const struct kbuild_stats *s = kbuild_map_stats(m);

@@ -113,6 +113,52 @@ static void *worker(void *data)
 	return NULL;
 }
 
+/* One parse of every architecture in run, on `jobs` threads; the output in order. */
+static void parse_round(struct run *run, int jobs, struct kconfig_reader *reader, int reader_per_arch,
+			int *errors)
+{
+	const struct strvec *arches = run->arches;
+	pthread_t *threads = NULL;
+	size_t i;
+	int t;
+
+	run->out = xcalloc(arches->nr, sizeof(*run->out));
+	run->err = xcalloc(arches->nr, sizeof(*run->err));
+	run->errors = xcalloc(arches->nr, sizeof(*run->errors));
+	pthread_mutex_init(&run->lock, NULL);
+	if (jobs > 1) {
+		threads = xcalloc(jobs, sizeof(*threads));
+		for (t = 0; t < jobs; t++)
+			if (pthread_create(&threads[t], NULL, worker, run))
+				die("cannot start a thread");
+		for (t = 0; t < jobs; t++)
+			pthread_join(threads[t], NULL);
+		free(threads);
+	} else {
+		for (i = 0; i < arches->nr && !run->fatal; i++) {
+			/* As a caller that makes a reader per parse does: the cache remembers the paths. */
+			if (run->repo && reader_per_arch) {
+				kconfig_git_reader_release(reader);
+				kconfig_git_reader_init(reader, run->repo, run->commit);
+			}
+			parse_one(run, reader, i);
+		}
+	}
+	for (i = 0; i < arches->nr; i++) {
+		if (run->out[i])
+			fputs(run->out[i], stdout);
+		if (run->err[i])
+			fputs(run->err[i], stderr);
+		*errors += run->errors[i];
+		free(run->out[i]);
+		free(run->err[i]);
+	}
+	pthread_mutex_destroy(&run->lock);
+	free(run->out);
+	free(run->err);
+	free(run->errors);
+}
+
 int main(int argc, const char **argv)
 {
 	const char *arch = NULL, *rev = NULL;
@@ -180,46 +226,9 @@ int main(int argc, const char **argv)
 			.kopts = &kopts, .arches = &arches, .details = details,
 			.no_dump = no_dump || r > 0, .stats = stats && r == 0,
 		};
-		pthread_t *threads = NULL;
-		int t;
-
-		run.out = xcalloc(arches.nr, sizeof(*run.out));
-		run.err = xcalloc(arches.nr, sizeof(*run.err));
-		run.errors = xcalloc(arches.nr, sizeof(*run.errors));
-		pthread_mutex_init(&run.lock, NULL);
-		if (jobs > 1) {
-			threads = xcalloc(jobs, sizeof(*threads));
-			for (t = 0; t < jobs; t++)
-				if (pthread_create(&threads[t], NULL, worker, &run))
-					die("cannot start a thread");
-			for (t = 0; t < jobs; t++)
-				pthread_join(threads[t], NULL);
-			free(threads);
-		} else {
-			for (i = 0; i < arches.nr && !run.fatal; i++) {
-				/* As a caller that makes a reader per parse does: the cache remembers the paths. */
-				if (repo && reader_per_arch) {
-					kconfig_git_reader_release(&reader);
-					kconfig_git_reader_init(&reader, repo, &commit);
-				}
-				parse_one(&run, &reader, i);
-			}
-		}
-		for (i = 0; i < arches.nr; i++) {
-			if (run.out[i])
-				fputs(run.out[i], stdout);
-			if (run.err[i])
-				fputs(run.err[i], stderr);
-			errors += run.errors[i];
-			free(run.out[i]);
-			free(run.err[i]);
-		}
+		parse_round(&run, jobs, &reader, reader_per_arch, &errors);
 		if (run.fatal)
 			ret = 128;
-		pthread_mutex_destroy(&run.lock);
-		free(run.out);
-		free(run.err);
-		free(run.errors);
 	}
 	if (stats) {
 		kconfig_cache_stats(kopts.cache, &lexed, &reused);

@@ -240,7 +240,9 @@ static const uint64_t *truth_column(void *data, int var)
  * assignments of NV variables; models found by the solver past the first
  * word answer later questions without it, and none do when the pool is off
  * (the same answers, from the solver); a save merges with what another
- * solver saved to the same file.
+ * solver saved to the same file. One scenario over one pool, read top to
+ * bottom: its steps share the pool's state, so it stays one function
+ * (longer than 100 lines).
  */
 static int pool(const char *dir)
 {

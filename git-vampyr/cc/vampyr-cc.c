@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vampyr-cc: the compiler's answers to a tree's toolchain probes, kept.
+ *
+ * Each kconfig run of a Linux tree asks the compiler about 60 questions
+ * ($(cc-option,...), $(as-instr,...), cc-version.sh, the Makefile's own
+ * cc-option): the same questions in every run, about half of the run's CPU.
+ * git vampyr (probes.c) runs kconfig with a directory first in PATH whose
+ * gcc, cc and clang are links to this program. It finds the real compiler of
+ * that name further along the PATH vampyr was given (VAMPYR_CC_PATH), and
+ * when the call is a probe it can answer from $VAMPYR_CC_CACHE/<digest>,
+ * replays what the compiler printed, wrote and returned; else it runs the
+ * compiler, keeps the answer (written whole under a temporary name and
+ * renamed: a concurrent run sees all of it or nothing) and passes it on.
+ *
+ * A probe: compile only (-c, -S, -E) with an output (-o) or -E, every input
+ * `-` or /dev/null, no option that reads or writes other files (-include,
+ * -MD, -gsplit-dwarf, @file...), and standard input without #include or
+ * .include (headers are not the compiler's); or --version, -dumpversion,
+ * -dumpfullversion, -dumpmachine alone. Linking, -print-file-name= and
+ * everything else run the compiler as always.
+ *
+ * The key: the compiler's real path, inode, size and times, the assembler's
+ * of the same prefix likewise (as-instr asks it), the working directory, the
+ * environment the compiler reads, whether standard output and error are one
+ * file, the arguments (the -o path as a placeholder: it names a temporary
+ * directory), standard input. A changed compiler or assembler is a new key.
+ * The entry holds the whole key, compared on reading: a digest collision is
+ * a miss, never a wrong answer.
+ *
+ * VAMPYR_TEST_PROBES=<file>: appends "hit", "miss" or "run" and the name
+ * for each call (the tests count them).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Raise when the key or the entry changes. */
+#define ENTRY_FORMAT 1
+
+struct buf {
+	char *data;
+	size_t len, alloc;
+};
+
+static void die_oom(void)
+{
+	fputs("vampyr-cc: out of memory\n", stderr);
+	exit(127);
+}
+
+static void buf_add(struct buf *b, const void *data, size_t len)
+{
+	if (b->len + len + 1 > b->alloc) {
+		size_t alloc = (b->len + len + 1) * 2;
+		char *p = realloc(b->data, alloc);
+
+		if (!p)
+			die_oom();
+		b->data = p;
+		b->alloc = alloc;
+	}
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	b->data[b->len] = '\0';
+}
+
+static void buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void buf_addf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die_oom();
+	buf_add(b, s, (size_t)n);
+	free(s);
+}
+
+/* Reads fd to its end into b: 0, or -1. */
+static int buf_read_fd(struct buf *b, int fd)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf_add(b, chunk, (size_t)n);
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void test_log(const char *what, const char *name)
+{
+	const char *log = getenv("VAMPYR_TEST_PROBES");
+	FILE *f;
+
+	if (!log || !*log || !(f = fopen(log, "a")))
+		return;
+	fprintf(f, "%s %s\n", what, name);
+	fclose(f);
+}
+
+/* The program `name` in the colon-separated `path`, other than this one; NULL. */
+static char *find_in_path(const char *name, const char *path, const char *self)
+{
+	const char *p = path;
+
+	while (p) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand, *real;
+
+		if (asprintf(&cand, "%.*s/%s", (int)len, len ? p : ".", name) < 0)
+			die_oom();
+		real = realpath(cand, NULL);
+		if (real && access(real, X_OK) == 0 && (!self || strcmp(real, self))) {
+			free(real);
+			return cand;
+		}
+		free(real);
+		free(cand);
+		p = colon ? colon + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* "path ino size mtime ctime" of the file behind `prog`, or "none". */
+static void add_identity(struct buf *key, const char *what, const char *prog)
+{
+	char *real = prog ? realpath(prog, NULL) : NULL;
+	struct stat st;
+
+	if (real && !stat(real, &st))
+		buf_addf(key, "%s %s %llu %lld %lld.%09ld %lld.%09ld\n", what, real,
+			 (unsigned long long)st.st_ino, (long long)st.st_size,
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			 (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	else
+		buf_addf(key, "%s none\n", what);
+	free(real);
+}
+
+/* Options whose value is the next argument. */
+static int takes_value(const char *a)
+{
+	static const char *const opts[] = {
+		"-o", "-x", "-I", "-D", "-U", "-L", "-l", "-u", "-T", "-A", "-z", "-G",
+		"-isystem", "-idirafter", "-iquote", "-iprefix", "-iwithprefix",
+		"-iwithprefixbefore", "-imultilib", "-isysroot", "-MT", "-MQ",
+		"-Xassembler", "-Xlinker", "-Xpreprocessor", "-Xclang", "-mllvm",
+		"--param", "-target", "-arch", "-dumpbase", "-dumpdir", "-dumpbase-ext",
+		NULL,
+	};
+
+	for (size_t i = 0; opts[i]; i++)
+		if (!strcmp(a, opts[i]))
+			return 1;
+	return 0;
+}
+
+/* Options that read or write files beside the inputs and the output: never kept. */
+static int touches_files(const char *a)
+{
+	static const char *const prefixes[] = {
+		"@", "-include", "-imacros", "-M", "-Wp,", "-save-temps", "-gsplit-dwarf",
+		"-fdump-", "-fstack-usage", "-fcallgraph-info", "-ftest-coverage", "--coverage",
+		"-fprofile-", "-fauto-profile", "-aux-info", "-fopt-info", "-ftime-trace",
+		"-specs", "--specs", "-fplugin", "-B", "--sysroot", "-isysroot", "-Wa,-a",
+		"-fsanitize-blacklist", "-fsanitize-ignorelist", "-fsanitize-coverage-allow",
+		"-fsanitize-coverage-ignore", "-fsanitize-coverage-block", "-frandom-seed=",
+		"-fdebug-prefix-map", "-ffile-prefix-map", "-fmacro-prefix-map",
+		NULL,
+	};
+
+	for (size_t i = 0; prefixes[i]; i++)
+		if (!strncmp(a, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+static int is_query(const char *a)
+{
+	return !strcmp(a, "--version") || !strcmp(a, "-dumpversion") ||
+	       !strcmp(a, "-dumpfullversion") || !strcmp(a, "-dumpmachine");
+}
+
+struct probe {
+	int out_arg;		/* index of the -o value, 0: none */
+	int reads_stdin;	/* an input is `-` */
+};
+
+/* Is argv a probe whose answer can be kept (see the top)? */
+static int is_probe(int argc, char **argv, struct probe *p)
+{
+	int compile = 0, query = 0, inputs = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-") || !strcmp(a, "/dev/null")) {
+			inputs++;
+			p->reads_stdin |= a[1] == '\0';
+			continue;
+		}
+		if (a[0] != '-' || touches_files(a))
+			return 0;
+		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E"))
+			compile |= a[1] == 'E' ? 2 : 1;
+		else if (is_query(a))
+			query = 1;
+		if (!strcmp(a, "-o")) {
+			if (p->out_arg || i + 1 >= argc)
+				return 0;
+			p->out_arg = ++i;
+		} else if (takes_value(a)) {
+			if (++i >= argc)
+				return 0;
+		}
+	}
+	if (compile)
+		return inputs > 0 && (p->out_arg || (compile & 2));
+	return query && !inputs;
+}
+
+/* Headers, or an assembler's .include: the answer is not the compiler's alone. */
+static int includes_files(const struct buf *in)
+{
+	static const char *const words[] = { "include", "import", "incbin", "__has_include", NULL };
+
+	for (size_t i = 0; words[i]; i++)
+		if (in->len && memmem(in->data, in->len, words[i], strlen(words[i])))
+			return 1;
+	return 0;
+}
+
+static void build_key(struct buf *key, int argc, char **argv, const struct probe *p, int merged,
+		      const char *name, const char *real, const char *path, const struct buf *in)
+{
+	static const char *const env[] = {
+		"LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANG", "LANGUAGE", "GCC_EXEC_PREFIX",
+		"COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+		"OBJC_INCLUDE_PATH", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES",
+		"SOURCE_DATE_EPOCH", "GCC_COLORS", "GCC_URLS", "TERM_URLS", "CCC_OVERRIDE_OPTIONS",
+		"TMPDIR", NULL,
+	};
+	size_t nlen = strlen(name);
+	char *as_name, *as_prog, *cwd = getcwd(NULL, 0);
+
+	buf_addf(key, "vampyr-cc %d\nname %s\n", ENTRY_FORMAT, name);
+	add_identity(key, "compiler", real);
+	/* x86_64-linux-gnu-gcc: x86_64-linux-gnu-as; gcc, cc, clang: as. */
+	if (nlen >= 3 && (!strcmp(name + nlen - 3, "gcc") || !strcmp(name + nlen - 3, "-cc")))
+		nlen -= 3;
+	else if (nlen >= 5 && !strcmp(name + nlen - 5, "clang"))
+		nlen -= 5;
+	else
+		nlen = 0;
+	if (asprintf(&as_name, "%.*sas", (int)nlen, name) < 0)
+		die_oom();
+	as_prog = find_in_path(as_name, path, NULL);
+	add_identity(key, "assembler", as_prog);
+	free(as_prog);
+	free(as_name);
+	buf_addf(key, "cwd %s\npath %s\n", cwd ? cwd : "?", path);
+	free(cwd);
+	for (size_t i = 0; env[i]; i++) {
+		const char *val = getenv(env[i]);
+
+		if (val)
+			buf_addf(key, "env %s=%s\n", env[i], val);
+	}
+	buf_addf(key, "merged %d\n", merged);
+	for (int i = 1; i < argc; i++)
+		buf_addf(key, "arg %s\n", i == p->out_arg ? (strcmp(argv[i], "-") &&
+			 strcmp(argv[i], "/dev/null") ? "<output>" : argv[i]) : argv[i]);
+	buf_addf(key, "stdin %zu\n", in->len);
+	buf_add(key, in->data ? in->data : "", in->len);
+}
+
+/* Two 64-bit FNV-1a digests of the key, 32 hex digits: the entry's name. */
+static void key_digest(const struct buf *key, char hex[33])
+{
+	uint64_t h1 = 0xcbf29ce484222325ULL, h2 = 0x84222325cbf29ce4ULL;
+
+	for (size_t i = 0; i < key->len; i++) {
+		h1 = (h1 ^ (unsigned char)key->data[i]) * 0x100000001b3ULL;
+		h2 = (h2 ^ (unsigned char)key->data[key->len - 1 - i]) * 0x100000001b3ULL;
+	}
+	snprintf(hex, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+}
+
+/* What the compiler did: exit code, what it printed, the -o file (file_len -1: none). */
+struct answer {
+	int code;
+	struct buf out, err, file;
+	long long file_len;
+};
+
+/* The entry: "vampyr-cc-entry <format> <key> <code> <out> <err> <file>\n" and the bytes. */
+static int read_entry(const char *path, const struct buf *key, struct answer *a)
+{
+	struct buf b = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC), format, n = 0;
+	unsigned long long klen, olen, elen;
+	long long flen;
+	const char *p;
+
+	if (fd < 0)
+		return -1;
+	if (buf_read_fd(&b, fd)) {
+		close(fd);
+		free(b.data);
+		return -1;
+	}
+	close(fd);
+	if (!b.data || sscanf(b.data, "vampyr-cc-entry %d %llu %d %llu %llu %lld\n%n", &format,
+			      &klen, &a->code, &olen, &elen, &flen, &n) != 6 || !n ||
+	    format != ENTRY_FORMAT || flen < -1 ||
+	    b.len != (size_t)n + klen + olen + elen + (unsigned long long)(flen > 0 ? flen : 0) ||
+	    klen != key->len || memcmp(b.data + n, key->data, key->len)) {
+		free(b.data);
+		return -1;
+	}
+	p = b.data + n + klen;
+	buf_add(&a->out, p, olen);
+	buf_add(&a->err, p + olen, elen);
+	a->file_len = flen;
+	if (flen > 0)
+		buf_add(&a->file, p + olen + elen, (size_t)flen);
+	free(b.data);
+	return 0;
+}
+
+static void write_entry(const char *dir, const char *hex, const struct buf *key,
+			const struct answer *a)
+{
+	char *path, *tmp;
+	struct buf b = { 0 };
+	int fd;
+
+	if (asprintf(&path, "%s/%s", dir, hex) < 0 ||
+	    asprintf(&tmp, "%s/.%s.tmp.%ld", dir, hex, (long)getpid()) < 0)
+		die_oom();
+	buf_addf(&b, "vampyr-cc-entry %d %zu %d %zu %zu %lld\n", ENTRY_FORMAT, key->len, a->code,
+		 a->out.len, a->err.len, a->file_len);
+	buf_add(&b, key->data, key->len);
+	buf_add(&b, a->out.data ? a->out.data : "", a->out.len);
+	buf_add(&b, a->err.data ? a->err.data : "", a->err.len);
+	buf_add(&b, a->file.data ? a->file.data : "", a->file.len);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		int bad = write_all(fd, b.data, b.len);
+
+		if (close(fd) || bad || rename(tmp, path))
+			unlink(tmp);
+	}
+	free(b.data);
+	free(tmp);
+	free(path);
+}
+
+/* Gives back what the compiler did: its output, its file, its exit code. */
+static int replay(const struct answer *a, const char *out_path)
+{
+	if (out_path) {
+		if (a->file_len < 0) {
+			unlink(out_path);
+		} else {
+			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+			if (fd < 0 || write_all(fd, a->file.data ? a->file.data : "", a->file.len)) {
+				fprintf(stderr, "vampyr-cc: cannot write %s: %s\n", out_path,
+					strerror(errno));
+				return 1;
+			}
+			close(fd);
+		}
+	}
+	if (write_all(1, a->out.data ? a->out.data : "", a->out.len) ||
+	    write_all(2, a->err.data ? a->err.data : "", a->err.len))
+		return 1;
+	return a->code;
+}
+
+static int temp_fd(void)
+{
+	FILE *f = tmpfile();
+	int fd;
+
+	if (!f)
+		return -1;
+	fd = dup(fileno(f));
+	fclose(f);
+	return fd;
+}
+
+/*
+ * Runs the real compiler with `in` as its standard input and what it prints
+ * caught: 0 (a), or -1 when it could not run or a signal ended it.
+ */
+static int run_compiler(const char *real, char **argv, const struct buf *in, int merged,
+			const char *out_path, struct answer *a)
+{
+	int fds[3] = { temp_fd(), temp_fd(), merged ? -1 : temp_fd() }, status, ret = -1;
+	pid_t pid;
+
+	if (fds[0] < 0 || fds[1] < 0 || (!merged && fds[2] < 0) ||
+	    write_all(fds[0], in->data ? in->data : "", in->len) || lseek(fds[0], 0, SEEK_SET))
+		goto out;
+	pid = fork();
+	if (pid < 0)
+		goto out;
+	if (!pid) {
+		if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(merged ? fds[1] : fds[2], 2) < 0)
+			_exit(127);
+		execv(real, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			goto out;
+	if (lseek(fds[1], 0, SEEK_SET) || buf_read_fd(&a->out, fds[1]) ||
+	    (!merged && (lseek(fds[2], 0, SEEK_SET) || buf_read_fd(&a->err, fds[2]))))
+		goto out;
+	a->file_len = -1;
+	if (out_path) {
+		int fd = open(out_path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			if (!buf_read_fd(&a->file, fd))
+				a->file_len = (long long)a->file.len;
+			close(fd);
+		}
+	}
+	if (WIFEXITED(status)) {
+		a->code = WEXITSTATUS(status);
+		ret = 0;
+	} else {
+		a->code = 128 + WTERMSIG(status);
+	}
+out:
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	const char *path = getenv("VAMPYR_CC_PATH"), *cache = getenv("VAMPYR_CC_CACHE");
+	char *self = realpath("/proc/self/exe", NULL), *real, hex[33], *entry, *out_path = NULL;
+	struct buf key = { 0 }, in = { 0 };
+	struct answer a = { 0 };
+	struct probe p;
+	struct stat o, e;
+	int merged;
+
+	if (!path) {
+		fprintf(stderr, "vampyr-cc: VAMPYR_CC_PATH is not set: git vampyr runs this as %s\n",
+			name);
+		return 127;
+	}
+	real = find_in_path(name, path, self);
+	if (!real) {
+		fprintf(stderr, "vampyr-cc: %s: not found in VAMPYR_CC_PATH\n", name);
+		return 127;
+	}
+	/* The compiler and what it runs see the PATH vampyr was given. */
+	setenv("PATH", path, 1);
+	if (!cache || !is_probe(argc, argv, &p)) {
+		test_log("run", name);
+		execv(real, argv);
+		fprintf(stderr, "vampyr-cc: cannot run %s: %s\n", real, strerror(errno));
+		return 127;
+	}
+	if (p.reads_stdin && buf_read_fd(&in, 0))
+		return 127;
+	merged = !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+	if (includes_files(&in)) {
+		/* Standard input is read already: the compiler gets it from a file. */
+		test_log("run", name);
+		if (run_compiler(real, argv, &in, merged, NULL, &a) && !a.code)
+			return 127;
+		replay(&a, NULL);
+		return a.code;
+	}
+	if (p.out_arg && strcmp(argv[p.out_arg], "-") && strcmp(argv[p.out_arg], "/dev/null"))
+		out_path = argv[p.out_arg];
+	build_key(&key, argc, argv, &p, merged, name, real, path, &in);
+	key_digest(&key, hex);
+	if (asprintf(&entry, "%s/%s", cache, hex) < 0)
+		die_oom();
+	if (!read_entry(entry, &key, &a)) {
+		test_log("hit", name);
+		return replay(&a, out_path);
+	}
+	memset(&a, 0, sizeof(a));
+	if (run_compiler(real, argv, &in, merged, out_path, &a)) {
+		/* It could not run, or a signal ended it: nothing is kept. */
+		test_log("run", name);
+		if (!a.code)
+			return 127;
+	} else {
+		test_log("miss", name);
+		write_entry(cache, hex, &key, &a);
+	}
+	/* The compiler wrote the -o file itself. */
+	replay(&a, NULL);
+	return a.code;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compiler probes of a kconfig run, answered once per tree and compiler.
+ * Each run of a Linux tree's kconfig asks the compiler the same ~60
+ * questions ($(cc-option,...), $(as-instr,...), cc-version.sh, the
+ * Makefile's cc-option), about half of the run's CPU, and --expand runs
+ * kconfig 4-6 times. The kconfig command runs with <tree>/.vampyr-probes/bin
+ * first in PATH, where gcc, cc and clang are links to vampyr-cc
+ * (git-vampyr/cc/vampyr-cc.c): it runs the real compiler found further along
+ * the PATH, and keeps its answer to a probe in <tree>/.vampyr-probes/, keyed
+ * by the compiler and assembler (path, inode, size, times), the arguments and
+ * the input. The tree's own kconfig still decides everything; it only gets
+ * the compiler's answers faster. The entries go with the tree when it is
+ * pruned. VAMPYR_NO_PROBE_CACHE=1 runs kconfig without it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vampyr.h"
+
+/* vampyr-cc beside this executable (../libexec/undertaker/), or NULL. */
+static char *find_vampyr_cc(void)
+{
+	char *self = realpath("/proc/self/exe", NULL), *slash, *cc;
+
+	if (!self)
+		return NULL;
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	cc = xstrfmt("%s/../libexec/undertaker/vampyr-cc", self);
+	free(self);
+	self = realpath(cc, NULL);
+	free(cc);
+	if (self && access(self, X_OK)) {
+		free(self);
+		self = NULL;
+	}
+	return self;
+}
+
+/* dir/name -> target, replaced whole when it points elsewhere: 0, or -1. */
+static int link_to(const char *dir, const char *name, const char *target)
+{
+	char *path = xstrfmt("%s/%s", dir, name), *tmp, buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	int ret = 0;
+
+	if (n > 0 && (size_t)n == strlen(target) && !memcmp(buf, target, (size_t)n)) {
+		free(path);
+		return 0;
+	}
+	tmp = xstrfmt("%s/.%s.tmp.%ld", dir, name, (long)getpid());
+	unlink(tmp);
+	if (symlink(target, tmp) || rename(tmp, path)) {
+		unlink(tmp);
+		ret = -1;
+	}
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+void probe_cache_env(const char *tree, struct strvec *env)
+{
+	static const char *const names[] = { "gcc", "cc", "clang" };
+	const char *off = getenv("VAMPYR_NO_PROBE_CACHE"), *path = getenv("PATH");
+	char *cc, *dir, *bin;
+
+	if ((off && *off && strcmp(off, "0")) || !path)
+		return;
+	cc = find_vampyr_cc();
+	if (!cc)
+		return;
+	dir = xstrfmt("%s/.vampyr-probes", tree);
+	bin = xstrfmt("%s/bin", dir);
+	if (mkdir_p(bin)) {
+		warning("cannot create %s (%s): compiler probes are not kept", bin, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (link_to(bin, names[i], cc)) {
+			warning("cannot link %s/%s (%s): compiler probes are not kept", bin, names[i],
+				strerror(errno));
+			goto out;
+		}
+	strvec_pushf(env, "PATH=%s:%s", bin, path);
+	strvec_pushf(env, "VAMPYR_CC_PATH=%s", path);
+	strvec_pushf(env, "VAMPYR_CC_CACHE=%s", dir);
+out:
+	free(bin);
+	free(dir);
+	free(cc);
+}
