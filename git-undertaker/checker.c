@@ -594,13 +594,27 @@ static struct checker *checker_worker(struct checker *parent)
 	return c;
 }
 
+/*
+ * A span of files in tree order. Where their scope is one architecture other
+ * than the primary one (arch/arm/...), its shared model (trees_share) is
+ * asked for every block: one worker takes the whole span while the others
+ * work elsewhere. On every architecture of Linux 6.1, two workers taking files
+ * in order waited 140 s in all for each other's models, powerpc's 44 s.
+ */
+struct census_span {
+	size_t next, end;	/* the files [next, end) are left, under the census lock */
+	int claim;		/* one architecture's own files */
+	int taken;		/* claimed by a worker */
+};
+
 struct census {
 	struct checker *checker;
 	git_oid commit;
 	struct strvec paths;
 	git_oid *blobs;
 	size_t nr, alloc;
-	size_t next;		/* the next file to take, under lock */
+	struct census_span *spans;	/* under lock */
+	size_t nr_spans, alloc_spans;
 	pthread_mutex_t lock;
 	struct progress *progress;
 	size_t done;
@@ -610,8 +624,65 @@ struct census_worker {
 	struct census *cs;
 	struct checker *c;
 	struct defect_list out;
+	size_t span;		/* the span it claimed, or nr_spans */
 	pthread_t thread;
 };
+
+/* Cuts the files into spans: a new one where the architecture of the directory changes. */
+static void census_spans(struct census *cs, struct trees *ms)
+{
+	int prev = -2;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		int a = trees_path_arch(ms, cs->paths.v[i]);
+		struct census_span *r;
+
+		if (a == (int)ms->tm.primary && ms->arches.nr)
+			a = -1;
+		if (a == prev) {
+			cs->spans[cs->nr_spans - 1].end = i + 1;
+			continue;
+		}
+		ALLOC_GROW(cs->spans, cs->nr_spans + 1, cs->alloc_spans);
+		r = &cs->spans[cs->nr_spans++];
+		memset(r, 0, sizeof(*r));
+		r->next = i;
+		r->end = i + 1;
+		r->claim = a >= 0;
+		prev = a;
+	}
+}
+
+/*
+ * The next file for worker w, under the census lock: from the span it
+ * claimed; else from a span of an architecture no worker holds (claiming
+ * it); else from the files of every architecture; at the end, from any
+ * span left.
+ * cs->nr when none is left.
+ */
+static size_t census_take(struct census *cs, struct census_worker *w)
+{
+	struct census_span *r = w->span < cs->nr_spans ? &cs->spans[w->span] : NULL;
+
+	if (r && r->next < r->end)
+		return r->next++;
+	if (r)
+		r->taken = 0;
+	w->span = cs->nr_spans;
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t k = 0; k < cs->nr_spans; k++) {
+			r = &cs->spans[k];
+			if (r->next >= r->end || (pass == 0 && (!r->claim || r->taken)) ||
+			    (pass == 1 && r->claim))
+				continue;
+			if (pass == 0) {
+				r->taken = 1;
+				w->span = k;
+			}
+			return r->next++;
+		}
+	return cs->nr;
+}
 
 static int census_list(const struct tree_file *f, void *data)
 {
@@ -640,7 +711,7 @@ static void *census_run(void *arg)
 		size_t i;
 
 		pthread_mutex_lock(&cs->lock);
-		i = cs->next++;
+		i = census_take(cs, w);
 		pthread_mutex_unlock(&cs->lock);
 		if (i >= cs->nr || !ms || process_interrupted())
 			break;
@@ -667,6 +738,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	if (!ms)
 		return -1;
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
+	census_spans(&cs, ms);
 	if ((size_t)jobs > cs.nr)
 		jobs = cs.nr ? (int)cs.nr : 1;
 	pthread_mutex_init(&cs.lock, NULL);
@@ -683,6 +755,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 		struct trees *wt;
 
 		workers[j].cs = &cs;
+		workers[j].span = cs.nr_spans;
 		/* The first worker is this checker. */
 		workers[j].c = j ? checker_worker(c) : c;
 		if (j && (wt = commit_trees(workers[j].c, commit)) != NULL)
@@ -706,6 +779,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	free(workers);
 	strvec_clear(&cs.paths);
 	free(cs.blobs);
+	free(cs.spans);
 	defect_list_sort(out);
 	return ret;
 }

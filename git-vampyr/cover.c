@@ -55,8 +55,8 @@ void vampyr_find_dead(struct vampyr *v)
 			/* A child of a dead block is dead without asking again. */
 			if (b->parent >= 0 && v->blocks[b->parent].dead)
 				b->dead = 1;
-			else
-				b->dead = sat_solve(v->sat, &b->lit, 1) != SAT_SAT;
+			else	/* Most blocks hold in a model found before (a witness): no solve. */
+				b->dead = sat_satisfiable(v->sat, b->pc) != SAT_SAT;
 		}
 		if (b->target) {
 			v->nr_targets++;

@@ -430,7 +430,8 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 		for (size_t i = 0; i < v->nr_blocks; i++) {
 			struct vblock *b = &v->blocks[i];
 
-			if (b->target && !b->dead && b->lit && sat_solve(v->sat, &b->lit, 1) != SAT_SAT) {
+			/* The pins are base clauses: witnesses and answers from before are forgotten. */
+			if (b->target && !b->dead && b->lit && sat_satisfiable(v->sat, b->pc) != SAT_SAT) {
 				b->toolchain = 1;
 				v->nr_toolchain++;
 			}
