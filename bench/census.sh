@@ -11,13 +11,18 @@
 # --arch=x86 is the default; --all-arches checks every architecture. The census runs
 # against a repository of its own that borrows the bench repository's objects, so
 # its solver samples ($GIT_DIR/undertaker/) are its own: --cold removes them first.
-# The listing (bench/defects.py list) is kept in bench/work/census/; --reference
-# diffs it against an earlier one (bench/census-ref/ keeps those of kernel/ mm/ and of
-# the whole tree, on x86), --save-reference writes it there. Exit 1 when the listings differ.
+# The listing (bench/defects.py list) is kept in bench/work/census/ and diffed
+# against the reference in bench/census-ref/ named after the run, when there is
+# one: v6.1-<arch or all>[-<pathspec, '/' as '-'>].list (v6.1-x86.list for the whole
+# tree on x86, v6.1-all-kernel-mm-net.list for `--all-arches -- kernel/ mm/ net/`),
+# listings of earlier code (v6.1-x86.list and v6.1-all-kernel-mm-net.list are those
+# of the code before issue 16, 7abac19). --reference=<file> diffs against
+# another, --reference= against none; --save-reference writes the listing there.
+# Exit 1 when the listings differ.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-arch_opt=(--arch=x86) label=x86 cold= reference= save=
+arch_opt=(--arch=x86) label=x86 cold= reference=auto save=
 while test $# -gt 0; do
 	case "$1" in
 	--arch=*) arch_opt=("$1") label=${1#--arch=} ;;
@@ -48,6 +53,15 @@ fi
 test -z "$cold" || rm -rf "$own/undertaker"
 
 name=census-v6.1-$label${pathspec[*]:+-$(echo "${pathspec[*]}" | tr -c 'A-Za-z0-9\n' '_')}
+if test "$reference" = auto; then
+	reference=$bench_dir/census-ref/v6.1-$label
+	for p in ${pathspec[@]:+"${pathspec[@]}"}; do
+		p=${p%/}
+		reference=$reference-${p//\//-}
+	done
+	reference=$reference.list
+	test -f "$reference" || reference=
+fi
 say "== bench/census.sh $(date -u '+%F %T') UTC on $(nproc) cores, $(git undertaker --version)${cold:+, cold}"
 rc=0
 UNDERTAKER_STATS=1 timed "git undertaker --all ${arch_opt[*]} v6.1${pathspec[*]:+ -- ${pathspec[*]}}" \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The repository: opening it, revision ranges with git's syntax, blobs by path
- * at a commit, first-parent diffs. Knows nothing of Kconfig or C.
+ * at a commit, first-parent diffs, what a commit says and a new commit made
+ * in the object store. Knows nothing of Kconfig or C.
  *
  * Threads: libgit2 documents a git_repository as unsafe to share between
  * threads, so every reading function below (repo_read_path, repo_read_blob,
@@ -9,10 +10,12 @@
  * repo_diff_first_parent_files, repo_commit_parents, repo_commit_summary,
  * repo_commit_trailers, oid_short, commit_title, notes_read) works on a
  * handle of the calling thread's own (opened on first use, freed by
- * repo_close) and may be called from several threads at once. The blob cache is shared and locked.
- * repo_open, repo_close, repo_parse_revisions, the config functions and
- * repo_git() belong to the thread that opened the repository; repo_close
- * must come after every other thread is done with it.
+ * repo_close) and may be called from several threads at once. The blob
+ * cache is shared and locked. repo_open, repo_close, repo_parse_revisions,
+ * the config functions, repo_resolve_object, the writers of repo-commit.c
+ * (repo_tree_update, repo_commit_write, repo_branch_*) and repo_git() belong
+ * to the thread that opened the repository; repo_close must come after
+ * every other thread is done with it.
  */
 #ifndef UT_REPO_H
 #define UT_REPO_H

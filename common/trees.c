@@ -80,10 +80,10 @@ static void print_stats(struct arch_model *am)
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
 			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
 			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples, "
-			"%zu taken from other workers\n",
+			"%zu taken from other workers; %zu waits for another worker, %.3f s\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
 			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds,
-			am->constant, st.pool, st.shared);
+			am->constant, st.pool, st.shared, am->waits, am->wait_seconds);
 	}
 	am->stats_printed = 1;
 }
@@ -258,12 +258,28 @@ static pthread_mutex_t *model_lock(struct trees *t, size_t i)
 	return o->locks && i != t->tm.primary ? &o->locks[i] : NULL;
 }
 
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void hold_model(void *data, size_t i)
 {
-	pthread_mutex_t *lock = model_lock(data, i);
+	struct trees *t = data;
+	pthread_mutex_t *lock = model_lock(t, i);
+	double start;
 
-	if (lock)
-		pthread_mutex_lock(lock);
+	if (!lock || !pthread_mutex_trylock(lock))
+		return;
+	/* Another worker uses it: UNDERTAKER_STATS says how long they wait. */
+	start = monotonic_seconds();
+	pthread_mutex_lock(lock);
+	t = t->owner ? t->owner : t;
+	t->models[i].waits++;
+	t->models[i].wait_seconds += monotonic_seconds() - start;
 }
 
 static void release_model(void *data, size_t i)
@@ -321,6 +337,21 @@ int trees_arch_index(const struct trees *t, const char *arch)
 {
 	for (size_t i = 0; arch && i < t->arches.nr; i++)
 		if (!strcmp(t->arches.v[i], arch))
+			return (int)i;
+	return -1;
+}
+
+int trees_path_arch(const struct trees *t, const char *path)
+{
+	const char *a, *slash;
+
+	if (!starts_with(path, t->arch_prefix))
+		return -1;
+	a = path + strlen(t->arch_prefix);
+	slash = strchr(a, '/');
+	for (size_t i = 0; slash && i < t->arch_dirs.nr; i++)
+		if (strlen(t->arch_dirs.v[i]) == (size_t)(slash - a) &&
+		    !strncmp(t->arch_dirs.v[i], a, (size_t)(slash - a)))
 			return (int)i;
 	return -1;
 }

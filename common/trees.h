@@ -34,6 +34,9 @@ struct arch_model {
 	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
 	int stats_printed;	/* UNDERTAKER_STATS */
 	size_t constant;	/* questions answered as their formula was built (a constant) */
+	/* Shared (trees_share): how often and how long a worker waited for another's use. */
+	size_t waits;
+	double wait_seconds;
 };
 
 /* What an analysis needs of a tree: its models, built on demand. */
@@ -154,6 +157,11 @@ struct arch_model *trees_model(struct trees *t, size_t i);
 int trees_model_built(const struct trees *t, size_t i);
 /* Kbuild's map of architecture i, built when first asked; NULL without Makefiles. */
 struct kbuild_map *trees_kbuild(struct trees *t, size_t i);
+/*
+ * The architecture whose own directory holds `path` ("arch/arm/..." is arm's;
+ * the first of those that share one), or -1 for a file of every architecture.
+ */
+int trees_path_arch(const struct trees *t, const char *path);
 /* The index of `arch`, or -1. */
 int trees_arch_index(const struct trees *t, const char *arch);
 /*

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='git undertaker --all on every architecture with workers: one model per architecture for all of them, the same verdicts as one thread'
+test_description='git undertaker --all on every architecture with workers: one model per architecture for all of them, the files under arch/<arch>/ taken by one worker at a time, the same verdicts as one thread'
 . ./test-lib.sh
 
 test_expect_success 'setup: four architectures, blocks alive on some, dead on all, dead on their own' '
@@ -38,8 +38,9 @@ test_expect_success 'setup: four architectures, blocks alive on some, dead on al
 		#endif
 		EOF
 	done &&
-	for a in m68k sh; do
-		cat >arch/$a/bar.c <<-\EOF || return 1
+	for f in arch/m68k/bar arch/sh/bar arch/x86/bar $(seq -f arch/m68k/more%g 1 12) \
+		 $(seq -f arch/sh/more%g 1 12); do
+		cat >$f.c <<-\EOF || return 1
 		#ifdef CONFIG_BAR
 		int bar;
 		#endif
@@ -57,7 +58,10 @@ test_expect_success 'the census: global defects (checked on every model) and loc
 	test $(grep -c "^lib/f[0-9]*.c:10: dead block B3 (kconfig, global)" one) = 200 &&
 	grep "^arch/m68k/bar.c:1: dead block B0 (kconfig, local: m68k)" one &&
 	grep "^arch/sh/bar.c:1: dead block B0 (kconfig, local: sh)" one &&
-	test $(grep -c ": dead block " one) = 402
+	test $(grep -c "^arch/m68k/.*: dead block B0 (kconfig, local: m68k)" one) = 13 &&
+	test $(grep -c "^arch/sh/.*: dead block B0 (kconfig, local: sh)" one) = 13 &&
+	! grep "^arch/x86/" one &&
+	test $(grep -c ": dead block " one) = 426
 '
 
 test_expect_success 'two and three workers find the same, each model built once (the primary one per worker)' '
