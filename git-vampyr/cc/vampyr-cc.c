@@ -370,7 +370,7 @@ static int read_entry(const char *path, const struct buf *key, struct answer *a)
 static void write_entry(const char *dir, const char *hex, const struct buf *key,
 			const struct answer *a)
 {
-	char *path, *tmp;
+	char *path = NULL, *tmp = NULL;
 	struct buf b = { 0 };
 	int fd;
 
