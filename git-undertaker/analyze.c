@@ -137,8 +137,9 @@ static formula parent_pc(struct file_arch *fa, const struct cpp_block *b)
 	return b->parent < 0 ? LOGIC_TRUE : fa->pc[b->parent];
 }
 
-/* f && every missing symbol of f off. */
-static formula without_missing(struct file_arch *fa, formula f, int *any)
+/* f && every variable of f that `off` names false; *any: whether one did. */
+static formula with_vars_off(struct file_arch *fa, formula f,
+			     int (*off)(struct file_arch *fa, const char *name), int *any)
 {
 	struct logic *l = fa->am->logic;
 	int *vars = NULL;
@@ -150,13 +151,24 @@ static formula without_missing(struct file_arch *fa, formula f, int *any)
 	for (size_t i = 0; i < nr; i++) {
 		const char *name = logic_var_name(l, vars[i]);
 
-		if (name && starts_with(name, "missing:")) {
+		if (name && off(fa, name)) {
 			g = logic_and(l, g, logic_not(logic_atom(l, vars[i])));
 			*any = 1;
 		}
 	}
 	free(vars);
 	return g;
+}
+
+static int is_missing(struct file_arch *fa, const char *name)
+{
+	return starts_with(name, "missing:");
+}
+
+/* f && every missing symbol of f off. */
+static formula without_missing(struct file_arch *fa, formula f, int *any)
+{
+	return with_vars_off(fa, f, is_missing, any);
 }
 
 /*
@@ -516,6 +528,30 @@ static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
 	strbuf_addstr(sb, r->what);
 }
 
+/* CONFIG_FOO no Kconfig of this architecture defines, CONFIG_FOO_MODULE of a bool: always n. */
+static int off_by_kconfig(struct file_arch *fa, const char *name)
+{
+	const struct kconfig_symbol *sym;
+	char *base;
+	int fact;
+
+	if (!starts_with(name, "CONFIG_"))
+		return 0;
+	base = xstrdup(name + 7);
+	sym = kconfig_lookup(fa->am->kconfig, base);
+	fact = !sym || !sym->nr_defs;
+	if (ends_with(base, "_MODULE")) {
+		const struct kconfig_symbol *of;
+
+		base[strlen(base) - 7] = '\0';
+		of = kconfig_lookup(fa->am->kconfig, base);
+		if (of && of->nr_defs)
+			fact = of->type == KCONFIG_BOOL;
+	}
+	free(base);
+	return fact;
+}
+
 /*
  * f with the facts that pc.c gives the model's solver only (a bool is never
  * m; another architecture's symbol is n here) and that the explainer, built
@@ -524,37 +560,9 @@ static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
  */
 static formula with_kconfig_facts(struct file_arch *fa, formula f)
 {
-	struct logic *l = fa->am->logic;
-	int *vars = NULL;
-	size_t nr = 0, alloc = 0;
-	formula g = f;
+	int any;
 
-	logic_vars_of(l, f, &vars, &nr, &alloc);
-	for (size_t i = 0; i < nr; i++) {
-		const char *name = logic_var_name(l, vars[i]);
-		const struct kconfig_symbol *sym;
-		char *base;
-		int fact;
-
-		if (!name || !starts_with(name, "CONFIG_"))
-			continue;
-		base = xstrdup(name + 7);
-		sym = kconfig_lookup(fa->am->kconfig, base);
-		fact = !sym || !sym->nr_defs;
-		if (ends_with(base, "_MODULE")) {
-			const struct kconfig_symbol *of;
-
-			base[strlen(base) - 7] = '\0';
-			of = kconfig_lookup(fa->am->kconfig, base);
-			if (of && of->nr_defs)
-				fact = of->type == KCONFIG_BOOL;
-		}
-		free(base);
-		if (fact)
-			g = logic_and(l, g, logic_not(logic_atom(l, vars[i])));
-	}
-	free(vars);
-	return g;
+	return with_vars_off(fa, f, off_by_kconfig, &any);
 }
 
 /* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */

@@ -204,6 +204,27 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	strbuf_release(&all);
 }
 
+/* Appends the defects of one blob under one model set to `l`. */
+static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
+			 const git_oid *blob_id, struct defect_list *l)
+{
+	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
+					 .macro_defs = &c->macro_defs,
+					 .asm_file = ends_with(path, ".S") };
+	struct blob *blob;
+
+	if (trees_not_checked(ms, path))
+		return;
+	if (repo_read_blob(c->repo, blob_id, &blob) < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		error("%s: cannot read blob %s", path, git_oid_tostr(hex, sizeof(hex), blob_id));
+		return;
+	}
+	analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
+	blob_release(c->repo, blob);
+}
+
 /* The defects of one blob under one model set (cached: each version is analysed once). */
 static const struct defect_list *blob_defects(struct checker *c, struct trees *ms,
 					      const char *path, const git_oid *blob_id)
@@ -211,10 +232,6 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 	char bhex[GIT_OID_HEXSZ + 1], dhex[GIT_OID_HEXSZ + 1];
 	struct strbuf key = STRBUF_INIT;
 	struct defect_list *l;
-	struct blob *blob;
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
-					 .macro_defs = &c->macro_defs };
-
 	struct checker *rc = c->results_of ? c->results_of : c;
 	const struct defect_list *found;
 
@@ -228,16 +245,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
-	if (trees_not_checked(ms, path))
-		goto done;
-	if (repo_read_blob(c->repo, blob_id, &blob) < 0) {
-		error("%s: cannot read blob %s", path, bhex);
-	} else {
-		aopt.asm_file = ends_with(path, ".S");
-		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
-		blob_release(c->repo, blob);
-	}
-done:
+	analyze_blob(c, ms, path, blob_id, l);
 	pthread_mutex_lock(&rc->results_lock);
 	/* Another worker may have analysed the same blob meanwhile: keep one. */
 	found = strmap_get(&rc->results, key.buf);
@@ -356,24 +364,85 @@ struct commit_work {
 	struct progress *progress;
 };
 
-struct commit_worker {
-	struct commit_work *cw;
-	struct checker *c;
+static struct checker *checker_worker(struct checker *parent);
+
+/*
+ * The worker pool of a range and of the census: the checker itself and n - 1
+ * checkers of its own (checker_worker), kept from one commit to the next so
+ * that their models stay built, and sharing its results.
+ */
+static void ensure_workers(struct checker *c, size_t n)
+{
+	while (c->nr_workers + 1 < n) {
+		struct checker *wc = checker_worker(c);
+
+		wc->results_of = c;
+		c->workers = xrealloc(c->workers, (c->nr_workers + 1) * sizeof(*c->workers));
+		c->workers[c->nr_workers++] = wc;
+	}
+}
+
+/* The checker of worker j (0: the checker itself), once ensure_workers(c, > j). */
+static struct checker *worker_checker(struct checker *c, size_t j)
+{
+	return j ? c->workers[j - 1] : c;
+}
+
+typedef void (*worker_fn)(struct checker *wc, size_t j, void *data);
+
+struct worker_thread {
 	pthread_t thread;
+	struct checker *c;
+	size_t j;
+	worker_fn fn;
+	void *data;
 	int started;
 };
 
-static void *commit_run(void *arg)
+static void *worker_main(void *arg)
 {
-	struct commit_worker *w = arg;
-	struct commit_work *cw = w->cw;
+	struct worker_thread *w = arg;
+
+	w->fn(w->c, w->j, w->data);
+	return NULL;
+}
+
+/*
+ * Runs fn(worker j's checker, j, data) for j < n on n threads, this one
+ * being worker 0, and waits for them all. A worker whose thread cannot
+ * start does nothing: the others share out the work.
+ */
+static void run_workers(struct checker *c, size_t n, worker_fn fn, void *data)
+{
+	struct worker_thread *w = xcalloc(n, sizeof(*w));
+
+	ensure_workers(c, n);
+	for (size_t j = 1; j < n; j++) {
+		w[j] = (struct worker_thread){ .c = worker_checker(c, j), .j = j, .fn = fn,
+					       .data = data };
+		w[j].started = !pthread_create(&w[j].thread, NULL, worker_main, &w[j]);
+	}
+	fn(c, 0, data);
+	for (size_t j = 1; j < n; j++) {
+		if (!w[j].started)
+			continue;
+		pthread_join(w[j].thread, NULL);
+		c->input_errors += w[j].c->input_errors;
+		w[j].c->input_errors = 0;
+	}
+	free(w);
+}
+
+static void commit_run(struct checker *wc, size_t j, void *data)
+{
+	struct commit_work *cw = data;
 	/* The parent's set first, as checker_check_commit does: ms is then the newest. */
-	struct trees *ps = cw->parent ? commit_trees(w->c, cw->parent) : NULL;
-	struct trees *ms = commit_trees(w->c, cw->commit);
+	struct trees *ps = cw->parent ? commit_trees(wc, cw->parent) : NULL;
+	struct trees *ms = commit_trees(wc, cw->commit);
 
 	/* A worker without models leaves its share to the others. */
 	if (!ms || (cw->parent && !ps))
-		return NULL;
+		return;
 	for (;;) {
 		size_t i;
 
@@ -382,13 +451,10 @@ static void *commit_run(void *arg)
 		pthread_mutex_unlock(&cw->lock);
 		if (i >= cw->nr || process_interrupted())
 			break;
-		check_item(w->c, ps, ms, &cw->items[i]);
+		check_item(wc, ps, ms, &cw->items[i]);
 		progress_add(cw->progress, 1);
 	}
-	return NULL;
 }
-
-static struct checker *checker_worker(struct checker *parent);
 
 /*
  * Below this many files a commit is checked on one thread: a worker's first
@@ -400,7 +466,6 @@ static struct checker *checker_worker(struct checker *parent);
 static void check_items(struct checker *c, struct commit_work *cw)
 {
 	size_t jobs = c->opts->common.jobs > 1 ? (size_t)c->opts->common.jobs : 1;
-	struct commit_worker *w;
 
 	if (jobs > cw->nr / (PARALLEL_MIN_FILES / 2))
 		jobs = cw->nr / (PARALLEL_MIN_FILES / 2);
@@ -414,32 +479,9 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		}
 		return;
 	}
-	/* Workers are kept for the next commits: their models stay built. */
-	while (c->nr_workers < jobs - 1) {
-		struct checker *wc = checker_worker(c);
-
-		wc->results_of = c;
-		c->workers = xrealloc(c->workers, (c->nr_workers + 1) * sizeof(*c->workers));
-		c->workers[c->nr_workers++] = wc;
-	}
 	pthread_mutex_init(&cw->lock, NULL);
-	w = xcalloc(jobs, sizeof(*w));
-	for (size_t j = 0; j < jobs; j++) {
-		w[j].cw = cw;
-		w[j].c = j ? c->workers[j - 1] : c;
-		if (j)
-			w[j].started = !pthread_create(&w[j].thread, NULL, commit_run, &w[j]);
-	}
-	commit_run(&w[0]);
-	for (size_t j = 1; j < jobs; j++) {
-		if (!w[j].started)
-			continue;
-		pthread_join(w[j].thread, NULL);
-		c->input_errors += w[j].c->input_errors;
-		w[j].c->input_errors = 0;
-	}
+	run_workers(c, jobs, commit_run, cw);
 	pthread_mutex_destroy(&cw->lock);
-	free(w);
 }
 
 /*
@@ -568,7 +610,7 @@ fail:
 	return -1;
 }
 
-/* A census worker: its own models and solvers, the parent's tree data. */
+/* A worker of the pool: its own models and solvers, the parent's tree data. */
 static struct checker *checker_worker(struct checker *parent)
 {
 	struct checker *c = xcalloc(1, sizeof(*c));
@@ -618,14 +660,12 @@ struct census {
 	pthread_mutex_t lock;
 	struct progress *progress;
 	size_t done;
+	struct census_worker *workers;	/* one per thread */
 };
 
 struct census_worker {
-	struct census *cs;
-	struct checker *c;
 	struct defect_list out;
 	size_t span;		/* the span it claimed, or nr_spans */
-	pthread_t thread;
 };
 
 /* Cuts the files into spans: a new one where the architecture of the directory changes. */
@@ -701,11 +741,11 @@ static int census_list(const struct tree_file *f, void *data)
 	return 0;
 }
 
-static void *census_run(void *arg)
+static void census_run(struct checker *wc, size_t j, void *data)
 {
-	struct census_worker *w = arg;
-	struct census *cs = w->cs;
-	struct trees *ms = commit_trees(w->c, &cs->commit);
+	struct census *cs = data;
+	struct census_worker *w = &cs->workers[j];
+	struct trees *ms = commit_trees(wc, &cs->commit);
 
 	for (;;) {
 		size_t i;
@@ -715,23 +755,18 @@ static void *census_run(void *arg)
 		pthread_mutex_unlock(&cs->lock);
 		if (i >= cs->nr || !ms || process_interrupted())
 			break;
-		copy_list(&w->out, blob_defects(w->c, ms, cs->paths.v[i], &cs->blobs[i]), NULL);
-		/* The census sees each blob once: keep memory flat. */
-		strmap_clear(&w->c->results, free_defect_list);
+		/* The census sees each blob once: nothing kept (blob_defects) but its defects. */
+		analyze_blob(wc, ms, cs->paths.v[i], &cs->blobs[i], &w->out);
 		pthread_mutex_lock(&cs->lock);
 		progress_update(cs->progress, ++cs->done);
 		pthread_mutex_unlock(&cs->lock);
 	}
-	return NULL;
 }
 
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct census cs = { .checker = c, .commit = *commit };
-	struct census_worker *workers;
-	int jobs = c->opts->common.jobs > 0 ? c->opts->common.jobs : 1;
-	int ret = 0;
-
+	size_t jobs = c->opts->common.jobs > 0 ? (size_t)c->opts->common.jobs : 1;
 	struct trees *ms = commit_trees(c, commit);
 
 	/* The tree's build files once, before the workers share them. */
@@ -739,49 +774,37 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 		return -1;
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	census_spans(&cs, ms);
-	if ((size_t)jobs > cs.nr)
-		jobs = cs.nr ? (int)cs.nr : 1;
+	if (jobs > cs.nr)
+		jobs = cs.nr ? cs.nr : 1;
 	pthread_mutex_init(&cs.lock, NULL);
 	if (!c->opts->common.quiet)
 		cs.progress = progress_start("Checking files", cs.nr);
-	workers = xcalloc((size_t)jobs, sizeof(*workers));
+	cs.workers = xcalloc(jobs, sizeof(*cs.workers));
+	ensure_workers(c, jobs);
 	/*
 	 * One model per architecture for all workers, built by whichever needs
 	 * it first: on every architecture, a model per worker took twice the memory.
 	 */
 	if (jobs > 1)
 		trees_share(ms);
-	for (int j = 0; j < jobs; j++) {
-		struct trees *wt;
+	for (size_t j = 0; j < jobs; j++) {
+		struct trees *wt = j ? commit_trees(worker_checker(c, j), commit) : NULL;
 
-		workers[j].cs = &cs;
-		workers[j].span = cs.nr_spans;
-		/* The first worker is this checker. */
-		workers[j].c = j ? checker_worker(c) : c;
-		if (j && (wt = commit_trees(workers[j].c, commit)) != NULL)
+		if (wt)
 			trees_borrow(wt, ms);
-		if (j && pthread_create(&workers[j].thread, NULL, census_run, &workers[j])) {
-			checker_free(workers[j].c);
-			workers[j].c = NULL;
-		}
+		cs.workers[j].span = cs.nr_spans;
 	}
-	census_run(&workers[0]);
-	for (int j = 0; j < jobs; j++) {
-		if (j && workers[j].c) {
-			pthread_join(workers[j].thread, NULL);
-			c->input_errors += workers[j].c->input_errors;
-			checker_free(workers[j].c);
-		}
-		defect_list_take(out, &workers[j].out);
-	}
+	run_workers(c, jobs, census_run, &cs);
+	for (size_t j = 0; j < jobs; j++)
+		defect_list_take(out, &cs.workers[j].out);
 	progress_stop(&cs.progress);
 	pthread_mutex_destroy(&cs.lock);
-	free(workers);
+	free(cs.workers);
 	strvec_clear(&cs.paths);
 	free(cs.blobs);
 	free(cs.spans);
 	defect_list_sort(out);
-	return ret;
+	return 0;
 }
 
 int checker_dump_model(struct checker *c, const git_oid *commit, const char *what)

@@ -545,33 +545,6 @@ char *kconfig_run_release(struct kconfig_run *r)
 	return text;
 }
 
-/*
- * Runs the kconfig command on each of runs[0..nr), at most `jobs` at once
- * (they only read the tree, and each writes its own .config).
- */
-static void kconfig_run_all(struct vampyr *v, const char *cmd, struct kconfig_run **runs,
-			    size_t nr, int jobs)
-{
-	size_t next = 0, running = 0;
-
-	if (jobs < 1)
-		jobs = 1;
-	while (next < nr || running) {
-		int ended = 0;
-
-		while (running < (size_t)jobs && next < nr)
-			if (!kconfig_start(v, runs[next++], cmd))
-				running++;
-		for (size_t i = 0; i < next; i++)
-			if (runs[i]->running && kconfig_poll(runs[i])) {
-				running--;
-				ended = 1;
-			}
-		if (!ended)
-			poll(NULL, 0, 20);
-	}
-}
-
 char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
 		  const char *config)
 {
@@ -650,76 +623,112 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
 	v->tree = NULL;
 }
 
-int vampyr_expand(struct vampyr *v, const struct expand_options *o)
+/* Adds to c->pins those of `pins` it does not have: how many. */
+static size_t add_pins(struct vconfig *c, const struct strvec *pins)
+{
+	size_t added = 0;
+
+	for (size_t k = 0; k < pins->nr; k++) {
+		size_t j;
+
+		for (j = 0; j < c->pins.nr; j++)
+			if (!strcmp(c->pins.v[j], pins->v[k]))
+				break;
+		if (j == c->pins.nr) {
+			strvec_push(&c->pins, pins->v[k]);
+			added++;
+		}
+	}
+	return added;
+}
+
+/* Starts kconfig on c's fragment (a start that fails is done at once, without text). */
+static void expand_start(struct vampyr *v, struct vconfig *c, struct kconfig_run *r,
+			 const char *cmd)
+{
+	if (!quiet)
+		fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
+			c->name, c->assignments.nr, c->pins.nr);
+	set_expanded_path(c);
+	kconfig_run_init(r, c->name, c->path, c->expanded_path);
+	kconfig_start(v, r, cmd);
+}
+
+/*
+ * c's kconfig run r has ended: checks its .config. 1 when c runs again,
+ * pinning what the traces of its lost blocks name (written into its
+ * fragment); 0 when it is done; -1 after an error.
+ */
+static int expand_ended(struct vampyr *v, struct vconfig *c, struct kconfig_run *r, int round)
+{
+	struct strvec pins = STRVEC_INIT;
+	size_t added;
+
+	if (expand_check(v, c, kconfig_run_release(r), &pins)) {
+		strvec_clear(&pins);
+		return -1;
+	}
+	added = add_pins(c, &pins);
+	strvec_clear(&pins);
+	if (!c->nr_lost || !added || round >= MAX_PIN_ROUNDS)
+		return 0;
+	fragment_assignments(v, c);
+	return fragment_write(c) ? -1 : 1;
+}
+
+/*
+ * Runs kconfig on every configuration, -j at once (they only read the tree,
+ * each writes its own .config); a configuration that loses blocks runs again
+ * as soon as its own run has ended. 0, or -1 after an error.
+ */
+static int expand_all(struct vampyr *v, const struct expand_options *o)
 {
 	const char *cmd = kconfig_command(o);
+	size_t nr = v->nr_configs, *queue = xcalloc(nr + 1, sizeof(*queue));
+	size_t head = 0, tail = 0, running = 0, jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
+	struct kconfig_run *runs = xcalloc(nr + 1, sizeof(*runs));
+	int *rounds = xcalloc(nr + 1, sizeof(*rounds)), ret = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		queue[tail++ % (nr + 1)] = i;
+	while ((head != tail && !ret) || running) {
+		int ended = 0;
+
+		for (; running < jobs && head != tail && !ret; running++) {
+			size_t i = queue[head++ % (nr + 1)];
+
+			expand_start(v, &v->configs[i], &runs[i], cmd);
+		}
+		for (size_t i = 0; i < nr; i++) {
+			int again;
+
+			if (!(runs[i].running || runs[i].done) || !kconfig_poll(&runs[i]))
+				continue;
+			running--;
+			ended = 1;
+			again = expand_ended(v, &v->configs[i], &runs[i], rounds[i]++);
+			if (again < 0)
+				ret = -1;
+			else if (again)
+				queue[tail++ % (nr + 1)] = i;
+		}
+		if (!ended)
+			poll(NULL, 0, 20);
+	}
+	free(rounds);
+	free(runs);
+	free(queue);
+	return ret;
+}
+
+int vampyr_expand(struct vampyr *v, const struct expand_options *o)
+{
 	size_t nr = v->nr_configs;
-	struct kconfig_run *runs, **batch;
-	unsigned char *active;
-	int ret = 0;
+	int ret;
 
 	if (vampyr_config_tree(v))
 		return -1;
-	runs = xcalloc(nr + 1, sizeof(*runs));
-	batch = xcalloc(nr + 1, sizeof(*batch));
-	active = xcalloc(nr + 1, 1);
-	memset(active, 1, nr);
-	/*
-	 * Round after round, the configurations still losing blocks run kconfig
-	 * side by side (-j at once); each round pins what the traces of the
-	 * lost blocks name, until none is new.
-	 */
-	for (int round = 0; !ret; round++) {
-		size_t n = 0;
-
-		for (size_t i = 0; i < nr; i++) {
-			struct vconfig *c = &v->configs[i];
-
-			if (!active[i])
-				continue;
-			if (!quiet)
-				fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
-					c->name, c->assignments.nr, c->pins.nr);
-			set_expanded_path(c);
-			kconfig_run_init(&runs[i], c->name, c->path, c->expanded_path);
-			batch[n++] = &runs[i];
-		}
-		if (!n)
-			break;
-		kconfig_run_all(v, cmd, batch, n, o->jobs);
-		for (size_t i = 0; i < nr; i++) {
-			struct vconfig *c = &v->configs[i];
-			struct strvec pins = STRVEC_INIT;
-			size_t added = 0;
-
-			if (!active[i])
-				continue;
-			if (expand_check(v, c, kconfig_run_release(&runs[i]), &pins))
-				ret = -1;
-			for (size_t k = 0; k < pins.nr; k++) {
-				size_t j;
-
-				for (j = 0; j < c->pins.nr; j++)
-					if (!strcmp(c->pins.v[j], pins.v[k]))
-						break;
-				if (j == c->pins.nr) {
-					strvec_push(&c->pins, pins.v[k]);
-					added++;
-				}
-			}
-			strvec_clear(&pins);
-			if (ret || !c->nr_lost || !added || round >= MAX_PIN_ROUNDS) {
-				active[i] = 0;
-				continue;
-			}
-			fragment_assignments(v, c);
-			if (fragment_write(c))
-				ret = -1;
-		}
-	}
-	free(active);
-	free(batch);
-	free(runs);
+	ret = expand_all(v, o);
 	/* What no fragment can keep: the toolchain's, counted with the toolchain. */
 	for (size_t i = 0; i < nr; i++) {
 		struct vconfig *c = &v->configs[i];

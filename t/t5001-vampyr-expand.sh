@@ -127,6 +127,37 @@ test_expect_success KCONF '--expand runs -j kconfig commands at once' '
 	test_cmp outj1/config-2.expanded outj2/config-2.expanded
 '
 
+# A configuration that loses a block runs again as soon as its own run has
+# ended, not after the other configurations' runs: here the run of the
+# configuration with T=y waits (up to 5 s) for the second start of the one
+# with H off (which loses "#ifndef CONFIG_H" until S is pinned too), and logs
+# when it sees it.
+test_expect_success KCONF 'a pin round starts while other configurations still run' '
+	write_file kcw.sh <<-\EOF &&
+	case "$KCONFIG_ALLCONFIG" in
+	*/.vampyr-yes.*) ;;
+	*)
+		grep -q "CONFIG_H is not set" "$KCONFIG_ALLCONFIG" && echo start >>"$1/starts"
+		if grep -q "^CONFIG_T=y" "$KCONFIG_ALLCONFIG"
+		then
+			n=0
+			while test $n -lt 50 && test $(cat "$1/starts" 2>/dev/null | wc -l) -lt 2
+			do
+				sleep 0.1
+				n=$((n + 1))
+			done
+			test $(cat "$1/starts" | wc -l) -lt 2 || echo overlap >>"$1/log"
+		fi
+	esac
+	exec "$KCONF" --alldefconfig Kconfig
+	EOF
+	mkdir jw &&
+	git vampyr --no-notes --expand -j 2 --kconfig="sh \"$PWD/kcw.sh\" \"$PWD/jw\"" -o outjw >actual &&
+	grep "^after expansion: 3 of 3" actual &&
+	test $(wc -l <jw/starts) = 2 &&
+	test "$(cat jw/log)" = overlap
+'
+
 test_expect_success 'what expansion cannot keep is reported' '
 	git vampyr --no-notes --expand --format=json -o out3 \
 		--kconfig="echo \"# nothing\" >\"\$KCONFIG_CONFIG\"" >report.json &&

@@ -370,7 +370,7 @@ static int read_entry(const char *path, const struct buf *key, struct answer *a)
 static void write_entry(const char *dir, const char *hex, const struct buf *key,
 			const struct answer *a)
 {
-	char *path, *tmp;
+	char *path = NULL, *tmp = NULL;
 	struct buf b = { 0 };
 	int fd;
 
@@ -481,23 +481,85 @@ out:
 	return ret;
 }
 
+static void answer_release(struct answer *a)
+{
+	free(a->out.data);
+	free(a->err.data);
+	free(a->file.data);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The probe p of argv: from the cache, else from the real compiler (kept). Its exit code. */
+static int answer_probe(char **argv, int argc, const struct probe *p, const char *name,
+			const char *real, const char *path, const char *cache)
+{
+	const char *out_path = NULL;
+	char hex[33], *entry = NULL;
+	struct buf key = { 0 }, in = { 0 };
+	struct answer a = { 0 };
+	struct stat o, e;
+	int merged = !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+	int code;
+
+	if (p->reads_stdin && buf_read_fd(&in, 0))
+		return 127;
+	if (p->out_arg && strcmp(argv[p->out_arg], "-") && strcmp(argv[p->out_arg], "/dev/null"))
+		out_path = argv[p->out_arg];
+	if (includes_files(&in)) {
+		/* Standard input is read already: the compiler gets it from a file. */
+		test_log("run", name);
+		if (run_compiler(real, argv, &in, merged, NULL, &a) && !a.code)
+			a.code = 127;
+		else
+			replay(&a, NULL);
+		goto out;
+	}
+	build_key(&key, argc, argv, p, merged, name, real, path, &in);
+	key_digest(&key, hex);
+	if (asprintf(&entry, "%s/%s", cache, hex) < 0)
+		die_oom();
+	if (!read_entry(entry, &key, &a)) {
+		test_log("hit", name);
+		a.code = replay(&a, out_path);
+		goto out;
+	}
+	answer_release(&a);
+	if (run_compiler(real, argv, &in, merged, out_path, &a)) {
+		/* It could not run, or a signal ended it: nothing is kept. */
+		test_log("run", name);
+		if (!a.code)
+			a.code = 127;
+	} else {
+		test_log("miss", name);
+		write_entry(cache, hex, &key, &a);
+	}
+	/* The compiler wrote the -o file itself. */
+	replay(&a, NULL);
+out:
+	code = a.code;
+	answer_release(&a);
+	free(entry);
+	free(key.data);
+	free(in.data);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	const char *path = getenv("VAMPYR_CC_PATH"), *cache = getenv("VAMPYR_CC_CACHE");
-	char *self = realpath("/proc/self/exe", NULL), *real, hex[33], *entry, *out_path = NULL;
-	struct buf key = { 0 }, in = { 0 };
-	struct answer a = { 0 };
+	char *self, *real;
 	struct probe p;
-	struct stat o, e;
-	int merged;
+	int code;
 
 	if (!path) {
 		fprintf(stderr, "vampyr-cc: VAMPYR_CC_PATH is not set: git vampyr runs this as %s\n",
 			name);
 		return 127;
 	}
+	self = realpath("/proc/self/exe", NULL);
 	real = find_in_path(name, path, self);
+	free(self);
 	if (!real) {
 		fprintf(stderr, "vampyr-cc: %s: not found in VAMPYR_CC_PATH\n", name);
 		return 127;
@@ -508,40 +570,10 @@ int main(int argc, char **argv)
 		test_log("run", name);
 		execv(real, argv);
 		fprintf(stderr, "vampyr-cc: cannot run %s: %s\n", real, strerror(errno));
+		free(real);
 		return 127;
 	}
-	if (p.reads_stdin && buf_read_fd(&in, 0))
-		return 127;
-	merged = !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
-	if (includes_files(&in)) {
-		/* Standard input is read already: the compiler gets it from a file. */
-		test_log("run", name);
-		if (run_compiler(real, argv, &in, merged, NULL, &a) && !a.code)
-			return 127;
-		replay(&a, NULL);
-		return a.code;
-	}
-	if (p.out_arg && strcmp(argv[p.out_arg], "-") && strcmp(argv[p.out_arg], "/dev/null"))
-		out_path = argv[p.out_arg];
-	build_key(&key, argc, argv, &p, merged, name, real, path, &in);
-	key_digest(&key, hex);
-	if (asprintf(&entry, "%s/%s", cache, hex) < 0)
-		die_oom();
-	if (!read_entry(entry, &key, &a)) {
-		test_log("hit", name);
-		return replay(&a, out_path);
-	}
-	memset(&a, 0, sizeof(a));
-	if (run_compiler(real, argv, &in, merged, out_path, &a)) {
-		/* It could not run, or a signal ended it: nothing is kept. */
-		test_log("run", name);
-		if (!a.code)
-			return 127;
-	} else {
-		test_log("miss", name);
-		write_entry(cache, hex, &key, &a);
-	}
-	/* The compiler wrote the -o file itself. */
-	replay(&a, NULL);
-	return a.code;
+	code = answer_probe(argv, argc, &p, name, real, path, cache);
+	free(real);
+	return code;
 }

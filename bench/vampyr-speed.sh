@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# git vampyr against its speed targets on Linux 6.1 (x86), for the five files of
+# bench/vampyr.sh with the most conditional directives: <= 5 s wall without
+# --expand, <= 20 s wall with it (3 configurations). For each file, in a row:
+#   1. without --expand;
+#   2. --expand with the compiler probes of the configuring tree forgotten
+#      (<tree>/.vampyr-probes removed: its first kconfig run asks the compiler);
+#   3. --expand again (every probe answered from the cache);
+#   4. --expand with VAMPYR_NO_PROBE_CACHE=1 (the compiler asked in every
+#      kconfig run, as before the cache), whose expanded .configs must be
+#      byte for byte those of 3: the kernel's own kconfig stays the judge.
+# Wall and CPU (user + sys, children included) of each, and the kconfig runs
+# of --expand (one for the toolchain, one per configuration and pin round).
+# The configuring tree itself is written by the first --expand run if missing.
+# Heavy: run it alone (flock /work/wt/heavy.lock on the shared machine).
+#
+#   bench/vampyr-speed.sh [file...]
+#
+# Results on stdout and in $BENCH_WORK/vampyr-speed/results.txt.
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+repo=${LINUX_REPO:-$("$bench_dir/linux-repo.sh")}
+export GIT_DIR=$repo
+unset GIT_WORK_TREE VAMPYR_NO_PROBE_CACHE
+out=$work/vampyr-speed
+mkdir -p "$out"
+bench_log=$out/results.txt
+
+files=("$@")
+test ${#files[@]} -gt 0 ||
+	files=(kernel/sched/core.c mm/page_alloc.c kernel/trace/trace.c mm/slub.c net/core/filter.c)
+
+say "== bench/vampyr-speed.sh $(date -u '+%F %T') UTC, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git vampyr --version), $(gcc --version | head -n 1)"
+vampyr=(nice git vampyr --commit v6.1 --arch=x86 --no-notes --format=json)
+row () {
+	printf '%-22s %11s %11s %11s %11s %4s %s\n' "$@"
+}
+table=$(row file "no --expand" "cold" "warm" "no cache" runs "configurations")
+bad=0
+for f in "${files[@]}"; do
+	name=$(echo "$f" | tr / _)
+	say "-- $f"
+	timed "  without --expand" "${vampyr[@]}" -o "$out/$name" -- "$f" >"$out/$name.json" 2>"$out/$name.err"
+	plain="$timed_wall/$timed_cpu"
+	rm -rf "$GIT_DIR"/vampyr/trees/*/.vampyr-probes
+	timed "  --expand, probes not kept yet" "${vampyr[@]}" --expand -o "$out/$name.cold" -- "$f" \
+		>"$out/$name.cold.json" 2>"$out/$name.cold.err"
+	cold="$timed_wall/$timed_cpu"
+	timed "  --expand, probes kept" "${vampyr[@]}" --expand -o "$out/$name.warm" -- "$f" \
+		>"$out/$name.warm.json" 2>"$out/$name.warm.err"
+	warm="$timed_wall/$timed_cpu"
+	runs=$(( $(grep -c "^vampyr: expanding " "$out/$name.warm.err" || true) + 1 ))
+	timed "  --expand, VAMPYR_NO_PROBE_CACHE=1" env VAMPYR_NO_PROBE_CACHE=1 "${vampyr[@]}" --expand \
+		-o "$out/$name.none" -- "$f" >"$out/$name.none.json" 2>"$out/$name.none.err"
+	none="$timed_wall/$timed_cpu"
+	same=identical
+	n=0
+	for c in "$out/$name.none"/config-*.expanded; do
+		n=$((n + 1))
+		cmp -s "$c" "$out/$name.warm/${c##*/}" && cmp -s "$c" "$out/$name.cold/${c##*/}" ||
+			{ same="DIFFER: ${c##*/}"; bad=1; }
+	done
+	say "  $n expanded .configs with the cache and without: $same"
+	table+=$'\n'$(row "$f" "$plain" "$cold" "$warm" "$none" "$runs" "$n, $same")
+done
+say "wall/CPU seconds (targets: 5 s wall without --expand, 20 s with it)"
+say "$table"
+exit $bad
