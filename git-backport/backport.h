@@ -184,14 +184,16 @@ struct run_context {
 };
 /*
  * Asks spatch for each selected rule's tokens (or its parse error); -1 with
- * an error when spatch cannot be run or watched, or its directory made.
+ * an error when spatch cannot be run or watched, or its directory made, and
+ * without one when the run is interrupted.
  */
 int run_queries(struct run_context *ctx);
 /*
  * Runs the rules over every subject, in order, in parallel across files. A
  * file that cannot be given to spatch or kept is a failure of that file;
  * -1 with an error when the run cannot go on (spatch cannot be run or
- * watched, a job's directory or file list cannot be written).
+ * watched, a job's directory or file list cannot be written), and without
+ * one when it is interrupted.
  */
 int run_rules(struct run_context *ctx);
 /* Records a failure of a rule on a file; 0 when it was known already. */

@@ -40,12 +40,16 @@ int queue_pop(struct queue *q, size_t *x);
  * until job_release); -1 with an error when it cannot be made.
  */
 int job_dir(struct run_context *ctx, struct job *job, size_t slot);
-/* Starts spatch with `args` in the job's directory; -1 with an error when it cannot. */
+/*
+ * Starts spatch with `args` in the job's directory; -1 with an error when it
+ * cannot, or without one when the run is interrupted.
+ */
 int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args);
 /*
  * Reads the running jobs' output, kills those past their limit; *done is
  * the index of one that has exited (its wait status in *status), or -1.
- * Returns -1 with an error when the jobs cannot be watched (poll fails).
+ * Returns -1 when the run is interrupted, or with an error when the jobs
+ * cannot be watched (poll fails).
  */
 int job_wait_any(struct job *jobs, size_t nr, int *status, int *done);
 void job_reset(struct job *job);

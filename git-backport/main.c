@@ -425,7 +425,8 @@ static int preview(struct invocation *in)
 	if (!ret && in->subjects.nr)
 		ret = run_rules(ctx);
 	/* A preview of part of the rules would pass for the whole: none. */
-	process_exit_if_interrupted();
+	if (!ret && process_interrupted())
+		ret = -1;
 	if (!ret)
 		ret = print_diff(ctx, &in->diff);
 	return ret;
@@ -520,5 +521,7 @@ int main(int argc, const char **argv)
 			ret = EXIT_FATAL;
 	}
 	invocation_clear(&in);
+	/* Interrupted: nothing was printed or noted; exit 128 + the signal. */
+	process_exit_if_interrupted();
 	return ret;
 }

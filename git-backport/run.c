@@ -184,11 +184,9 @@ int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *arg
 	/* argv[0] is "spatch", for its messages; the program is the one found. */
 	p->program = ctx->spatch->path;
 	p->env = spatch_environment();
-	if (process_start(p) < 0) {
-		/* An interrupt refuses to start it: that is no error of spatch's. */
-		process_exit_if_interrupted();
-		return -1;	/* process_start said why */
-	}
+	/* process_start said why, or refused it because the run is interrupted. */
+	if (process_start(p) < 0)
+		return -1;
 	job->fd[0] = p->out >= 0 ? p->out : -1;
 	job->fd[1] = p->err;
 	job->start = now_seconds();
@@ -318,7 +316,8 @@ int job_wait_any(struct job *jobs, size_t nr, int *status, int *done)
 
 	*done = -1;
 	/* The interrupt has ended the jobs' groups; nothing of the run is kept. */
-	process_exit_if_interrupted();
+	if (process_interrupted())
+		return -1;
 
 	for (size_t i = 0; i < nr; i++) {
 		struct job *job = &jobs[i];
