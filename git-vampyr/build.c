@@ -390,15 +390,17 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	int cached = 0, swapped_back = 1;
 
 	if (repo_commit_parents(v->repo, &v->commit, &parents) < 0)
-		die("cannot build %s", oid_short(v->repo, &v->commit));
+		return error("cannot build %s: its parents cannot be read", oid_short(v->repo, &v->commit));
 	if (parents.nr) {
 		parent = parents.oid[0];
 		has_parent = 1;
 	}
 	commit_list_clear(&parents);
 	/* The objects of the C and assembler files the commit touches: all there is to build. */
-	if (has_parent && repo_diff_first_parent(v->repo, &v->commit, NULL, 0, &ch))
-		die("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
+	if (has_parent && repo_diff_first_parent(v->repo, &v->commit, NULL, 0, &ch)) {
+		change_list_clear(&ch);
+		return error("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
+	}
 	for (size_t i = 0; i < ch.nr; i++) {
 		const char *path = ch.files[i].new_path;
 

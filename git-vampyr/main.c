@@ -427,8 +427,8 @@ static int expand_and_build(struct invocation *in, int ret)
 	if (in->expand && !ret && v->nr_configs && vampyr_expand(v, &in->eo))
 		ret = -1;
 	vampyr_tree_done(v, &in->eo);
-	if (in->build && !ret && v->nr_configs)
-		vampyr_build(v, in->build);
+	if (in->build && !ret && v->nr_configs && vampyr_build(v, in->build) < 0)
+		ret = -1;
 	return ret;
 }
 
