@@ -147,11 +147,9 @@ static void build_explainer(struct model *m)
 		return;
 	m->explain = sat_new(m->l);
 	/* Guards first, so that group i is guarded by first_guard + i. */
-	if (!m->first_guard) {
-		m->first_guard = logic_nr_vars(m->l) + 1;
-		for (size_t i = 0; i < m->nr_groups; i++)
-			logic_var_new(m->l, NULL);
-	}
+	m->first_guard = logic_nr_vars(m->l) + 1;
+	for (size_t i = 0; i < m->nr_groups; i++)
+		logic_var_new(m->l, NULL);
 	for (size_t i = 0; i < m->nr_groups; i++)
 		sat_assert_guarded(m->explain, m->groups[i].f, m->first_guard + (int)i);
 }
@@ -192,10 +190,6 @@ size_t model_explain(struct model *m, formula f, const struct model_reason ***ou
 		as[nr_fixed++] = sat_query_literal(m->explain, f);
 	k = explain_under(m, as, nr_fixed);
 	free(as);
-	if (getenv("UT_FRESH_EXPLAINER")) {
-		sat_free(m->explain);
-		m->explain = NULL;
-	}
 	*out = m->reasons;
 	return k;
 }
