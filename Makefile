@@ -101,9 +101,10 @@ $(O)/bin/$(1): $$($(1)_OBJ) $(LIB)
 endef
 $(foreach c,$(COMMANDS),$(eval $(call command_rule,$(c))))
 
-$(VAMPYR_CC): $(O)/git-vampyr/cc/vampyr-cc.o
+# util's strbuf, write_all and find_program only: libgit2 and the rest stay out.
+$(VAMPYR_CC): $(O)/git-vampyr/cc/vampyr-cc.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $<
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB)
 
 $(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)

@@ -617,34 +617,60 @@ void strbuf_add_path(struct strbuf *sb, const char *path)
 	strbuf_addch(sb, '"');
 }
 
-int read_file(const char *path, char **data, size_t *size)
+int strbuf_read_fd(struct strbuf *sb, int fd)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		ssize_t n;
 
-		strbuf_grow(&sb, 65536);
-		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			strbuf_release(&sb);
-			errno = e;
+		if (n < 0)
 			return -1;
-		}
 		if (!n)
-			break;
-		sb.len += n;
-		sb.buf[sb.len] = '\0';
+			return 0;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
+}
+
+int read_file(const char *path, char **data, size_t *size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = open(path, O_RDONLY), e;
+
+	if (fd < 0)
+		return -1;
+	if (strbuf_read_fd(&sb, fd) < 0) {
+		e = errno;
+		close(fd);
+		strbuf_release(&sb);
+		errno = e;
+		return -1;
 	}
 	close(fd);
 	*data = strbuf_detach(&sb, size);
 	return 0;
+}
+
+char *find_program(const char *name, const char *path, const char *skip)
+{
+	while (path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		char *cand = len ? xstrfmt("%.*s/%s", (int)len, path, name) : xstrfmt("./%s", name);
+		char *real = realpath(cand, NULL);
+		struct stat st;
+
+		if (real && !stat(real, &st) && S_ISREG(st.st_mode) && !access(real, X_OK) &&
+		    (!skip || strcmp(real, skip))) {
+			free(real);
+			return cand;
+		}
+		free(real);
+		free(cand);
+		path = colon ? colon + 1 : NULL;
+	}
+	return NULL;
 }

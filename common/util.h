@@ -142,6 +142,14 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  * NUL). Returns -1 with errno set when it cannot.
  */
 int read_file(const char *path, char **data, size_t *size);
+/* Appends what fd gives until its end; -1 with errno set on a read error. */
+int strbuf_read_fd(struct strbuf *sb, int fd);
+/*
+ * The executable `name` in the colon-separated `path` (an empty entry is the
+ * current directory), as "<dir>/<name>", skipping one whose real path is
+ * `skip`; NULL when there is none.
+ */
+char *find_program(const char *name, const char *path, const char *skip);
 /* Removes a directory and everything under it (symbolic links not followed). */
 int remove_tree(const char *dir);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */

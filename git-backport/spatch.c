@@ -41,28 +41,6 @@ out:
 	return ret;
 }
 
-static char *find_on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
-		char *cand = len ? xstrfmt("%.*s/%s", (int)len, path, name) : xstrfmt("./%s", name);
-		struct stat st;
-
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-		if (!colon)
-			break;
-		path = colon + 1;
-	}
-	return NULL;
-}
-
 /* Runs argv and returns the first line of its standard output (NULL on failure). */
 static char *first_line_of(const char *const *argv)
 {
@@ -93,7 +71,7 @@ int spatch_find(struct repo *r, struct spatch_info *out)
 	size_t size;
 
 	memset(out, 0, sizeof(*out));
-	out->path = find_on_path("spatch");
+	out->path = find_program("spatch", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin", NULL);
 	if (!out->path)
 		return error("spatch not found on PATH: install Coccinelle (Debian package 'coccinelle')");
 	if (stat(out->path, &st) < 0)

@@ -45,84 +45,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util.h"
+
 /* Raise when the key or the entry changes. */
 #define ENTRY_FORMAT 1
-
-struct buf {
-	char *data;
-	size_t len, alloc;
-};
-
-static void die_oom(void)
-{
-	fputs("vampyr-cc: out of memory\n", stderr);
-	exit(127);
-}
-
-static void buf_add(struct buf *b, const void *data, size_t len)
-{
-	if (b->len + len + 1 > b->alloc) {
-		size_t alloc = (b->len + len + 1) * 2;
-		char *p = realloc(b->data, alloc);
-
-		if (!p)
-			die_oom();
-		b->data = p;
-		b->alloc = alloc;
-	}
-	memcpy(b->data + b->len, data, len);
-	b->len += len;
-	b->data[b->len] = '\0';
-}
-
-static void buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_addf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die_oom();
-	buf_add(b, s, (size_t)n);
-	free(s);
-}
-
-/* Reads fd to its end into b: 0, or -1. */
-static int buf_read_fd(struct buf *b, int fd)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf_add(b, chunk, (size_t)n);
-	}
-	return 0;
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static void test_log(const char *what, const char *name)
 {
@@ -135,43 +61,19 @@ static void test_log(const char *what, const char *name)
 	fclose(f);
 }
 
-/* The program `name` in the colon-separated `path`, other than this one; NULL. */
-static char *find_in_path(const char *name, const char *path, const char *self)
-{
-	const char *p = path;
-
-	while (p) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand, *real;
-
-		if (asprintf(&cand, "%.*s/%s", (int)len, len ? p : ".", name) < 0)
-			die_oom();
-		real = realpath(cand, NULL);
-		if (real && access(real, X_OK) == 0 && (!self || strcmp(real, self))) {
-			free(real);
-			return cand;
-		}
-		free(real);
-		free(cand);
-		p = colon ? colon + 1 : NULL;
-	}
-	return NULL;
-}
-
 /* "path ino size mtime ctime" of the file behind `prog`, or "none". */
-static void add_identity(struct buf *key, const char *what, const char *prog)
+static void add_identity(struct strbuf *key, const char *what, const char *prog)
 {
 	char *real = prog ? realpath(prog, NULL) : NULL;
 	struct stat st;
 
 	if (real && !stat(real, &st))
-		buf_addf(key, "%s %s %llu %lld %lld.%09ld %lld.%09ld\n", what, real,
+		strbuf_addf(key, "%s %s %llu %lld %lld.%09ld %lld.%09ld\n", what, real,
 			 (unsigned long long)st.st_ino, (long long)st.st_size,
 			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 			 (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
 	else
-		buf_addf(key, "%s none\n", what);
+		strbuf_addf(key, "%s none\n", what);
 	free(real);
 }
 
@@ -259,18 +161,18 @@ static int is_probe(int argc, char **argv, struct probe *p)
 }
 
 /* Headers, or an assembler's .include: the answer is not the compiler's alone. */
-static int includes_files(const struct buf *in)
+static int includes_files(const struct strbuf *in)
 {
 	static const char *const words[] = { "include", "import", "incbin", "__has_include", NULL };
 
 	for (size_t i = 0; words[i]; i++)
-		if (in->len && memmem(in->data, in->len, words[i], strlen(words[i])))
+		if (in->len && memmem(in->buf, in->len, words[i], strlen(words[i])))
 			return 1;
 	return 0;
 }
 
-static void build_key(struct buf *key, int argc, char **argv, const struct probe *p, int merged,
-		      const char *name, const char *real, const char *path, const struct buf *in)
+static void build_key(struct strbuf *key, int argc, char **argv, const struct probe *p, int merged,
+		      const char *name, const char *real, const char *path, const struct strbuf *in)
 {
 	static const char *const env[] = {
 		"LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANG", "LANGUAGE", "GCC_EXEC_PREFIX",
@@ -282,7 +184,7 @@ static void build_key(struct buf *key, int argc, char **argv, const struct probe
 	size_t nlen = strlen(name);
 	char *as_name, *as_prog, *cwd = getcwd(NULL, 0);
 
-	buf_addf(key, "vampyr-cc %d\nname %s\n", ENTRY_FORMAT, name);
+	strbuf_addf(key, "vampyr-cc %d\nname %s\n", ENTRY_FORMAT, name);
 	add_identity(key, "compiler", real);
 	/* x86_64-linux-gnu-gcc: x86_64-linux-gnu-as; gcc, cc, clang: as. */
 	if (nlen >= 3 && (!strcmp(name + nlen - 3, "gcc") || !strcmp(name + nlen - 3, "-cc")))
@@ -291,36 +193,35 @@ static void build_key(struct buf *key, int argc, char **argv, const struct probe
 		nlen -= 5;
 	else
 		nlen = 0;
-	if (asprintf(&as_name, "%.*sas", (int)nlen, name) < 0)
-		die_oom();
-	as_prog = find_in_path(as_name, path, NULL);
+	as_name = xstrfmt("%.*sas", (int)nlen, name);
+	as_prog = find_program(as_name, path, NULL);
 	add_identity(key, "assembler", as_prog);
 	free(as_prog);
 	free(as_name);
-	buf_addf(key, "cwd %s\npath %s\n", cwd ? cwd : "?", path);
+	strbuf_addf(key, "cwd %s\npath %s\n", cwd ? cwd : "?", path);
 	free(cwd);
 	for (size_t i = 0; env[i]; i++) {
 		const char *val = getenv(env[i]);
 
 		if (val)
-			buf_addf(key, "env %s=%s\n", env[i], val);
+			strbuf_addf(key, "env %s=%s\n", env[i], val);
 	}
-	buf_addf(key, "merged %d\n", merged);
+	strbuf_addf(key, "merged %d\n", merged);
 	for (int i = 1; i < argc; i++)
-		buf_addf(key, "arg %s\n", i == p->out_arg ? (strcmp(argv[i], "-") &&
+		strbuf_addf(key, "arg %s\n", i == p->out_arg ? (strcmp(argv[i], "-") &&
 			 strcmp(argv[i], "/dev/null") ? "<output>" : argv[i]) : argv[i]);
-	buf_addf(key, "stdin %zu\n", in->len);
-	buf_add(key, in->data ? in->data : "", in->len);
+	strbuf_addf(key, "stdin %zu\n", in->len);
+	strbuf_add(key, in->buf ? in->buf : "", in->len);
 }
 
 /* Two 64-bit FNV-1a digests of the key, 32 hex digits: the entry's name. */
-static void key_digest(const struct buf *key, char hex[33])
+static void key_digest(const struct strbuf *key, char hex[33])
 {
 	uint64_t h1 = 0xcbf29ce484222325ULL, h2 = 0x84222325cbf29ce4ULL;
 
 	for (size_t i = 0; i < key->len; i++) {
-		h1 = (h1 ^ (unsigned char)key->data[i]) * 0x100000001b3ULL;
-		h2 = (h2 ^ (unsigned char)key->data[key->len - 1 - i]) * 0x100000001b3ULL;
+		h1 = (h1 ^ (unsigned char)key->buf[i]) * 0x100000001b3ULL;
+		h2 = (h2 ^ (unsigned char)key->buf[key->len - 1 - i]) * 0x100000001b3ULL;
 	}
 	snprintf(hex, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
 }
@@ -328,14 +229,14 @@ static void key_digest(const struct buf *key, char hex[33])
 /* What the compiler did: exit code, what it printed, the -o file (file_len -1: none). */
 struct answer {
 	int code;
-	struct buf out, err, file;
+	struct strbuf out, err, file;
 	long long file_len;
 };
 
 /* The entry: "vampyr-cc-entry <format> <key> <code> <out> <err> <file>\n" and the bytes. */
-static int read_entry(const char *path, const struct buf *key, struct answer *a)
+static int read_entry(const char *path, const struct strbuf *key, struct answer *a)
 {
-	struct buf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), format, n = 0;
 	unsigned long long klen, olen, elen;
 	long long flen;
@@ -343,54 +244,53 @@ static int read_entry(const char *path, const struct buf *key, struct answer *a)
 
 	if (fd < 0)
 		return -1;
-	if (buf_read_fd(&b, fd)) {
+	if (strbuf_read_fd(&b, fd)) {
 		close(fd);
-		free(b.data);
+		strbuf_release(&b);
 		return -1;
 	}
 	close(fd);
-	if (!b.data || sscanf(b.data, "vampyr-cc-entry %d %llu %d %llu %llu %lld\n%n", &format,
+	if (!b.buf || sscanf(b.buf, "vampyr-cc-entry %d %llu %d %llu %llu %lld\n%n", &format,
 			      &klen, &a->code, &olen, &elen, &flen, &n) != 6 || !n ||
 	    format != ENTRY_FORMAT || flen < -1 ||
 	    b.len != (size_t)n + klen + olen + elen + (unsigned long long)(flen > 0 ? flen : 0) ||
-	    klen != key->len || memcmp(b.data + n, key->data, key->len)) {
-		free(b.data);
+	    klen != key->len || memcmp(b.buf + n, key->buf, key->len)) {
+		strbuf_release(&b);
 		return -1;
 	}
-	p = b.data + n + klen;
-	buf_add(&a->out, p, olen);
-	buf_add(&a->err, p + olen, elen);
+	p = b.buf + n + klen;
+	strbuf_add(&a->out, p, olen);
+	strbuf_add(&a->err, p + olen, elen);
 	a->file_len = flen;
 	if (flen > 0)
-		buf_add(&a->file, p + olen + elen, (size_t)flen);
-	free(b.data);
+		strbuf_add(&a->file, p + olen + elen, (size_t)flen);
+	strbuf_release(&b);
 	return 0;
 }
 
-static void write_entry(const char *dir, const char *hex, const struct buf *key,
+static void write_entry(const char *dir, const char *hex, const struct strbuf *key,
 			const struct answer *a)
 {
 	char *path = NULL, *tmp = NULL;
-	struct buf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 	int fd;
 
-	if (asprintf(&path, "%s/%s", dir, hex) < 0 ||
-	    asprintf(&tmp, "%s/.%s.tmp.%ld", dir, hex, (long)getpid()) < 0)
-		die_oom();
-	buf_addf(&b, "vampyr-cc-entry %d %zu %d %zu %zu %lld\n", ENTRY_FORMAT, key->len, a->code,
+	path = xstrfmt("%s/%s", dir, hex);
+	tmp = xstrfmt("%s/.%s.tmp.%ld", dir, hex, (long)getpid());
+	strbuf_addf(&b, "vampyr-cc-entry %d %zu %d %zu %zu %lld\n", ENTRY_FORMAT, key->len, a->code,
 		 a->out.len, a->err.len, a->file_len);
-	buf_add(&b, key->data, key->len);
-	buf_add(&b, a->out.data ? a->out.data : "", a->out.len);
-	buf_add(&b, a->err.data ? a->err.data : "", a->err.len);
-	buf_add(&b, a->file.data ? a->file.data : "", a->file.len);
+	strbuf_add(&b, key->buf, key->len);
+	strbuf_add(&b, a->out.buf ? a->out.buf : "", a->out.len);
+	strbuf_add(&b, a->err.buf ? a->err.buf : "", a->err.len);
+	strbuf_add(&b, a->file.buf ? a->file.buf : "", a->file.len);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd >= 0) {
-		int bad = write_all(fd, b.data, b.len);
+		int bad = write_all(fd, b.buf, b.len);
 
 		if (close(fd) || bad || rename(tmp, path))
 			unlink(tmp);
 	}
-	free(b.data);
+	strbuf_release(&b);
 	free(tmp);
 	free(path);
 }
@@ -404,7 +304,7 @@ static int replay(const struct answer *a, const char *out_path)
 		} else {
 			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 
-			if (fd < 0 || write_all(fd, a->file.data ? a->file.data : "", a->file.len)) {
+			if (fd < 0 || write_all(fd, a->file.buf ? a->file.buf : "", a->file.len)) {
 				fprintf(stderr, "vampyr-cc: cannot write %s: %s\n", out_path,
 					strerror(errno));
 				return 1;
@@ -412,8 +312,8 @@ static int replay(const struct answer *a, const char *out_path)
 			close(fd);
 		}
 	}
-	if (write_all(1, a->out.data ? a->out.data : "", a->out.len) ||
-	    write_all(2, a->err.data ? a->err.data : "", a->err.len))
+	if (write_all(1, a->out.buf ? a->out.buf : "", a->out.len) ||
+	    write_all(2, a->err.buf ? a->err.buf : "", a->err.len))
 		return 1;
 	return a->code;
 }
@@ -434,14 +334,14 @@ static int temp_fd(void)
  * Runs the real compiler with `in` as its standard input and what it prints
  * caught: 0 (a), or -1 when it could not run or a signal ended it.
  */
-static int run_compiler(const char *real, char **argv, const struct buf *in, int merged,
+static int run_compiler(const char *real, char **argv, const struct strbuf *in, int merged,
 			const char *out_path, struct answer *a)
 {
 	int fds[3] = { temp_fd(), temp_fd(), merged ? -1 : temp_fd() }, status, ret = -1;
 	pid_t pid;
 
 	if (fds[0] < 0 || fds[1] < 0 || (!merged && fds[2] < 0) ||
-	    write_all(fds[0], in->data ? in->data : "", in->len) || lseek(fds[0], 0, SEEK_SET))
+	    write_all(fds[0], in->buf ? in->buf : "", in->len) || lseek(fds[0], 0, SEEK_SET))
 		goto out;
 	pid = fork();
 	if (pid < 0)
@@ -455,15 +355,15 @@ static int run_compiler(const char *real, char **argv, const struct buf *in, int
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			goto out;
-	if (lseek(fds[1], 0, SEEK_SET) || buf_read_fd(&a->out, fds[1]) ||
-	    (!merged && (lseek(fds[2], 0, SEEK_SET) || buf_read_fd(&a->err, fds[2]))))
+	if (lseek(fds[1], 0, SEEK_SET) || strbuf_read_fd(&a->out, fds[1]) ||
+	    (!merged && (lseek(fds[2], 0, SEEK_SET) || strbuf_read_fd(&a->err, fds[2]))))
 		goto out;
 	a->file_len = -1;
 	if (out_path) {
 		int fd = open(out_path, O_RDONLY | O_CLOEXEC);
 
 		if (fd >= 0) {
-			if (!buf_read_fd(&a->file, fd))
+			if (!strbuf_read_fd(&a->file, fd))
 				a->file_len = (long long)a->file.len;
 			close(fd);
 		}
@@ -483,9 +383,9 @@ out:
 
 static void answer_release(struct answer *a)
 {
-	free(a->out.data);
-	free(a->err.data);
-	free(a->file.data);
+	strbuf_release(&a->out);
+	strbuf_release(&a->err);
+	strbuf_release(&a->file);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -495,13 +395,13 @@ static int answer_probe(char **argv, int argc, const struct probe *p, const char
 {
 	const char *out_path = NULL;
 	char hex[33], *entry = NULL;
-	struct buf key = { 0 }, in = { 0 };
+	struct strbuf key = STRBUF_INIT, in = STRBUF_INIT;
 	struct answer a = { 0 };
 	struct stat o, e;
 	int merged = !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
 	int code;
 
-	if (p->reads_stdin && buf_read_fd(&in, 0))
+	if (p->reads_stdin && strbuf_read_fd(&in, 0))
 		return 127;
 	if (p->out_arg && strcmp(argv[p->out_arg], "-") && strcmp(argv[p->out_arg], "/dev/null"))
 		out_path = argv[p->out_arg];
@@ -516,8 +416,7 @@ static int answer_probe(char **argv, int argc, const struct probe *p, const char
 	}
 	build_key(&key, argc, argv, p, merged, name, real, path, &in);
 	key_digest(&key, hex);
-	if (asprintf(&entry, "%s/%s", cache, hex) < 0)
-		die_oom();
+	entry = xstrfmt("%s/%s", cache, hex);
 	if (!read_entry(entry, &key, &a)) {
 		test_log("hit", name);
 		a.code = replay(&a, out_path);
@@ -539,8 +438,8 @@ out:
 	code = a.code;
 	answer_release(&a);
 	free(entry);
-	free(key.data);
-	free(in.data);
+	strbuf_release(&key);
+	strbuf_release(&in);
 	return code;
 }
 
@@ -552,13 +451,14 @@ int main(int argc, char **argv)
 	struct probe p;
 	int code;
 
+	set_program_name("vampyr-cc");
 	if (!path) {
 		fprintf(stderr, "vampyr-cc: VAMPYR_CC_PATH is not set: git vampyr runs this as %s\n",
 			name);
 		return 127;
 	}
 	self = realpath("/proc/self/exe", NULL);
-	real = find_in_path(name, path, self);
+	real = find_program(name, path, self);
 	free(self);
 	if (!real) {
 		fprintf(stderr, "vampyr-cc: %s: not found in VAMPYR_CC_PATH\n", name);
