@@ -4,6 +4,7 @@
 #define BACKPORT_JOBS_H
 
 #include "backport.h"
+#include "outtree.h"
 #include "process.h"
 
 #include <sys/types.h>
@@ -25,7 +26,7 @@ struct job {
 	char *dir;
 	struct strmap files;		/* what dir holds, see workdir.c */
 	unsigned runs;			/* spatch processes run in dir */
-	struct strmap made_dirs;
+	struct outtree *tree;		/* writes under dir (outtree.h), opened when first needed */
 };
 
 struct queue {

@@ -5,6 +5,7 @@
  * (if it says) and the tokens a file must contain for it to apply.
  */
 #include "backport.h"
+#include "outtree.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -72,7 +73,7 @@ static void add_rule(struct rule_set *rs, const char *name, const char *file,
 
 struct tree_walk {
 	struct repo *repo;
-	const char *root;
+	struct outtree *out;
 	struct rule_set *rs;
 };
 
@@ -87,13 +88,12 @@ static int tree_cb(const struct tree_file *f, void *data)
 		return -1;
 	}
 	/* Every file is written, so that a rule's #include and `using` find theirs. */
-	if (write_file_at(w->root, f->path, blob->data, blob->size) < 0) {
-		error("cannot write rule %s under %s: %s", f->path, w->root, strerror(errno));
+	if (outtree_write(w->out, f->path, 0100644, blob->data, blob->size) < 0) {
 		blob_release(w->repo, blob);
 		return -1;
 	}
 	if (ends_with(f->path, ".cocci")) {
-		file = xstrfmt("%s/%s", w->root, f->path);
+		file = xstrfmt("%s/%s", outtree_dir(w->out), f->path);
 		add_rule(w->rs, f->path, file, blob->data, blob->size);
 		free(file);
 	}
@@ -163,7 +163,7 @@ int rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule
 	memset(out, 0, sizeof(*out));
 	if (strchr(spec, ':') && stat(spec, &st) < 0) {
 		git_oid tree;
-		struct tree_walk w;
+		struct tree_walk w = { 0 };
 		char *root;
 		int found = repo_resolve_object(r, spec, GIT_OBJECT_TREE, &tree);
 
@@ -173,10 +173,12 @@ int rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule
 			return error("--rules: '%s' is not a tree", spec);
 		root = xstrfmt("%s/rules", tmpdir);
 		w.repo = r;
-		w.root = root;
 		w.rs = out;
-		if (repo_for_each_file(r, &tree, "", tree_cb, &w) != 0)
+		if (mkdir_p(root) < 0 || !(w.out = outtree_open(root)))
+			ret = error("--rules: cannot create %s: %s", root, strerror(errno));
+		else if (repo_for_each_file(r, &tree, "", tree_cb, &w) != 0)
 			ret = error("--rules: cannot read the tree '%s'", spec);
+		outtree_close(w.out);
 		free(root);
 	} else {
 		char abs[PATH_MAX];

@@ -411,7 +411,8 @@ void job_release(struct job *job)
 		remove_tree(job->dir);
 	free(job->dir);
 	strmap_clear(&job->files, free);
-	strmap_clear(&job->made_dirs, NULL);
+	outtree_close(job->tree);
+	job->tree = NULL;
 	strbuf_release(&job->out);
 	strbuf_release(&job->err);
 	free(job->subjects);

@@ -36,28 +36,6 @@ static int same_time(const struct timespec *a, const struct timespec *b)
 	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
 }
 
-/* Creates the directories of `full` (absolute) below the job's own. */
-static int make_parents(struct job *job, const char *full)
-{
-	char *copy = xstrdup(full);
-	size_t root = strlen(job->dir);
-	int ret = 0;
-
-	for (char *p = strchr(copy + root + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (!strmap_contains(&job->made_dirs, copy)) {
-			if (mkdir(copy, 0700) < 0 && errno != EEXIST) {
-				ret = -1;
-				break;
-			}
-			strmap_put(&job->made_dirs, copy, NULL);
-		}
-		*p = '/';
-	}
-	free(copy);
-	return ret;
-}
-
 /*
  * A file read back after the last spatch of the directory is as recorded;
  * another is checked with a stat: spatch may have rewritten a file that it
@@ -90,15 +68,13 @@ int workdir_put(struct job *job, const char *path, const git_oid *oid,
 {
 	struct timespec times[2] = { { 0, UTIME_OMIT }, { WRITTEN_MTIME, 0 } };
 	struct workdir_file *f = strmap_get(&job->files, path);
-	char *full;
 	int fd, ok, e;
 
 	if (workdir_holds(job, path, oid))
 		return 0;
-	full = xstrfmt("%s/%s", job->dir, path);
-	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == ENOENT && make_parents(job, full) == 0)
-		fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (!job->tree && !(job->tree = outtree_open(job->dir)))
+		return -1;
+	fd = outtree_create(job->tree, path, 0100644);
 	ok = fd >= 0 && write_all(fd, data, size) == 0 && futimens(fd, times) == 0;
 	e = errno;
 	if (fd >= 0 && close(fd) < 0 && ok) {
@@ -108,10 +84,9 @@ int workdir_put(struct job *job, const char *path, const git_oid *oid,
 	if (!ok) {
 		/* No half-written file for spatch to read. */
 		if (fd >= 0)
-			unlink(full);
+			outtree_remove(job->tree, path);
 		if (f)
 			f->known = 0;
-		free(full);
 		errno = e;
 		return -1;
 	}
@@ -124,7 +99,6 @@ int workdir_put(struct job *job, const char *path, const git_oid *oid,
 	f->mtime = times[1];
 	f->known = 1;
 	f->seen = job->runs;
-	free(full);
 	return 0;
 }
 
@@ -173,7 +147,8 @@ out:
 int workdir_forget(struct job *job)
 {
 	strmap_clear(&job->files, free);
-	strmap_clear(&job->made_dirs, NULL);
+	outtree_close(job->tree);
+	job->tree = NULL;
 	if (job->dir) {
 		remove_tree(job->dir);
 		if (mkdir(job->dir, 0700) < 0)

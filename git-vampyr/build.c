@@ -142,14 +142,17 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree,
 static int put_file(struct vampyr *v, const char *tree, const char *path, const git_oid *id)
 {
 	struct tree_file f = { path, id, 0100644 };
-	char *full;
+	struct outtree *out = outtree_open(tree);
+	int ret;
 
+	if (!out)
+		return -1;
 	if (!git_oid_is_zero(id))
-		return tree_write_file(v->repo, tree, &f);
-	full = xstrfmt("%s/%s", tree, path);
-	unlink(full);
-	free(full);
-	return 0;
+		ret = tree_write_file(v->repo, out, &f);
+	else
+		ret = outtree_remove(out, path);
+	outtree_close(out);
+	return ret;
 }
 
 /*
@@ -249,6 +252,7 @@ static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct bui
 {
 	char *top = xstrfmt("%svampyr", repo_gitdir(v->repo));
 	struct tree_sync ts = { v->repo, STRMAP_INIT, &bc->files };
+	struct outtree *out = NULL;
 	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
 	size_t writes = tree_blob_writes();
 	struct strmap_entry *e;
@@ -284,27 +288,23 @@ static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct bui
 		remove_tree(bc->dir);
 		strmap_clear(&ts.had, free);
 	}
-	if (mkdir_p(bc->dir) || repo_for_each_file(v->repo, commit, "", sync_one, &ts))
+	if (mkdir_p(bc->dir) || !(out = outtree_open(bc->dir)) ||
+	    repo_for_each_file(v->repo, commit, "", sync_one, &ts))
 		ret = -1;
 	/* Removed first: a file that became a directory makes way for it. */
 	strmap_for_each(&ts.had, e) {
-		char *path;
-
-		if (!e->value)
-			continue;
-		path = xstrfmt("%s/%s", bc->dir, e->key);
-
-		unlink(path);
-		free(path);
+		if (e->value && out && outtree_remove(out, e->key))
+			ret = -1;
 	}
 	for (size_t i = 0; i < ts.nr; i++) {
-		if (!ret && !process_interrupted() && tree_write_file(v->repo, bc->dir, &ts.todo[i]))
+		if (!ret && !process_interrupted() && tree_write_file(v->repo, out, &ts.todo[i]))
 			ret = -1;
 		free((char *)ts.todo[i].path);
 		free((git_oid *)ts.todo[i].blob);
 	}
 	free(ts.todo);
 	strmap_clear(&ts.had, free);
+	outtree_close(out);
 	process_exit_if_interrupted();
 	if (hook && *hook) {
 		FILE *f = fopen(hook, "a");

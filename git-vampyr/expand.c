@@ -32,9 +32,8 @@ static size_t blob_writes;
 
 struct checkout {
 	struct repo *repo;
-	const char *dir;
+	struct outtree *out;
 	const struct config_files *cf;	/* NULL: every file */
-	int failed;
 };
 
 /*
@@ -127,34 +126,17 @@ int vampyr_config_tree(struct vampyr *v)
 	return v->tree ? 0 : -1;
 }
 
-int tree_write_file(struct repo *r, const char *dir, const struct tree_file *f)
+int tree_write_file(struct repo *r, struct outtree *out, const struct tree_file *f)
 {
 	struct blob *b;
-	char *path;
-	int fd, ret = 0;
+	int ret;
 
 	if (f->mode == 0160000)	/* a submodule: nothing to write */
 		return 0;
 	if (repo_read_blob(r, f->blob, &b))
 		return -1;
-	path = xstrfmt("%s/%s", dir, f->path);
 	blob_writes++;
-	if (mkdir_leading(path)) {
-		ret = error("cannot create the directories of %s: %m", path);
-	} else if (f->mode == 0120000) {
-		unlink(path);
-		if (symlink(b->data, path))
-			ret = error("cannot create %s: %m", path);
-	} else {
-		/* A new inode: a hard link or a make rule may share the old one. */
-		unlink(path);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, (f->mode & 0111) ? 0777 : 0666);
-		if (fd < 0 || write_all(fd, b->data, b->size) < 0)
-			ret = error("cannot write %s: %m", path);
-		if (fd >= 0)
-			close(fd);
-	}
-	free(path);
+	ret = outtree_write(out, f->path, f->mode, b->data, b->size);
 	blob_release(r, b);
 	return ret;
 }
@@ -172,15 +154,20 @@ static int write_one(const struct tree_file *f, void *data)
 		return -1;
 	if (co->cf && !wanted_for_config(f->path, co->cf))
 		return 0;
-	return tree_write_file(co->repo, co->dir, f);
+	return tree_write_file(co->repo, co->out, f);
 }
 
 static int checkout_into(struct repo *r, const git_oid *commit, const struct config_files *cf,
 			 const char *dir)
 {
-	struct checkout co = { r, dir, cf, 0 };
+	struct checkout co = { r, outtree_open(dir), cf };
+	int ret;
 
-	return repo_for_each_file(r, commit, "", write_one, &co);
+	if (!co.out)
+		return -1;
+	ret = repo_for_each_file(r, commit, "", write_one, &co);
+	outtree_close(co.out);
+	return ret;
 }
 
 char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf)

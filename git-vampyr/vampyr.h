@@ -12,6 +12,7 @@
 #include "kconfig.h"
 #include "logic.h"
 #include "model.h"
+#include "outtree.h"
 #include "pc.h"
 #include "process.h"
 #include "repo.h"
@@ -191,8 +192,11 @@ struct config_files {
  * directory, those includes); NULL writes every file.
  */
 char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_files *cf);
-/* Writes f (a blob, a symlink; nothing for a submodule) at dir/<its path>: 0, or -1 (said). */
-int tree_write_file(struct repo *r, const char *dir, const struct tree_file *f);
+/*
+ * Writes f (a blob, a symlink; nothing for a submodule) at its path under
+ * out, never outside it (outtree.h): 0, or -1 (said).
+ */
+int tree_write_file(struct repo *r, struct outtree *out, const struct tree_file *f);
 /* Blobs written into trees by this process so far (VAMPYR_TEST_BLOB_WRITES). */
 size_t tree_blob_writes(void);
 /* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */

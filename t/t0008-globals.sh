@@ -19,6 +19,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	logic logic_
 	model* model_
 	notes notes_
+	outtree outtree_
 	options options_
 	pc pc_
 	process process_

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Writing a tree's files under one directory, never outside it: see outtree.h. */
+#define _GNU_SOURCE
+#include "outtree.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct outtree {
+	char *dir;
+	int top;		/* the top, O_DIRECTORY */
+	struct strbuf cached;	/* the directory (relative) that cached_fd is open on */
+	int cached_fd;		/* -1: none */
+};
+
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+struct outtree *outtree_open(const char *dir)
+{
+	struct outtree *t;
+	int fd = open(dir, DIR_FLAGS);
+
+	if (fd < 0) {
+		error("cannot open the directory %s: %m", dir);
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->dir = xstrdup(dir);
+	t->top = fd;
+	t->cached = (struct strbuf)STRBUF_INIT;
+	t->cached_fd = -1;
+	return t;
+}
+
+static void drop_cache(struct outtree *t)
+{
+	if (t->cached_fd >= 0)
+		close(t->cached_fd);
+	t->cached_fd = -1;
+	strbuf_reset(&t->cached);
+}
+
+void outtree_close(struct outtree *t)
+{
+	if (!t)
+		return;
+	drop_cache(t);
+	strbuf_release(&t->cached);
+	close(t->top);
+	free(t->dir);
+	free(t);
+}
+
+const char *outtree_dir(const struct outtree *t)
+{
+	return t->dir;
+}
+
+static int bad_component(const char *c, size_t len)
+{
+	return !len || (len == 1 && c[0] == '.') || (len == 2 && !memcmp(c, "..", 2)) ||
+	       (len == 4 && !strncasecmp(c, ".git", 4));
+}
+
+int outtree_path_ok(const char *path)
+{
+	const char *p = path;
+
+	if (!*path)
+		return -1;
+	for (;;) {
+		size_t len = strcspn(p, "/");
+
+		if (bad_component(p, len))
+			return -1;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static int refuse(const struct outtree *t, const char *path, const char *why)
+{
+	errno = EINVAL;
+	return error("refusing to write '%s' under %s: %s", path, t->dir, why);
+}
+
+/*
+ * The descriptor of the directory holding `path` (the cached one: do not
+ * close it), creating what is missing when `create`; -1 with errno, no
+ * message. A component that is a symlink or a file fails (ELOOP, ENOTDIR).
+ */
+static int parent_fd(struct outtree *t, const char *path, int create)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) : 0;
+	int fd;
+
+	if (!slash)
+		return t->top;
+	if (t->cached_fd >= 0 && t->cached.len == dlen && !memcmp(t->cached.buf, path, dlen))
+		return t->cached_fd;
+	drop_cache(t);
+	fd = t->top;
+	for (const char *p = path; p < slash; ) {
+		size_t len = strcspn(p, "/");
+		char *name = xstrndup(p, len);
+		int next = openat(fd, name, DIR_FLAGS);
+
+		if (next < 0 && errno == ENOENT && create &&
+		    (!mkdirat(fd, name, 0777) || errno == EEXIST))
+			next = openat(fd, name, DIR_FLAGS);
+		free(name);
+		if (fd != t->top) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+		}
+		if (next < 0)
+			return -1;
+		fd = next;
+		p += len + 1;
+	}
+	strbuf_add(&t->cached, path, dlen);
+	t->cached_fd = fd;
+	return fd;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Removes the entry `name` under dir; ENOENT is no failure, a directory is. */
+static int unlink_entry(int dir, const char *name)
+{
+	if (!unlinkat(dir, name, 0) || errno == ENOENT)
+		return 0;
+	return -1;
+}
+
+int outtree_create(struct outtree *t, const char *path, unsigned mode)
+{
+	int dir, fd;
+
+	if (outtree_path_ok(path))
+		return refuse(t, path, "a component is empty, '.', '..' or '.git'");
+	dir = parent_fd(t, path, 1);
+	if (dir < 0)
+		return error("cannot create the directories of %s under %s: %m%s", path, t->dir,
+			     errno == ELOOP || errno == ENOTDIR ? " (a symlink or a file in the way)" : "");
+	if (unlink_entry(dir, base_name(path)))
+		return error("cannot replace %s under %s: %m", path, t->dir);
+	fd = openat(dir, base_name(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    (mode & 0111) ? 0777 : 0666);
+	if (fd < 0)
+		return error("cannot create %s under %s: %m", path, t->dir);
+	return fd;
+}
+
+int outtree_write(struct outtree *t, const char *path, unsigned mode,
+		  const void *data, size_t size)
+{
+	int fd, ret = 0;
+
+	if ((mode & 0170000) == 0120000) {
+		char *target;
+		int dir;
+
+		if (outtree_path_ok(path))
+			return refuse(t, path, "a component is empty, '.', '..' or '.git'");
+		if (memchr(data, '\0', size))
+			return refuse(t, path, "a symlink target with a NUL");
+		dir = parent_fd(t, path, 1);
+		if (dir < 0)
+			return error("cannot create the directories of %s under %s: %m", path, t->dir);
+		if (unlink_entry(dir, base_name(path)))
+			return error("cannot replace %s under %s: %m", path, t->dir);
+		target = xstrndup(data, size);
+		if (symlinkat(target, dir, base_name(path)))
+			ret = error("cannot create the symlink %s under %s: %m", path, t->dir);
+		free(target);
+		return ret;
+	}
+	fd = outtree_create(t, path, mode);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, size) < 0)
+		ret = error("cannot write %s under %s: %m", path, t->dir);
+	if (close(fd) && !ret)
+		ret = error("cannot write %s under %s: %m", path, t->dir);
+	return ret;
+}
+
+int outtree_remove(struct outtree *t, const char *path)
+{
+	int dir;
+
+	if (outtree_path_ok(path))
+		return refuse(t, path, "a component is empty, '.', '..' or '.git'");
+	dir = parent_fd(t, path, 0);
+	if (dir < 0)
+		return errno == ENOENT ? 0 :
+			error("cannot remove %s under %s: %m", path, t->dir);
+	if (unlink_entry(dir, base_name(path)))
+		return error("cannot remove %s under %s: %m", path, t->dir);
+	return 0;
+}
