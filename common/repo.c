@@ -4,6 +4,7 @@
 
 #include <fnmatch.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ struct repo {
 	struct cached_blob *lru_head, *lru_tail;
 	size_t cached_bytes, cache_limit;
 	struct strmap shallow;	/* hex ids of $GIT_DIR/shallow: commits git sees as roots */
+	atomic_size_t read_failures;	/* objects that could not be read (repo_read_failures) */
 };
 
 #define DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
@@ -515,6 +517,7 @@ int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out)
 	if (git_blob_lookup(&gb, repo_git_local(r), blob_id) < 0) {
 		char hex[GIT_OID_HEXSZ + 1];
 
+		atomic_fetch_add(&r->read_failures, 1);
 		return error_git(oid_hex(blob_id, hex));
 	}
 	size = (size_t)git_blob_rawsize(gb);
@@ -547,6 +550,11 @@ int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out)
 	*out = &c->b;
 	pthread_mutex_unlock(&r->lock);
 	return 0;
+}
+
+size_t repo_read_failures(struct repo *r)
+{
+	return atomic_load(&r->read_failures);
 }
 
 void blob_release(struct repo *r, struct blob *b)

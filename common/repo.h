@@ -82,6 +82,12 @@ struct blob {
 int repo_read_path(struct repo *r, const git_oid *commit, const char *path, struct blob **out);
 /* Reads a blob by id through the cache. */
 int repo_read_blob(struct repo *r, const git_oid *blob_id, struct blob **out);
+/*
+ * Blobs that could not be read so far (a partial clone before its lazy
+ * fetch, a corrupt object): a result computed while this grew depends on
+ * something unread and must not be kept (no note).
+ */
+size_t repo_read_failures(struct repo *r);
 void blob_release(struct repo *r, struct blob *b);
 /* The id git gives these bytes as a blob (git hash-object), nothing written. */
 void repo_hash_blob(const void *data, size_t size, git_oid *out);

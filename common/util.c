@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,19 @@ void die(const char *fmt, ...)
 	exit(EXIT_FATAL);
 }
 
+/* Lines printed with "error: ", by any thread: a run that printed one exits at least 1. */
+static atomic_size_t errors_printed;
+
+size_t error_count(void)
+{
+	return atomic_load(&errors_printed);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 
+	atomic_fetch_add(&errors_printed, 1);
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap);
 	va_end(ap);

@@ -24,6 +24,11 @@ const char *program_name(void);
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * How many errors were printed so far (error(), from any thread): each
+ * command's main exits at least 1 when there was one (exit-status.adoc).
+ */
+size_t error_count(void);
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set by -q: silences warning() (errors still print). */
 extern int quiet;

@@ -286,7 +286,7 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 {
 	struct defect_list defects = { 0 };
 	struct strbuf key = STRBUF_INIT;
-	size_t nr_new = 0, nr_fixed = 0;
+	size_t nr_new = 0, nr_fixed = 0, unread = repo_read_failures(r);
 	char *old_note = NULL;
 	int ret = 0;
 
@@ -310,8 +310,14 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 			print_json(commit, &defects, o);
 		else if (!o->common.quiet)
 			print_text(r, commit, &defects, o);
-		/* A pathspec-limited check is partial: it must not pose as the commit's note. */
-		if (batch && !o->pathspec.nr)
+		/*
+		 * A pathspec-limited check is partial: it must not pose as the
+		 * commit's note. Nor may one that read less than the commit holds.
+		 */
+		if (repo_read_failures(r) != unread)
+			error("%s: not noted: some of its files could not be read",
+			      oid_short(r, commit));
+		else if (batch && !o->pathspec.nr)
 			notes_batch_add(batch, commit, note);
 		free(note);
 	}
@@ -518,5 +524,7 @@ int main(int argc, const char **argv)
 		ret = ret < 0 ? ret : error("could not write to standard output");
 	if (process_interrupted())
 		return process_exit_status();
+	if (!ret && error_count())
+		ret = 1;
 	return ret < 0 ? EXIT_FATAL : ret;
 }

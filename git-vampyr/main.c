@@ -489,5 +489,7 @@ int main(int argc, const char **argv)
 		}
 	}
 	invocation_clear(&in);
+	if (ret == EXIT_CLEAN && error_count())
+		ret = 1;
 	return ret;
 }

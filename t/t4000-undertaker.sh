@@ -440,13 +440,13 @@ test_expect_success 'a Kconfig error is said once, however many workers parse th
 		printf "#ifdef CONFIG_FOO\nint f$i;\n#endif\n" >many/f$i.c || return 1
 	done &&
 	git add Kconfig many && test_tick && git commit -q -m kerr &&
-	git undertaker --no-notes --all -j 3 >out 2>err &&
+	test_expect_code 1 git undertaker --no-notes --all -j 3 >out 2>err &&
 	test $(grep -c "^git undertaker: error: Kconfig:8: " err) = 1 &&
 	for i in $(seq 21 40); do
 		printf "#ifndef CONFIG_FOO\nint g$i;\n#endif\n" >many/g$i.c || return 1
 	done &&
 	git add many && test_tick && git commit -q -m "more files" &&
-	git undertaker --no-notes -j 3 HEAD >out 2>err &&
+	test_expect_code 1 git undertaker --no-notes -j 3 HEAD >out 2>err &&
 	test $(grep -c "^git undertaker: error: Kconfig:8: " err) = 1
 '
 

@@ -406,7 +406,7 @@ test_expect_success KCONF '--build keeps its tree under .git/vampyr/build and wr
 '
 
 test_expect_success KCONF '--build: a build that fails is said, with its last lines' '
-	git vampyr --no-notes --expand --build="echo no objtool without libelf; exit 2" -o out7 >actual 2>err &&
+	test_expect_code 1 git vampyr --no-notes --expand --build="echo no objtool without libelf; exit 2" -o out7 >actual 2>err &&
 	grep "config-1: the build failed (exit 2): echo no objtool without libelf; exit 2 foo.o" err &&
 	grep "^no objtool without libelf" err &&
 	grep "^the commit adds 0 diagnostics\$" actual

@@ -1,0 +1,92 @@
+#!/bin/sh
+test_description='every run that printed error: exits at least 1; a commit whose files could not all be read gets no note'
+. ./test-lib.sh
+
+test_expect_success 'setup: a tree whose Kconfig has a syntax error' '
+	write_file Kconfig <<-\EOF &&
+	config FOO
+		bool "foo"
+	config BROKEN
+		bool "broken"
+		depends on (FOO
+	EOF
+	write_file a.c <<-\EOF &&
+	#ifdef CONFIG_FOO
+	int foo;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m base
+'
+
+test_expect_success 'a Kconfig syntax error: a range, --all and --dump-model exit 1' '
+	test_expect_code 1 git undertaker --no-notes HEAD >out 2>err &&
+	grep "error: Kconfig:5: " err &&
+	test_expect_code 1 git undertaker --no-notes --all >out 2>err &&
+	grep "error: Kconfig:5: " err &&
+	test_expect_code 1 git undertaker --dump-model=symbols >out 2>err &&
+	grep "error: Kconfig:5: " err &&
+	grep "FOO" out
+'
+
+test_expect_success 'a Kconfig syntax error: git vampyr exits 1' '
+	test_expect_code 1 git vampyr --no-notes -o frag >out 2>err &&
+	grep "error: Kconfig:5: " err
+'
+
+test_expect_success 'a source that cannot be opened and an unterminated comment exit 1' '
+	write_file Kconfig <<-\EOF &&
+	config FOO
+		bool "foo"
+	source "missing/Kconfig"
+	EOF
+	write_file b.c <<-\EOF &&
+	#ifdef CONFIG_FOO
+	int foo; /* never closed
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m broken &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out 2>err &&
+	grep "missing/Kconfig" err &&
+	grep "b.c:2: unterminated comment" err
+'
+
+test_expect_success 'setup: a good Kconfig, a file with a defect' '
+	write_file Kconfig <<-\EOF &&
+	config FOO
+		bool "foo"
+	EOF
+	rm b.c &&
+	write_file c.c <<-\EOF &&
+	int c;
+	EOF
+	git add -A && test_tick && git commit -q -m fixed &&
+	write_file c.c <<-\EOF &&
+	#ifdef CONFIG_FOO_TYPO
+	int typo;
+	#endif
+	EOF
+	git add -A && test_tick && git commit -q -m typo &&
+	test_expect_code 1 git undertaker --no-notes HEAD >expect
+'
+
+# As in a partial clone before its lazy fetch: the diff needs only ids, the
+# analysis the content.
+test_expect_success 'a blob that cannot be read: an error, no note, exit 1' '
+	blob=$(git rev-parse HEAD:c.c) &&
+	obj=.git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
+	mv "$obj" saved-object &&
+	test_expect_code 1 git undertaker HEAD >out 2>err &&
+	mv saved-object "$obj" &&
+	grep "error: .*$blob" err &&
+	grep "not noted" err &&
+	test_must_fail git notes --ref=undertaker show HEAD
+'
+
+test_expect_success 'once the blob is readable, the defect is found and noted' '
+	test_expect_code 1 git undertaker HEAD >actual &&
+	test_cmp expect actual &&
+	git notes --ref=undertaker show HEAD >note &&
+	grep "c.c:1: dead block" note
+'
+
+test_done
