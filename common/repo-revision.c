@@ -536,7 +536,8 @@ static size_t heap_pop(struct range *rg, size_t *heap, size_t *nr)
  * 2. from the commits in that order, emit tips first; a LIFO stack takes a
  *    parent once all of its children in the range are out.
  */
-static void order_like_git(struct range *rg, const struct commit_list *pos, struct commit_list *out)
+static void order_like_git(struct range *rg, const struct commit_list *pos, struct commit_list *out,
+			   struct commit_list *by_date)
 {
 	size_t *heap = xmalloc((rg->nr + 1) * sizeof(*heap));
 	size_t *walked = xmalloc((rg->nr + 1) * sizeof(*walked));
@@ -571,6 +572,7 @@ static void order_like_git(struct range *rg, const struct commit_list *pos, stru
 		size_t c = heap_pop(rg, heap, &nheap);
 
 		walked[nwalked++] = c;
+		list_add(by_date, &rg->v[c].oid);
 		for (size_t j = 0; j < rg->v[c].nr_parents; j++) {
 			struct node *p = &rg->v[rg->v[c].parents[j]];
 
@@ -759,7 +761,7 @@ static int walk(struct repo *r, struct rev_sets *s, const struct rev_limits *l,
 		struct commit_list *out)
 {
 	struct range rg = { 0 };
-	struct commit_list all = { 0 };
+	struct commit_list all = { 0 }, by_date = { 0 };
 	int err;
 
 	if (!s->pos.nr)
@@ -782,27 +784,39 @@ static int walk(struct repo *r, struct rev_sets *s, const struct rev_limits *l,
 		commit_list_clear(&old);
 	}
 	if (!err)
-		order_like_git(&rg, &s->pos, &all);
+		order_like_git(&rg, &s->pos, &all, &by_date);
 	range_clear(&rg);
-	if (!err) {
-		/* git counts --skip and --max-count newest first, then reverses. */
+	if (!err && (l->max_count >= 0 || l->skip > 0)) {
+		/*
+		 * git rev-list -n and --skip count in its own order (the walk
+		 * by date, newest first) whatever order the commits are then
+		 * processed in: choose there, keep the topological order.
+		 */
 		long skip = l->skip > 0 ? l->skip : 0, left = l->max_count;
-		size_t first = all.nr;
+		struct strmap chosen = STRMAP_INIT;
+		char hex[GIT_OID_HEXSZ + 1];
 
-		for (size_t i = all.nr; i-- && left;) {
-			if (!shown(r, &all.oid[i], l))
+		for (size_t i = 0; i < by_date.nr && left; i++) {
+			if (!shown(r, &by_date.oid[i], l))
 				continue;
 			if (skip) {
 				skip--;
 				continue;
 			}
-			all.oid[--first] = all.oid[i];
+			strmap_put(&chosen, oid_hex(&by_date.oid[i], hex), NULL);
 			if (left > 0)
 				left--;
 		}
-		for (size_t i = first; i < all.nr; i++)
-			list_add(out, &all.oid[i]);
+		for (size_t i = 0; i < all.nr; i++)
+			if (strmap_contains(&chosen, oid_hex(&all.oid[i], hex)))
+				list_add(out, &all.oid[i]);
+		strmap_clear(&chosen, NULL);
+	} else if (!err) {
+		for (size_t i = 0; i < all.nr; i++)
+			if (shown(r, &all.oid[i], l))
+				list_add(out, &all.oid[i]);
 	}
+	commit_list_clear(&by_date);
 	commit_list_clear(&all);
 	return err ? -1 : 0;
 }
