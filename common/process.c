@@ -93,8 +93,30 @@ void process_exit_if_interrupted(void)
 				;
 		}
 	}
+	process_end_if_pipe_closed();
 	error("interrupted");
 	exit(process_exit_status());
+}
+
+int process_flush_stdout(void)
+{
+	int none = 0;
+
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	if (errno == EPIPE && atomic_compare_exchange_strong(&caught, &none, SIGPIPE))
+		kill_children();
+	return -1;
+}
+
+void process_end_if_pipe_closed(void)
+{
+	if (process_interrupted() != SIGPIPE)
+		return;
+	fflush(stderr);
+	signal(SIGPIPE, SIG_DFL);
+	raise(SIGPIPE);
+	_exit(128 + SIGPIPE);
 }
 
 static void track(pid_t pid)

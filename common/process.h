@@ -24,6 +24,15 @@ int process_interrupted(void);
 int process_exit_status(void);
 /* When interrupted: says so and exits with process_exit_status(). */
 void process_exit_if_interrupted(void);
+/*
+ * Flushes stdout. When its reader has gone (EPIPE: `| head`), the run is
+ * interrupted as by SIGPIPE: long loops stop, what is finished is kept, and
+ * process_end_if_pipe_closed() then ends the process as git ends, silently
+ * by SIGPIPE. 0, or -1 when the write failed.
+ */
+int process_flush_stdout(void);
+/* After a closed stdout: dies of SIGPIPE (exit status 141), saying nothing. */
+void process_end_if_pipe_closed(void);
 
 #define PROCESS_NULL (-1)	/* /dev/null */
 #define PROCESS_PIPE (-2)	/* a pipe; the parent's end is stored back */

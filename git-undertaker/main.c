@@ -4,6 +4,7 @@
  * main parses options, walks the range, prints, writes notes and picks the
  * exit code; the analysis lives in checker.c.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,7 +322,7 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 			notes_batch_add(batch, commit, note);
 		free(note);
 	}
-	fflush(stdout);
+	process_flush_stdout();
 	free(old_note);
 	strbuf_release(&key);
 	defect_list_clear(&defects);
@@ -385,7 +386,9 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 			notes_batch_abort(batch);
 		}
 	}
-	if (process_interrupted()) {
+	if (process_interrupted() == SIGPIPE) {
+		ret = -1;	/* the reader left: end as git does, silently */
+	} else if (process_interrupted()) {
 		error("interrupted; notes of the %zu finished commits were written", noted);
 		ret = -1;
 	}
@@ -520,8 +523,9 @@ int main(int argc, const char **argv)
 	repo_close(r);
 	parsed_args_clear(&pa);
 	strvec_clear(&o.pathspec);
-	if (fflush(stdout) || ferror(stdout))
+	if (process_flush_stdout() < 0 && process_interrupted() != SIGPIPE)
 		ret = ret < 0 ? ret : error("could not write to standard output");
+	process_end_if_pipe_closed();
 	if (process_interrupted())
 		return process_exit_status();
 	if (!ret && error_count())

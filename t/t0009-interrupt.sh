@@ -123,6 +123,29 @@ test_expect_success 'git undertaker: SIGTERM exits 143; the notes stay as they w
 	test_cmp before after
 '
 
+# A reader that has gone: a write end of a FIFO whose only reader was closed.
+test_expect_success 'git undertaker: a closed pipe on stdout ends the run at once, silently, by SIGPIPE' '
+	git init -q pipe &&
+	(cd pipe &&
+	 printf "config FOO\n\tbool \"foo\"\n" >Kconfig &&
+	 git add Kconfig && test_tick && git commit -q -m base &&
+	 for i in $(seq 1 20); do
+		printf "#ifdef CONFIG_TYPO_$i\nint x$i;\n#endif\n" >f$i.c &&
+		git add f$i.c && test_tick && git commit -q -m "f$i" || return 1
+	 done &&
+	 mkfifo gone && exec 8<>gone 9>gone 8<&- &&
+	 { git undertaker -j1 HEAD~20..HEAD >&9 2>err; echo $? >rc; } &&
+	 exec 9>&- &&
+	 echo 141 >expect && test_cmp expect rc &&
+	 test_must_be_empty err &&
+	 git notes --ref=undertaker list >notes &&
+	 test_line_count = 1 notes &&
+	 git notes --ref=undertaker show HEAD~19 >note &&
+	 grep "^f1.c:1: dead block" note &&
+	 git undertaker HEAD~20..HEAD | head -n 2 >first &&
+	 grep "^f1.c:1: dead" first)
+'
+
 test_expect_success 'git undertaker --all: SIGINT in the census exits 130' '
 	run_bg out git undertaker --all -j2 hard &&
 	sleep 1 &&
