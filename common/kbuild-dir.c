@@ -287,6 +287,7 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	char *file = kbuild_join(d->path, "Kbuild");
 	struct strmap objs = STRMAP_INIT;
 	struct strvec order = STRVEC_INIT;
+	size_t overflows = kbuild_exprs_overflows(b->ex);
 	int r;
 
 	kbuild_make_init(&mk, b->ex, b->rd, d->path, &b->globals, 0);
@@ -319,6 +320,9 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	for (size_t i = 0; i < order.nr; i++)
 		object(b, &mk, d, order.v[i], strmap_get(&objs, order.v[i]));
 	host_programs(b, &mk, d);
+	if (kbuild_exprs_overflows(b->ex) != overflows)
+		error("%s: a condition of more than %d terms; taken as unknown",
+		      d->path[0] ? d->path : ".", KBUILD_MAX_TERMS);
 	d->incomplete = mk.incomplete;
 	strmap_clear(&objs, free);
 	strvec_clear(&order);

@@ -7,6 +7,7 @@
 #include "kbuild-internal.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "arena.h"
@@ -22,11 +23,17 @@ struct memo_entry {
 	int op;
 };
 
+/* Lists shorter than this take the simplifier's path whole. */
+#define APPEND_MIN 8
+/* The rewrites by pairs of operands (reduce) on lists up to this long only. */
+#define REDUCE_MAX 64
+
 struct kbuild_exprs {
 	struct kbuild_expr **slots;	/* open addressing */
 	size_t nr, cap;
 	const struct kbuild_expr *t, *f;
 	struct memo_entry *memo;
+	size_t overflows;	/* conditions cut at KBUILD_MAX_TERMS */
 	/* Origins ("path\nline\ntext" -> struct kbuild_origin *) and strings, in `arena`. */
 	struct strmap origins, strings;
 	struct arena arena;
@@ -316,12 +323,27 @@ static void flatten(struct oplist *l, enum kbuild_op op, const struct kbuild_exp
 	l->v[l->nr++] = e;
 }
 
-static int has(const struct oplist *l, const struct kbuild_expr *e)
+/* The operands of l as a set of pointers: sorted by address, for bsearch. */
+static int ptr_qcmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < l->nr; i++)
-		if (l->v[i] == e)
-			return 1;
-	return 0;
+	uintptr_t x = (uintptr_t)*(const struct kbuild_expr *const *)a;
+	uintptr_t y = (uintptr_t)*(const struct kbuild_expr *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void ptrs_fill(struct oplist *set, const struct oplist *l)
+{
+	set->nr = 0;
+	ALLOC_GROW(set->v, l->nr + 1, set->alloc);
+	memcpy(set->v, l->v, l->nr * sizeof(*l->v));
+	set->nr = l->nr;
+	qsort(set->v, set->nr, sizeof(*set->v), ptr_qcmp);
+}
+
+static int ptrs_has(const struct oplist *set, const struct kbuild_expr *e)
+{
+	return set->nr && bsearch(&e, set->v, set->nr, sizeof(*set->v), ptr_qcmp) != NULL;
 }
 
 static int is_atom_of(const struct kbuild_expr *e, enum kbuild_op op, const char *name)
@@ -329,10 +351,43 @@ static int is_atom_of(const struct kbuild_expr *e, enum kbuild_op op, const char
 	return e->op == op && !strcmp(e->name, name);
 }
 
-/* Index of the atom op(name), or of its negation when neg, in l; -1 when absent. */
-static long find_atom(const struct oplist *l, enum kbuild_op op, const char *name, int neg)
+/* An atom, or the negation of one: what simplify_symbol reasons about. */
+static int is_leaf(const struct kbuild_expr *e)
 {
-	for (size_t i = 0; i < l->nr; i++) {
+	if (e->op == KB_NOT)
+		e = e->sub[0];
+	return e->op >= KB_ENABLED && e->op <= KB_FREE;
+}
+
+static const char *leaf_name(const struct kbuild_expr *e)
+{
+	return e->op == KB_NOT ? e->sub[0]->name : e->name;
+}
+
+/*
+ * Sorted by expr_cmp, the atoms of one name and their negations sit
+ * together: the run of them that holds l->v[at] is [*lo, *hi). What the
+ * simplifier asks about a name is asked of that run alone, so that a list of
+ * many operands costs linear time, not quadratic.
+ */
+static void name_run(const struct oplist *l, size_t at, size_t *lo, size_t *hi)
+{
+	const char *name = leaf_name(l->v[at]);
+	size_t a = at, b = at + 1;
+
+	while (a > 0 && is_leaf(l->v[a - 1]) && !strcmp(leaf_name(l->v[a - 1]), name))
+		a--;
+	while (b < l->nr && is_leaf(l->v[b]) && !strcmp(leaf_name(l->v[b]), name))
+		b++;
+	*lo = a;
+	*hi = b;
+}
+
+/* Index of the atom op(name), or of its negation when neg, in l->v[lo..hi); -1 when absent. */
+static long find_atom(const struct oplist *l, size_t lo, size_t hi, enum kbuild_op op,
+		      const char *name, int neg)
+{
+	for (size_t i = lo; i < hi && i < l->nr; i++) {
 		const struct kbuild_expr *e = l->v[i];
 
 		if (neg) {
@@ -343,6 +398,24 @@ static long find_atom(const struct oplist *l, enum kbuild_op op, const char *nam
 		}
 	}
 	return -1;
+}
+
+/*
+ * Is z in l, next to l->v[at] = !z? Sorted, z sits right before its
+ * negation, an atom within the run of its name (which rewrites keep whole).
+ */
+static int has_beside(const struct oplist *l, size_t at, const struct kbuild_expr *z)
+{
+	size_t lo = at, hi = at + 1;
+
+	if (is_leaf(z))
+		name_run(l, at, &lo, &hi);
+	else
+		lo = at ? at - 1 : at;
+	for (size_t i = lo; i < hi; i++)
+		if (l->v[i] == z)
+			return 1;
+	return 0;
 }
 
 static void drop(struct oplist *l, long i)
@@ -356,14 +429,22 @@ static void drop(struct oplist *l, long i)
  * other and together make "enabled". Returns 1 when the conjunction (and=1)
  * is false or the disjunction (and=0) is true; may rewrite l.
  */
-static int simplify_symbol(struct kbuild_exprs *ex, struct oplist *l, const char *name, int and)
+static int simplify_symbol(struct kbuild_exprs *ex, struct oplist *l, size_t at, const char *name,
+			   int and)
 {
-	long b = find_atom(l, KB_BUILTIN, name, 0);
-	long m = find_atom(l, KB_MODULE, name, 0);
-	long e = find_atom(l, KB_ENABLED, name, 0);
-	long nb = find_atom(l, KB_BUILTIN, name, 1);
-	long nm = find_atom(l, KB_MODULE, name, 1);
-	long ne = find_atom(l, KB_ENABLED, name, 1);
+	size_t lo, hi;
+	long b, m, e, nb, nm, ne;
+
+	/* A rewrite below keeps the run where it was, or empties it. */
+	if (at >= l->nr || !is_leaf(l->v[at]) || strcmp(leaf_name(l->v[at]), name))
+		return 0;
+	name_run(l, at, &lo, &hi);
+	b = find_atom(l, lo, hi, KB_BUILTIN, name, 0);
+	m = find_atom(l, lo, hi, KB_MODULE, name, 0);
+	e = find_atom(l, lo, hi, KB_ENABLED, name, 0);
+	nb = find_atom(l, lo, hi, KB_BUILTIN, name, 1);
+	nm = find_atom(l, lo, hi, KB_MODULE, name, 1);
+	ne = find_atom(l, lo, hi, KB_ENABLED, name, 1);
 
 	if (and) {
 		if ((b >= 0 && m >= 0) || (b >= 0 && ne >= 0) || (m >= 0 && ne >= 0) ||
@@ -372,34 +453,34 @@ static int simplify_symbol(struct kbuild_exprs *ex, struct oplist *l, const char
 		/* y or m implies enabled and the other's negation: drop the implied. */
 		if ((b >= 0 || m >= 0) && e >= 0) {
 			drop(l, e);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		if (b >= 0 && nm >= 0) {
 			drop(l, nm);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		if (m >= 0 && nb >= 0) {
 			drop(l, nb);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		if (ne >= 0 && (nb >= 0 || nm >= 0)) {
 			drop(l, nb >= 0 ? nb : nm);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		if (nb >= 0 && nm >= 0) {
 			l->v[nb] = kbuild_expr_not(ex, kbuild_expr_enabled(ex, name));
 			drop(l, nm);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		if (e >= 0 && nb >= 0) {	/* enabled but not y: m */
 			l->v[e] = kbuild_expr_module(ex, name);
 			drop(l, nb);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		if (e >= 0 && nm >= 0) {
 			l->v[e] = kbuild_expr_builtin(ex, name);
 			drop(l, nm);
-			return simplify_symbol(ex, l, name, and);
+			return simplify_symbol(ex, l, lo, name, and);
 		}
 		return 0;
 	}
@@ -409,15 +490,15 @@ static int simplify_symbol(struct kbuild_exprs *ex, struct oplist *l, const char
 	if (b >= 0 && m >= 0) {
 		l->v[b] = kbuild_expr_enabled(ex, name);
 		drop(l, m);
-		return simplify_symbol(ex, l, name, and);
+		return simplify_symbol(ex, l, lo, name, and);
 	}
 	if ((b >= 0 || m >= 0) && e >= 0) {
 		drop(l, b >= 0 ? b : m);
-		return simplify_symbol(ex, l, name, and);
+		return simplify_symbol(ex, l, lo, name, and);
 	}
 	if (ne >= 0 && (nb >= 0 || nm >= 0)) {
 		drop(l, ne);
-		return simplify_symbol(ex, l, name, and);
+		return simplify_symbol(ex, l, lo, name, and);
 	}
 	return 0;
 }
@@ -436,12 +517,13 @@ static const struct kbuild_expr *fold(struct kbuild_exprs *ex, enum kbuild_op op
 /* Whether z is implied by the operands of an OR (op) list, or implies the AND list's. */
 static int covered(const struct oplist *l, const struct kbuild_expr *z, enum kbuild_op op)
 {
-	if (has(l, z))
-		return 1;
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i] == z)
+			return 1;
 	if (z->op != op)
 		return 0;
 	for (unsigned i = 0; i < z->nr; i++)
-		if (!has(l, z->sub[i]))
+		if (!covered(l, z->sub[i], KB_FALSE))
 			return 0;
 	return 1;
 }
@@ -525,6 +607,7 @@ static const struct kbuild_expr *build_nary(struct kbuild_exprs *ex, enum kbuild
 	const struct kbuild_expr *zero = op == KB_AND ? ex->f : ex->t;
 	const struct kbuild_expr *res = NULL;
 	enum kbuild_op dual = op == KB_AND ? KB_OR : KB_AND;
+	struct oplist set = { 0 };
 	size_t i, j;
 
 	qsort(l->v, l->nr, sizeof(*l->v), expr_qcmp);
@@ -542,44 +625,46 @@ static const struct kbuild_expr *build_nary(struct kbuild_exprs *ex, enum kbuild
 		const struct kbuild_expr *e = l->v[i];
 
 		/* x op !x */
-		if (e->op == KB_NOT && has(l, e->sub[0])) {
+		if (e->op == KB_NOT && has_beside(l, i, e->sub[0])) {
 			res = zero;
 			goto out;
 		}
 		if (e->op >= KB_ENABLED && e->op <= KB_MODULE) {
-			if (simplify_symbol(ex, l, e->name, op == KB_AND)) {
+			if (simplify_symbol(ex, l, i, e->name, op == KB_AND)) {
 				res = zero;
 				goto out;
 			}
 		} else if (e->op == KB_NOT && e->sub[0]->op >= KB_ENABLED &&
 			   e->sub[0]->op <= KB_MODULE) {
-			if (simplify_symbol(ex, l, e->sub[0]->name, op == KB_AND)) {
+			if (simplify_symbol(ex, l, i, e->sub[0]->name, op == KB_AND)) {
 				res = zero;
 				goto out;
 			}
 		}
 	}
-	/* Absorption: a && (a || b) is a; a || (a && b) is a. */
-	for (i = 0; i < l->nr; i++) {
+	/*
+	 * Absorption: a && (a || b) is a; a || (a && b) is a. Only operands of
+	 * the dual operator are dropped, and none of them is asked about (an
+	 * operand of one is never of its own operator): the set stays true.
+	 */
+	ptrs_fill(&set, l);
+	for (i = j = 0; i < l->nr; i++) {
 		const struct kbuild_expr *e = l->v[i];
 		int absorbed = 0;
 
-		if (e->op != dual)
-			continue;
-		for (unsigned k = 0; k < e->nr && !absorbed; k++)
-			if (has(l, e->sub[k]))
-				absorbed = 1;
-		if (absorbed) {
-			drop(l, (long)i);
-			i--;
-		}
+		for (unsigned k = 0; e->op == dual && k < e->nr && !absorbed; k++)
+			absorbed = ptrs_has(&set, e->sub[k]);
+		if (!absorbed)
+			l->v[j++] = e;
 	}
+	l->nr = j;
 	qsort(l->v, l->nr, sizeof(*l->v), expr_qcmp);
 	for (i = j = 0; i < l->nr; i++)
 		if (!j || l->v[j - 1] != l->v[i])
 			l->v[j++] = l->v[i];
 	l->nr = j;
-	if (reduce(ex, op, l)) {
+	/* Rewrites by pairs of operands: quadratic, worth it on short lists only. */
+	if (l->nr <= REDUCE_MAX && reduce(ex, op, l)) {
 		res = fold(ex, op, l->v, l->nr, (size_t)-1);
 		goto out;
 	}
@@ -590,7 +675,96 @@ static const struct kbuild_expr *build_nary(struct kbuild_exprs *ex, enum kbuild
 	else
 		res = intern(ex, op, NULL, l->v, (unsigned)l->nr);
 out:
+	free(set.v);
 	free(l->v);
+	return res;
+}
+
+/*
+ * A condition of more than KBUILD_MAX_TERMS operands: each one built costs
+ * its length in time and memory, and a Makefile that grows one a term at a
+ * time costs the square. It becomes a variable of its own, as anything else
+ * kbuild decides that we cannot; the reader says where.
+ */
+#define TOO_LONG "(a condition of more than "
+static const struct kbuild_expr *too_long(struct kbuild_exprs *ex)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), TOO_LONG "%d terms, #%zu)", KBUILD_MAX_TERMS, ++ex->overflows);
+	return kbuild_expr_free(ex, text);
+}
+
+/* Combined with anything, such a variable stays what it is: unknown. */
+static int is_too_long(const struct kbuild_expr *e)
+{
+	return e->op == KB_FREE && starts_with(e->name, TOO_LONG);
+}
+
+size_t kbuild_exprs_overflows(const struct kbuild_exprs *ex)
+{
+	return ex->overflows;
+}
+
+/*
+ * l op b where l is a long list of atoms (and negations of atoms) and b one
+ * more. On such a list the simplifier's rules only relate operands of one
+ * name, and those sit together: b joins the run of its name (at most a few
+ * operands), which is simplified alone and put back in place, in
+ * logarithmic time and one copy. Makefiles that list a thousand
+ * `obj-$(CONFIG_X) += dir/` lines build such lists one operand at a time.
+ * NULL when the list or b is not of that shape.
+ */
+static const struct kbuild_expr *append_leaf(struct kbuild_exprs *ex, enum kbuild_op op,
+					     const struct kbuild_expr *l, const struct kbuild_expr *b)
+{
+	const struct kbuild_expr *zero = op == KB_AND ? ex->f : ex->t;
+	const struct kbuild_expr **v, *r = b, *res;
+	struct oplist run = { 0 };
+	size_t lo = 0, hi, rlo, rhi, nr;
+
+	/* Compound operands sort last: a leaf last means leaves only. */
+	if (l->op != op || l->nr < APPEND_MIN || !is_leaf(b) || !is_leaf(l->sub[l->nr - 1]))
+		return NULL;
+	hi = l->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (expr_cmp(l->sub[mid], b) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->nr && l->sub[lo] == b)
+		return l;
+	for (rlo = lo; rlo > 0 && !strcmp(leaf_name(l->sub[rlo - 1]), leaf_name(b)); rlo--)
+		;
+	for (rhi = lo; rhi < l->nr && !strcmp(leaf_name(l->sub[rhi]), leaf_name(b)); rhi++)
+		;
+	for (size_t i = rlo; i < rhi; i++)
+		r = op == KB_AND ? kbuild_expr_and(ex, r, l->sub[i]) : kbuild_expr_or(ex, r, l->sub[i]);
+	if (r == zero)
+		return zero;
+	if (r->op != KB_TRUE && r->op != KB_FALSE)
+		flatten(&run, op, r);
+	for (size_t i = 0; i < run.nr; i++)
+		if (!is_leaf(run.v[i])) {
+			free(run.v);
+			return NULL;
+		}
+	nr = l->nr - (rhi - rlo) + run.nr;
+	if (nr > KBUILD_MAX_TERMS) {
+		free(run.v);
+		return too_long(ex);
+	}
+	v = xmalloc((nr + 1) * sizeof(*v));
+	memcpy(v, l->sub, rlo * sizeof(*v));
+	if (run.nr)
+		memcpy(v + rlo, run.v, run.nr * sizeof(*v));
+	memcpy(v + rlo + run.nr, l->sub + rhi, (l->nr - rhi) * sizeof(*v));
+	res = nr == 1 ? v[0] : intern(ex, op, NULL, v, (unsigned)nr);
+	free(v);
+	free(run.v);
 	return res;
 }
 
@@ -611,9 +785,21 @@ static const struct kbuild_expr *binary(struct kbuild_exprs *ex, enum kbuild_op 
 
 	if (m->a == a && m->b == b && m->op == (int)op)
 		return m->res;
+	if (is_too_long(a) || is_too_long(b))
+		return is_too_long(a) ? a : b;
+	res = append_leaf(ex, op, a, b);
+	if (!res)
+		res = append_leaf(ex, op, b, a);
+	if (res)
+		return res;
 	flatten(&l, op, a);
 	flatten(&l, op, b);
-	res = build_nary(ex, op, &l);
+	if (l.nr > KBUILD_MAX_TERMS) {
+		free(l.v);
+		res = too_long(ex);
+	} else {
+		res = build_nary(ex, op, &l);
+	}
 	/* Filled only now: build_nary may recurse and reuse the same slot. */
 	m->a = a;
 	m->b = b;

@@ -44,6 +44,13 @@ void kbuild_words_set_origin(struct kwords *w, size_t from, const struct kbuild_
  * expressions (kbuild-expr.c): they live as long as the conditions do, and
  * the same statement read again is the same pointer.
  */
+/*
+ * The longest AND or OR kept: a longer one becomes a free variable (what
+ * kbuild decides that we cannot), and kbuild_exprs_overflows() counts them
+ * so that the reader can say which Makefile made one.
+ */
+#define KBUILD_MAX_TERMS 1024
+size_t kbuild_exprs_overflows(const struct kbuild_exprs *ex);
 const struct kbuild_origin *kbuild_exprs_origin(struct kbuild_exprs *ex, const char *path, int line,
 						const char *text, size_t len);
 const char *kbuild_exprs_string(struct kbuild_exprs *ex, const char *s);

@@ -285,12 +285,12 @@ static int cmp_ptr(const void *a, const void *b)
  * The origins in a variable's value, sorted, so that `x := $(patsubst %/,
  * %/built-in.a, $(x))` keeps where each word of x was first written.
  */
-static const struct kbuild_origin **own_origins(const struct kvar *v, size_t *nr)
+static const struct kbuild_origin **own_origins(const struct kvar *v, size_t upto, size_t *nr)
 {
-	const struct kbuild_origin **o = xcalloc(v->val.nr + 1, sizeof(*o));
+	const struct kbuild_origin **o = xcalloc(upto + 1, sizeof(*o));
 
 	*nr = 0;
-	for (size_t i = 0; i < v->val.nr; i++)
+	for (size_t i = 0; i < upto; i++)
 		if (v->val.v[i].origin)
 			o[(*nr)++] = v->val.v[i].origin;
 	qsort(o, *nr, sizeof(*o), cmp_ptr);
@@ -341,7 +341,7 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 		struct kwords w = { 0 };
 
 		if (mk->origin)
-			own = own_origins(v, &nr_own);
+			own = own_origins(v, v->val.nr, &nr_own);
 		kbuild_make_expand_words(mk, rhs, rl, cond, &w);
 		mask(mk, v, cond);
 		from = v->val.nr;
@@ -367,8 +367,12 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 			/* Expanded apart: `x += $(x)` must not read what it appends. */
 			struct kwords w = { 0 };
 
-			if (mk->origin)
-				own = own_origins(v, &nr_own);
+			/*
+			 * The value before is left as it was: its origins are
+			 * sorted below only when a word appended has one (a
+			 * reference to a variable), so that a Makefile of
+			 * many `x += word` lines stays linear.
+			 */
 			kbuild_make_expand_words(mk, rhs, rl, cond, &w);
 			for (size_t i = 0; i < w.nr; i++) {
 				kbuild_words_push(&v->val, w.v[i].cond, w.v[i].text, strlen(w.v[i].text), 0);
@@ -384,6 +388,14 @@ static void set_var(struct kmake *mk, const char *name, const char *op, const ch
 		kbuild_words_push(&v->val, cond, &u, 1, 0);
 	} else {
 		return;
+	}
+	if (mk->origin && !own && !strcmp(op, "+=")) {
+		size_t i = from;
+
+		while (i < v->val.nr && !v->val.v[i].origin)
+			i++;
+		if (i < v->val.nr)
+			own = own_origins(v, from, &nr_own);
 	}
 	if (mk->origin)
 		set_origins(mk, v, from, own, nr_own);

@@ -339,7 +339,7 @@ static void apply(struct builder *b, struct kbuild_file *f, const struct kdir *d
 static void compute_dir_conditions(struct builder *b)
 {
 	struct kdir **queue = xmalloc((b->nr_dirs + 1) * sizeof(*queue));
-	size_t head = 0, tail = 0;
+	size_t head = 0, tail = 0, overflows;
 
 	for (size_t i = 0; i < b->nr_dirs; i++)
 		for (size_t k = 0; k < b->order[i]->nr_edges; k++)
@@ -371,6 +371,7 @@ static void compute_dir_conditions(struct builder *b)
 		if (d->done)
 			continue;
 		d->done = 1;
+		overflows = kbuild_exprs_overflows(b->ex);
 		for (size_t k = 0; k < d->nr_edges; k++) {
 			struct kdir *c = strmap_get(&b->dirs, d->edges[k].dir);
 
@@ -388,6 +389,9 @@ static void compute_dir_conditions(struct builder *b)
 			if (!c->done && c->indeg && !--c->indeg)
 				queue[tail++] = c;
 		}
+		if (kbuild_exprs_overflows(b->ex) != overflows)
+			error("%s: enters directories under more than %d conditions; taken as unknown",
+			      d->path[0] ? d->path : ".", KBUILD_MAX_TERMS);
 	}
 	free(queue);
 }
