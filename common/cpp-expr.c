@@ -424,32 +424,50 @@ static struct cpp_node *parse_cond(struct parser *p)
 }
 
 
-static void add_symbol(struct cpp_expr_ctx *ctx, const struct cpp_token *t)
+/* Past this many names in one directive, they are looked up in a map, not in turn. */
+#define SYMBOLS_SCANNED 32
+
+static void add_symbol(struct cpp_expr_ctx *ctx, const struct cpp_token *t, struct strmap *index)
 {
 	const struct strmap *fd = ctx->file_defined;
-	struct cpp_symbol_ref *r;
+	struct cpp_symbol_ref *r = NULL;
 
-	for (size_t i = 0; i < ctx->nr_symbols; i++) {
-		r = &ctx->symbols[i];
-		if (strlen(r->name) == t->len && !memcmp(r->name, t->s, t->len)) {
-			/* Written by the user anywhere in the line: not only from a macro. */
-			r->from_macro &= t->from_macro;
-			return;
-		}
+	if (ctx->nr_symbols <= SYMBOLS_SCANNED) {
+		for (size_t i = 0; i < ctx->nr_symbols && !r; i++)
+			if (strlen(ctx->symbols[i].name) == t->len &&
+			    !memcmp(ctx->symbols[i].name, t->s, t->len))
+				r = &ctx->symbols[i];
+	} else {
+		uintptr_t at = (uintptr_t)strmap_getn(index, t->s, t->len);
+
+		r = at ? &ctx->symbols[at - 1] : NULL;
+	}
+	if (r) {
+		/* Written by the user anywhere in the line: not only from a macro. */
+		r->from_macro &= t->from_macro;
+		return;
 	}
 	ALLOC_GROW(ctx->symbols, ctx->nr_symbols + 1, ctx->alloc_symbols);
 	r = &ctx->symbols[ctx->nr_symbols++];
 	r->name = arena_strndup(ctx->arena, t->s, t->len);
 	r->from_macro = t->from_macro;
 	r->file_defined = fd && fd->nr && strmap_getn(fd, t->s, t->len);
+	if (ctx->nr_symbols == SYMBOLS_SCANNED + 1)
+		for (size_t i = 0; i < ctx->nr_symbols; i++)
+			strmap_put(index, ctx->symbols[i].name, (void *)(i + 1));
+	else if (ctx->nr_symbols > SYMBOLS_SCANNED + 1)
+		strmap_put(index, r->name, (void *)ctx->nr_symbols);
 }
 
 void cpp_collect_symbols(struct cpp_expr_ctx *ctx, const struct cpp_token *t, size_t n)
 {
+	struct strmap index = STRMAP_INIT;
+
 	for (size_t i = 0; i < n; i++)
 		if (t[i].type == T_IDENT && t[i].len > 7 && !memcmp(t[i].s, "CONFIG_", 7) &&
 		    !(i + 1 < n && t[i + 1].type == T_LPAREN))
-			add_symbol(ctx, &t[i]);
+			add_symbol(ctx, &t[i], &index);
+	strmap_clear(&index, NULL);
 }
 
 struct cpp_expr *cpp_parse_condition(struct cpp_expr_ctx *ctx, const char *s, size_t len)

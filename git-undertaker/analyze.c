@@ -14,6 +14,8 @@
  * 10k #elifs costs no more per defect than a short one.
  */
 #define MAX_DEFECT_SYMBOLS 64
+/* The directive's text in a defect's line, at most (bytes). */
+#define MAX_DIRECTIVE_SHOWN 512
 /* A longer condition in normal form is named by a hash of its directives instead. */
 #define MAX_CONDITION_TEXT 1024
 
@@ -432,7 +434,11 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 	d->end_line = b->end_line;
 	d->block = b->number;
 	d->kind = kind;
-	d->directive = xstrdup(b->directive);
+	/* Shown in reports and notes, never compared: a line of 1 MB is cut. */
+	if (strlen(b->directive) > MAX_DIRECTIVE_SHOWN)
+		d->directive = xstrfmt("%.*s...", MAX_DIRECTIVE_SHOWN, b->directive);
+	else
+		d->directive = xstrdup(b->directive);
 	if (condition_text(&cond, b->pc) < 0) {
 		/* 10k nested #ifs: a text per block would be quadratic in the file. */
 		strbuf_reset(&cond);
@@ -735,15 +741,15 @@ static int undefined_names(struct file_state *fs, size_t i, const struct analyze
 	const struct cpp_block *b = &fs->f->blocks[i];
 	int from_macro = 0;
 
-	for (size_t k = 0; k < b->nr_symbols; k++) {
+	/* The directive's names are distinct; a defect lists MAX_DEFECT_SYMBOLS of them. */
+	for (size_t k = 0; k < b->nr_symbols && names->nr < MAX_DEFECT_SYMBOLS; k++) {
 		const struct cpp_symbol_ref *ref = &b->symbols[k];
 
 		if (ref->from_macro ? !macro_option_missing(fs, opt, b, k) :
 		    ref->file_defined ||
 		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
 			continue;
-		if (!has_name(names, ref->name))
-			strvec_push(names, ref->name);
+		strvec_push(names, ref->name);
 		from_macro |= ref->from_macro;
 	}
 	return from_macro;

@@ -50,4 +50,20 @@ test_expect_success 'vampyr: the same two shapes' '
 	done
 '
 
+test_expect_success 'undertaker: one #if naming 80k undefined names: linear, 64 names and 512 bytes shown' '
+	perl -e "print qq(#if defined(CONFIG_U1)); print qq( || defined(CONFIG_U\$_)) for 2..80000; print qq(\nint u;\n#endif\n)" >many.c &&
+	git add many.c && test_tick && git commit -q -m many && git tag many &&
+	test_expect_code 1 sh -c "ulimit -t 5; git undertaker many^!" >out 2>err &&
+	grep "^git undertaker: error: many.c:1: #if expression too long$" err &&
+	grep "^many.c:1: undefined block B0 (missing CONFIG_U1 CONFIG_U2 .* CONFIG_U64, global): #if defined(CONFIG_U1) || " out >line &&
+	test $(wc -l <line) = 1 &&
+	! grep CONFIG_U65 line &&
+	test $(wc -c <line) -lt 2000 &&
+	grep "\.\.\.$" line &&
+	git notes --ref=undertaker show many >note &&
+	test $(wc -c <note) -lt 10000 &&
+	test_expect_code 1 sh -c "ulimit -t 5; git undertaker --explain --no-notes many^!" >explained 2>err &&
+	test $(wc -l <explained) -lt 200
+'
+
 test_done
