@@ -647,11 +647,31 @@ int strbuf_read_fd(struct strbuf *sb, int fd)
 
 int read_file(const char *path, char **data, size_t *size)
 {
+	return read_file_max(path, SIZE_MAX, data, size);
+}
+
+int read_file_max(const char *path, size_t max, char **data, size_t *size)
+{
 	struct strbuf sb = STRBUF_INIT;
-	int fd = open(path, O_RDONLY), e;
+	/* Non-blocking: a FIFO given as a file must not hang the open. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
+	struct stat st;
 
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	else if ((uintmax_t)st.st_size > max)
+		e = EFBIG;
+	else
+		e = 0;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	if (strbuf_read_fd(&sb, fd) < 0) {
 		e = errno;
 		close(fd);

@@ -133,8 +133,10 @@ int rules_load(struct repo *r, const char *spec, const char *tmpdir, struct rule
 /*
  * The macro file for spatch (--macro-file): a file, or <rev>:<path> written
  * into tmpdir. Its absolute path (to be freed) and its blob id (for the
- * cache); -1 with an error message when it cannot.
+ * cache); -1 with an error message when it cannot. A regular file or a
+ * blob of RULES_MACRO_FILE_MAX bytes at most (the kernel's are about 100 KB).
  */
+#define RULES_MACRO_FILE_MAX (16 << 20)
 int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char **path,
 		     git_oid *id);
 /* Marks the rules that run for `target` (NULL: all). */

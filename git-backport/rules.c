@@ -213,6 +213,11 @@ int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char 
 			return error("--macro-file: '%s' is not a file", spec);
 		if (repo_read_blob(r, id, &blob) < 0)
 			return -1;
+		if (blob->size > RULES_MACRO_FILE_MAX) {
+			blob_release(r, blob);
+			return error("--macro-file: '%s' is larger than %d MiB", spec,
+				     RULES_MACRO_FILE_MAX >> 20);
+		}
 		*path = xstrfmt("%s/macros.h", tmpdir);
 		if (write_file_at("/", *path, blob->data, blob->size) < 0)
 			ret = error("cannot write %s: %s", *path, strerror(errno));
@@ -220,8 +225,14 @@ int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char 
 		return ret;
 	}
 	*path = realpath(spec, NULL);
-	if (!*path || read_file(*path, &data, &size) < 0)
+	if (!*path || read_file_max(*path, RULES_MACRO_FILE_MAX, &data, &size) < 0) {
+		if (*path && errno == EINVAL)
+			return error("--macro-file: '%s' is not a regular file", spec);
+		if (*path && errno == EFBIG)
+			return error("--macro-file: '%s' is larger than %d MiB", spec,
+				     RULES_MACRO_FILE_MAX >> 20);
 		return error("--macro-file: cannot read '%s': %s", spec, strerror(errno));
+	}
 	repo_hash_blob(data, size, id);
 	free(data);
 	return 0;

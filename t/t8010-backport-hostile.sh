@@ -106,4 +106,15 @@ test_expect_success 'a file whose blob is gone from the object store: named, the
 	grep "error: lost/gone.c: not given to spatch: its blob cannot be read from the object store" err
 '
 
+test_expect_success 'a macro file that is a device, a FIFO, a directory or too large: named at once' '
+	mkfifo fifo && truncate -s 17M huge.h && mkdir macrodir &&
+	for m in /dev/zero fifo macrodir; do
+		test_must_fail sh -c "ulimit -v 2000000; timeout 20 git backport --rules=rules --macro-file=$m HEAD^!" >out 2>err &&
+		test "$(cat err)" = "git backport: error: --macro-file: '\''$m'\'' is not a regular file" &&
+		test_must_be_empty out || return 1
+	done &&
+	test_must_fail git backport --rules=rules --macro-file=huge.h HEAD^! 2>err &&
+	grep "^git backport: error: --macro-file: .huge.h. is larger than 16 MiB$" err
+'
+
 test_done
