@@ -3,6 +3,8 @@
 #include "process.h"
 #include "repo.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,10 +350,21 @@ static int add_pattern(regex_t **v, size_t *nr, const char *opt, const char *pat
 	return 0;
 }
 
+/*
+ * As git reads -n and --skip: a negative count is no limit (-n -1 lists
+ * everything, --skip=-1 skips nothing), and one too large for a long is
+ * the largest; anything but an integer is an error.
+ */
 static int limit_number(const char *opt, const char *v, long *out)
 {
-	if (parse_int(v, out) < 0 || *out < 0)
+	char *end;
+
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	if (!*v || *end || isspace((unsigned char)*v))
 		return error("--%s expects a number, not '%s'", opt, v);
+	if (*out < 0)
+		*out = -1;
 	return 0;
 }
 

@@ -4,6 +4,8 @@
  * main parses options, walks the range, prints, writes notes and picks the
  * exit code; the analysis lives in checker.c.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,10 +494,14 @@ int main(int argc, const char **argv)
 	if (shard) {
 		char *slash;
 
-		o.shard_k = strtoul(shard, &slash, 10);
-		if (*slash == '/')
+		/* Digits only (strtoul takes "-1"), and nothing past what a size holds. */
+		errno = 0;
+		o.shard_k = isdigit((unsigned char)*shard) ? strtoul(shard, &slash, 10) : 0;
+		if (o.shard_k && *slash == '/' && isdigit((unsigned char)slash[1]))
 			o.shard_n = strtoul(slash + 1, &slash, 10);
-		if (*slash || !o.shard_n || !o.shard_k || o.shard_k > o.shard_n || o.dump_model)
+		if (errno == ERANGE)
+			o.shard_n = 0;
+		if (!o.shard_k || *slash || !o.shard_n || !o.shard_k || o.shard_k > o.shard_n || o.dump_model)
 			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
 				    o.dump_model ? " (and not with --dump-model)" : "");
 	}

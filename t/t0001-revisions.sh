@@ -182,6 +182,8 @@ test_expect_success 'limiting options with no revision walk from HEAD; bad ones 
 	test-revisions -n 2 >actual &&
 	git rev-list --reverse --topo-order -n 2 HEAD >expect &&
 	test_cmp expect actual &&
+	check_revs -n -1 F && check_revs --max-count=-3 F && check_revs --skip=-1 -n 2 F &&
+	check_revs -n 99999999999999999999 F &&
 	test_expect_code 128 test-revisions --max-count=x F 2>err &&
 	grep "max-count expects a number" err &&
 	test_expect_code 128 test-revisions --bogus F 2>err &&

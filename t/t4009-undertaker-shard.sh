@@ -24,7 +24,10 @@ test_expect_success 'a bad --shard is a usage error' '
 	grep "shard" err &&
 	test_expect_code 129 git undertaker --shard=4/3 base..tip &&
 	test_expect_code 129 git undertaker --shard=1 base..tip &&
-	test_expect_code 129 git undertaker --shard=1/2x base..tip
+	test_expect_code 129 git undertaker --shard=1/2x base..tip &&
+	test_expect_code 129 git undertaker --shard=1/99999999999999999999 base..tip &&
+	test_expect_code 129 git undertaker --shard=-1/3 base..tip &&
+	test_expect_code 129 git undertaker --shard=1/+3 base..tip
 '
 
 test_expect_success 'one run in one clone' '
