@@ -292,7 +292,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		*out = &ci->info;
 		return 0;
 	}
-	if (git_commit_lookup(&c, repo_git(b->repo), commit) < 0)
+	if (repo_lookup_commit(b->repo, repo_git(b->repo), commit, &c) < 0)
 		return error("cannot read commit %s", hex);
 	root = walk(b, git_commit_tree_id(c));
 	git_commit_free(c);

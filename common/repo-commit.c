@@ -19,7 +19,7 @@ static const char *git_why(void)
 
 static int lookup_commit(struct repo *r, const git_oid *commit, git_commit **out)
 {
-	if (git_commit_lookup(out, repo_git_local(r), commit) == 0)
+	if (repo_lookup_commit(r, NULL, commit, out) == 0)
 		return 0;
 	return error("cannot read commit %s: %s", oid_short(r, commit), git_why());
 }
@@ -103,7 +103,7 @@ int repo_tree_update(struct repo *r, const git_oid *base, const struct tree_upda
 		ups[i].filemode = v[i].mode ? (git_filemode_t)v[i].mode : GIT_FILEMODE_BLOB;
 		ups[i].path = v[i].path;
 	}
-	if (git_commit_lookup(&c, g, base) < 0 || git_commit_tree(&tree, c) < 0 ||
+	if (repo_lookup_commit(r, g, base, &c) < 0 || git_commit_tree(&tree, c) < 0 ||
 	    git_tree_create_updated(out, g, tree, nr, ups) < 0)
 		ret = error("cannot build the tree: %s", git_why());
 	git_tree_free(tree);

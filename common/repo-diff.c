@@ -66,7 +66,7 @@ static int commit_trees(struct repo *r, git_repository *g, const git_oid *commit
 	int err;
 
 	*old = *new = NULL;
-	if (git_commit_lookup(&c, g, commit) < 0)
+	if (repo_lookup_commit(r, g, commit, &c) < 0)
 		return -1;
 	err = git_commit_tree(new, c);
 	if (!err && repo_commit_parentcount(r, c)) {

@@ -195,7 +195,7 @@ static int add_parents(struct repo *r, const git_oid *oid, unsigned nth, struct 
 	git_commit *c;
 	unsigned n;
 
-	if (git_commit_lookup(&c, repo_git(r), oid) < 0)
+	if (repo_lookup_commit(r, repo_git(r), oid, &c) < 0)
 		return -1;
 	n = repo_commit_parentcount(r, c);
 	if (nth && nth > n) {
@@ -456,7 +456,7 @@ static int shown(struct repo *r, const git_oid *oid, const struct rev_limits *l)
 	if (!l->min_parents && l->max_parents < 0 && l->until < 0 && !l->nr_authors &&
 	    !l->nr_greps)
 		return 1;
-	if (git_commit_lookup(&c, repo_git(r), oid) < 0)
+	if (repo_lookup_commit(r, repo_git(r), oid, &c) < 0)
 		return 0;
 	np = repo_commit_parentcount(r, c);
 	if ((int)np < l->min_parents || (l->max_parents >= 0 && (int)np > l->max_parents))
@@ -634,7 +634,7 @@ static int load_range(struct repo *r, struct range *rg, int first_parent)
 		git_commit *c;
 		unsigned np;
 
-		if (git_commit_lookup(&c, repo_git(r), &n->oid) < 0)
+		if (repo_lookup_commit(r, repo_git(r), &n->oid, &c) < 0)
 			return -1;
 		n->date = git_commit_time(c);
 		np = repo_commit_parentcount(r, c);
@@ -681,7 +681,7 @@ static int reach(struct repo *r, struct commit_list *todo, struct strmap *seen, 
 		if (strmap_contains(seen, oid_hex(&oid, hex)))
 			continue;
 		strmap_put(seen, hex, NULL);
-		if (git_commit_lookup(&c, repo_git(r), &oid) < 0)
+		if (repo_lookup_commit(r, repo_git(r), &oid, &c) < 0)
 			return -1;
 		if (rg)
 			range_add(rg, &oid);

@@ -35,6 +35,7 @@ struct repo {
 	struct cached_blob *lru_head, *lru_tail;
 	size_t cached_bytes, cache_limit;
 	struct strmap shallow;	/* hex ids of $GIT_DIR/shallow: commits git sees as roots */
+	struct strmap replace;	/* hex id -> git_oid *: refs/replace/ (git replace) */
 	atomic_size_t read_failures;	/* objects that could not be read (repo_read_failures) */
 };
 
@@ -56,7 +57,89 @@ static int error_git(const char *what)
 
 static int open_from_env(git_repository **out)
 {
-	return git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	int err = git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+
+	/*
+	 * libgit2 takes GIT_NAMESPACE for every ref it reads; git only for
+	 * the refs it serves (upload-pack, receive-pack): here `main` is
+	 * refs/heads/main whatever GIT_NAMESPACE says, as in git log.
+	 */
+	if (!err && git_repository_get_namespace(*out))
+		err = git_repository_set_namespace(*out, NULL);
+	return err;
+}
+
+/*
+ * git replace: refs/replace/<id> makes git read another object for <id>
+ * (its content, the id stays). Read once at open, unchanged after: every
+ * thread may look. Off with GIT_NO_REPLACE_OBJECTS or core.useReplaceRefs=false;
+ * GIT_REPLACE_REF_BASE moves it, as in git.
+ */
+static const struct strmap *replacements;
+
+struct replace_walk {
+	struct repo *r;
+	size_t base_len;
+};
+
+static int add_replacement(const char *name, void *data)
+{
+	struct replace_walk *w = data;
+	git_oid from, *to = xmalloc(sizeof(*to));
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (git_oid_fromstr(&from, name + w->base_len) < 0 ||
+	    git_reference_name_to_id(to, w->r->git, name) < 0) {
+		free(to);
+		return 0;
+	}
+	free(strmap_put(&w->r->replace, oid_hex(&from, hex), to));
+	return 0;
+}
+
+static void load_replace(struct repo *r, git_config *cfg)
+{
+	const char *base = getenv("GIT_REPLACE_REF_BASE");
+	struct replace_walk w = { r, 0 };
+	char *glob;
+	int v;
+
+	if (getenv("GIT_NO_REPLACE_OBJECTS") ||
+	    (cfg && !git_config_get_bool(&v, cfg, "core.usereplacerefs") && !v))
+		return;
+	if (!base || !*base)
+		base = "refs/replace/";
+	glob = ends_with(base, "/") ? xstrfmt("%s*", base) : xstrfmt("%s/*", base);
+	w.base_len = strlen(glob) - 1;
+	git_reference_foreach_glob(r->git, glob, add_replacement, &w);
+	free(glob);
+	if (r->replace.nr)
+		replacements = &r->replace;
+}
+
+static const git_oid *replaced(const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	/* git follows a chain of replacements, five at most. */
+	for (int i = 0; replacements && i < 5; i++) {
+		const git_oid *to = strmap_get(replacements, oid_hex(oid, hex));
+
+		if (!to)
+			break;
+		oid = to;
+	}
+	return oid;
+}
+
+const git_oid *repo_replaced(struct repo *r, const git_oid *oid)
+{
+	return replaced(oid);
+}
+
+int repo_lookup_commit(struct repo *r, git_repository *g, const git_oid *oid, git_commit **out)
+{
+	return git_commit_lookup(out, g ? g : repo_git_local(r), replaced(oid));
 }
 
 /* git's shallow file: the commits of a shallow clone whose parents it lacks. */
@@ -130,7 +213,10 @@ struct repo *repo_open(void)
 		if (!git_repository_config_snapshot(&cfg, r->git)) {
 			if (!git_config_get_bool(&v, cfg, "core.quotepath"))
 				quote_path_high = v;
+			load_replace(r, cfg);
 			git_config_free(cfg);
+		} else {
+			load_replace(r, NULL);
 		}
 	}
 	return r;
@@ -155,6 +241,9 @@ void repo_close(struct repo *r)
 	free(r->handles);
 	pthread_mutex_destroy(&r->lock);
 	strmap_clear(&r->shallow, NULL);
+	if (replacements == &r->replace)
+		replacements = NULL;
+	strmap_clear(&r->replace, free);
 	git_repository_free(r->git);
 	free(r);
 	git_libgit2_shutdown();
@@ -316,7 +405,7 @@ static int lookup_tree(git_repository *g, const git_oid *oid, git_tree **out)
 	git_object *obj, *peeled;
 	int err;
 
-	err = git_object_lookup(&obj, g, oid, GIT_OBJECT_ANY);
+	err = git_object_lookup(&obj, g, replaced(oid), GIT_OBJECT_ANY);
 	if (err < 0)
 		return err;
 	err = git_object_peel(&peeled, obj, GIT_OBJECT_TREE);
@@ -950,7 +1039,7 @@ char *commit_title(struct repo *r, const git_oid *commit)
 	git_commit *c;
 	char *ret;
 
-	if (git_commit_lookup(&c, repo_git_local(r), commit) < 0)
+	if (repo_lookup_commit(r, NULL, commit, &c) < 0)
 		return xstrdup(oid_short(r, commit));
 	ret = xstrfmt("%s %s", oid_short(r, commit), git_commit_summary(c) ? git_commit_summary(c) : "");
 	git_commit_free(c);

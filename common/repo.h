@@ -63,6 +63,14 @@ int repo_parse_revisions(struct repo *r, const struct strvec *args, struct commi
  */
 int repo_is_shallow(struct repo *r);
 unsigned repo_commit_parentcount(struct repo *r, const git_commit *c);
+/*
+ * git replace: the object git reads for `oid` (refs/replace/<oid>, followed
+ * as git follows it), or oid itself. repo_lookup_commit is git_commit_lookup
+ * (on g, or this thread's handle when NULL) of the replacement: its tree,
+ * parents and message are what `git log` shows for oid; the id stays oid.
+ */
+const git_oid *repo_replaced(struct repo *r, const git_oid *oid);
+int repo_lookup_commit(struct repo *r, git_repository *g, const git_oid *oid, git_commit **out);
 
 /* Resolves one revision to a commit id; -1 with an error message when it is none. */
 int repo_resolve_commit(struct repo *r, const char *rev, git_oid *out);

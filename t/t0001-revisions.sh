@@ -192,6 +192,23 @@ test_expect_success 'limiting options with no revision walk from HEAD; bad ones 
 	grep "bad pattern" err
 '
 
+test_expect_success 'git replace: the walk follows the replacement, as git rev-list does' '
+	git replace --graft M C &&
+	check_revs A..F && check_revs F main && check_revs "M^@" && check_revs ^B F &&
+	GIT_NO_REPLACE_OBJECTS=1 test-revisions A..F >actual &&
+	GIT_NO_REPLACE_OBJECTS=1 git rev-list --reverse --topo-order A..F >expect &&
+	test_cmp expect actual &&
+	git -c core.useReplaceRefs=false rev-list --reverse --topo-order A..F >expect &&
+	test_cmp expect actual &&
+	git replace -d M
+'
+
+test_expect_success 'GIT_NAMESPACE does not move the refs a revision names (git: only transports)' '
+	GIT_NAMESPACE=foo git rev-list --reverse --topo-order main~2..main >expect &&
+	GIT_NAMESPACE=foo test-revisions main~2..main >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a linked worktree has its own HEAD' '
 	git worktree add -q --detach linked E &&
 	(cd linked && test-revisions >../actual && check_revs C..M) &&

@@ -481,4 +481,21 @@ test_expect_success '--arch=<typo>: a swap of two letters is one typo (x68 is x8
 	)
 '
 
+test_expect_success 'a replaced commit is checked as git log shows it (git replace), the original with GIT_NO_REPLACE_OBJECTS' '
+	git init -q replaced &&
+	(cd replaced &&
+	 printf "config FOO\n\tbool \"foo\"\n" >Kconfig &&
+	 git add Kconfig && test_tick && git commit -q -m base &&
+	 printf "#ifdef CONFIG_FOOO\nint x;\n#endif\n" >a.c &&
+	 git add a.c && test_tick && git commit -q -m typo && git tag typo &&
+	 git reset -q --hard HEAD^ &&
+	 printf "#ifdef CONFIG_FOO\nint x;\n#endif\n" >a.c &&
+	 git add a.c && test_tick && git commit -q -m fixed && git tag fixed &&
+	 git replace typo fixed &&
+	 git undertaker --no-notes typo^! >out &&
+	 test_must_be_empty out &&
+	 test_expect_code 1 env GIT_NO_REPLACE_OBJECTS=1 git undertaker --no-notes typo^! >out &&
+	 grep "^a.c:1: dead block B0 (missing CONFIG_FOOO, global)" out)
+'
+
 test_done
