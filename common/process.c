@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "process.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,6 +157,8 @@ int process_start(struct process *p)
 	const char *prog = p->program ? p->program : p->argv[0];
 	pid_t pid;
 
+	pid_t parent = getpid();
+
 	p->pid = 0;
 	if (process_interrupted())
 		return -1;
@@ -172,6 +177,14 @@ int process_start(struct process *p)
 
 		for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 			signal(sigs[i], SIG_DFL);
+		/*
+		 * Killed with us, even by SIGKILL (which no handler sees): the
+		 * thread that starts a child waits for it, so the thread's end
+		 * that Linux means here is ours. Already orphaned: stop now.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(126);
 		setpgid(0, 0);
 		for (int k = 0; k < 3; k++) {
 			int fd = want[k];
@@ -330,12 +343,47 @@ static void remove_tmpdirs(void)
 	pthread_mutex_unlock(&tmpdirs_lock);
 }
 
+/*
+ * The directories <name>-<pid>-* under base that a run of ours left when it
+ * was killed (SIGKILL: no atexit): ours (same owner), real directories, and
+ * their process gone. A live process of that pid keeps its directory.
+ */
+static void reap_tmpdirs(const char *base, const char *name)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	size_t len = strlen(name);
+
+	while (d && (e = readdir(d)) != NULL) {
+		struct stat st;
+		char *end, *path;
+		long pid;
+
+		if (strncmp(e->d_name, name, len) || e->d_name[len] != '-')
+			continue;
+		pid = strtol(e->d_name + len + 1, &end, 10);
+		if (pid <= 0 || *end != '-' || pid == getpid() ||
+		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		path = xstrfmt("%s/%s", base, e->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == getuid())
+			remove_tree(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 char *process_tmpdir(const char *name)
 {
 	static int registered;
 	const char *base = getenv("TMPDIR");
-	char *dir = xstrfmt("%s/%s-XXXXXX", base && *base ? base : "/tmp", name);
+	char *dir;
 
+	if (!base || !*base)
+		base = "/tmp";
+	reap_tmpdirs(base, name);
+	dir = xstrfmt("%s/%s-%d-XXXXXX", base, name, (int)getpid());
 	if (!mkdtemp(dir)) {
 		error("cannot create a temporary directory %s: %s", dir, strerror(errno));
 		free(dir);

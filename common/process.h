@@ -79,8 +79,10 @@ int process_run_capture(const char *const *argv, struct strbuf *out, int show_er
 int process_status_code(int status);
 
 /*
- * A new directory $TMPDIR/<name>-XXXXXX (to be freed), removed at exit unless
- * removed or kept before; NULL (said) when it cannot be made.
+ * A new directory $TMPDIR/<name>-<pid>-XXXXXX (to be freed), removed at exit
+ * unless removed or kept before; NULL (said) when it cannot be made. The
+ * directories of <name> that a killed run left (its pid gone) are removed
+ * first. Children started here die with this process, SIGKILL too.
  */
 char *process_tmpdir(const char *name);
 /* Removes it with its contents now; frees dir. */

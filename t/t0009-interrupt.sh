@@ -200,6 +200,25 @@ test_expect_success SPATCH 'git backport: SIGTERM exits 143' '
 	test_must_be_empty left
 '
 
+test_expect_success SPATCH 'git backport killed by SIGKILL: spatch dies with it, the next run removes its directory' '
+	rm -f spatch.pids &&
+	PATH="$PWD/fake:$PATH" TMPDIR="$PWD/tmp" run_bg out git backport --rules=rules hard..drv &&
+	wait_for 30 "test -s spatch.pids" &&
+	backport=$(ps -o ppid= -p $(head -n 1 spatch.pids)) &&
+	kill -KILL $backport &&
+	wait $bg_pid;
+	wait_for 5 "! kill -0 $(cat spatch.pids) 2>/dev/null" &&
+	ls tmp >left &&
+	test_line_count = 1 left &&
+	grep "^git-backport-$backport-" left &&
+	mkdir tmp/git-backport-$$-live &&
+	TMPDIR="$PWD/tmp" git backport --rules=rules --no-notes HEAD^! >/dev/null 2>&1 </dev/null;
+	ls tmp >left &&
+	echo "git-backport-$$-live" >expect &&
+	test_cmp expect left &&
+	rmdir tmp/git-backport-$$-live
+'
+
 test_expect_success 'git vampyr --expand: SIGINT while kconfig runs exits 130, tree removed' '
 	rm -f kconfig.pid &&
 	TMPDIR="$PWD/tmp" run_bg out git vampyr --commit=hard~1 --expand \
