@@ -1025,6 +1025,25 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 	explain_code(d, fs->path, fs->f, i);
 }
 
+/*
+ * A .c or .S file that no Makefile lists: kbuild never compiles it (a .h,
+ * or anything #included, is read through its includer).
+ */
+static int never_compiled(struct file_state *fs, const char *path, const size_t *scope,
+			  size_t nr_scope)
+{
+	const struct kbuild_file *kf;
+	int unlisted;
+
+	if (!fs->tm->file_condition || !nr_scope || !(ends_with(path, ".c") || ends_with(path, ".S")))
+		return 0;
+	hold_model(fs, scope[0]);
+	kf = fs->tm->file_condition(fs->tm->data, scope[0], path);
+	unlisted = kf && kf->kind == KBUILD_UNLISTED;
+	release_model(fs, scope[0]);
+	return unlisted;
+}
+
 void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
 		     const struct analyze_options *opt, struct defect_list *out,
 		     size_t *input_errors)
@@ -1034,13 +1053,18 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 	struct strvec names = STRVEC_INIT;
 	size_t *scope, nr_scope;
 
-	for (size_t i = 0; i < f->errors.nr; i++)
-		error("%s", f->errors.v[i]);
-	*input_errors += f->errors.nr;
 	fs.nr_models = tm->nr_arches ? tm->nr_arches : 1;
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
 	fs.ids = block_ids(f);
 	scope_of(&fs, path, &scope, &nr_scope);
+	if (f->errors.nr && never_compiled(&fs, path, scope, nr_scope)) {
+		for (size_t i = 0; i < f->errors.nr && !opt->quiet_unbuilt; i++)
+			warning("%s (no Makefile builds this file)", f->errors.v[i]);
+	} else {
+		for (size_t i = 0; i < f->errors.nr; i++)
+			error("%s", f->errors.v[i]);
+		*input_errors += f->errors.nr;
+	}
 
 	if (check_file(&fs, path, scope, nr_scope, out)) {
 		file_defect(&fs, scope, opt, out);

@@ -28,6 +28,13 @@ struct analyze_options {
 	 * differ under the same models. NULL: every block.
 	 */
 	const struct strmap *skip;
+	/*
+	 * The file's own errors (an unterminated comment) where kbuild never
+	 * compiles it (a .c or .S no Makefile lists) are warnings, not input
+	 * errors; with this set (a census without --verbose) they are not
+	 * printed at all.
+	 */
+	int quiet_unbuilt;
 };
 
 struct cpp_file;

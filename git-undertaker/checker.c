@@ -210,7 +210,8 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 {
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
 					 .macro_defs = &c->macro_defs,
-					 .asm_file = ends_with(path, ".S") };
+					 .asm_file = ends_with(path, ".S"),
+					 .quiet_unbuilt = c->opts->all && !c->opts->verbose };
 	struct blob *blob;
 
 	if (trees_not_checked(ms, path))

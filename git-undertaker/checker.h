@@ -14,6 +14,7 @@ struct undertaker_options {
 	struct common_options common;
 	int all;		/* --all: every block of every file (census) */
 	int explain;		/* --explain */
+	int verbose;		/* -v: also what a census keeps quiet (unbuilt files' errors) */
 	const char *show;	/* --show=new|all */
 	int show_all;
 	int force;		/* --force: check commits that already have a note */

@@ -466,6 +466,7 @@ int main(int argc, const char **argv)
 	struct option opts[] = {
 		OPT_BOOL(0, "all", &o.all, "check every block of every file at one commit"),
 		OPT_BOOL(0, "explain", &o.explain, "say why each defect is one"),
+		OPT_BOOL('v', "verbose", &o.verbose, "with --all: also the errors of files no Makefile builds"),
 		OPT_STRING(0, "show", &o.show, "new|all", "which defects to print (default: new)"),
 		OPT_BOOL(0, "force", &o.force, "check commits again that already have a current note"),
 		OPT_STRING(0, "arch", &o.arch, "arch", "only this architecture's model"),

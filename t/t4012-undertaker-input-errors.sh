@@ -89,4 +89,31 @@ test_expect_success 'once the blob is readable, the defect is found and noted' '
 	grep "c.c:1: dead block" note
 '
 
+test_expect_success 'errors in a file no Makefile builds are warnings; a census says them with -v only' '
+	git init -q unbuilt &&
+	(cd unbuilt &&
+	 printf "config FOO\n\tbool \"foo\"\n" >Kconfig &&
+	 echo "obj-y += d/" >Kbuild &&
+	 mkdir d &&
+	 echo "obj-y += built.o" >d/Makefile &&
+	 printf "#ifdef CONFIG_FOO\nint x;\n#endif\n" >d/built.c &&
+	 printf "#ifdef CONFIG_FOO\n#endif\n" >d/unlisted.S &&
+	 git add . && test_tick && git commit -q -m base &&
+	 printf "#else\n#ifdef CONFIG_FOO\n#endif\n/* open" >d/unlisted.S &&
+	 git add . && test_tick && git commit -q -m unlisted &&
+	 git undertaker HEAD^! >out 2>err &&
+	 test_must_be_empty out &&
+	 grep "^git undertaker: warning: d/unlisted.S:1: #else without #if (no Makefile builds this file)$" err &&
+	 ! grep "error:" err &&
+	 git notes --ref=undertaker show HEAD >note &&
+	 git undertaker --all HEAD >out 2>err &&
+	 test_must_be_empty err &&
+	 git undertaker --all -v HEAD >out 2>err &&
+	 grep "warning: d/unlisted.S:4: unterminated comment" err &&
+	 cp d/unlisted.S d/built.c &&
+	 git add . && test_tick && git commit -q -m "built file broken" &&
+	 test_expect_code 1 git undertaker --no-notes HEAD^! >out 2>err &&
+	 grep "^git undertaker: error: d/built.c:1: #else without #if$" err)
+'
+
 test_done
