@@ -1026,22 +1026,25 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 }
 
 /*
- * A .c or .S file that no Makefile lists: kbuild never compiles it (a .h,
- * or anything #included, is read through its includer).
+ * Why kbuild never compiles this .c or .S file in this run, or NULL: no
+ * Makefile lists it (a .h, or anything #included, is read through its
+ * includer), or it is another architecture's than --arch.
  */
-static int never_compiled(struct file_state *fs, const char *path, const size_t *scope,
-			  size_t nr_scope)
+static const char *never_compiled(struct file_state *fs, const char *path, const size_t *scope,
+				  size_t nr_scope)
 {
 	const struct kbuild_file *kf;
 	int unlisted;
 
-	if (!fs->tm->file_condition || !nr_scope || !(ends_with(path, ".c") || ends_with(path, ".S")))
-		return 0;
+	if (!fs->tm->file_condition || !(ends_with(path, ".c") || ends_with(path, ".S")))
+		return NULL;
+	if (!nr_scope)
+		return fs->tm->only_arch ? "another architecture's file" : NULL;
 	hold_model(fs, scope[0]);
 	kf = fs->tm->file_condition(fs->tm->data, scope[0], path);
 	unlisted = kf && kf->kind == KBUILD_UNLISTED;
 	release_model(fs, scope[0]);
-	return unlisted;
+	return unlisted ? "no Makefile builds this file" : NULL;
 }
 
 void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
@@ -1052,14 +1055,15 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 	struct strbuf key = STRBUF_INIT;
 	struct strvec names = STRVEC_INIT;
 	size_t *scope, nr_scope;
+	const char *unbuilt;
 
 	fs.nr_models = tm->nr_arches ? tm->nr_arches : 1;
 	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
 	fs.ids = block_ids(f);
 	scope_of(&fs, path, &scope, &nr_scope);
-	if (f->errors.nr && never_compiled(&fs, path, scope, nr_scope)) {
+	if (f->errors.nr && (unbuilt = never_compiled(&fs, path, scope, nr_scope)) != NULL) {
 		for (size_t i = 0; i < f->errors.nr && !opt->quiet_unbuilt; i++)
-			warning("%s (no Makefile builds this file)", f->errors.v[i]);
+			warning("%s (%s)", f->errors.v[i], unbuilt);
 	} else {
 		for (size_t i = 0; i < f->errors.nr; i++)
 			error("%s", f->errors.v[i]);
