@@ -152,7 +152,10 @@ static void end_entry(struct parse_state *ps)
 	case K_CONFIG:
 	case K_MENUCONFIG:
 		e->def->dep = dep_and(ps, parent_dep(ps, 0), e->own_dep);
-		choice_membership(ps, e->def, e->own_dep);
+		/* kconfig asks it of the prompt's condition when there is one (`bool "B" if A`). */
+		choice_membership(ps, e->def, e->def->nr_prompts && e->def->prompts[0].cond ?
+				  kconfig_tree_and(ps->kc, e->def->prompts[0].cond, e->own_dep) :
+				  e->own_dep);
 		break;
 	case K_CHOICE:
 		e->def->dep = dep_and(ps, parent_dep(ps, 1), e->own_dep);

@@ -522,8 +522,9 @@ struct model *model_build(const struct kconfig *kc)
 	}
 	for_each_kconfig_symbol(kc, i, s) {
 		const struct msym *ms = &m->syms[s->index];
-		if (s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV))
-			continue;	/* free */
+		/* Free: kconfig never writes them (SYMBOL_NO_WRITE: env, defconfig_list). */
+		if (s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV | KSYM_DEFCONFIG_LIST))
+			continue;
 		if (ms->kind == MSYM_BOOL || ms->kind == MSYM_TRISTATE) {
 			if (!is_choice_member(s))
 				encode_tristate_value(&b, s, ms);

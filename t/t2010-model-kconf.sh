@@ -59,4 +59,43 @@ test_expect_success KCONF 'a choice whose prompt is hidden: 6.1 leaves its membe
 	test_expect_code 1 test-model "$tree" sat HP1=y HP2=y
 '
 
+test_expect_success KCONF 'a choice member whose prompt condition names the member before leaves the choice (bool "B" if A)' '
+	mkdir -p promptif &&
+	cat >promptif/Kconfig <<-\EOF &&
+	choice
+		bool "c"
+	config A
+		bool "A"
+	config B
+		bool "B" if A
+	endchoice
+	EOF
+	printf "CONFIG_A=y\nCONFIG_B=y\n" >promptif/both &&
+	srctree=promptif KCONFIG_CONFIG=promptif/both "$KCONF" --olddefconfig Kconfig >/dev/null &&
+	grep "^CONFIG_A=y" promptif/both &&
+	grep "^CONFIG_B=y" promptif/both &&
+	test-model promptif check promptif/both >out &&
+	grep ": ok$" out &&
+	for mode in allnoconfig allyesconfig alldefconfig; do
+		srctree=promptif KCONFIG_CONFIG=promptif/$mode "$KCONF" --$mode Kconfig >/dev/null &&
+		test-model promptif check promptif/$mode >out &&
+		grep ": ok$" out || return 1
+	done
+'
+
+test_expect_success 'option defconfig_list (kconfig before 5.15) is never written: a .config without it is valid' '
+	mkdir -p dlist &&
+	cat >dlist/Kconfig <<-\EOF &&
+	config DEFCONFIG_LIST
+		string
+		option defconfig_list
+		default "arch/$(ARCH)/defconfig"
+	config FOO
+		bool "foo"
+	EOF
+	printf "CONFIG_FOO=y\n" >dlist/config &&
+	test-model dlist check dlist/config >out &&
+	grep ": ok$" out
+'
+
 test_done
