@@ -674,9 +674,14 @@ static void parse_assignment(struct parse_state *ps, const struct kconfig_lexed 
 	end_entry(ps);
 	if (t->flags & TF_DOLLAR)
 		name = expanded = kconfig_preproc_expand(ps->pp, name, t->len);
-	if (!*name || strchr(name, PROBE_MARK) || strchr(name, ' '))
+	/*
+	 * kconfig takes the name as it expands, blanks and all (foo$(space)bar).
+	 * A name made of what only the environment knows is no name we can
+	 * look up later: the assignment is left out, as kconfig would accept it.
+	 */
+	if (!*name)
 		kconfig_ps_error(ps, ps->path, ps->line, "invalid variable name '%s'", tok_text(lf, t));
-	else
+	else if (!strchr(name, PROBE_MARK))
 		kconfig_preproc_assign(ps->pp, name, lf->toks[l->first + 1].kind, tok_text(lf, t + 2));
 	free(expanded);
 }
@@ -694,6 +699,13 @@ void kconfig_parse_lines(struct parse_state *ps, const struct kconfig_lexed *lf)
 			continue;
 		}
 		kconfig_expand_line(ps, lf, l);
+		/*
+		 * A line of one macro that expands to nothing known (an undefined
+		 * variable, empty in kconfig unless the environment sets it) is an
+		 * empty line to kconfig.
+		 */
+		if (ps->nr_xt == 1 && ps->xt[0].kind == T_PROBE)
+			continue;
 		if (ps->nr_xt)
 			parse_statement(ps, depth);
 	}

@@ -162,4 +162,37 @@ EOT
 	test $(grep -c "unknown probe" actual) = 4
 '
 
+test_expect_success 'lines conf accepts: a macro alone that expands to nothing, a variable name with a blank, ---help---' '
+	mkdir -p corners &&
+	cat >corners/Kconfig <<-\EOF &&
+	$(undefined)
+	empty :=
+	space := $(empty) $(empty)
+	foo$(space)bar = value
+	odd$(nowhere)name = value
+	config FOO
+		bool "foo"
+		---help---
+		  Help text with config BAR and if words.
+		  More of it.
+	config BAR
+		bool "bar"
+	EOF
+	test-kconfig corners >out 2>err &&
+	test_must_be_empty err &&
+	grep "^CONFIG_FOO bool Kconfig:6$" out &&
+	grep "^CONFIG_BAR bool Kconfig:11$" out &&
+	test $(grep -c "^CONFIG_" out) = 2
+'
+
+test_expect_success KCONF 'conf accepts the first two as well (the oracle)' '
+	sed "/---help---/,/More of it/d" corners/Kconfig >corners/Kconfig.new &&
+	mv corners/Kconfig.new corners/Kconfig &&
+	(cd corners && KCONFIG_CONFIG=.config "$KCONF" --alldefconfig Kconfig >../out 2>../err) &&
+	test_must_be_empty err &&
+	grep "CONFIG_BAR is not set" corners/.config &&
+	test-kconfig corners >out 2>err &&
+	test_must_be_empty err
+'
+
 test_done
