@@ -326,6 +326,7 @@ static int committer(git_repository *g, git_signature **out)
 	return ret;
 }
 
+/* 0, -1 on a libgit2 error, -2 when the ref names no notes commit (said here). */
 static int build_notes_tree(struct notes_batch *b, git_repository *g, git_oid *tree_out)
 {
 	struct build bd = { .g = g };
@@ -342,10 +343,20 @@ static int build_notes_tree(struct notes_batch *b, git_repository *g, git_oid *t
 		/* A non-note sorting before every note (".gitattributes") meets empty buffers. */
 		strbuf_grow(&hex, GIT_OID_HEXSZ + 1);
 		strbuf_grow(&path, GIT_OID_HEXSZ + 32);
-		if (git_commit_lookup(&c, g, &b->old) < 0)
-			goto out;
-		ret = git_commit_tree(&tree, c);
-		git_commit_free(c);
+		/* The ref may name no commit (a blob): nothing to read, nothing to leak. */
+		ret = git_commit_lookup(&c, g, &b->old);
+		if (ret < 0) {
+			char id[GIT_OID_HEXSZ + 1];
+
+			error("%s points at %s, which is not a notes commit; nothing written "
+				    "(see it with 'git cat-file -t %s', remove it with 'git update-ref -d %s')",
+				    b->ref, git_oid_tostr(id, sizeof(id), &b->old), id, b->ref);
+			ret = -2;
+		}
+		if (!ret) {
+			ret = git_commit_tree(&tree, c);
+			git_commit_free(c);
+		}
 		if (!ret) {
 			ret = load_notes(&bd, tree, &hex, &path);
 			git_tree_free(tree);
@@ -432,9 +443,11 @@ static int commit_once(struct notes_batch *b, git_repository *g, const git_signa
 	git_reference *ref = NULL;
 	git_tree *tree = NULL;
 	git_oid tree_id, commit_id;
-	int ret = -1;
+	int ret = -1, built = build_notes_tree(b, g, &tree_id);
 
-	if (build_notes_tree(b, g, &tree_id) < 0 ||
+	if (built == -2)	/* said already */
+		goto out;
+	if (built < 0 ||
 	    git_tree_lookup(&tree, g, &tree_id) < 0 ||
 	    (b->has_old && git_commit_lookup(&parent, g, &b->old) < 0) ||
 	    git_commit_create(&commit_id, g, NULL, sig, sig, NULL, msg, tree,

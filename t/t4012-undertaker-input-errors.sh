@@ -116,4 +116,18 @@ test_expect_success 'errors in a file no Makefile builds are warnings; a census 
 	 grep "^git undertaker: error: d/built.c:1: #else without #if$" err)
 '
 
+test_expect_success 'a notes ref that names a blob: said, nothing written, the ref as it was' '
+	git init -q blobref &&
+	(cd blobref &&
+	 printf "config FOO\n\tbool \"foo\"\n" >Kconfig &&
+	 printf "#ifdef CONFIG_FOOO\n#endif\n" >a.c &&
+	 git add . && test_tick && git commit -q -m base &&
+	 blob=$(echo hi | git hash-object -w --stdin) &&
+	 git update-ref refs/notes/undertaker $blob &&
+	 test_expect_code 128 git undertaker HEAD^! >out 2>err &&
+	 grep "^git undertaker: error: refs/notes/undertaker points at $blob, which is not a notes commit; nothing written" err &&
+	 test $(wc -l <err) = 1 &&
+	 test $(git rev-parse refs/notes/undertaker) = $blob)
+'
+
 test_done
