@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kconfig's own defects, found in the Kconfig files themselves rather than
+ * in C blocks: names that no Kconfig file of the tree defines (`undefined`),
+ * reported at the Kconfig line that names them, as defects of that file.
+ */
+#ifndef UT_KCHECK_H
+#define UT_KCHECK_H
+
+#include "defect.h"
+#include "trees.h"
+
+/* Is `path` a Kconfig file (Kconfig, Kconfig.*, *.kconfig, Config.in)? */
+int kcheck_is_kconfig_path(const char *path);
+
+struct kcheck_options {
+	int explain;
+};
+
+/*
+ * Appends the defects of the Kconfig file `path` (contents data, size) to
+ * `out`, status new: one `undefined` defect per statement that names
+ * symbols no Kconfig file of the tree defines (tm->kconfig_defined), with
+ * the names in `missing`.
+ */
+void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
+		 const struct kcheck_options *opt, struct defect_list *out);
+
+#endif
