@@ -205,6 +205,7 @@ struct kconfig_default {
 struct kconfig_select {			/* a `select` or an `imply` */
 	struct kconfig_symbol *target;
 	struct kconfig_expr *cond;	/* its own `if` */
+	int line;			/* of the statement, in the definition's file */
 };
 
 struct kconfig_range {
@@ -351,6 +352,15 @@ void kconfig_free(struct kconfig *kc);
 
 /* The symbol of that name (without CONFIG_), y/m/n included; NULL if none. */
 struct kconfig_symbol *kconfig_lookup(const struct kconfig *kc, const char *name);
+
+/*
+ * The definitions (config, menuconfig, choice) whose location is in `path`
+ * (as the definitions name it, path_prefix included), in parse order, into
+ * *out; returns how many. An index built on the first call and owned by kc
+ * (a kconfig is used by one thread at a time).
+ */
+size_t kconfig_file_definitions(struct kconfig *kc, const char *path,
+				struct kconfig_definition *const **out);
 
 /* Iterates over kc->symbols (struct kconfig_symbol *sym; size_t i). */
 #define for_each_kconfig_symbol(kc, i, sym) \

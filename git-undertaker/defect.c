@@ -154,7 +154,7 @@ void defect_match(const struct defect_list *before, struct defect_list *after)
 
 const char *defect_kind_name(enum defect_kind k)
 {
-	static const char *const names[] = { "dead", "undead", "undefined" };
+	static const char *const names[] = { "dead", "undead", "undefined", "unmet" };
 
 	return names[k];
 }

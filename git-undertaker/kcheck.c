@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "model.h"
+
 #include "analyze.h"
 #include "buildfiles.h"
 #include "pc.h"
@@ -69,6 +71,9 @@ static void undefined_ref(const struct kconfig_text_ref *ref, void *arg)
 	free(name);
 }
 
+static void check_unmet(struct tree_models *tm, const char *path, const char *data, size_t size,
+			struct defect_list *out);
+
 void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		 const struct kcheck_options *opt, struct defect_list *out)
 {
@@ -77,4 +82,300 @@ void kcheck_file(struct tree_models *tm, const char *path, const char *data, siz
 	if (!tm->kconfig_defined)
 		return;
 	kconfig_text_for_each_reference(data, size, undefined_ref, &us);
+	if (tm->get)
+		check_unmet(tm, path, data, size, out);
+}
+
+/* ---- unmet selects ---- */
+
+/* One `select` found unmet on some architectures. */
+struct unmet {
+	int line;
+	char *target, *from;	/* X, S (without CONFIG_) */
+	char *statement;	/* select X [if C] */
+	char *failing;		/* the dependency of X that fails */
+	struct strvec arches;
+};
+
+struct unmet_scan {
+	struct strmap found;	/* "line X S" -> struct unmet */
+	struct strvec order;	/* keys in the order found */
+};
+
+static int is_tristate_logic(const struct kconfig_symbol *s)
+{
+	return s->type == KCONFIG_BOOL || s->type == KCONFIG_TRISTATE;
+}
+
+/* Is every conjunct of `e` a symbol that is also a conjunct of `of`? (no question needed) */
+static int conjunct_of(const struct kconfig_expr *sym, const struct kconfig_expr *of)
+{
+	if (!of)
+		return 0;
+	if (of->type == KEXPR_AND)
+		return conjunct_of(sym, of->left) || conjunct_of(sym, of->right);
+	return of == sym || (of->type == KEXPR_SYMBOL && of->sym == sym->sym);
+}
+
+static int implied_by(const struct kconfig_expr *e, const struct kconfig_expr *a,
+		      const struct kconfig_expr *b)
+{
+	if (!e)
+		return 1;
+	if (e->type == KEXPR_AND)
+		return implied_by(e->left, a, b) && implied_by(e->right, a, b);
+	if (e->type != KEXPR_SYMBOL)
+		return 0;
+	return conjunct_of(e, a) || conjunct_of(e, b);
+}
+
+/* The selecting side's value (S && its dependency && the select's `if`): ge1 and ge2. */
+static void select_value(struct arch_model *am, const struct kconfig_definition *d,
+			 const struct kconfig_select *sel, formula *ge1, formula *ge2)
+{
+	struct logic *l = am->logic;
+	char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
+	int defined;
+	formula sy = model_config(am->model, y, &defined), sm = model_config(am->model, m, &defined);
+	formula d1, d2, c1, c2;
+
+	model_definition_dep(am->model, d->index, &d1, &d2);
+	model_expr(am->model, am->kconfig, sel->cond, &c1, &c2);
+	*ge1 = logic_and(l, logic_and(l, logic_or(l, sy, sm), d1), c1);
+	*ge2 = logic_and(l, logic_and(l, sy, d2), c2);
+	free(y);
+	free(m);
+}
+
+/* Is the select's value above the target's dependency `x` (ge1, ge2) in some configuration? */
+static int above(struct arch_model *am, formula r1, formula r2, formula x1, formula x2)
+{
+	struct logic *l = am->logic;
+	formula f = logic_or(l, logic_and(l, r1, logic_not(x1)), logic_and(l, r2, logic_not(x2)));
+
+	return arch_model_satisfiable(am, f);
+}
+
+/* The first conjunct of X's dependency that the select may leave false, as Kconfig text. */
+static void failing_dependency(struct arch_model *am, const struct kconfig_symbol *x,
+			       formula r1, formula r2, struct strbuf *out)
+{
+	const struct kconfig_expr *stack[64], *e;
+	size_t nr = 0;
+
+	if (x->nr_defs != 1 || !x->defs[0]->dep) {
+		for (size_t k = 0; k < x->nr_defs; k++) {
+			strbuf_addstr(out, k ? " || " : "");
+			if (x->defs[k]->dep)
+				kconfig_expr_print(x->defs[k]->dep, out);
+			else
+				strbuf_addstr(out, x->defs[k]->choice ? "<choice>" : "y");
+		}
+		return;
+	}
+	stack[nr++] = x->defs[0]->dep;
+	while (nr) {
+		formula c1, c2;
+
+		e = stack[--nr];
+		if (e->type == KEXPR_AND && nr + 2 <= ARRAY_SIZE(stack)) {
+			stack[nr++] = e->right;
+			stack[nr++] = e->left;
+			continue;
+		}
+		model_expr(am->model, am->kconfig, e, &c1, &c2);
+		if (above(am, r1, r2, c1, c2)) {
+			kconfig_expr_print(e, out);
+			return;
+		}
+	}
+	kconfig_expr_print(x->defs[0]->dep, out);
+}
+
+static void record_unmet(struct unmet_scan *us, const char *arch, const struct kconfig_definition *d,
+			 const struct kconfig_select *sel, struct arch_model *am, formula r1, formula r2)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct unmet *u;
+
+	strbuf_addf(&key, "%d %s %s", sel->line, sel->target->name, d->symbol->name);
+	u = strmap_get(&us->found, key.buf);
+	if (!u) {
+		struct strbuf sb = STRBUF_INIT;
+
+		u = xcalloc(1, sizeof(*u));
+		u->line = sel->line;
+		u->target = xstrdup(sel->target->name);
+		u->from = xstrdup(d->symbol->name);
+		strbuf_addf(&sb, "select %s", sel->target->name);
+		if (sel->cond) {
+			strbuf_addstr(&sb, " if ");
+			kconfig_expr_print(sel->cond, &sb);
+		}
+		u->statement = strbuf_detach(&sb, NULL);
+		failing_dependency(am, sel->target, r1, r2, &sb);
+		u->failing = strbuf_detach(&sb, NULL);
+		strmap_put(&us->found, key.buf, u);
+		strvec_push(&us->order, key.buf);
+	}
+	if (arch)
+		strvec_push(&u->arches, arch);
+	strbuf_release(&key);
+}
+
+/* The selects of `path`'s definitions on one architecture's model. */
+static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan *us)
+{
+	struct kconfig_definition *const *defs;
+	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct kconfig_definition *d = defs[i];
+
+		if (!d->symbol || !is_tristate_logic(d->symbol))
+			continue;
+		for (size_t j = 0; j < d->nr_selects; j++) {
+			const struct kconfig_select *sel = &d->selects[j];
+			const struct kconfig_symbol *x = sel->target;
+			formula r1, r2, x1 = LOGIC_FALSE, x2 = LOGIC_FALSE;
+			int always = !x->nr_defs || !is_tristate_logic(x);
+
+			for (size_t k = 0; k < x->nr_defs && !always; k++)
+				always = implied_by(x->defs[k]->dep, d->dep, sel->cond) &&
+					 !x->defs[k]->choice;
+			if (always)
+				continue;
+			for (size_t k = 0; k < x->nr_defs; k++) {
+				formula a, b;
+
+				model_definition_dep(am->model, x->defs[k]->index, &a, &b);
+				x1 = logic_or(am->logic, x1, a);
+				x2 = logic_or(am->logic, x2, b);
+			}
+			select_value(am, d, sel, &r1, &r2);
+			if (above(am, r1, r2, x1, x2))
+				record_unmet(us, am->arch, d, sel, am, r1, r2);
+		}
+	}
+}
+
+/*
+ * The architectures to ask about `path`: its own (arch/<a>/...), or the
+ * primary one and those whose arch/<a>/ Kconfig files name a symbol of the
+ * file (elsewhere a select's verdict is the primary one's).
+ */
+static size_t unmet_scope(struct tree_models *tm, const char *path, const char *data, size_t size,
+			  size_t *scope);
+
+static void add_unmet_defects(struct tree_models *tm, const char *path, struct unmet_scan *us,
+			      size_t nr_scope, struct defect_list *out)
+{
+	for (size_t i = 0; i < us->order.nr; i++) {
+		struct unmet *u = strmap_get(&us->found, us->order.v[i]);
+		struct defect *d = defect_list_add(out);
+
+		d->path = xstrdup(path);
+		d->line = d->end_line = u->line;
+		d->block = DEFECT_NO_BLOCK;
+		d->kind = DEFECT_UNMET;
+		d->cause = CAUSE_KCONFIG;
+		d->global = !tm->nr_arches || u->arches.nr == nr_scope;
+		if (!d->global)
+			for (size_t k = 0; k < u->arches.nr; k++)
+				strvec_push(&d->arches, u->arches.v[k]);
+		d->directive = xstrfmt("%s (CONFIG_%s depends on %s)", u->statement, u->target,
+				       u->failing);
+		d->condition = xstrfmt("select %s from %s", u->target, u->from);
+		strvec_pushf(&d->symbols, "CONFIG_%s", u->target);
+		strvec_pushf(&d->symbols, "CONFIG_%s", u->from);
+		free(u->target);
+		free(u->from);
+		free(u->statement);
+		free(u->failing);
+		strvec_clear(&u->arches);
+		free(u);
+	}
+	strmap_clear(&us->found, NULL);
+	strvec_clear(&us->order);
+}
+
+static void check_unmet(struct tree_models *tm, const char *path, const char *data, size_t size,
+			struct defect_list *out)
+{
+	size_t *scope = xcalloc(tm->nr_arches + 1, sizeof(*scope));
+	size_t nr_scope = unmet_scope(tm, path, data, size, scope);
+	struct unmet_scan us = { 0 };
+
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct arch_model *am;
+
+		if (tm->hold)
+			tm->hold(tm->data, scope[k]);
+		am = tm->get(tm->data, scope[k]);
+		if (am && am->model && am->kconfig)
+			unmet_on(am, path, &us);
+		if (tm->release)
+			tm->release(tm->data, scope[k]);
+	}
+	add_unmet_defects(tm, path, &us, nr_scope, out);
+	free(scope);
+}
+
+struct mentions {
+	struct tree_models *tm;
+	size_t *scope, nr;
+};
+
+static void add_mentioned_arches(const struct kconfig_text_ref *ref, void *arg)
+{
+	struct mentions *mn = arg;
+	char *name = xstrndup(ref->name, ref->len);
+	const char *list = strmap_get(mn->tm->arch_mentions, name);
+
+	for (size_t a = 0; list && a < mn->tm->nr_arches; a++) {
+		const char *dir = mn->tm->arch_dirs ? mn->tm->arch_dirs[a] : mn->tm->arch_names[a];
+		char *needle = xstrfmt(",%s,", dir);
+		size_t k = 0;
+
+		while (k < mn->nr && mn->scope[k] != a)
+			k++;
+		if (k == mn->nr && strstr(list, needle))
+			mn->scope[mn->nr++] = a;
+		free(needle);
+	}
+	free(name);
+}
+
+static size_t unmet_scope(struct tree_models *tm, const char *path, const char *data, size_t size,
+			  size_t *scope)
+{
+	const char *prefix = tm->arch_prefix ? tm->arch_prefix : "arch/";
+	struct mentions mn = { .tm = tm, .scope = scope };
+
+	if (!tm->nr_arches) {
+		scope[0] = 0;
+		return 1;
+	}
+	if (starts_with(path, prefix)) {
+		const char *a = path + strlen(prefix), *slash = strchr(a, '/');
+
+		for (size_t i = 0; slash && i < tm->nr_arches; i++) {
+			const char *dir = tm->arch_dirs ? tm->arch_dirs[i] : tm->arch_names[i];
+
+			if (strlen(dir) == (size_t)(slash - a) && !strncmp(dir, a, (size_t)(slash - a)) &&
+			    (!tm->only_arch || !strcmp(tm->only_arch, tm->arch_names[i])))
+				scope[mn.nr++] = i;
+		}
+		if (mn.nr || (slash && !tm->only_arch))
+			return mn.nr;
+	}
+	for (size_t i = 0; tm->only_arch && i < tm->nr_arches; i++)
+		if (!strcmp(tm->arch_names[i], tm->only_arch))
+			scope[mn.nr++] = i;
+	if (tm->only_arch)
+		return mn.nr;
+	scope[mn.nr++] = tm->primary;
+	if (tm->arch_mentions)
+		kconfig_text_for_each_reference(data, size, add_mentioned_arches, &mn);
+	return mn.nr;
 }
