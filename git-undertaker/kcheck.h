@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kconfig's own defects, found in the Kconfig files themselves rather than
- * in C blocks: names that no Kconfig file of the tree defines (`undefined`),
- * reported at the Kconfig line that names them, as defects of that file.
+ * in C blocks, reported at the Kconfig line as defects of that file: names
+ * that no Kconfig file of the tree defines (`undefined`), selects whose
+ * target's own dependencies may be off (`unmet`), options whose dependencies
+ * never hold (`dead`) or that every configuration sets (`undead`).
  */
 #ifndef UT_KCHECK_H
 #define UT_KCHECK_H
@@ -21,7 +23,9 @@ struct kcheck_options {
  * Appends the defects of the Kconfig file `path` (contents data, size) to
  * `out`, status new: one `undefined` defect per statement that names
  * symbols no Kconfig file of the tree defines (tm->kconfig_defined), with
- * the names in `missing`.
+ * the names in `missing`; with models (tm->get), one `unmet` per select and
+ * one `dead` or `undead` per option, decided on every architecture that
+ * reads the file.
  */
 void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		 const struct kcheck_options *opt, struct defect_list *out);
