@@ -196,7 +196,8 @@ static int find_users(const struct tree_file *f, void *data)
 	if (process_interrupted())
 		return 1;
 	kconfig = is_kconfig_path(f->path);
-	if ((!kconfig && !trees_is_c_file(f->path)) || strmap_get(u->skip, f->path) ||
+	if ((!kconfig && !trees_is_c_file(f->path) && !buildfiles_is_defconfig(f->path)) ||
+	    strmap_get(u->skip, f->path) ||
 	    !pathspec_match(u->pathspec, f->path))
 		return 0;
 	if (repo_read_blob(u->repo, f->blob, &blob) < 0)

@@ -205,10 +205,10 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	strbuf_release(&all);
 }
 
-/* The files whose defects are checked: C blocks, and Kconfig files' own. */
+/* The files whose defects are checked: C blocks, Kconfig files' and defconfigs' own. */
 static int checked_file(const char *path)
 {
-	return path && (trees_is_c_file(path) || kcheck_is_kconfig_path(path));
+	return path && (trees_is_c_file(path) || kcheck_is_checked_path(path));
 }
 
 /* Appends the defects of one blob under one model set to `l`. */
@@ -229,7 +229,7 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 		error("%s: cannot read blob %s", path, git_oid_tostr(hex, sizeof(hex), blob_id));
 		return;
 	}
-	if (kcheck_is_kconfig_path(path)) {
+	if (kcheck_is_checked_path(path)) {
 		struct kcheck_options kopt = { .explain = c->opts->explain };
 
 		kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);

@@ -8,6 +8,7 @@
  */
 #include "kcheck.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "model.h"
@@ -21,6 +22,11 @@ int kcheck_is_kconfig_path(const char *path)
 	const char *base = strrchr(path, '/');
 
 	return buildfiles_is_kconfig_file(base ? base + 1 : path);
+}
+
+int kcheck_is_checked_path(const char *path)
+{
+	return kcheck_is_kconfig_path(path) || buildfiles_is_defconfig(path);
 }
 
 struct undefined_scan {
@@ -76,6 +82,9 @@ static void check_unmet(struct tree_models *tm, const char *path, const char *da
 static void check_options(struct tree_models *tm, const char *path, const char *data,
 			  size_t size, const struct kcheck_options *opt, struct defect_list *out);
 
+static void check_defconfig(struct tree_models *tm, const char *path, const char *data,
+			    size_t size, const struct kcheck_options *opt, struct defect_list *out);
+
 void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		 const struct kcheck_options *opt, struct defect_list *out)
 {
@@ -83,6 +92,10 @@ void kcheck_file(struct tree_models *tm, const char *path, const char *data, siz
 
 	if (!tm->kconfig_defined)
 		return;
+	if (!kcheck_is_kconfig_path(path)) {
+		check_defconfig(tm, path, data, size, opt, out);
+		return;
+	}
 	kconfig_text_for_each_reference(data, size, undefined_ref, &us);
 	if (tm->get) {
 		check_unmet(tm, path, data, size, out);
@@ -562,4 +575,69 @@ static void check_options(struct tree_models *tm, const char *path, const char *
 	}
 	add_option_defects(tm, path, &states, &order, opt, out);
 	free(scope);
+}
+
+/* ---- defconfigs ---- */
+
+/* The name of a `CONFIG_X=...` or `# CONFIG_X is not set` line, or 0. */
+static size_t defconfig_name(const char *line, const char *end, const char **name)
+{
+	const char *p = line;
+	size_t len = 0;
+
+	if (*p == '#') {
+		p++;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	if (end - p < 8 || strncmp(p, "CONFIG_", 7))
+		return 0;
+	while (p + 7 + len < end && (isalnum((unsigned char)p[7 + len]) || p[7 + len] == '_'))
+		len++;
+	if (!len)
+		return 0;
+	if (*line == '#' ? (size_t)(end - (p + 7 + len)) < 11 ||
+			   strncmp(p + 7 + len, " is not set", 11) :
+			   p[7 + len] != '=')
+		return 0;
+	*name = p;
+	return 7 + len;
+}
+
+/* One `undefined` defect per line that sets a name no Kconfig file defines. */
+static void check_defconfig(struct tree_models *tm, const char *path, const char *data,
+			    size_t size, const struct kcheck_options *opt, struct defect_list *out)
+{
+	const char *p = data, *end = data + size;
+
+	for (int line = 1; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
+		size_t len;
+
+		if (!eol)
+			eol = end;
+		len = defconfig_name(p, eol, &name);
+		if (len) {
+			char *full = xstrndup(name, len);
+
+			if (!pc_name_defined_anywhere(tm->kconfig_defined, NULL, full)) {
+				struct defect *d = defect_list_add(out);
+
+				d->path = xstrdup(path);
+				d->line = d->end_line = line;
+				d->block = DEFECT_NO_BLOCK;
+				d->kind = DEFECT_UNDEFINED;
+				d->cause = CAUSE_MISSING;
+				d->global = 1;
+				d->directive = xstrndup(p, (size_t)(eol - p));
+				d->condition = xstrfmt("defconfig %s", full);
+				strvec_push(&d->symbols, full);
+				strvec_push(&d->missing, full);
+				if (opt->explain)
+					analyze_explain_missing(d, tm, full);
+			}
+			free(full);
+		}
+		p = eol + 1;
+	}
 }

@@ -14,6 +14,8 @@
 
 /* Is `path` a Kconfig file (Kconfig, Kconfig.*, *.kconfig, Config.in)? */
 int kcheck_is_kconfig_path(const char *path);
+/* Is `path` a Kconfig file or a defconfig (buildfiles_is_defconfig)? */
+int kcheck_is_checked_path(const char *path);
 
 struct kcheck_options {
 	int explain;
@@ -25,7 +27,8 @@ struct kcheck_options {
  * symbols no Kconfig file of the tree defines (tm->kconfig_defined), with
  * the names in `missing`; with models (tm->get), one `unmet` per select and
  * one `dead` or `undead` per option, decided on every architecture that
- * reads the file.
+ * reads the file. A defconfig gets one `undefined` defect per line that
+ * sets a name no Kconfig file defines.
  */
 void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		 const struct kcheck_options *opt, struct defect_list *out);
