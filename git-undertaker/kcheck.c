@@ -46,6 +46,25 @@ static int has_name(const struct strvec *sv, const char *name)
 	return 0;
 }
 
+/* A statement as one line: a backslash-newline and the indent after it become one space. */
+static char *one_line(const char *text, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\\' && i + 1 < len && text[i + 1] == '\n') {
+			for (i += 2; i < len && (text[i] == ' ' || text[i] == '\t'); i++)
+				;
+			if (!sb.len || sb.buf[sb.len - 1] != ' ')
+				strbuf_addch(&sb, ' ');
+			i--;
+		} else {
+			strbuf_addch(&sb, text[i] == '\n' || text[i] == '\t' ? ' ' : text[i]);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 static void undefined_ref(const struct kconfig_text_ref *ref, void *arg)
 {
 	struct undefined_scan *us = arg;
@@ -65,7 +84,7 @@ static void undefined_ref(const struct kconfig_text_ref *ref, void *arg)
 		d->kind = DEFECT_UNDEFINED;
 		d->cause = CAUSE_MISSING;
 		d->global = 1;
-		d->directive = xstrfmt("%.*s", (int)ref->statement_len, ref->statement);
+		d->directive = one_line(ref->statement, ref->statement_len);
 		d->condition = xstrfmt("kconfig %s", ref->keyword);
 		us->cur = d;
 		us->cur_line = ref->line;

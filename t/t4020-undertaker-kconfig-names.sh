@@ -133,4 +133,16 @@ test_expect_success 'an accept trailer accepts the new undefined name' '
 	grep "missing CONFIG_LATER_TYPO, global): select LATER_TYPO \[accepted\]" out
 '
 
+test_expect_success 'a statement continued with a backslash is printed on one line' '
+	cat >>drivers/Kconfig <<-\EOF &&
+	config CONT
+		bool "cont"
+		depends on FOO || \
+			(FOO && !CONT_TYPO)
+	EOF
+	git add drivers/Kconfig && test_tick && git commit -q -m cont &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^drivers/Kconfig:[0-9]*: undefined (missing CONFIG_CONT_TYPO, global): depends on FOO || (FOO && !CONT_TYPO)$" out
+'
+
 test_done
