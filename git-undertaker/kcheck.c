@@ -459,12 +459,12 @@ static int has_prompt(const struct kconfig_symbol *s)
 	return 0;
 }
 
-/* One architecture's verdicts on the options of `path`; returns how many are still candidates. */
-static size_t options_on(struct tree_models *tm, struct arch_model *am, const char *path,
+/* One architecture's verdicts on the options of `path` it reads. */
+static void options_on(struct tree_models *tm, struct arch_model *am, const char *path,
 			 struct strmap *states, struct strvec *order)
 {
 	struct kconfig_definition *const *defs;
-	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs), left = 0;
+	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
 	struct strbuf key = STRBUF_INIT;
 
 	for (size_t i = 0; i < nr; i++) {
@@ -511,10 +511,8 @@ static size_t options_on(struct tree_models *tm, struct arch_model *am, const ch
 		} else {
 			os->undead = 0;
 		}
-		left += os->dead || os->undead;
 	}
 	strbuf_release(&key);
-	return left;
 }
 
 static void add_option_defects(struct tree_models *tm, const char *path, struct strmap *states,
@@ -580,15 +578,21 @@ static void check_options(struct tree_models *tm, const char *path, const char *
 	}
 	for (size_t k = 0; k < nr_scope; k++) {
 		struct arch_model *am;
-		size_t left = 1;
+		int left = 0;
 
 		if (tm->hold)
 			tm->hold(tm->data, scope[k]);
 		am = tm->get(tm->data, scope[k]);
 		if (am && am->model && am->kconfig)
-			left = options_on(tm, am, path, &states, &order);
+			options_on(tm, am, path, &states, &order);
 		if (tm->release)
 			tm->release(tm->data, scope[k]);
+		/* An architecture that does not read the file settles nothing. */
+		for (size_t i = 0; i < order.nr && !left; i++) {
+			const struct option_state *os = strmap_get(&states, order.v[i]);
+
+			left = os->dead || os->undead;
+		}
 		if (!left && order.nr)
 			break;
 	}

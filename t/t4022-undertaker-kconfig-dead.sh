@@ -92,4 +92,39 @@ test_expect_success 'undead: an option with a prompt that a symbol always on sel
 	grep "^Kconfig:9: unmet (kconfig, global): select G (CONFIG_G depends on A)$" out
 '
 
+test_expect_success 'an option alive only on an architecture after one that does not read its file is not dead' '
+	git init -q multi &&
+	(
+		cd multi &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "$(SRCARCH)"
+		source "arch/$(SRCARCH)/Kconfig"
+		config FEAT1
+			bool
+		config FEAT2
+			def_bool y if FEAT1
+		EOF
+		for a in x86 arm sh; do
+			mkdir -p arch/$a &&
+			printf "config %s\n\tdef_bool y\n" $(echo $a | tr a-z A-Z) >arch/$a/Kconfig ||
+			return 1
+		done &&
+		printf "\tselect FEAT1\nsource \"drivers/sh/Kconfig\"\n" >>arch/sh/Kconfig &&
+		printf "source \"drivers/sh/Kconfig\"\n" >>arch/x86/Kconfig &&
+		write_file drivers/sh/Kconfig <<-\EOF &&
+		config SH_ONLY
+			bool "only where FEAT2 holds"
+			depends on FEAT2
+		config NOWHERE
+			bool "nowhere"
+			depends on FEAT2 && X86
+		EOF
+		git add Kconfig arch drivers && test_tick && git commit -q -m multi &&
+		test_expect_code 1 git undertaker --no-notes --all HEAD >out &&
+		tail -n +2 out >actual &&
+		echo "drivers/sh/Kconfig:4: dead (kconfig, global): config NOWHERE (depends on FEAT2 && X86)" >expect &&
+		test_cmp expect actual
+	)
+'
+
 test_done
