@@ -192,6 +192,78 @@ static int above(struct arch_model *am, formula r1, formula r2, formula x1, form
 	return arch_model_satisfiable(am, f);
 }
 
+static int names_probe(const struct kconfig_expr *e)
+{
+	if (!e)
+		return 0;
+	if (e->type == KEXPR_SYMBOL)
+		return (e->sym->flags & KSYM_PROBE) != 0;
+	if (e->type == KEXPR_CONST)
+		return 0;
+	return names_probe(e->left) || (e->type != KEXPR_NOT && names_probe(e->right));
+}
+
+/*
+ * Does the conjunct only say what the toolchain can do: a probe, or a symbol
+ * without a prompt whose every default is one (CC_HAS_ENTRY_PADDING,
+ * def_bool $(cc-option,...))? A select that fails only there fails with a
+ * compiler the tree's other checks already refuse, not by a user's choice.
+ */
+static int toolchain_only(const struct kconfig_expr *e)
+{
+	const struct kconfig_symbol *s;
+
+	if (e->type != KEXPR_SYMBOL)
+		return names_probe(e);
+	s = e->sym;
+	if (s->flags & KSYM_PROBE)
+		return 1;
+	if (!s->nr_defs)
+		return 0;
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_definition *d = s->defs[k];
+
+		if (d->nr_prompts || !d->nr_defaults)
+			return 0;
+		for (size_t j = 0; j < d->nr_defaults; j++)
+			if (!names_probe(d->defaults[j].value))
+				return 0;
+	}
+	return 1;
+}
+
+/* X's dependency without its toolchain conjuncts (ge1, ge2); 0 when it has none. */
+static int dependency_without_toolchain(struct arch_model *am, const struct kconfig_symbol *x,
+					formula *x1, formula *x2)
+{
+	const struct kconfig_expr *stack[64], *e;
+	size_t nr = 0;
+	int dropped = 0;
+
+	if (x->nr_defs != 1 || !x->defs[0]->dep)
+		return 0;
+	*x1 = *x2 = LOGIC_TRUE;
+	stack[nr++] = x->defs[0]->dep;
+	while (nr) {
+		formula c1, c2;
+
+		e = stack[--nr];
+		if (e->type == KEXPR_AND && nr + 2 <= ARRAY_SIZE(stack)) {
+			stack[nr++] = e->right;
+			stack[nr++] = e->left;
+			continue;
+		}
+		if (toolchain_only(e)) {
+			dropped = 1;
+			continue;
+		}
+		model_expr(am->model, am->kconfig, e, &c1, &c2);
+		*x1 = logic_and(am->logic, *x1, c1);
+		*x2 = logic_and(am->logic, *x2, c2);
+	}
+	return dropped;
+}
+
 /* The first conjunct of X's dependency that the select may leave false, as Kconfig text. */
 static void failing_dependency(struct arch_model *am, const struct kconfig_symbol *x,
 			       formula r1, formula r2, struct strbuf *out)
@@ -219,6 +291,8 @@ static void failing_dependency(struct arch_model *am, const struct kconfig_symbo
 			stack[nr++] = e->left;
 			continue;
 		}
+		if (toolchain_only(e))
+			continue;
 		model_expr(am->model, am->kconfig, e, &c1, &c2);
 		if (above(am, r1, r2, c1, c2)) {
 			kconfig_expr_print(e, out);
@@ -289,8 +363,11 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 				x2 = logic_or(am->logic, x2, b);
 			}
 			select_value(am, d, sel, &r1, &r2);
-			if (above(am, r1, r2, x1, x2))
-				record_unmet(us, am->arch, d, sel, am, r1, r2);
+			if (!above(am, r1, r2, x1, x2))
+				continue;
+			if (dependency_without_toolchain(am, x, &x1, &x2) && !above(am, r1, r2, x1, x2))
+				continue;
+			record_unmet(us, am->arch, d, sel, am, r1, r2);
 		}
 	}
 }

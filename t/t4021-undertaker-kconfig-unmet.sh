@@ -113,4 +113,30 @@ test_expect_success KCONF 'conf agrees: M=m with BY=y warns for Y' '
 	grep "unmet direct dependencies detected for Y" warn
 '
 
+test_expect_success 'a dependency only on what the compiler can do is not unmet; the user'"'"'s is' '
+	write_file Kconfig <<-\EOF &&
+	config CC_HAS_PAD
+		def_bool $(cc-option,-fpatchable-function-entry=16,16)
+	config A
+		bool "a"
+	config PAD
+		def_bool n
+		depends on CC_HAS_PAD
+	config PAD_A
+		def_bool n
+		depends on CC_HAS_PAD && A
+	config WANTS_PAD
+		def_bool y
+		select PAD
+	config WANTS_PAD_A
+		bool "wants"
+		select PAD_A
+	EOF
+	git add Kconfig && test_tick && git commit -q -m probes &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	tail -n +2 out >actual &&
+	echo "Kconfig:16: unmet (kconfig, global): select PAD_A (CONFIG_PAD_A depends on A)" >expect &&
+	test_cmp expect actual
+'
+
 test_done
