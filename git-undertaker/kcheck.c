@@ -536,6 +536,29 @@ static int has_prompt(const struct kconfig_symbol *s)
 	return 0;
 }
 
+/*
+ * Is an option switched off on purpose, as `#if 0` is: a conjunct of its
+ * dependency is `n` or BROKEN, or a symbol whose own dependency has one
+ * (ARM64_ERRATUM_4193714 depends on ARM64_SME, which depends on BROKEN)?
+ */
+static int switched_off(const struct kconfig_expr *e, int depth)
+{
+	if (!e || depth > 3)
+		return 0;
+	if (e->type == KEXPR_AND)
+		return switched_off(e->left, depth) || switched_off(e->right, depth);
+	if (e->type != KEXPR_SYMBOL)
+		return 0;
+	if (!strcmp(e->sym->name, "n") || !strcmp(e->sym->name, "BROKEN"))
+		return 1;
+	if (e->sym->flags & KSYM_CONST)
+		return 0;
+	for (size_t k = 0; k < e->sym->nr_defs; k++)
+		if (switched_off(e->sym->defs[k]->dep, depth + 1))
+			return 1;
+	return 0;
+}
+
 /* One architecture's verdicts on the options of `path` it reads. */
 static void options_on(struct tree_models *tm, struct arch_model *am, const char *path,
 			 struct strmap *states, struct strvec *order)
@@ -549,7 +572,7 @@ static void options_on(struct tree_models *tm, struct arch_model *am, const char
 		struct option_state *os;
 		formula d1, d2;
 
-		if (!d->symbol || !is_tristate_logic(d->symbol))
+		if (!d->symbol || !is_tristate_logic(d->symbol) || switched_off(d->dep, 0))
 			continue;
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%d %s", d->loc.line, d->symbol->name);

@@ -127,4 +127,34 @@ test_expect_success 'an option alive only on an architecture after one that does
 	)
 '
 
+test_expect_success 'options switched off on purpose (depends on BROKEN or n, or on one of those) are no defect' '
+	git init -q off &&
+	(
+		cd off &&
+		write_file Kconfig <<-\EOF &&
+		config BROKEN
+			bool
+		config A
+			bool "a"
+		config WIP
+			bool "work in progress"
+			depends on A && BROKEN
+		config WIP_ERRATUM
+			bool "an erratum of WIP"
+			depends on WIP
+		config OLD
+			bool "old"
+			depends on n
+		config REALLY_DEAD
+			bool "dead"
+			depends on A && !A
+		EOF
+		git add Kconfig && test_tick && git commit -q -m off &&
+		test_expect_code 1 git undertaker --no-notes --all HEAD >out &&
+		tail -n +2 out >actual &&
+		echo "Kconfig:14: dead (kconfig, global): config REALLY_DEAD (depends on A && !A)" >expect &&
+		test_cmp expect actual
+	)
+'
+
 test_done
