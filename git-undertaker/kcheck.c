@@ -294,7 +294,7 @@ static void failing_dependency(struct arch_model *am, const struct kconfig_symbo
 		if (toolchain_only(e))
 			continue;
 		model_expr(am->model, am->kconfig, e, &c1, &c2);
-		if (above(am, r1, r2, c1, c2)) {
+		if (above(am, r1, r2, c1, x->type == KCONFIG_BOOL ? c1 : c2)) {
 			kconfig_expr_print(e, out);
 			return;
 		}
@@ -363,9 +363,11 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 				x2 = logic_or(am->logic, x2, b);
 			}
 			select_value(am, d, sel, &r1, &r2);
-			if (!above(am, r1, r2, x1, x2))
+			/* A bool target whose dependency is m counts it as y: kconfig does not warn. */
+			if (!above(am, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
 				continue;
-			if (dependency_without_toolchain(am, x, &x1, &x2) && !above(am, r1, r2, x1, x2))
+			if (dependency_without_toolchain(am, x, &x1, &x2) &&
+			    !above(am, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
 				continue;
 			record_unmet(us, am->arch, d, sel, am, r1, r2);
 		}

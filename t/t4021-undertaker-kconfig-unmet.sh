@@ -139,4 +139,32 @@ test_expect_success 'a dependency only on what the compiler can do is not unmet;
 	test_cmp expect actual
 '
 
+test_expect_success 'a bool target whose dependency is m is not unmet when a bool selects it' '
+	write_file Kconfig <<-\EOF &&
+	config MODULES
+		bool "modules"
+		modules
+	config UART
+		tristate "uart"
+	config SERDEV
+		bool "serdev"
+		depends on UART
+	config H4
+		bool "h4"
+		depends on UART
+	config LL
+		bool "ll"
+		depends on SERDEV
+		select H4
+	EOF
+	git add Kconfig && test_tick && git commit -q -m bool-m &&
+	git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out
+'
+
+test_expect_success KCONF 'conf agrees: UART=m with LL=y does not warn for H4' '
+	printf "CONFIG_MODULES=y\nCONFIG_UART=m\nCONFIG_SERDEV=y\nCONFIG_LL=y\n" | conf_warnings >warn &&
+	test_must_be_empty warn
+'
+
 test_done
