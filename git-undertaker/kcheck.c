@@ -264,6 +264,41 @@ static int dependency_without_toolchain(struct arch_model *am, const struct kcon
 	return dropped;
 }
 
+static int tristate_operand(const struct kconfig_expr *e)
+{
+	return e && e->type == KEXPR_SYMBOL &&
+	       ((e->sym->flags & KSYM_CONST) || e->sym->type == KCONFIG_BOOL ||
+		e->sym->type == KCONFIG_TRISTATE);
+}
+
+/*
+ * Does e hold a comparison the model only knows as a free atom (A >= B of
+ * tristates, a string or number symbol against a value)? A select decided
+ * through one could be unmet only in the model.
+ */
+static int has_opaque(const struct kconfig_expr *e)
+{
+	if (!e || e->type == KEXPR_SYMBOL || e->type == KEXPR_CONST)
+		return 0;
+	if (e->type == KEXPR_NOT)
+		return has_opaque(e->left);
+	if (e->type == KEXPR_AND || e->type == KEXPR_OR)
+		return has_opaque(e->left) || has_opaque(e->right);
+	if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL)
+		return !tristate_operand(e->left) || !tristate_operand(e->right);
+	return 1;
+}
+
+static int select_has_opaque(const struct kconfig_definition *d, const struct kconfig_select *sel)
+{
+	if (has_opaque(d->dep) || has_opaque(sel->cond))
+		return 1;
+	for (size_t k = 0; k < sel->target->nr_defs; k++)
+		if (has_opaque(sel->target->defs[k]->dep))
+			return 1;
+	return 0;
+}
+
 /* The first conjunct of X's dependency that the select may leave false, as Kconfig text. */
 static void failing_dependency(struct arch_model *am, const struct kconfig_symbol *x,
 			       formula r1, formula r2, struct strbuf *out)
@@ -353,7 +388,7 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 			for (size_t k = 0; k < x->nr_defs && !always; k++)
 				always = implied_by(x->defs[k]->dep, d->dep, sel->cond) &&
 					 !x->defs[k]->choice;
-			if (always)
+			if (always || select_has_opaque(d, sel))
 				continue;
 			for (size_t k = 0; k < x->nr_defs; k++) {
 				formula a, b;

@@ -167,4 +167,31 @@ test_expect_success KCONF 'conf agrees: UART=m with LL=y does not warn for H4' '
 	test_must_be_empty warn
 '
 
+test_expect_success 'a select decided through a comparison the model cannot weigh (A >= B) is not reported' '
+	write_file Kconfig <<-\EOF &&
+	config MODULES
+		bool "modules"
+		modules
+	config CRYPTO
+		tristate "crypto"
+	config JR
+		tristate "jr"
+		depends on CRYPTO
+	config KEYS
+		tristate "keys"
+	config BLOB
+		bool
+		depends on CRYPTO
+	if KEYS
+	config KEYS_JR
+		bool "keys in jr"
+		depends on JR >= KEYS
+		select BLOB
+	endif
+	EOF
+	git add Kconfig && test_tick && git commit -q -m compare &&
+	git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out
+'
+
 test_done
