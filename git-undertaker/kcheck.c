@@ -272,9 +272,10 @@ static int tristate_operand(const struct kconfig_expr *e)
 }
 
 /*
- * Does e hold a comparison the model only knows as a free atom (A >= B of
- * tristates, a string or number symbol against a value)? A select decided
- * through one could be unmet only in the model.
+ * Does e order tristates (A >= B), which the model only knows as a free
+ * atom though it binds A and B? A select decided through one could be unmet
+ * only in the model. (A string symbol against a value is free too, but
+ * only two such atoms that contradict each other could mislead.)
  */
 static int has_opaque(const struct kconfig_expr *e)
 {
@@ -285,8 +286,8 @@ static int has_opaque(const struct kconfig_expr *e)
 	if (e->type == KEXPR_AND || e->type == KEXPR_OR)
 		return has_opaque(e->left) || has_opaque(e->right);
 	if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL)
-		return !tristate_operand(e->left) || !tristate_operand(e->right);
-	return 1;
+		return 0;
+	return tristate_operand(e->left) || tristate_operand(e->right);
 }
 
 static int select_has_opaque(const struct kconfig_definition *d, const struct kconfig_select *sel)
