@@ -38,6 +38,25 @@ int buildfiles_is_kconfig_file(const char *name)
 	       !strcmp(name, "Config.in") || starts_with(name, "Config.src");
 }
 
+int buildfiles_is_defconfig(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dir_end = base ? base : path;
+
+	base = base ? base + 1 : path;
+	if (ends_with(base, ".h") || ends_with(base, ".c") || buildfiles_is_kconfig_file(base) ||
+	    buildfiles_is_makefile(base) || starts_with(base, "README"))
+		return 0;
+	/*
+	 * Linux's and Zephyr's *_defconfig, U-Boot's and coreboot's configs/,
+	 * Linux's arch/<a>/configs/ fragments: a file named defconfig or in a
+	 * directory named configs (U-Boot's include/configs/ holds headers).
+	 */
+	if (ends_with(base, "defconfig"))
+		return 1;
+	return dir_end - path >= 7 && !strncmp(dir_end - 7, "configs", 7) &&
+	       (dir_end - path == 7 || dir_end[-8] == '/');
+}
+
 int buildfiles_is_makefile(const char *name)
 {
 	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild") || starts_with(name, "Makefile.") ||

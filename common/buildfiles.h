@@ -30,5 +30,7 @@ void buildfiles_free(struct buildfiles *b);
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
 int buildfiles_is_kconfig_file(const char *name);
 int buildfiles_is_makefile(const char *name);
+/* Is the file at `path` a defconfig or config fragment (CONFIG_X=y lines)? */
+int buildfiles_is_defconfig(const char *path);
 
 #endif

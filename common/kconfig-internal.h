@@ -115,6 +115,9 @@ struct kconfig_private {
 	struct strmap paths;		/* interned locations' paths */
 	struct strmap choices;		/* named choices */
 	size_t alloc_choices;
+	/* kconfig_file_definitions: path -> struct kconfig_file_defs, built when first asked */
+	struct strmap by_path;
+	int by_path_built;
 };
 
 /* Symbols and definitions (kconfig-tree.c). */

@@ -398,6 +398,7 @@ static void parse_select(struct parse_state *ps, int kw)
 	*list = entry_slot(ps, kw == K_SELECT ? TMP_SELECTS : TMP_IMPLIES, sizeof(**list), *nr);
 	(*list)[*nr].target = target;
 	(*list)[*nr].cond = cond;
+	(*list)[*nr].line = ps->line;
 	(*nr)++;
 }
 

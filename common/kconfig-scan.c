@@ -96,3 +96,159 @@ char *kconfig_text_definition_near(const char *data, size_t size, int line, int 
 	kconfig_text_for_each_definition(data, size, near_one, &n);
 	return n.best;
 }
+
+/* Columns of leading blanks, tabs to the next multiple of 8 (as the lexer counts them). */
+static int scan_indent(const char *p, const char *eol, const char **rest)
+{
+	int ts = 0;
+
+	for (; p < eol && (*p == ' ' || *p == '\t'); p++)
+		ts = *p == '\t' ? (ts & ~7) + 8 : ts + 1;
+	*rest = p;
+	return ts;
+}
+
+static int word_is(const char *p, size_t len, const char *kw)
+{
+	return strlen(kw) == len && !strncmp(p, kw, len);
+}
+
+/* Statements whose words after the keyword are symbols (strings and macros aside). */
+static const char *const referring[] = {
+	"depends", "select", "imply", "visible", "if", "default", "def_bool", "def_tristate",
+	"range", "bool", "boolean", "tristate", "string", "int", "hex", "prompt", NULL,
+};
+
+/*
+ * Is this word of an expression a symbol's name? Kconfig reads every bare
+ * word as a symbol, but a name nothing defines has its own text as value,
+ * which trees use for literals: `default kernel.itb`, `SYS_CPU = armv8`, a
+ * hex value without 0x. Names are upper case by convention: a word with no
+ * capital, or all hex digits with a digit among them, is taken for a value.
+ */
+static int is_symbol_word(const char *w, size_t len)
+{
+	size_t i, upper = 0, digits = 0, hex = 0;
+
+	if (len > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
+		return 0;
+	for (i = 0; i < len; i++) {
+		upper += isupper((unsigned char)w[i]) != 0;
+		digits += isdigit((unsigned char)w[i]) != 0;
+		hex += isxdigit((unsigned char)w[i]) != 0;
+	}
+	if (!upper)
+		return 0;	/* also y, m, n, if, on and decimal numbers */
+	return !(digits && hex == len);
+}
+
+/* The symbols of one statement [p, end) (its keyword skipped), each to fn. */
+static void scan_statement(const char *p, const char *end, struct kconfig_text_ref *ref,
+			   void (*fn)(const struct kconfig_text_ref *ref, void *arg), void *arg)
+{
+	while (p < end) {
+		if (*p == '#')
+			return;
+		if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (p < end && *p != q)
+				p += *p == '\\' && p + 1 < end ? 2 : 1;
+			p++;
+		} else if (*p == '$' && p + 1 < end && p[1] == '(') {
+			int depth = 0;
+
+			p++;
+			do {
+				depth += *p == '(';
+				depth -= *p == ')';
+				p++;
+			} while (p < end && depth > 0);
+		} else if (*p == '$') {
+			for (p++; p < end && (isalnum((unsigned char)*p) || *p == '_'); p++)
+				;
+		} else if (isalnum((unsigned char)*p) || *p == '_') {
+			const char *w = p;
+
+			while (p < end && (isalnum((unsigned char)*p) || *p == '_' || *p == '-'))
+				p++;
+			if (is_symbol_word(w, (size_t)(p - w))) {
+				ref->name = w;
+				ref->len = (size_t)(p - w);
+				fn(ref, arg);
+			}
+		} else {
+			p++;
+		}
+	}
+}
+
+/* The end of the logical line at p: backslash-newline continues it; *lines counts its lines. */
+static const char *logical_eol(const char *p, const char *end, int *lines)
+{
+	*lines = 1;
+	for (;;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		if (!eol)
+			return end;
+		if (eol > p && eol[-1] == '\\') {
+			p = eol + 1;
+			(*lines)++;
+			continue;
+		}
+		if (eol - 1 > p && eol[-1] == '\r' && eol[-2] == '\\') {
+			p = eol + 1;
+			(*lines)++;
+			continue;
+		}
+		return eol;
+	}
+}
+
+void kconfig_text_for_each_reference(const char *data, size_t size,
+				     void (*fn)(const struct kconfig_text_ref *ref, void *arg),
+				     void *arg)
+{
+	int line = 1, in_help = 0, help_ts = -1;
+
+	for (const char *p = data, *end = data + size; p < end;) {
+		int lines, ts;
+		const char *eol = logical_eol(p, end, &lines), *rest, *w, *stmt_end;
+		struct kconfig_text_ref ref = { 0 };
+
+		ts = scan_indent(p, eol, &rest);
+		for (stmt_end = eol; stmt_end > rest && isspace((unsigned char)stmt_end[-1]); stmt_end--)
+			;
+		if (in_help && stmt_end > rest) {
+			if (help_ts < 0)
+				help_ts = ts;
+			if (ts && ts >= help_ts)
+				goto next;
+			in_help = 0;
+		}
+		if (in_help || stmt_end == rest)
+			goto next;
+		for (w = rest; w < stmt_end && (isalnum((unsigned char)*w) || *w == '_' || *w == '-'); w++)
+			;
+		if (word_is(rest, (size_t)(w - rest), "help") ||
+		    word_is(rest, (size_t)(w - rest), "---help---")) {
+			in_help = 1;
+			help_ts = -1;
+			goto next;
+		}
+		for (size_t k = 0; referring[k]; k++) {
+			if (!word_is(rest, (size_t)(w - rest), referring[k]))
+				continue;
+			ref.line = line;
+			ref.keyword = referring[k];
+			ref.statement = rest;
+			ref.statement_len = (size_t)(stmt_end - rest);
+			scan_statement(w, stmt_end, &ref, fn, arg);
+			break;
+		}
+next:
+		line += lines;
+		p = eol < end ? eol + 1 : end;
+	}
+}

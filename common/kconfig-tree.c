@@ -331,6 +331,44 @@ void kconfig_tree_finish(struct kconfig *kc)
 	}
 }
 
+struct kconfig_file_defs {
+	struct kconfig_definition **v;
+	size_t nr, alloc;
+};
+
+static void free_file_defs(void *p)
+{
+	struct kconfig_file_defs *fd = p;
+
+	free(fd->v);
+	free(fd);
+}
+
+size_t kconfig_file_definitions(struct kconfig *kc, const char *path,
+				struct kconfig_definition *const **out)
+{
+	struct kconfig_private *p = kc->priv;
+	struct kconfig_file_defs *fd;
+
+	if (!p->by_path_built) {
+		for (size_t i = 0; i < p->nr_defs; i++) {
+			struct kconfig_definition *d = p->defs[i];
+
+			fd = strmap_get(&p->by_path, d->loc.path);
+			if (!fd) {
+				fd = xcalloc(1, sizeof(*fd));
+				strmap_put(&p->by_path, d->loc.path, fd);
+			}
+			ALLOC_GROW(fd->v, fd->nr + 1, fd->alloc);
+			fd->v[fd->nr++] = d;
+		}
+		p->by_path_built = 1;
+	}
+	fd = strmap_get(&p->by_path, path);
+	*out = fd ? fd->v : NULL;
+	return fd ? fd->nr : 0;
+}
+
 void kconfig_free(struct kconfig *kc)
 {
 	struct kconfig_private *p;
@@ -350,6 +388,7 @@ void kconfig_free(struct kconfig *kc)
 	strmap_clear(&p->symbols, NULL);
 	strmap_clear(&p->paths, NULL);
 	strmap_clear(&p->choices, NULL);
+	strmap_clear(&p->by_path, free_file_defs);
 	arena_release(&p->arena);
 	free(p);
 	free(kc);

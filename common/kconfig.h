@@ -91,6 +91,25 @@ int kconfig_text_defines(const char *data, size_t size, const char *name);
 char *kconfig_text_definition_near(const char *data, size_t size, int line, int max_dist);
 
 /*
+ * A symbol that a Kconfig statement names: in `depends on`, `select`,
+ * `imply`, `visible if`, `if`, `default`, `def_bool`, `def_tristate`,
+ * `range` and a prompt's `if` (strings, macros, numbers, y/m/n and help
+ * text aside). `statement` is the whole statement as written (backslash
+ * continuations included), from its keyword on; `keyword` is a static string.
+ */
+struct kconfig_text_ref {
+	const char *name;	/* not NUL-terminated */
+	size_t len;
+	int line;		/* of the statement */
+	const char *keyword;
+	const char *statement;
+	size_t statement_len;
+};
+void kconfig_text_for_each_reference(const char *data, size_t size,
+				     void (*fn)(const struct kconfig_text_ref *ref, void *arg),
+				     void *arg);
+
+/*
  * Lexed files keyed by their id, shared between parses (architectures, commits)
  * of one run. Tokens are cached, not the expansion of macros: that depends on
  * the architecture and is redone on every parse.
@@ -186,6 +205,7 @@ struct kconfig_default {
 struct kconfig_select {			/* a `select` or an `imply` */
 	struct kconfig_symbol *target;
 	struct kconfig_expr *cond;	/* its own `if` */
+	int line;			/* of the statement, in the definition's file */
 };
 
 struct kconfig_range {
@@ -332,6 +352,15 @@ void kconfig_free(struct kconfig *kc);
 
 /* The symbol of that name (without CONFIG_), y/m/n included; NULL if none. */
 struct kconfig_symbol *kconfig_lookup(const struct kconfig *kc, const char *name);
+
+/*
+ * The definitions (config, menuconfig, choice) whose location is in `path`
+ * (as the definitions name it, path_prefix included), in parse order, into
+ * *out; returns how many. An index built on the first call and owned by kc
+ * (a kconfig is used by one thread at a time).
+ */
+size_t kconfig_file_definitions(struct kconfig *kc, const char *path,
+				struct kconfig_definition *const **out);
 
 /* Iterates over kc->symbols (struct kconfig_symbol *sym; size_t i). */
 #define for_each_kconfig_symbol(kc, i, sym) \

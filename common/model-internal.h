@@ -45,6 +45,9 @@ struct model {
 	int first_guard;
 	const struct model_reason **reasons;
 	size_t alloc_reasons;
+	/* model_definition_dep: per definition index, the dependency's ge1 and ge2 */
+	formula *dep_ge1, *dep_ge2;
+	size_t nr_deps;
 };
 
 /* A tristate value: (value >= m, value == y). */

@@ -79,6 +79,8 @@ void model_free(struct model *m)
 	free(m->syms);
 	free(m->groups);
 	free(m->reasons);
+	free(m->dep_ge1);
+	free(m->dep_ge2);
 	strmap_clear(&m->by_name, NULL);
 	strmap_clear(&m->strings, free);
 	free(m);

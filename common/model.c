@@ -500,6 +500,50 @@ static int is_choice_member(const struct kconfig_symbol *s)
 	return 0;
 }
 
+/* Every definition's dependency, for model_definition_dep once the builder is gone. */
+static void keep_definition_deps(struct builder *b)
+{
+	const struct kconfig *kc = b->kc;
+	struct model *m = b->m;
+	size_t i;
+	const struct kconfig_symbol *s;
+
+	m->nr_deps = kc->nr_definitions;
+	m->dep_ge1 = xcalloc(m->nr_deps + 1, sizeof(*m->dep_ge1));
+	m->dep_ge2 = xcalloc(m->nr_deps + 1, sizeof(*m->dep_ge2));
+	for_each_kconfig_symbol(kc, i, s)
+		for (size_t k = 0; k < s->nr_defs; k++) {
+			struct tv dep = def_dep(b, s->defs[k]);
+
+			m->dep_ge1[s->defs[k]->index] = dep.ge1;
+			m->dep_ge2[s->defs[k]->index] = dep.ge2;
+		}
+	for (i = 0; i < kc->nr_choices; i++)
+		for (size_t k = 0; k < kc->choices[i]->nr_defs; k++) {
+			struct tv dep = def_dep(b, kc->choices[i]->defs[k]);
+
+			m->dep_ge1[kc->choices[i]->defs[k]->index] = dep.ge1;
+			m->dep_ge2[kc->choices[i]->defs[k]->index] = dep.ge2;
+		}
+}
+
+void model_definition_dep(const struct model *m, size_t index, formula *ge1, formula *ge2)
+{
+	*ge1 = index < m->nr_deps ? m->dep_ge1[index] : LOGIC_TRUE;
+	*ge2 = index < m->nr_deps ? m->dep_ge2[index] : LOGIC_TRUE;
+}
+
+void model_expr(struct model *m, const struct kconfig *kc, const struct kconfig_expr *e,
+		formula *ge1, formula *ge2)
+{
+	struct builder b = { .m = m, .kc = kc };
+	struct tv v = model_tv_expr(&b, e, 1);
+
+	u64map_release(&b.memo);
+	*ge1 = v.ge1;
+	*ge2 = v.ge2;
+}
+
 struct model *model_build(const struct kconfig *kc)
 {
 	struct model *m = model_new(kc);
@@ -534,6 +578,7 @@ struct model *model_build(const struct kconfig *kc)
 	}
 	for (i = 0; i < kc->nr_choices; i++)
 		encode_choice(&b, kc->choices[i]);
+	keep_definition_deps(&b);
 	free(b.choices);
 	free(b.dep);
 	free(b.has_dep);

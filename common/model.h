@@ -60,6 +60,17 @@ int model_symbol_defined(const struct model *m, const char *symbol);
  */
 formula model_config(struct model *m, const char *name, int *defined);
 
+/*
+ * The dependency of definition `index` (kconfig_definition.index of the
+ * kconfig the model was built from) as kconfig propagates it (its own
+ * `depends on`, those of enclosing if/menu/choice, a choice member's
+ * choice): *ge1 "at least m", *ge2 "y".
+ */
+void model_definition_dep(const struct model *m, size_t index, formula *ge1, formula *ge2);
+/* An expression of the kconfig the model was built from, over its variables (as *ge1, *ge2). */
+void model_expr(struct model *m, const struct kconfig *kc, const struct kconfig_expr *e,
+		formula *ge1, formula *ge2);
+
 /* Is f satisfiable together with the model? (cached by formula) */
 int model_satisfiable(struct model *m, formula f);
 

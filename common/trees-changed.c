@@ -145,20 +145,65 @@ static int names_changed(struct users *u, const char *data, size_t size)
 	return 0;
 }
 
+struct kconfig_users {
+	const struct strmap *changed;
+	int found;
+};
+
+static void kconfig_reference_changed(const struct kconfig_text_ref *ref, void *arg)
+{
+	struct kconfig_users *ku = arg;
+
+	ku->found |= strmap_getn(ku->changed, ref->name, ref->len) != NULL;
+}
+
+static void kconfig_definition_changed(const char *name, size_t len, int line, void *arg)
+{
+	struct kconfig_users *ku = arg;
+
+	ku->found |= strmap_getn(ku->changed, name, len) != NULL;
+}
+
+/*
+ * Does a Kconfig text name or define a changed symbol? Its own defects
+ * (a name no longer defined, a select whose target's dependencies changed,
+ * an option whose enclosing `if` changed elsewhere) may change with it.
+ */
+static int kconfig_names_changed(struct users *u, const char *data, size_t size)
+{
+	struct kconfig_users ku = { .changed = u->changed };
+
+	kconfig_text_for_each_reference(data, size, kconfig_reference_changed, &ku);
+	if (!ku.found)
+		kconfig_text_for_each_definition(data, size, kconfig_definition_changed, &ku);
+	return ku.found;
+}
+
+static int is_kconfig_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return buildfiles_is_kconfig_file(base ? base + 1 : path);
+}
+
 static int find_users(const struct tree_file *f, void *data)
 {
 	struct users *u = data;
 	struct blob *blob;
 	char hex[GIT_OID_HEXSZ + 1];
+	int kconfig;
 
 	if (process_interrupted())
 		return 1;
-	if (!trees_is_c_file(f->path) || strmap_get(u->skip, f->path) ||
+	kconfig = is_kconfig_path(f->path);
+	if ((!kconfig && !trees_is_c_file(f->path) && !buildfiles_is_defconfig(f->path)) ||
+	    strmap_get(u->skip, f->path) ||
 	    !pathspec_match(u->pathspec, f->path))
 		return 0;
 	if (repo_read_blob(u->repo, f->blob, &blob) < 0)
 		return 0;
-	if (names_changed(u, blob->data, blob->size)) {
+	if (kconfig ? kconfig_names_changed(u, blob->data, blob->size) :
+	    names_changed(u, blob->data, blob->size)) {
 		strvec_push(u->paths, f->path);
 		strvec_push(u->blobs, git_oid_tostr(hex, sizeof(hex), f->blob));
 	}

@@ -210,8 +210,9 @@ int trees_is_c_file(const char *path);
 void trees_changed_symbols(struct trees *old, struct trees *new, struct strmap *changed);
 /*
  * The C files at `commit` (whose trees are `new`) within `pathspec` and not
- * in `skip` that name a symbol of trees_changed_symbols(): their paths and
- * blob ids (hex) are appended to `paths` and `blobs`.
+ * in `skip` that name a symbol of trees_changed_symbols(), the defconfigs
+ * that set one, and the Kconfig files that name or define one: their paths and blob ids (hex) are appended
+ * to `paths` and `blobs`.
  */
 void trees_affected_files(struct trees *old, struct trees *new, const git_oid *commit,
 			  const struct strvec *pathspec, const struct strmap *skip,

@@ -616,7 +616,7 @@ static void explain_kbuild(struct defect *d, struct file_state *fs, size_t i)
 	strbuf_release(&sb);
 }
 
-static void explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
+void analyze_explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
 {
 	const char *s = starts_with(name, "CONFIG_") ? name + 7 : name;
 	size_t best = 4, len = strlen(s);
@@ -771,7 +771,7 @@ static void add_undefined(struct file_state *fs, const char *path, size_t i,
 		strvec_push(&d->symbols, names->v[k]);
 		strvec_push(&d->missing, names->v[k]);
 		if (opt->explain)
-			explain_missing(d, fs->tm, names->v[k]);
+			analyze_explain_missing(d, fs->tm, names->v[k]);
 	}
 }
 
@@ -1005,7 +1005,7 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 		if (has_name(&d->missing, d->symbols.v[k]) ||
 		    (cause == CAUSE_MISSING &&
 		     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined, d->symbols.v[k])))
-			explain_missing(d, tm, d->symbols.v[k]);
+			analyze_explain_missing(d, tm, d->symbols.v[k]);
 	if (cause != CAUSE_KCONFIG && cause != CAUSE_KBUILD)
 		return;
 	hold_model(fs, scope[0]);

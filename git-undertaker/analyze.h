@@ -64,4 +64,11 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors);
 
+/*
+ * --explain of a name no Kconfig file defines: where it was defined before it
+ * disappeared (tm->removed) and the defined names nearest to it, as lines of
+ * d->explanation.
+ */
+void analyze_explain_missing(struct defect *d, const struct tree_models *tm, const char *name);
+
 #endif

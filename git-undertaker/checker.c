@@ -17,6 +17,7 @@
 #include "buildfiles.h"
 #include "trees.h"
 #include "history.h"
+#include "kcheck.h"
 #include "kconfig-git.h"
 #include "process.h"
 #include "project.h"
@@ -204,6 +205,12 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	strbuf_release(&all);
 }
 
+/* The files whose defects are checked: C blocks, Kconfig files' and defconfigs' own. */
+static int checked_file(const char *path)
+{
+	return path && (trees_is_c_file(path) || kcheck_is_checked_path(path));
+}
+
 /* Appends the defects of one blob under one model set to `l`. */
 static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 			 const git_oid *blob_id, struct defect_list *l)
@@ -222,7 +229,13 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 		error("%s: cannot read blob %s", path, git_oid_tostr(hex, sizeof(hex), blob_id));
 		return;
 	}
-	analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
+	if (kcheck_is_checked_path(path)) {
+		struct kcheck_options kopt = { .explain = c->opts->explain };
+
+		kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);
+	} else {
+		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
+	}
 	blob_release(c->repo, blob);
 }
 
@@ -343,10 +356,10 @@ static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
 					    &before, &after))
 			;	/* only the blocks that differ */
 		else {
-			if (fc->status != 'A' && fc->old_path && trees_is_c_file(fc->old_path) && ps)
+			if (fc->status != 'A' && checked_file(fc->old_path) && ps)
 				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
 					  path);
-			if (fc->status != 'D' && trees_is_c_file(fc->new_path))
+			if (fc->status != 'D' && checked_file(fc->new_path))
 				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
 					  path);
 		}
@@ -512,7 +525,7 @@ static int other_parents(struct checker *c, const git_oid *parents, size_t nr_pa
 					path = d->path;
 					theirs = NULL;
 					if (!repo_path_oid(c->repo, &parents[p], path, &blob) &&
-					    trees_is_c_file(path))
+					    checked_file(path))
 						theirs = blob_defects(c, ps, path, &blob);
 				}
 				has = theirs && defect_list_has(theirs, d);
@@ -569,8 +582,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	for (size_t i = 0; i < changes.nr; i++) {
 		const struct file_change *fc = &changes.files[i];
 
-		if ((!fc->new_path || !trees_is_c_file(fc->new_path)) &&
-		    (!fc->old_path || !trees_is_c_file(fc->old_path)))
+		if (!checked_file(fc->new_path) && !checked_file(fc->old_path))
 			continue;
 		ALLOC_GROW(cw.items, cw.nr + 1, alloc);
 		memset(&cw.items[cw.nr], 0, sizeof(*cw.items));
@@ -731,7 +743,7 @@ static int census_list(const struct tree_file *f, void *data)
 
 	const struct undertaker_options *o = cs->checker->opts;
 
-	if (!trees_is_c_file(f->path) || !pathspec_match(&o->pathspec, f->path))
+	if (!checked_file(f->path) || !pathspec_match(&o->pathspec, f->path))
 		return 0;
 	/* A file's shard: its path's hash, the same on every machine and run. */
 	if (o->shard_n && strhash(f->path, strlen(f->path)) % o->shard_n != o->shard_k - 1)

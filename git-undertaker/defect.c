@@ -154,7 +154,7 @@ void defect_match(const struct defect_list *before, struct defect_list *after)
 
 const char *defect_kind_name(enum defect_kind k)
 {
-	static const char *const names[] = { "dead", "undead", "undefined" };
+	static const char *const names[] = { "dead", "undead", "undefined", "unmet" };
 
 	return names[k];
 }
@@ -200,7 +200,9 @@ void defect_format_text(struct strbuf *sb, const struct defect *d, int with_stat
 {
 	/* A path with a newline must not split the line: quoted as git quotes it. */
 	strbuf_add_path(sb, d->path);
-	if (d->block < 0)
+	if (d->block == DEFECT_NO_BLOCK)
+		strbuf_addf(sb, ":%d: %s (", d->line, defect_kind_name(d->kind));
+	else if (d->block < 0)
 		strbuf_addf(sb, ":%d: %s block B00 (", d->line, defect_kind_name(d->kind));
 	else
 		strbuf_addf(sb, ":%d: %s block B%d (", d->line, defect_kind_name(d->kind), d->block);
@@ -218,7 +220,8 @@ void defect_format_json(struct json_writer *w, const char *key, const struct def
 	json_add_str(w, "path", d->path);
 	json_add_int(w, "line", d->line);
 	json_add_int(w, "end_line", d->end_line);
-	json_add_int(w, "block", d->block);
+	if (d->block != DEFECT_NO_BLOCK)
+		json_add_int(w, "block", d->block);
 	json_add_str(w, "kind", defect_kind_name(d->kind));
 	json_add_str(w, "cause", defect_cause_name(d->cause));
 	json_add_str(w, "scope", d->global ? "global" : "local");

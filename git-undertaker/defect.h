@@ -10,15 +10,19 @@
 #include "report.h"
 #include "util.h"
 
-enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED };
+/* unmet: a `select` whose target's own dependencies may be false while it selects. */
+enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED, DEFECT_UNMET };
 enum defect_cause { CAUSE_CODE, CAUSE_KCONFIG, CAUSE_KBUILD, CAUSE_MISSING };
 /* accepted: new, but named by an Undertaker-Accept trailer or undertaker.accept. */
 enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED, STATUS_ACCEPTED };
 
+/* A defect of a Kconfig or defconfig line, not of a C block. */
+#define DEFECT_NO_BLOCK (-2)
+
 struct defect {
 	char *path;
 	int line, end_line;
-	int block;		/* B<n>; -1 for the file itself */
+	int block;		/* B<n>; -1 for the file itself; DEFECT_NO_BLOCK for a Kconfig line */
 	enum defect_kind kind;
 	enum defect_cause cause;
 	int global;		/* 1: on every architecture in scope */

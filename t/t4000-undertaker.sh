@@ -159,7 +159,10 @@ test_expect_success 'a Kconfig change kills a block of a file it does not touch'
 	grep -A1 "bool \"plain\"" Kconfig | grep "depends on CHOICE_A && CHOICE_B" &&
 	git add Kconfig && test_tick && git commit -q -m "plain needs both" && git tag kchange &&
 	test_expect_code 1 git undertaker --no-notes kchange >out &&
-	echo "src/tri.c:9: dead block B3 (kconfig, global): #ifdef CONFIG_PLAIN" >expect &&
+	cat >expect <<-\EOF &&
+	Kconfig:15: dead (kconfig, global): config PLAIN (depends on CHOICE_A && CHOICE_B)
+	src/tri.c:9: dead block B3 (kconfig, global): #ifdef CONFIG_PLAIN
+	EOF
 	tail -n +2 out >actual &&
 	test_cmp expect actual
 '

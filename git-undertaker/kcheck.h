@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kconfig's own defects, found in the Kconfig files themselves rather than
+ * in C blocks, reported at the Kconfig line as defects of that file: names
+ * that no Kconfig file of the tree defines (`undefined`), selects whose
+ * target's own dependencies may be off (`unmet`), options whose dependencies
+ * never hold (`dead`) or that every configuration sets (`undead`).
+ */
+#ifndef UT_KCHECK_H
+#define UT_KCHECK_H
+
+#include "defect.h"
+#include "trees.h"
+
+/* Is `path` a Kconfig file (Kconfig, Kconfig.*, *.kconfig, Config.in)? */
+int kcheck_is_kconfig_path(const char *path);
+/* Is `path` a Kconfig file or a defconfig (buildfiles_is_defconfig)? */
+int kcheck_is_checked_path(const char *path);
+
+struct kcheck_options {
+	int explain;
+};
+
+/*
+ * Appends the defects of the Kconfig file `path` (contents data, size) to
+ * `out`, status new: one `undefined` defect per statement that names
+ * symbols no Kconfig file of the tree defines (tm->kconfig_defined), with
+ * the names in `missing`; with models (tm->get), one `unmet` per select and
+ * one `dead` or `undead` per option, decided on every architecture that
+ * reads the file. A defconfig gets one `undefined` defect per line that
+ * sets a name no Kconfig file defines.
+ */
+void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
+		 const struct kcheck_options *opt, struct defect_list *out);
+
+#endif
