@@ -204,7 +204,7 @@ test_expect_success SPATCH 'git backport killed by SIGKILL: spatch dies with it,
 	rm -f spatch.pids &&
 	PATH="$PWD/fake:$PATH" TMPDIR="$PWD/tmp" run_bg out git backport --rules=rules hard..drv &&
 	wait_for 30 "test -s spatch.pids" &&
-	backport=$(ps -o ppid= -p $(head -n 1 spatch.pids)) &&
+	backport=$(ps -o ppid= -p $(head -n 1 spatch.pids) | tr -d " ") &&
 	kill -KILL $backport &&
 	wait $bg_pid;
 	wait_for 5 "! kill -0 $(cat spatch.pids) 2>/dev/null" &&
