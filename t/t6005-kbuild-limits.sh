@@ -40,7 +40,7 @@ test_expect_success 'a directory entered from 30,000 lines: linear, one error, i
 	 awk "BEGIN { for (i = 1; i <= 30000; i++) printf \"obj-\$(CONFIG_F%d) += d/\n\", i }" >Kbuild &&
 	 echo "obj-y += a.o" >d/Makefile &&
 	 touch d/a.c &&
-	 sh -c "ulimit -t 20; ulimit -v 1000000; test-kbuild ." >out 2>err) &&
+	 sh -c "ulimit -t 20; test-kbuild ." >out 2>err) &&
 	grep "^test-kbuild: error: \.: enters directories under more than 1024 conditions; taken as unknown$" big/err &&
 	test $(wc -l <big/err) = 1 &&
 	grep "^d/a.c	\[(a condition of more than 1024 terms, #1)\]$" big/out
