@@ -17,6 +17,7 @@
 #include "notes.h"
 #include "process.h"
 #include "report.h"
+#include "sarif.h"
 #include "trees.h"
 
 static const char *const usage_lines[] = {
@@ -178,6 +179,20 @@ static void print_text(struct repo *r, const struct checked *ck, const struct de
 	strbuf_release(&sb);
 }
 
+/* --format=sarif: the run's one log, written at its end. */
+static struct sarif_log *sarif_out;
+
+static void add_sarif(const struct checked *ck, const struct defect_list *l,
+		      const struct undertaker_options *o)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	oid_hex(&ck->commit, hex);
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].status == STATUS_NEW || o->show_all)
+			sarif_add(sarif_out, &l->v[i], hex, ck->patch ? ck->patch->subject : NULL);
+}
+
 static void print_json(const struct checked *ck, const struct defect_list *l,
 		       const struct undertaker_options *o)
 {
@@ -309,8 +324,11 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 	int ret = 0;
 
 	checker_model_key(c, commit, &key);
-	/* --explain needs the analysis: a note keeps no explanations. */
-	if (!o->force && !o->explain && !o->pathspec.nr && ref)
+	/*
+	 * --explain needs the analysis: a note keeps no explanations; nor does
+	 * it keep what SARIF needs (the defects whole).
+	 */
+	if (!o->force && !o->explain && !o->pathspec.nr && ref && !sarif_out)
 		old_note = notes_read(r, ref, commit);
 	if (old_note && note_is_current(old_note, key.buf, o->show_all, &nr_new)) {
 		*total_new += nr_new;
@@ -324,7 +342,9 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 		char *note = format_note(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
 
 		*total_new += nr_new;
-		if (o->common.json)
+		if (sarif_out)
+			add_sarif(ck, &defects, o);
+		else if (o->common.json)
 			print_json(ck, &defects, o);
 		else if (!o->common.quiet)
 			print_text(r, ck, &defects, o);
@@ -443,7 +463,9 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 	if (!ret && !process_interrupted()) {
 		struct checked ck = { .commit = commit };
 
-		if (o->common.json)
+		if (sarif_out)
+			add_sarif(&ck, &defects, o);
+		else if (o->common.json)
 			print_json(&ck, &defects, o);
 		else if (!o->common.quiet)
 			print_text(r, &ck, &defects, o);
@@ -520,6 +542,43 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 	return ret;
 }
 
+/*
+ * --mbox, --base and the formats that collect a whole run (sarif): checked,
+ * the files after --mbox added to it.
+ */
+static void check_output_options(struct undertaker_options *o, struct strvec *mbox,
+				 const struct strvec *revopts, const char *shard,
+				 const struct parsed_args *pa)
+{
+	if (mbox->nr && (o->all || o->dump_model || revopts->nr || shard))
+		usage_error(usage_lines, "--mbox checks a series: not with --all, --dump-model, "
+			    "--shard or commit limiting options");
+	if (o->base && !mbox->nr)
+		usage_error(usage_lines, "--base is the base of an --mbox series");
+	/* After --mbox, the other arguments are more patch files. */
+	for (size_t i = 0; mbox->nr && i < pa->args.nr; i++)
+		strvec_push(mbox, pa->args.v[i]);
+	if (!strcmp(o->common.format, "sarif")) {
+		if (o->dump_model)
+			usage_error(usage_lines, "--dump-model prints no defects: not --format=sarif");
+		sarif_out = sarif_new();
+	}
+}
+
+/* What a run prints at its end: the SARIF log (not of an interrupted run). */
+static void finish_output(int ret)
+{
+	if (sarif_out && !process_interrupted()) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sarif_write(sarif_out, &sb, ret >= 0);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
+	sarif_free(sarif_out);
+	sarif_out = NULL;
+}
+
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
@@ -546,11 +605,13 @@ int main(int argc, const char **argv)
 		OPT_COMMON(&o.common),
 		OPT_END(),
 	};
+	static const char *const formats[] = { "sarif", NULL };
 	struct repo *r;
 	int ret;
 
 	set_program_name("git undertaker");
 	common_options_init(&o.common);
+	o.common.formats = formats;
 	parse_options(argc, argv, opts, usage_lines, "undertaker", &pa);
 	common_options_finish(&o.common, "undertaker");
 	if (!o.show || !strcmp(o.show, "new"))
@@ -578,14 +639,7 @@ int main(int argc, const char **argv)
 	if ((o.all || o.dump_model) && revopts.nr)
 		usage_error(usage_lines, "%s takes one commit, not commit limiting options",
 			    o.all ? "--all" : "--dump-model");
-	if (mbox.nr && (o.all || o.dump_model || revopts.nr || shard))
-		usage_error(usage_lines, "--mbox checks a series: not with --all, --dump-model, "
-			    "--shard or commit limiting options");
-	if (o.base && !mbox.nr)
-		usage_error(usage_lines, "--base is the base of an --mbox series");
-	/* After --mbox, the other arguments are more patch files. */
-	for (size_t i = 0; mbox.nr && i < pa.args.nr; i++)
-		strvec_push(&mbox, pa.args.v[i]);
+	check_output_options(&o, &mbox, &revopts, shard, &pa);
 	parsed_args_add_revopts(&pa, &revopts);
 	o.pathspec = pa.paths;
 	memset(&pa.paths, 0, sizeof(pa.paths));
@@ -608,6 +662,7 @@ int main(int argc, const char **argv)
 	parsed_args_clear(&pa);
 	strvec_clear(&o.pathspec);
 	strvec_clear(&mbox);
+	finish_output(ret);
 	if (process_flush_stdout() < 0 && process_interrupted() != SIGPIPE)
 		ret = ret < 0 ? ret : error("could not write to standard output");
 	process_end_if_pipe_closed();
