@@ -15,7 +15,7 @@
 
 /* The header fields a patch needs, as read (unfolded, not yet decoded). */
 struct mail_headers {
-	char *subject, *from, *date, *message_id, *references, *encoding;
+	char *subject, *from, *date, *message_id, *references, *encoding, *to, *cc;
 };
 
 static void mail_headers_clear(struct mail_headers *h)
@@ -26,6 +26,8 @@ static void mail_headers_clear(struct mail_headers *h)
 	free(h->message_id);
 	free(h->references);
 	free(h->encoding);
+	free(h->to);
+	free(h->cc);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -172,6 +174,8 @@ static const char *parse_headers(const char *p, const char *end, struct mail_hea
 		{ "message-id", offsetof(struct mail_headers, message_id) },
 		{ "references", offsetof(struct mail_headers, references) },
 		{ "content-transfer-encoding", offsetof(struct mail_headers, encoding) },
+		{ "to", offsetof(struct mail_headers, to) },
+		{ "cc", offsetof(struct mail_headers, cc) },
 	};
 	struct strbuf line = STRBUF_INIT;
 
@@ -446,6 +450,9 @@ static int parse_message(struct mbox_series *s, const char *source, const char *
 	parse_date(inbody.date ? inbody.date : h.date ? h.date : "", &mp->when, &mp->tz_offset);
 	mp->message_id = h.message_id ? xstrdup(h.message_id) : NULL;
 	mp->references = h.references ? xstrdup(h.references) : NULL;
+	if (h.to || h.cc)
+		mp->recipients = xstrfmt("%s%s%s", h.to ? h.to : "", h.to && h.cc ? ", " : "",
+					 h.cc ? h.cc : "");
 	mp->diff_len = (size_t)(diff_end(diff, bend) - diff);
 	mp->diff = xstrndup(diff, mp->diff_len);
 	mail_headers_clear(&h);
@@ -591,6 +598,7 @@ void mbox_series_clear(struct mbox_series *s)
 		free(p->author_email);
 		free(p->message_id);
 		free(p->references);
+		free(p->recipients);
 		free(p->diff);
 	}
 	free(s->v);

@@ -20,6 +20,7 @@ struct mbox_patch {
 	int tz_offset;		/* minutes east of UTC */
 	char *message_id;	/* Message-Id: with its <>, or NULL */
 	char *references;	/* References: as mailed, or NULL */
+	char *recipients;	/* To: and Cc: joined by ", " as mailed, or NULL */
 	char *diff;		/* from the first "diff --git" to the end of the last hunk */
 	size_t diff_len;
 	git_oid commit;		/* mbox_apply: the commit it became */

@@ -53,6 +53,20 @@ char *repo_commit_summary(struct repo *r, const git_oid *commit)
 	return ret;
 }
 
+char *repo_commit_author(struct repo *r, const git_oid *commit)
+{
+	git_commit *c;
+	const git_signature *a;
+	char *ret;
+
+	if (lookup_commit(r, commit, &c) < 0)
+		return NULL;
+	a = git_commit_author(c);
+	ret = xstrfmt("%s <%s>", a && a->name ? a->name : "", a && a->email ? a->email : "");
+	git_commit_free(c);
+	return ret;
+}
+
 int repo_commit_trailers(struct repo *r, const git_oid *commit, const char *key,
 			 struct strvec *out)
 {

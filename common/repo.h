@@ -227,6 +227,8 @@ char *commit_title(struct repo *r, const git_oid *commit);
 int repo_commit_parents(struct repo *r, const git_oid *commit, struct commit_list *out);
 /* The subject line of a commit (git log --format=%s), to free; NULL with an error. */
 char *repo_commit_summary(struct repo *r, const git_oid *commit);
+/* The author of a commit as "Name <email>" (git log --format='%an <%ae>'); NULL with an error. */
+char *repo_commit_author(struct repo *r, const git_oid *commit);
 /*
  * The non-empty values of the commit message's trailers named `key`
  * (case-insensitive), in order, appended to `out`; -1 with an error.

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "checker.h"
+#include "email.h"
 #include "mbox.h"
 #include "notes.h"
 #include "process.h"
@@ -193,6 +194,47 @@ static void add_sarif(const struct checked *ck, const struct defect_list *l,
 			sarif_add(sarif_out, &l->v[i], hex, ck->patch ? ck->patch->subject : NULL);
 }
 
+/* --format=email: who reports, and the Closes: link's prefix (read once). */
+static int email_out;
+static char *reported_by, *closes_url;
+
+static void print_email(struct repo *r, const struct checked *ck, const struct defect_list *l)
+{
+	struct email_reply e = { .what = ck->patch ? "patch" : "commit" };
+	char hex[GIT_OID_HEXSZ + 1];
+	char *subject = NULL, *to = repo_commit_author(r, &ck->commit);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!reported_by) {
+		char *name = repo_config_get(r, "user.name"), *mail = repo_config_get(r, "user.email");
+
+		reported_by = repo_config_get(r, "undertaker.reportedBy");
+		if (!reported_by)
+			reported_by = xstrfmt("%s <%s>", name ? name : "git undertaker",
+					      mail ? mail : "undertaker@localhost");
+		free(name);
+		free(mail);
+		closes_url = repo_config_get(r, "undertaker.closesUrl");
+		if (!closes_url)
+			closes_url = xstrdup("https://lore.kernel.org/r/");
+	}
+	e.commit = oid_hex(&ck->commit, hex);
+	e.subject = ck->patch ? ck->patch->subject : (subject = repo_commit_summary(r, &ck->commit));
+	e.to = to;
+	e.in_reply_to = ck->patch ? ck->patch->message_id : NULL;
+	e.references = ck->patch ? ck->patch->references : NULL;
+	e.cc = ck->patch ? ck->patch->recipients : NULL;
+	e.reported_by = reported_by;
+	e.closes_url = closes_url;
+	if (!e.subject)
+		e.subject = "";
+	email_format(&sb, &e, l);
+	fputs(strbuf_str(&sb), stdout);
+	strbuf_release(&sb);
+	free(subject);
+	free(to);
+}
+
 static void print_json(const struct checked *ck, const struct defect_list *l,
 		       const struct undertaker_options *o)
 {
@@ -325,8 +367,8 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 
 	checker_model_key(c, commit, &key);
 	/*
-	 * --explain needs the analysis: a note keeps no explanations; nor does
-	 * it keep what SARIF needs (the defects whole).
+	 * --explain (and so email) needs the analysis: a note keeps no
+	 * explanations; nor does it keep what SARIF needs (the defects whole).
 	 */
 	if (!o->force && !o->explain && !o->pathspec.nr && ref && !sarif_out)
 		old_note = notes_read(r, ref, commit);
@@ -344,6 +386,8 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 		*total_new += nr_new;
 		if (sarif_out)
 			add_sarif(ck, &defects, o);
+		else if (email_out)
+			print_email(r, ck, &defects);
 		else if (o->common.json)
 			print_json(ck, &defects, o);
 		else if (!o->common.quiet)
@@ -465,6 +509,8 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 
 		if (sarif_out)
 			add_sarif(&ck, &defects, o);
+		else if (email_out)
+			print_email(r, &ck, &defects);
 		else if (o->common.json)
 			print_json(&ck, &defects, o);
 		else if (!o->common.quiet)
@@ -558,11 +604,14 @@ static void check_output_options(struct undertaker_options *o, struct strvec *mb
 	/* After --mbox, the other arguments are more patch files. */
 	for (size_t i = 0; mbox->nr && i < pa->args.nr; i++)
 		strvec_push(mbox, pa->args.v[i]);
-	if (!strcmp(o->common.format, "sarif")) {
-		if (o->dump_model)
-			usage_error(usage_lines, "--dump-model prints no defects: not --format=sarif");
+	if (o->dump_model && strcmp(o->common.format, "text") && !o->common.json)
+		usage_error(usage_lines, "--dump-model prints no defects: not --format=%s",
+			    o->common.format);
+	if (!strcmp(o->common.format, "sarif"))
 		sarif_out = sarif_new();
-	}
+	/* A reply says why: the reasons of --explain. */
+	if (!strcmp(o->common.format, "email"))
+		email_out = o->explain = 1;
 }
 
 /* What a run prints at its end: the SARIF log (not of an interrupted run). */
@@ -577,6 +626,8 @@ static void finish_output(int ret)
 	}
 	sarif_free(sarif_out);
 	sarif_out = NULL;
+	free(reported_by);
+	free(closes_url);
 }
 
 int main(int argc, const char **argv)
@@ -605,7 +656,7 @@ int main(int argc, const char **argv)
 		OPT_COMMON(&o.common),
 		OPT_END(),
 	};
-	static const char *const formats[] = { "sarif", NULL };
+	static const char *const formats[] = { "sarif", "email", NULL };
 	struct repo *r;
 	int ret;
 
