@@ -172,7 +172,7 @@ install: all doc
 # Build: libgit2, pcre2, picosat. Tests: sharness, prove (perl), unifdef, the
 # kernel's kconfig (built from linux-source by the tests' own setup), spatch.
 DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang libclang-rt-14-dev asciidoctor
-DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 bc xz-utils \
+DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 python3-jsonschema bc xz-utils \
 	linux-source-6.1
 deps:
 	@if [ "$$(id -u)" != 0 ]; then \

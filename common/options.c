@@ -255,12 +255,22 @@ void parse_options(int argc, const char **argv, const struct option *opts,
 
 void common_options_finish(struct common_options *c, const char *tool)
 {
-	if (!c->format || !strcmp(c->format, "text"))
+	int known = 0;
+
+	for (size_t i = 0; c->formats && c->formats[i]; i++)
+		known |= c->format && !strcmp(c->format, c->formats[i]);
+	if (!c->format || !strcmp(c->format, "text") || known) {
 		c->json = 0;
-	else if (!strcmp(c->format, "json"))
+	} else if (!strcmp(c->format, "json")) {
 		c->json = 1;
-	else
-		usage_error(current_usage, "--format must be 'text' or 'json', not '%s'", c->format);
+	} else {
+		struct strbuf also = STRBUF_INIT;
+
+		for (size_t i = 0; c->formats && c->formats[i]; i++)
+			strbuf_addf(&also, ", '%s'", c->formats[i]);
+		usage_error(current_usage, "--format must be 'text', 'json'%s, not '%s'",
+			    strbuf_str(&also), c->format);
+	}
 	if (c->jobs <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -56,7 +56,9 @@ struct option {
 struct common_options {
 	int notes;		/* --no-notes clears it */
 	const char *notes_ref;	/* --notes-ref=<ref>; NULL means refs/notes/<tool> */
-	const char *format;	/* --format=text|json */
+	const char *format;	/* --format=text|json, or one of `formats` */
+	/* The command's further --format values (NULL-terminated), set before parsing. */
+	const char *const *formats;
 	int quiet;		/* -q */
 	int jobs;		/* -j N; 0 means the number of online CPUs */
 	int json;		/* derived from format */

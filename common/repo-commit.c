@@ -53,6 +53,20 @@ char *repo_commit_summary(struct repo *r, const git_oid *commit)
 	return ret;
 }
 
+char *repo_commit_author(struct repo *r, const git_oid *commit)
+{
+	git_commit *c;
+	const git_signature *a;
+	char *ret;
+
+	if (lookup_commit(r, commit, &c) < 0)
+		return NULL;
+	a = git_commit_author(c);
+	ret = xstrfmt("%s <%s>", a && a->name ? a->name : "", a && a->email ? a->email : "");
+	git_commit_free(c);
+	return ret;
+}
+
 int repo_commit_trailers(struct repo *r, const git_oid *commit, const char *key,
 			 struct strvec *out)
 {
@@ -169,5 +183,73 @@ int repo_branch_set(struct repo *r, const char *branch, const git_oid *commit, c
 		ret = error("cannot update %s: %s", refname, git_why());
 	git_reference_free(ref);
 	free(refname);
+	return ret;
+}
+
+/*
+ * What git apply checks and libgit2 1.5 does not: a file the patch creates
+ * must not exist yet (libgit2 would add its lines to the one there), one it
+ * changes, renames or deletes must.
+ */
+static int check_paths(git_tree *base, git_diff *diff, struct strbuf *why)
+{
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_tree_entry *e = NULL;
+		int creates = d->status == GIT_DELTA_ADDED, exists;
+		const char *path = creates ? d->new_file.path : d->old_file.path;
+
+		exists = !git_tree_entry_bypath(&e, base, path);
+		git_tree_entry_free(e);
+		if (creates && exists) {
+			strbuf_addf(why, "%s: already exists", path);
+			return -1;
+		}
+		if (!creates && !exists) {
+			strbuf_addf(why, "%s: does not exist", path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int repo_apply_patch(struct repo *r, const git_oid *parent, const struct patch_commit *p,
+		     git_oid *out, struct strbuf *why)
+{
+	git_repository *g = repo_git(r);
+	git_diff *diff = NULL;
+	git_commit *pc = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_index *index = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_id;
+	int ret = -1;
+
+	if (git_commit_lookup(&pc, g, parent) < 0 || git_commit_tree(&base, pc) < 0)
+		strbuf_addf(why, "cannot read %s: %s", oid_short(r, parent), git_why());
+	else if (git_diff_from_buffer(&diff, p->diff, p->diff_len) < 0)
+		strbuf_addf(why, "cannot parse the patch: %s", git_why());
+	else if (check_paths(base, diff, why) < 0)
+		;
+	else if (git_apply_to_tree(&index, g, base, diff, NULL) < 0)
+		strbuf_addstr(why, git_why());
+	else if (git_index_write_tree_to(&tree_id, index, g) < 0 ||
+		 git_tree_lookup(&tree, g, &tree_id) < 0)
+		strbuf_addf(why, "cannot write its tree: %s", git_why());
+	else if (git_signature_new(&sig, p->author_name, p->author_email, p->when,
+				   p->tz_offset) < 0 &&
+		 git_signature_new(&sig, "unknown", "unknown", p->when, p->tz_offset) < 0)
+		strbuf_addf(why, "cannot make its author: %s", git_why());
+	else if (git_commit_create(out, g, NULL, sig, sig, NULL, p->message, tree, 1,
+				   (const git_commit **)&pc) < 0)
+		strbuf_addf(why, "cannot write its commit: %s", git_why());
+	else
+		ret = 0;
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(index);
+	git_tree_free(base);
+	git_commit_free(pc);
+	git_diff_free(diff);
 	return ret;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "repo.h"
+#include "process.h"
 
 #include <fnmatch.h>
 #include <pthread.h>
@@ -37,6 +38,7 @@ struct repo {
 	struct strmap shallow;	/* hex ids of $GIT_DIR/shallow: commits git sees as roots */
 	struct strmap replace;	/* hex id -> git_oid *: refs/replace/ (git replace) */
 	atomic_size_t read_failures;	/* objects that could not be read (repo_read_failures) */
+	char *scratch;		/* repo_scratch_objects: the temporary object directory */
 };
 
 #define DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
@@ -245,6 +247,7 @@ void repo_close(struct repo *r)
 		replacements = NULL;
 	strmap_clear(&r->replace, free);
 	git_repository_free(r->git);
+	process_tmpdir_remove(r->scratch);
 	free(r);
 	git_libgit2_shutdown();
 }
@@ -252,6 +255,53 @@ void repo_close(struct repo *r)
 git_repository *repo_git(struct repo *r)
 {
 	return r->git;
+}
+
+/* The scratch objects, readable (never written) through another handle. */
+static void add_scratch_alternate(git_repository *g, const char *dir)
+{
+	git_odb *odb;
+
+	if (git_repository_odb(&odb, g) < 0 || git_odb_add_disk_alternate(odb, dir) < 0)
+		die_git("cannot read the temporary objects");
+	git_odb_free(odb);
+}
+
+/*
+ * A loose object directory outside the repository, first in line for
+ * writes: what a patch applied in memory makes (blobs, trees, the commit)
+ * is read like any object and gone at exit. Handles opened later (worker
+ * threads) and child git processes see it through
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES.
+ */
+int repo_scratch_objects(struct repo *r)
+{
+	git_odb_backend *loose;
+	git_odb *odb;
+	const char *alt;
+	char *env;
+
+	if (r->scratch)
+		return 0;
+	if (!(r->scratch = process_tmpdir("undertaker-objects")))
+		return -1;
+	if (git_repository_odb(&odb, r->git) < 0)
+		return error_git("cannot open the object store");
+	if (git_odb_backend_loose(&loose, r->scratch, -1, 0, 0, 0) < 0 ||
+	    git_odb_add_backend(odb, loose, 1000) < 0) {
+		git_odb_free(odb);
+		return error_git("cannot make a temporary object store");
+	}
+	git_odb_free(odb);
+	pthread_mutex_lock(&r->lock);
+	for (size_t i = 0; i < r->nr_handles; i++)
+		add_scratch_alternate(r->handles[i].git, r->scratch);
+	pthread_mutex_unlock(&r->lock);
+	alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	env = alt && *alt ? xstrfmt("%s:%s", r->scratch, alt) : xstrdup(r->scratch);
+	setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", env, 1);
+	free(env);
+	return 0;
 }
 
 git_repository *repo_git_local(struct repo *r)

@@ -101,6 +101,13 @@ void blob_release(struct repo *r, struct blob *b);
 void repo_hash_blob(const void *data, size_t size, git_oid *out);
 /* Writes the bytes as a blob (git hash-object -w); -1 with a message when it cannot. */
 int repo_write_blob(struct repo *r, const void *data, size_t size, git_oid *out);
+/*
+ * From now on, objects written (repo_write_blob, repo_apply_patch...) go to a
+ * temporary object directory outside the repository, removed at exit, and
+ * every handle and child git process reads them there: nothing is written
+ * into the repository. -1 with a message when it cannot be made.
+ */
+int repo_scratch_objects(struct repo *r);
 /* Is the object in the repository? (Its size and contents are not read.) */
 int repo_has_object(struct repo *r, const git_oid *id);
 /*
@@ -220,6 +227,8 @@ char *commit_title(struct repo *r, const git_oid *commit);
 int repo_commit_parents(struct repo *r, const git_oid *commit, struct commit_list *out);
 /* The subject line of a commit (git log --format=%s), to free; NULL with an error. */
 char *repo_commit_summary(struct repo *r, const git_oid *commit);
+/* The author of a commit as "Name <email>" (git log --format='%an <%ae>'); NULL with an error. */
+char *repo_commit_author(struct repo *r, const git_oid *commit);
 /*
  * The non-empty values of the commit message's trailers named `key`
  * (case-insensitive), in order, appended to `out`; -1 with an error.
@@ -254,6 +263,25 @@ int repo_tree_update(struct repo *r, const git_oid *base, const struct tree_upda
 int repo_commit_write(struct repo *r, const git_oid *tree, const git_oid *parent,
 		      const char *message, const char *fallback_name, const char *fallback_email,
 		      git_oid *out);
+/* What a patch from a mail says: its diff, the commit message and author. */
+struct patch_commit {
+	const char *diff;	/* `git diff` output, as git format-patch writes it */
+	size_t diff_len;
+	const char *message;
+	const char *author_name, *author_email;	/* NULL or "": "unknown" */
+	long long when;		/* seconds since the epoch */
+	int tz_offset;		/* minutes east of UTC */
+};
+/*
+ * Applies the patch to the tree of commit `parent` in memory, as libgit2
+ * can (`git apply` without a work tree or an index), and writes the tree
+ * and a commit of it on top of `parent` (author and committer the patch's
+ * author): its id in *out. No ref moves; call repo_scratch_objects first to
+ * keep the objects out of the repository. -1 with why it does not apply in
+ * `why` (nothing printed).
+ */
+int repo_apply_patch(struct repo *r, const git_oid *parent, const struct patch_commit *p,
+		     git_oid *out, struct strbuf *why);
 /* Is refs/heads/<branch> a valid branch name (git check-ref-format --branch)? */
 int repo_branch_name_ok(const char *branch);
 /* Is <branch> checked out in the work tree (never in a bare repository)? */

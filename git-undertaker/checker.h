@@ -22,6 +22,7 @@ struct undertaker_options {
 	int no_kbuild;		/* --no-kbuild: ignore file presence conditions */
 	const char *dump_model;	/* --dump-model[=dimacs|symbols|files] */
 	struct strvec pathspec;
+	const char *base;	/* --base: where an --mbox series applies */
 	/* --shard=K/N: this run's share, K in 1..N; N 0: no sharding. */
 	unsigned long shard_k, shard_n;
 };

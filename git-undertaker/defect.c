@@ -235,3 +235,36 @@ void defect_format_json(struct json_writer *w, const char *key, const struct def
 		json_add_strvec(w, "explanation", &d->explanation);
 	json_object_end(w);
 }
+
+const char *defect_kind_help(enum defect_kind k)
+{
+	switch (k) {
+	case DEFECT_DEAD:
+		return "No valid configuration compiles this block: its code is never built.";
+	case DEFECT_UNDEAD:
+		return "Every valid configuration compiles this block: its condition is always true "
+		       "where its parent is compiled.";
+	case DEFECT_UNDEFINED:
+		return "The condition names a CONFIG symbol that no Kconfig file defines.";
+	default:
+		return NULL;
+	}
+}
+
+const char *defect_cause_help(enum defect_cause c)
+{
+	switch (c) {
+	case CAUSE_CODE:
+		return "the #if conditions themselves contradict each other, whatever Kconfig says.";
+	case CAUSE_KCONFIG:
+		return "the Kconfig model (dependencies, selects, choices, defaults) decides it.";
+	case CAUSE_KBUILD:
+		return "the Makefiles decide it: the file is built only where its condition "
+		       "settles the block's.";
+	case CAUSE_MISSING:
+		return "a CONFIG symbol that no Kconfig file defines (a typo, a removed option) "
+		       "is never set.";
+	default:
+		return NULL;
+	}
+}

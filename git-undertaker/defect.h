@@ -73,6 +73,9 @@ int defect_list_has(const struct defect_list *l, const struct defect *d);
 const char *defect_kind_name(enum defect_kind k);
 const char *defect_cause_name(enum defect_cause c);
 const char *defect_status_name(enum defect_status s);
+/* A sentence for people (SARIF rules' help); NULL for a kind or cause without one. */
+const char *defect_kind_help(enum defect_kind k);
+const char *defect_cause_help(enum defect_cause c);
 
 /*
  * `path:line: dead block B3 (kconfig, global): #ifdef CONFIG_FOO` (+ " [fixed]" if

@@ -13,14 +13,18 @@
 #include <unistd.h>
 
 #include "checker.h"
+#include "email.h"
+#include "mbox.h"
 #include "notes.h"
 #include "process.h"
 #include "report.h"
+#include "sarif.h"
 #include "trees.h"
 
 static const char *const usage_lines[] = {
 	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]",
 	"git undertaker --all [<options>] [<commit>] [-- <pathspec>...]",
+	"git undertaker --mbox=<file>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
 	"git undertaker --dump-model[=dimacs|symbols|files] [--arch=<arch>] [<commit>]",
 	NULL,
 };
@@ -110,13 +114,20 @@ static int note_is_current(const char *note, const char *key, int show_all, size
 	return 1;
 }
 
-static void print_heading(struct repo *r, const git_oid *commit, int *printed)
+/* What is checked: a commit, or the commit a mailed patch would become. */
+struct checked {
+	git_oid commit;
+	const struct mbox_patch *patch;	/* NULL for a commit */
+};
+
+static void print_heading(struct repo *r, const struct checked *ck, int *printed)
 {
 	char *title;
 
 	if (*printed)
 		return;
-	title = commit_title(r, commit);
+	/* A patch is named by its subject: its commit is nowhere but here. */
+	title = ck->patch ? xstrdup(ck->patch->subject) : commit_title(r, &ck->commit);
 	/* As git log colours its commit line. */
 	printf("%s%s%s\n", color(COLOR_YELLOW), title, color(COLOR_RESET));
 	free(title);
@@ -148,7 +159,7 @@ static void print_defect_line(const char *line, size_t len)
 	printf("%.*s\n", (int)len, line);
 }
 
-static void print_text(struct repo *r, const git_oid *commit, const struct defect_list *l,
+static void print_text(struct repo *r, const struct checked *ck, const struct defect_list *l,
 		       const struct undertaker_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -159,7 +170,7 @@ static void print_text(struct repo *r, const git_oid *commit, const struct defec
 
 		if (d->status != STATUS_NEW && !o->show_all)
 			continue;
-		print_heading(r, commit, &heading);
+		print_heading(r, ck, &heading);
 		strbuf_reset(&sb);
 		defect_format_text(&sb, d, 1);
 		print_defect_line(sb.buf, sb.len);
@@ -169,7 +180,62 @@ static void print_text(struct repo *r, const git_oid *commit, const struct defec
 	strbuf_release(&sb);
 }
 
-static void print_json(const git_oid *commit, const struct defect_list *l,
+/* --format=sarif: the run's one log, written at its end. */
+static struct sarif_log *sarif_out;
+
+static void add_sarif(const struct checked *ck, const struct defect_list *l,
+		      const struct undertaker_options *o)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	oid_hex(&ck->commit, hex);
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].status == STATUS_NEW || o->show_all)
+			sarif_add(sarif_out, &l->v[i], hex, ck->patch ? ck->patch->subject : NULL);
+}
+
+/* --format=email: who reports, and the Closes: link's prefix (read once). */
+static int email_out;
+static char *reported_by, *closes_url;
+
+static void print_email(struct repo *r, const struct checked *ck, const struct defect_list *l)
+{
+	struct email_reply e = { .what = ck->patch ? "patch" : "commit" };
+	char hex[GIT_OID_HEXSZ + 1];
+	char *subject = NULL, *to = repo_commit_author(r, &ck->commit);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!reported_by) {
+		char *name = repo_config_get(r, "user.name"), *mail = repo_config_get(r, "user.email");
+
+		reported_by = repo_config_get(r, "undertaker.reportedBy");
+		if (!reported_by)
+			reported_by = xstrfmt("%s <%s>", name ? name : "git undertaker",
+					      mail ? mail : "undertaker@localhost");
+		free(name);
+		free(mail);
+		closes_url = repo_config_get(r, "undertaker.closesUrl");
+		if (!closes_url)
+			closes_url = xstrdup("https://lore.kernel.org/r/");
+	}
+	e.commit = oid_hex(&ck->commit, hex);
+	e.subject = ck->patch ? ck->patch->subject : (subject = repo_commit_summary(r, &ck->commit));
+	e.to = to;
+	e.in_reply_to = ck->patch ? ck->patch->message_id : NULL;
+	e.references = ck->patch ? ck->patch->references : NULL;
+	e.cc = ck->patch ? ck->patch->recipients : NULL;
+	e.reported_by = reported_by;
+	e.closes_url = closes_url;
+	if (!e.subject)
+		e.subject = "";
+	email_format(&sb, &e, l);
+	fputs(strbuf_str(&sb), stdout);
+	strbuf_release(&sb);
+	free(subject);
+	free(to);
+}
+
+static void print_json(const struct checked *ck, const struct defect_list *l,
 		       const struct undertaker_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -178,7 +244,12 @@ static void print_json(const git_oid *commit, const struct defect_list *l,
 
 	json_init(&w, &sb);
 	json_object_begin(&w, NULL);
-	json_add_str(&w, "commit", oid_hex(commit, hex));
+	json_add_str(&w, "commit", oid_hex(&ck->commit, hex));
+	if (ck->patch) {
+		json_add_str(&w, "patch", ck->patch->subject);
+		if (ck->patch->message_id)
+			json_add_str(&w, "message_id", ck->patch->message_id);
+	}
 	json_array_begin(&w, "defects");
 	for (size_t i = 0; i < l->nr; i++)
 		if (l->v[i].status == STATUS_NEW || o->show_all)
@@ -208,7 +279,7 @@ static int is_note_trailer(const char *line)
  * --show=all the fixed, accepted and unchanged ones too) from its current
  * note: the text lines, or for --format=json the JSON of its trailers.
  */
-static void replay_note(struct repo *r, const git_oid *commit, const char *note,
+static void replay_note(struct repo *r, const struct checked *ck, const char *note,
 			const struct undertaker_options *o)
 {
 	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
@@ -219,7 +290,7 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 	if (o->common.json) {
 		json_init(&w, &sb);
 		json_object_begin(&w, NULL);
-		json_add_str(&w, "commit", oid_hex(commit, hex));
+		json_add_str(&w, "commit", oid_hex(&ck->commit, hex));
 		json_array_begin(&w, "defects");
 	}
 	for (const char *p = note; *p; ) {
@@ -246,7 +317,7 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
 				      line_ends_with(p, len, " [unchanged]"));
 
 			if (shown || o->show_all) {
-				print_heading(r, commit, &heading);
+				print_heading(r, ck, &heading);
 				print_defect_line(p, len);
 			}
 		}
@@ -284,9 +355,10 @@ static void replay_note(struct repo *r, const git_oid *commit, const char *note,
  * *total_new.
  */
 static int range_commit(struct repo *r, struct undertaker_options *o, struct checker *c,
-			const char *ref, struct notes_batch *batch, const git_oid *commit,
+			const char *ref, struct notes_batch *batch, const struct checked *ck,
 			size_t *total_new)
 {
+	const git_oid *commit = &ck->commit;
 	struct defect_list defects = { 0 };
 	struct strbuf key = STRBUF_INIT;
 	size_t nr_new = 0, nr_fixed = 0, unread = repo_read_failures(r);
@@ -294,13 +366,16 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 	int ret = 0;
 
 	checker_model_key(c, commit, &key);
-	/* --explain needs the analysis: a note keeps no explanations. */
-	if (!o->force && !o->explain && !o->pathspec.nr)
+	/*
+	 * --explain (and so email) needs the analysis: a note keeps no
+	 * explanations; nor does it keep what SARIF needs (the defects whole).
+	 */
+	if (!o->force && !o->explain && !o->pathspec.nr && ref && !sarif_out)
 		old_note = notes_read(r, ref, commit);
 	if (old_note && note_is_current(old_note, key.buf, o->show_all, &nr_new)) {
 		*total_new += nr_new;
 		if (!o->common.quiet || o->common.json)
-			replay_note(r, commit, old_note, o);
+			replay_note(r, ck, old_note, o);
 	} else if (checker_check_commit(c, commit, &defects) < 0) {
 		ret = -1;
 	} else if (process_interrupted()) {
@@ -309,10 +384,14 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 		char *note = format_note(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
 
 		*total_new += nr_new;
-		if (o->common.json)
-			print_json(commit, &defects, o);
+		if (sarif_out)
+			add_sarif(ck, &defects, o);
+		else if (email_out)
+			print_email(r, ck, &defects);
+		else if (o->common.json)
+			print_json(ck, &defects, o);
 		else if (!o->common.quiet)
-			print_text(r, commit, &defects, o);
+			print_text(r, ck, &defects, o);
 		/*
 		 * A pathspec-limited check is partial: it must not pose as the
 		 * commit's note. Nor may one that read less than the commit holds.
@@ -369,7 +448,9 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		progress = progress_start("Checking commits", commits.nr);
 
 	for (size_t i = 0; i < commits.nr && !process_interrupted(); i++) {
-		ret = range_commit(r, o, c, ref, batch, &commits.oid[i], &total_new);
+		struct checked ck = { .commit = commits.oid[i] };
+
+		ret = range_commit(r, o, c, ref, batch, &ck, &total_new);
 		progress_update(progress, i + 1);
 		if (ret < 0)
 			break;
@@ -424,10 +505,16 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 	}
 	ret = checker_census(c, &commit, &defects);
 	if (!ret && !process_interrupted()) {
-		if (o->common.json)
-			print_json(&commit, &defects, o);
+		struct checked ck = { .commit = commit };
+
+		if (sarif_out)
+			add_sarif(&ck, &defects, o);
+		else if (email_out)
+			print_email(r, &ck, &defects);
+		else if (o->common.json)
+			print_json(&ck, &defects, o);
 		else if (!o->common.quiet)
-			print_text(r, &commit, &defects, o);
+			print_text(r, &ck, &defects, o);
 		ret = defects.nr ? 1 : 0;
 	}
 	defect_list_clear(&defects);
@@ -435,6 +522,50 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 	if (FREE_AT_EXIT)
 		checker_free(c);
 	return ret;
+}
+
+/*
+ * --mbox: the series applied in memory on its base, each patch checked as the
+ * commit it would become, in order; no note is read or written. A patch that
+ * does not apply ends the series there (those before it are checked).
+ */
+static int run_mbox(struct repo *r, struct undertaker_options *o, const struct strvec *files)
+{
+	struct mbox_series s = { 0 };
+	struct checker *c;
+	size_t total_new = 0;
+	int ret = 0, applied;
+
+	for (size_t i = 0; i < files->nr; i++)
+		if (mbox_read(&s, files->v[i]) < 0)
+			ret = -1;
+	if (!ret && !s.nr)
+		ret = error("no patch in the series");
+	if (ret < 0) {
+		mbox_series_clear(&s);
+		return -1;
+	}
+	applied = mbox_apply(r, &s, o->base);
+	if (!s.applied) {
+		mbox_series_clear(&s);
+		return -1;
+	}
+	trees_check_arch(r, &s.v[0].commit, o->arch);
+	c = checker_new(r, o);
+	checker_set_file_progress(c, s.applied == 1);
+	for (size_t i = 0; i < s.applied && !process_interrupted(); i++) {
+		struct checked ck = { .commit = s.v[i].commit, .patch = &s.v[i] };
+
+		if ((ret = range_commit(r, o, c, NULL, NULL, &ck, &total_new)) < 0)
+			break;
+	}
+	checker_save(c);
+	if (FREE_AT_EXIT)
+		checker_free(c);
+	mbox_series_clear(&s);
+	if (ret < 0 || applied < 0 || process_interrupted())
+		return -1;
+	return total_new ? 1 : 0;
 }
 
 static int run_dump(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
@@ -457,11 +588,53 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 	return ret;
 }
 
+/*
+ * --mbox, --base and the formats that collect a whole run (sarif): checked,
+ * the files after --mbox added to it.
+ */
+static void check_output_options(struct undertaker_options *o, struct strvec *mbox,
+				 const struct strvec *revopts, const char *shard,
+				 const struct parsed_args *pa)
+{
+	if (mbox->nr && (o->all || o->dump_model || revopts->nr || shard))
+		usage_error(usage_lines, "--mbox checks a series: not with --all, --dump-model, "
+			    "--shard or commit limiting options");
+	if (o->base && !mbox->nr)
+		usage_error(usage_lines, "--base is the base of an --mbox series");
+	/* After --mbox, the other arguments are more patch files. */
+	for (size_t i = 0; mbox->nr && i < pa->args.nr; i++)
+		strvec_push(mbox, pa->args.v[i]);
+	if (o->dump_model && strcmp(o->common.format, "text") && !o->common.json)
+		usage_error(usage_lines, "--dump-model prints no defects: not --format=%s",
+			    o->common.format);
+	if (!strcmp(o->common.format, "sarif"))
+		sarif_out = sarif_new();
+	/* A reply says why: the reasons of --explain. */
+	if (!strcmp(o->common.format, "email"))
+		email_out = o->explain = 1;
+}
+
+/* What a run prints at its end: the SARIF log (not of an interrupted run). */
+static void finish_output(int ret)
+{
+	if (sarif_out && !process_interrupted()) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sarif_write(sarif_out, &sb, ret >= 0);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
+	sarif_free(sarif_out);
+	sarif_out = NULL;
+	free(reported_by);
+	free(closes_url);
+}
+
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
 	const char *shard = NULL;
-	struct strvec revopts = STRVEC_INIT;
+	struct strvec revopts = STRVEC_INIT, mbox = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
 		OPT_BOOL(0, "all", &o.all, "check every block of every file at one commit"),
@@ -475,15 +648,21 @@ int main(int argc, const char **argv)
 			      "print the Kconfig model of a commit"),
 		OPT_STRING(0, "shard", &shard, "k/n",
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
+		OPT_LIST(0, "mbox", &mbox, "file",
+			 "check a patch series (mbox, patch files; - for stdin) without applying it"),
+		OPT_STRING(0, "base", &o.base, "rev",
+			   "where the series applies (default: its base-commit: line, else HEAD)"),
 		OPT_REV_LIMITS(&revopts),
 		OPT_COMMON(&o.common),
 		OPT_END(),
 	};
+	static const char *const formats[] = { "sarif", "email", NULL };
 	struct repo *r;
 	int ret;
 
 	set_program_name("git undertaker");
 	common_options_init(&o.common);
+	o.common.formats = formats;
 	parse_options(argc, argv, opts, usage_lines, "undertaker", &pa);
 	common_options_finish(&o.common, "undertaker");
 	if (!o.show || !strcmp(o.show, "new"))
@@ -511,6 +690,7 @@ int main(int argc, const char **argv)
 	if ((o.all || o.dump_model) && revopts.nr)
 		usage_error(usage_lines, "%s takes one commit, not commit limiting options",
 			    o.all ? "--all" : "--dump-model");
+	check_output_options(&o, &mbox, &revopts, shard, &pa);
 	parsed_args_add_revopts(&pa, &revopts);
 	o.pathspec = pa.paths;
 	memset(&pa.paths, 0, sizeof(pa.paths));
@@ -521,6 +701,8 @@ int main(int argc, const char **argv)
 	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;
+	else if (mbox.nr)
+		ret = run_mbox(r, &o, &mbox);
 	else if (o.dump_model)
 		ret = run_dump(r, &o, &pa.args);
 	else if (o.all)
@@ -530,6 +712,8 @@ int main(int argc, const char **argv)
 	repo_close(r);
 	parsed_args_clear(&pa);
 	strvec_clear(&o.pathspec);
+	strvec_clear(&mbox);
+	finish_output(ret);
 	if (process_flush_stdout() < 0 && process_interrupted() != SIGPIPE)
 		ret = ret < 0 ? ret : error("could not write to standard output");
 	process_end_if_pipe_closed();

@@ -13,6 +13,7 @@
 #include "cpp.h"
 #include "kbuild.h"
 #include "buildfiles.h"
+#include "mbox.h"
 #include "notes.h"
 #include "options.h"
 #include "project.h"
@@ -22,6 +23,7 @@
 
 static const char *const usage_lines[] = {
 	"git vampyr [<options>] [--commit=<commit>] [-- <pathspec>...]",
+	"git vampyr [<options>] --mbox=<file>|- [--base=<rev>] [<file>...] [-- <pathspec>...]",
 	NULL,
 };
 
@@ -291,7 +293,8 @@ static void vampyr_release(struct vampyr *v)
 struct invocation {
 	struct common_options common;
 	struct parsed_args pa;
-	const char *commit, *scope, *arch, *outdir, *build, *kconfig_cmd;
+	const char *commit, *scope, *arch, *outdir, *build, *kconfig_cmd, *base;
+	struct strvec mbox;	/* --mbox and the files after it */
 	int expand, keep_tree, bound_queries, use_kbuild, hunks;
 	struct vampyr v;
 	struct file_list fl;
@@ -315,6 +318,8 @@ static void parse_command_line(struct invocation *in, int argc, const char **arg
 		OPT_BOOL(0, "kbuild", &in->use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
 		OPT_BOOL(0, "keep-tree", &in->keep_tree, "keep the temporary tree of --expand (debugging)"),
 		OPT_INT(0, "bound-queries", &in->bound_queries, "n", "solver queries the lower bound may ask (default 2000)"),
+		OPT_LIST(0, "mbox", &in->mbox, "file", "cover each patch of a series (mbox, patch files; - for stdin) without applying it"),
+		OPT_STRING(0, "base", &in->base, "rev", "where the series applies (default: its base-commit: line, else HEAD)"),
 		OPT_COMMON(&in->common),
 		OPT_END(),
 	};
@@ -326,10 +331,19 @@ static void parse_command_line(struct invocation *in, int argc, const char **arg
 		in->hunks = 1;
 	else if (in->scope && strcmp(in->scope, "files"))
 		usage_error(usage_lines, "--blocks must be 'files' or 'hunks', not '%s'", in->scope);
-	if (in->pa.args.nr > 1 || (in->pa.args.nr == 1 && in->commit))
+	if (in->mbox.nr) {
+		if (in->commit)
+			usage_error(usage_lines, "--mbox covers a series: not with --commit");
+		/* After --mbox, the other arguments are more patch files. */
+		for (size_t i = 0; i < in->pa.args.nr; i++)
+			strvec_push(&in->mbox, in->pa.args.v[i]);
+	} else if (in->base) {
+		usage_error(usage_lines, "--base is the base of an --mbox series");
+	} else if (in->pa.args.nr > 1 || (in->pa.args.nr == 1 && in->commit)) {
 		usage_error(usage_lines, "one commit at most (--commit=<commit>)");
-	if (in->pa.args.nr == 1)
+	} else if (in->pa.args.nr == 1) {
 		in->commit = in->pa.args.v[0];
+	}
 	if (in->build)
 		in->expand = 1;
 	in->eo.keep_tree = in->keep_tree;
@@ -343,7 +357,8 @@ static int find_files(struct invocation *in)
 	struct vampyr *v = &in->v;
 	const git_oid *at = &v->commit;
 
-	v->repo = repo_open();
+	if (!v->repo)
+		v->repo = repo_open();
 	project_config_init(&v->project_config, v->repo);
 	if (repo_pathspec_from_cwd(v->repo, &in->pa.paths) < 0 ||
 	    repo_resolve_commit(v->repo, in->commit ? in->commit : "HEAD", &v->commit))
@@ -459,9 +474,76 @@ static void invocation_clear(struct invocation *in)
 	strvec_clear(&in->fl.paths);
 	change_list_clear(&in->fl.changes);
 	vampyr_release(&in->v);
-	if (in->v.repo)
-		repo_close(in->v.repo);
-	parsed_args_clear(&in->pa);
+}
+
+/* The cover of one commit: the files, their blocks, the fragments, the output. */
+static int run_one(struct invocation *in)
+{
+	int ret;
+
+	if (find_files(in) < 0)
+		return EXIT_FATAL;
+	find_blocks(in);
+	ret = find_configs(in);
+	if (write_fragments(&in->v, output_dir(in), in->expand) < 0)
+		return EXIT_FATAL;
+	ret = expand_and_build(in, ret) < 0 ? EXIT_FATAL : EXIT_CLEAN;
+	report(in);
+	return ret;
+}
+
+/*
+ * --mbox: the series applied in memory, each patch covered as the commit it
+ * would become, its fragments in <dir>/<n> (n from 1, dir -o or
+ * vampyr-mbox), no note written. A patch that does not apply ends the
+ * series there.
+ */
+static int run_mbox(struct invocation *tmpl)
+{
+	struct mbox_series s = { 0 };
+	struct repo *r = repo_open();
+	const char *dir = tmpl->outdir ? tmpl->outdir : "vampyr-mbox";
+	int ret = EXIT_CLEAN, applied = 0;
+
+	for (size_t i = 0; i < tmpl->mbox.nr; i++)
+		if (mbox_read(&s, tmpl->mbox.v[i]) < 0)
+			ret = EXIT_FATAL;
+	if (ret == EXIT_CLEAN && !s.nr) {
+		error("no patch in the series");
+		ret = EXIT_FATAL;
+	}
+	if (ret == EXIT_CLEAN) {
+		applied = mbox_apply(r, &s, tmpl->base);
+		if (s.applied && mkdir(dir, 0777) && errno != EEXIST) {
+			error("cannot create %s: %s", dir, strerror(errno));
+			ret = EXIT_FATAL;
+		}
+	}
+	for (size_t i = 0; ret == EXIT_CLEAN && i < s.applied; i++) {
+		struct invocation in = *tmpl;
+		char *outdir = xstrfmt("%s/%zu", dir, i + 1);
+
+		memset(&in.v, 0, sizeof(in.v));
+		memset(&in.fl, 0, sizeof(in.fl));
+		in.default_outdir = in.config_kconfig = NULL;
+		in.v.repo = r;
+		in.v.patch = s.v[i].subject;
+		in.v.keep_build_tree = tmpl->keep_tree;
+		in.common.notes = 0;
+		in.commit = oid_hex(&s.v[i].commit, xmalloc(GIT_OID_HEXSZ + 1));
+		in.outdir = outdir;
+		if (!in.common.json)
+			printf("%s%s\n", i ? "\n" : "", s.v[i].subject);
+		ret = run_one(&in);
+		free((char *)in.commit);
+		free(outdir);
+		invocation_clear(&in);
+	}
+	if (applied < 0 && ret == EXIT_CLEAN)
+		ret = EXIT_FATAL;
+	mbox_series_clear(&s);
+	repo_close(r);
+	return ret;
 }
 
 int main(int argc, const char **argv)
@@ -470,25 +552,23 @@ int main(int argc, const char **argv)
 		.bound_queries = 2000,
 		.use_kbuild = 1,
 		.fl = { STRVEC_INIT },
+		.mbox = STRVEC_INIT,
 	};
 	int ret = EXIT_CLEAN;
 
 	set_program_name("git vampyr");
 	process_catch_interrupts();
 	parse_command_line(&in, argc, argv);
-	if (find_files(&in) < 0) {
-		ret = EXIT_FATAL;
+	if (in.mbox.nr) {
+		ret = run_mbox(&in);
 	} else {
-		find_blocks(&in);
-		ret = find_configs(&in);
-		if (write_fragments(&in.v, output_dir(&in), in.expand) < 0) {
-			ret = EXIT_FATAL;
-		} else {
-			ret = expand_and_build(&in, ret) < 0 ? EXIT_FATAL : EXIT_CLEAN;
-			report(&in);
-		}
+		ret = run_one(&in);
+		invocation_clear(&in);
+		if (in.v.repo)
+			repo_close(in.v.repo);
 	}
-	invocation_clear(&in);
+	parsed_args_clear(&in.pa);
+	strvec_clear(&in.mbox);
 	if (ret == EXIT_CLEAN && error_count())
 		ret = 1;
 	return ret;

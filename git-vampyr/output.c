@@ -133,6 +133,8 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 	json_init(&w, out);
 	json_object_begin(&w, NULL);
 	json_add_str(&w, "commit", oid_hex(&v->commit, hex));
+	if (v->patch)
+		json_add_str(&w, "patch", v->patch);
 	json_add_str(&w, "arch", v->arch);
 	json_array_begin(&w, "configs");
 	for (size_t i = 0; i < v->nr_configs; i++) {

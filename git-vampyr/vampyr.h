@@ -76,6 +76,7 @@ struct vconfig {
 struct vampyr {
 	struct repo *repo;
 	git_oid commit;
+	const char *patch;	/* --mbox: the subject of the patch that became `commit` */
 	const char *arch;	/* NULL for a tree without architectures */
 	/*
 	 * The build trees of the commit (common/trees): the project, where its

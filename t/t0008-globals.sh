@@ -17,6 +17,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	kbuild* kbuild_
 	kconfig-* kconfig_
 	logic logic_
+	mbox mbox_
 	model* model_
 	notes notes_
 	outtree outtree_
