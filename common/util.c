@@ -662,7 +662,7 @@ int read_file_max(const char *path, size_t max, char **data, size_t *size)
 	if (fstat(fd, &st) < 0)
 		e = errno;
 	else if (!S_ISREG(st.st_mode))
-		e = EINVAL;
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 	else if ((uintmax_t)st.st_size > max)
 		e = EFBIG;
 	else

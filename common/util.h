@@ -148,8 +148,8 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  */
 int read_file(const char *path, char **data, size_t *size);
 /*
- * The same for a regular file of max bytes at most: anything else (a FIFO,
- * a device, a directory) is EINVAL, a larger file EFBIG. read_file() is
+ * The same for a regular file of max bytes at most: a directory is EISDIR,
+ * anything else (a FIFO, a device) EINVAL, a larger file EFBIG. read_file() is
  * this without the size limit: neither ever blocks on opening a FIFO.
  */
 int read_file_max(const char *path, size_t max, char **data, size_t *size);

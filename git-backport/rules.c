@@ -226,7 +226,7 @@ int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char 
 	}
 	*path = realpath(spec, NULL);
 	if (!*path || read_file_max(*path, RULES_MACRO_FILE_MAX, &data, &size) < 0) {
-		if (*path && errno == EINVAL)
+		if (*path && (errno == EINVAL || errno == EISDIR))
 			return error("--macro-file: '%s' is not a regular file", spec);
 		if (*path && errno == EFBIG)
 			return error("--macro-file: '%s' is larger than %d MiB", spec,
