@@ -220,7 +220,8 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 /*
  * --arch=<arch> against the architectures of the tree at `commit`: a usage
  * error (exit 129) naming the valid ones and the closest, raised before any
- * work. A tree with a single model takes any --arch.
+ * work. A tree with one model for every architecture (U-Boot, Zephyr) takes
+ * the names of its arch/<dir>/Kconfig directories; a tree without any, any.
  */
 void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch);
 
