@@ -6,6 +6,7 @@
  */
 #include "kbuild-internal.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,4 +328,54 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	strmap_clear(&objs, free);
 	strvec_clear(&order);
 	kbuild_make_release(&mk);
+}
+
+const struct kbuild_expr *kbuild_list_condition(const struct kbuild_reader *rd,
+						struct kbuild_exprs *ex, const char *dir,
+						const char *list, const char *name)
+{
+	struct kmake mk;
+	struct kwords w = { 0 };
+	const struct kbuild_expr *cond = NULL;
+	char *file = kbuild_join(dir, "Makefile");
+	char *lists[2];
+
+	lists[0] = xstrfmt("%s-y", list);
+	lists[1] = xstrfmt("%s-m", list);
+	kbuild_make_init(&mk, ex, rd, dir, NULL, 0);
+	kbuild_make_set_empty(&mk, lists[0]);
+	kbuild_make_set_empty(&mk, lists[1]);
+	if (!kbuild_make_parse_file(&mk, file, kbuild_expr_true(ex)))
+		for (int l = 0; l < 2; l++) {
+			kbuild_make_words(&mk, lists[l], &w);
+			for (size_t i = 0; i < w.nr; i++) {
+				const char *t = w.v[i].text;
+				const struct kbuild_expr *c = w.v[i].cond;
+
+				if (has_unknown(t)) {
+					char *g = xstrdup(t);
+
+					for (char *q = g; *q; q++)
+						if (*q == KMAKE_UNKNOWN)
+							*q = '*';
+					if (fnmatch(g, name, 0)) {
+						free(g);
+						continue;
+					}
+					c = kbuild_expr_and(ex, c, kbuild_expr_free(ex, g));
+					free(g);
+				} else if (strcmp(t, name)) {
+					continue;
+				}
+				cond = cond ? kbuild_expr_or(ex, cond, c) : c;
+			}
+			kbuild_words_clear(&w);
+		}
+	if (mk.incomplete->op != KB_FALSE)
+		cond = cond ? kbuild_expr_or(ex, cond, mk.incomplete) : mk.incomplete;
+	kbuild_make_release(&mk);
+	free(lists[0]);
+	free(lists[1]);
+	free(file);
+	return cond;
 }

@@ -126,6 +126,7 @@ void trees_free(struct trees *t)
 	free(t->arch_prefix);
 	project_release(&t->project);
 	strmap_clear(&t->build_defined, free);
+	trees_sources_free(t->sources);
 	free(t);
 }
 
@@ -313,7 +314,8 @@ static const struct kbuild_file *file_condition(void *data, size_t i, const char
 	struct kbuild_map *map;
 
 	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
-		return NULL;
+		return trees_is_source(data, path) && !trees_is_c_file(path) ?
+		       trees_source_condition(data, i, path) : NULL;
 	map = trees_kbuild(data, i);
 	return map ? kbuild_map_lookup(map, path) : NULL;
 }
