@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_edge(struct builder *b, struct kdir *d, const char *word, size_t len,
-		     const struct kbuild_expr *bc, const struct kbuild_expr *ac,
-		     const struct kbuild_origin *origin)
+void kbuild_dir_add_edge(struct builder *b, struct kdir *d, const char *word, size_t len,
+			 const struct kbuild_expr *bc, const struct kbuild_expr *ac,
+			 const struct kbuild_origin *origin)
 {
 	char *rel = xstrndup(word, len);
 	char *path = kbuild_join(d->path, rel);
 
+	(void)b;
 	free(rel);
 	if (!strcmp(path, d->path) || starts_with(path, "..")) {
 		free(path);
@@ -31,7 +32,7 @@ static void add_edge(struct builder *b, struct kdir *d, const char *word, size_t
 }
 
 
-static struct kobj *add_obj(struct builder *b, struct kdir *d, const char *stem_rel, int pattern)
+struct kobj *kbuild_dir_add_obj(struct builder *b, struct kdir *d, const char *stem_rel, int pattern)
 {
 	struct kobj *o;
 	char *stem;
@@ -98,12 +99,12 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 
 		if (kind == L_SUBDIR) {
 			if (!has_unknown(t))
-				add_edge(b, d, t, len, kbuild_expr_false(b->ex), c, w.v[i].origin);
+				kbuild_dir_add_edge(b, d, t, len, kbuild_expr_false(b->ex), c, w.v[i].origin);
 			continue;
 		}
 		if (len && t[len - 1] == '/' && !has_unknown(t)) {
 			if (kind == L_Y || kind == L_M)
-				add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c,
+				kbuild_dir_add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c,
 					 w.v[i].origin);
 			continue;
 		}
@@ -154,7 +155,7 @@ static void add_part(struct builder *b, struct kdir *d, const struct kword *word
 		return;
 	/* a pattern keeps its .o: it is matched against object names */
 	stem = has_unknown(text) ? xstrdup(text) : xstrndup(text, strlen(text) - 2);
-	o = add_obj(b, d, stem, has_unknown(text));
+	o = kbuild_dir_add_obj(b, d, stem, has_unknown(text));
 	o->lb = lb;
 	o->lm = lm;
 	o->origin = word->origin;
@@ -198,7 +199,7 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 	struct kobj *o;
 
 	if (pattern || !composite_mentioned(mk, base)) {
-		o = add_obj(b, d, pattern ? word : base, pattern);
+		o = kbuild_dir_add_obj(b, d, pattern ? word : base, pattern);
 		o->lb = y;
 		o->lm = m;
 		o->la = kbuild_expr_or(ex, l, a->x);
@@ -219,7 +220,7 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 	ney = kbuild_expr_or(ex, any_cond(b, &parts), any_cond(b, &empty));
 	nem = kbuild_expr_or(ex, ney, any_cond(b, &mparts));
 	/* Where no part list is non-empty, kbuild compiles foo.c itself. */
-	o = add_obj(b, d, base, 0);
+	o = kbuild_dir_add_obj(b, d, base, 0);
 	o->lb = kbuild_expr_and(ex, y, kbuild_expr_not(ex, ney));
 	o->lm = kbuild_expr_and(ex, m, kbuild_expr_not(ex, nem));
 	o->la = kbuild_expr_or(ex, l, a->x);
