@@ -27,7 +27,7 @@ test_expect_success 'setup: a coreboot-style tree whose top Makefile walks subdi
 	#define CONFIG(option) config_enabled(CONFIG_##option)
 	EOF
 	write_file Makefile <<-\EOF &&
-	top := $(CURDIR)
+	top := .
 	include $(top)/Makefile.mk
 	add-class = $(eval $(1)-srcs:=) $(eval classes+=$(1))
 	includemakefiles = $(if $(wildcard $(1)), $(eval -include $(1)))
@@ -143,6 +143,33 @@ test_expect_success 'git vampyr claims a file only for a configuration that buil
 	cfg_intel=$(grep -l "^CONFIG_SOC_INTEL_CANNONLAKE_BASE=y" frag/*.config) &&
 	cfg_amd=$(grep -l "^CONFIG_SOC_AMD_COMMON=y" frag/*.config) &&
 	test "$cfg_intel" != "$cfg_amd"
+'
+
+test_expect_success KCONF 'git vampyr --expand: the kconfig the tree keeps in util/kconfig/ is written out and built' '
+	write_file util/kconfig/conf.c <<-\EOF &&
+	#include <stdlib.h>
+	int main(void)
+	{
+		return system("\"$KCONF\" --alldefconfig src/Kconfig") ? 1 : 0;
+	}
+	EOF
+	printf "%s\n" "build/util/kconfig/conf: util/kconfig/conf.c" \
+		"	mkdir -p build/util/kconfig" "	\$(CC) -o \$@ \$<" \
+		"alldefconfig: build/util/kconfig/conf" \
+		"	KCONFIG_CONFIG=\"\$(KCONFIG_CONFIG)\" KCONFIG_ALLCONFIG=\"\$(KCONFIG_ALLCONFIG)\" build/util/kconfig/conf" \
+		>util/kconfig/Makefile.mk &&
+	write_file util/other/tool.c <<-\EOF &&
+	int tool;
+	EOF
+	{ echo "include util/kconfig/Makefile.mk" && cat Makefile; } >Makefile.new &&
+	mv Makefile.new Makefile &&
+	git add . && test_tick && git commit -q -m kconfig &&
+	git vampyr --no-notes -o ex --expand HEAD -- src/soc/intel/cannonlake/lpc.c src/soc/amd/common/block/lpc.c >out &&
+	grep "^after expansion: 2 of 2 blocks compiled$" out &&
+	grep "^CONFIG_SOC_INTEL_CANNONLAKE_BASE=y$" ex/*.expanded &&
+	tree=$(ls -d .git/vampyr/trees/*) &&
+	test -f "$tree/util/kconfig/conf.c" &&
+	! test -e "$tree/util/other/tool.c"
 '
 
 test_done
