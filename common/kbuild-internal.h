@@ -271,7 +271,11 @@ struct builder {
 	/* What the phase's -D names say: ANDed into every file condition it gives. */
 	const struct kbuild_expr *phase_names;
 	const char *arch;		/* $(ARCH), when not the directory's name */
-	/* coreboot's model (kbuild-coreboot.c): its top Makefile walks subdirs-y. */
+	/*
+	 * The build model: kbuild's (0), coreboot's (KBUILD_MODEL_COREBOOT,
+	 * kbuild-coreboot.c: its top Makefile walks subdirs-y) or CMake's
+	 * (KBUILD_MODEL_CMAKE, kbuild-cmake.c: Zephyr).
+	 */
 	int subdirs_model;
 	struct strvec tree_paths;	/* that model's: every file and directory, sorted */
 	struct strvec tree_dirs;	/* and the directories alone */
@@ -294,6 +298,9 @@ void kbuild_dir_add_edge(struct builder *b, struct kdir *d, const char *word, si
 /* An object of d: a stem relative to d, or a glob (KMAKE_UNKNOWN for the unknown parts). */
 struct kobj *kbuild_dir_add_obj(struct builder *b, struct kdir *d, const char *stem_rel, int pattern);
 
+#define KBUILD_MODEL_COREBOOT 1
+#define KBUILD_MODEL_CMAKE 2
+
 /* ---- kbuild-coreboot.c: coreboot's build model ---- */
 
 /* Whether the top Makefile just read walks directories as coreboot's does. */
@@ -302,5 +309,10 @@ int kbuild_coreboot_detect(struct kmake *top);
 void kbuild_coreboot_paths(struct builder *b);
 /* Reads the directory's Makefile.mk and Makefile.inc into d: sources of every class, subdirs-y. */
 void kbuild_coreboot_parse_dir(struct builder *b, struct kdir *d);
+
+/* ---- kbuild-cmake.c: Zephyr's CMake ---- */
+
+/* Reads the directory's CMakeLists.txt into d: its sources and subdirectories. */
+void kbuild_cmake_parse_dir(struct builder *b, struct kdir *d);
 
 #endif

@@ -157,7 +157,8 @@ static int deps_unchanged(struct builder *b, const struct kdir *c)
 static void parse_dir(struct builder *b, struct kdir *d)
 {
 	void (*parse)(struct builder *, struct kdir *) =
-		b->subdirs_model ? kbuild_coreboot_parse_dir : kbuild_parse_dir;
+		b->subdirs_model == KBUILD_MODEL_COREBOOT ? kbuild_coreboot_parse_dir :
+		b->subdirs_model == KBUILD_MODEL_CMAKE ? kbuild_cmake_parse_dir : kbuild_parse_dir;
 	struct kdir *c;
 
 	if (!b->cache) {
@@ -215,7 +216,7 @@ static void parse_top(struct builder *b, const char *srcarch)
 		strbuf_release(&key);
 	}
 	kbuild_make_export(&mk, &b->globals);
-	b->subdirs_model = kbuild_coreboot_detect(&mk);
+	b->subdirs_model = kbuild_coreboot_detect(&mk) ? KBUILD_MODEL_COREBOOT : 0;
 	for (size_t i = 0; i < ARRAY_SIZE(entry); i++)
 		for (int mod = 0; mod < 2; mod++) {
 			char *name = xstrfmt("%s-%c", entry[i], mod ? 'm' : 'y');
@@ -479,6 +480,15 @@ static void walk_phase(struct builder *b, const char *srcarch)
 	int root_parsed;
 
 	parse_top(b, srcarch);
+	/* A top CMakeLists.txt and no top Makefile: CMake builds the tree (Zephyr). */
+	if (!b->subdirs_model && !b->rd->read(b->rd->ctx, "CMakeLists.txt", &t)) {
+		if (b->rd->release)
+			b->rd->release(b->rd->ctx, &t);
+		if (b->rd->read(b->rd->ctx, "Makefile", &t) == 1)
+			b->subdirs_model = KBUILD_MODEL_CMAKE;
+		else if (b->rd->release)
+			b->rd->release(b->rd->ctx, &t);
+	}
 	/* The root is a kbuild directory only when it has a Kbuild file (Linux 5.x and later). */
 	if (b->subdirs_model) {
 		get_dir(b, "")->A = kbuild_expr_true(m->ex);
