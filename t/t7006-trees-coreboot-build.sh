@@ -145,6 +145,26 @@ test_expect_success 'git vampyr claims a file only for a configuration that buil
 	test "$cfg_intel" != "$cfg_amd"
 '
 
+test_expect_success 'an .asl that Makefile.mk runs through cpp: a misspelt CONFIG(X) is reported' '
+	branch=$(git symbolic-ref --short HEAD) &&
+	git checkout -q -b asl base &&
+	printf "%s\n" "\$(obj)/dsdt.aml: src/mainboard/vendor/board/dsdt.asl" \
+		"	\$(CC_ramstage) -x assembler-with-cpp -E -P \$< -o \$(obj)/dsdt.asl" >>Makefile.mk &&
+	write_file src/mainboard/vendor/board/dsdt.asl <<-\EOF &&
+	DefinitionBlock("dsdt.aml", "DSDT", 2, "COREv4", "COREBOOT", 0x20090419)
+	{
+	#if CONFIG(CHROMEOS_NVSS)
+		Name (NVSS, 1)
+	#endif
+	}
+	EOF
+	git add Makefile.mk src/mainboard/vendor/board/dsdt.asl &&
+	test_tick && git commit -q -m asl &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out 2>err &&
+	grep "^src/mainboard/vendor/board/dsdt.asl:3: dead block B0 (missing CONFIG_CHROMEOS_NVSS, global): #if CONFIG(CHROMEOS_NVSS)$" out &&
+	git checkout -q "$branch"
+'
+
 test_expect_success KCONF 'git vampyr --expand: the kconfig the tree keeps in util/kconfig/ is written out and built' '
 	write_file util/kconfig/conf.c <<-\EOF &&
 	#include <stdlib.h>
