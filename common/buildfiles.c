@@ -43,8 +43,10 @@ int buildfiles_is_kconfig_file(const char *name)
 
 int buildfiles_is_makefile(const char *name)
 {
+	/* Zephyr's CMakeLists.txt give its file conditions as Makefiles give Linux's. */
 	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild") || starts_with(name, "Makefile.") ||
-	       starts_with(name, "Kbuild.") || ends_with(name, ".mk") || !strcmp(name, "GNUmakefile");
+	       starts_with(name, "Kbuild.") || ends_with(name, ".mk") || !strcmp(name, "GNUmakefile") ||
+	       !strcmp(name, "CMakeLists.txt");
 }
 
 static pcre2_code *compile(const char *pattern)

@@ -176,7 +176,7 @@ static const struct kbuild_expr *cond_operand(struct cm_state *s, const struct s
 		return kbuild_expr_free(ex, t);
 	}
 	/* a comparison or another test: its text is one free variable */
-	if (*i + 1 < a->nr + 1 && *i < a->nr && isupper((unsigned char)a->v[*i][0]) &&
+	if (*i < a->nr && isupper((unsigned char)a->v[*i][0]) &&
 	    strcmp(a->v[*i], "AND") && strcmp(a->v[*i], "OR") && strcmp(a->v[*i], ")")) {
 		char *text = xstrfmt("%s %s %s", t, a->v[*i], *i + 1 < a->nr ? a->v[*i + 1] : "");
 		const struct kbuild_expr *e = kbuild_expr_free(ex, text);

@@ -144,4 +144,16 @@ test_expect_success 'a block the file condition makes dead: kbuild cause' '
 	grep "^drivers/serial/uart_vnd.c:1: dead block B0 (kbuild, global): #ifndef CONFIG_SERIAL$" out
 '
 
+test_expect_success 'a commit that changes a CMakeLists.txt gets the conditions it gives' '
+	echo "zephyr_library_sources_ifdef(CONFIG_USERSPACE user.c)" >>drivers/serial/CMakeLists.txt &&
+	write_file drivers/serial/user.c <<-\EOF &&
+	#ifndef CONFIG_USERSPACE
+	int never;
+	#endif
+	EOF
+	git add drivers/serial && test_tick && git commit -q -m user &&
+	test_expect_code 1 git undertaker --no-notes base..HEAD >out &&
+	grep "^drivers/serial/user.c:1: dead block B0 (kbuild, global): #ifndef CONFIG_USERSPACE$" out
+'
+
 test_done
