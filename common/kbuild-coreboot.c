@@ -141,7 +141,7 @@ static void list_subdirs(struct builder *b, struct kmake *mk, struct kdir *d)
 		const char *t = w.v[i].text;
 		int root = t[0] == '/';
 		char *path = kbuild_join(root ? "" : d->path, t + root);
-		size_t len = strlen(path);
+		size_t len = strlen(path), lo, hi;
 
 		while (len && path[len - 1] == '/')
 			path[--len] = '\0';
@@ -156,7 +156,8 @@ static void list_subdirs(struct builder *b, struct kmake *mk, struct kdir *d)
 		}
 		/* includemakefiles takes $(wildcard) of each word: subdirs-y += ./(star) */
 		if (!has_unknown(path)) {
-			for (size_t k = 0; k < b->tree_dirs.nr; k++)
+			kbuild_paths_with_prefix(&b->tree_dirs, path, strcspn(path, "*?[\\"), &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
 				if (!fnmatch(path, b->tree_dirs.v[k], FNM_PATHNAME | FNM_PERIOD))
 					edge_to(b, d, b->tree_dirs.v[k], w.v[i].cond, w.v[i].origin);
 			free(path);
@@ -168,7 +169,8 @@ static void list_subdirs(struct builder *b, struct kmake *mk, struct kdir *d)
 		const struct kbuild_expr *c = kbuild_expr_and(b->ex, w.v[i].cond,
 							       kbuild_expr_free(b->ex, path));
 
-		for (size_t k = 0; k < b->tree_dirs.nr; k++)
+		kbuild_paths_with_prefix(&b->tree_dirs, path, strcspn(path, "*?[\\"), &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
 			if (!fnmatch(path, b->tree_dirs.v[k], 0))
 				edge_to(b, d, b->tree_dirs.v[k], c, w.v[i].origin);
 		free(path);

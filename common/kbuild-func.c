@@ -290,6 +290,32 @@ static int fn_words(const struct fn_call *f)
 	return 0;
 }
 
+void kbuild_paths_with_prefix(const struct strvec *sorted, const char *prefix, size_t len,
+			      size_t *lo, size_t *hi)
+{
+	size_t l = 0, h = sorted->nr;
+
+	while (l < h) {
+		size_t mid = l + (h - l) / 2;
+
+		if (strncmp(sorted->v[mid], prefix, len) < 0)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	*lo = l;
+	h = sorted->nr;
+	while (l < h) {
+		size_t mid = l + (h - l) / 2;
+
+		if (strncmp(sorted->v[mid], prefix, len) <= 0)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	*hi = l;
+}
+
 /*
  * $(wildcard pattern...) over the tree's files and directories, when the
  * walk gave them (coreboot's subdirs-y += $(wildcard src/soc/...)); else
@@ -300,6 +326,7 @@ static int fn_wildcard(const struct fn_call *f)
 	struct kmake *mk = f->mk;
 	struct kwords w = { 0 };
 	struct strvec found = STRVEC_INIT;
+	size_t lo, hi;
 
 	if (!mk->tree_paths)
 		return -1;
@@ -323,8 +350,8 @@ static int fn_wildcard(const struct fn_call *f)
 			for (char *q = glob; *q; q++)
 				if (*q == KMAKE_UNKNOWN)
 					*q = '*';
-			if (strspn(glob, "*/") == strlen(glob)) {
-				/* nothing known of it: any path at all */
+			if (glob[0] == '*') {
+				/* nothing known of where it looks: any path at all */
 				free(glob);
 				kbuild_words_clear(&w);
 				strvec_clear(&found);
@@ -339,16 +366,18 @@ static int fn_wildcard(const struct fn_call *f)
 
 			while (len > 1 && pat[len - 1] == '/')
 				len--;
-			for (size_t k = 0; k < mk->tree_paths->nr; k++)
-				if (!strncmp(mk->tree_paths->v[k], pat, len) &&
-				    (!mk->tree_paths->v[k][len] || mk->tree_paths->v[k][len] == '/')) {
+			kbuild_paths_with_prefix(mk->tree_paths, pat, len, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				if (!mk->tree_paths->v[k][len] || mk->tree_paths->v[k][len] == '/') {
 					kbuild_words_push(f->out, c, pat, strlen(pat), 0);
 					break;
 				}
 			continue;
 		}
 		strvec_clear(&found);
-		for (size_t k = 0; k < mk->tree_paths->nr; k++)
+		/* only the paths that start with the pattern's literal part */
+		kbuild_paths_with_prefix(mk->tree_paths, pat, strcspn(pat, "*?[\\"), &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
 			if (!fnmatch(pat, mk->tree_paths->v[k], flags))
 				strvec_push(&found, mk->tree_paths->v[k]);
 		strvec_sort(&found);

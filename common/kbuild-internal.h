@@ -305,6 +305,9 @@ struct kobj *kbuild_dir_add_obj(struct builder *b, struct kdir *d, const char *s
 
 /* Whether the top Makefile just read walks directories as coreboot's does. */
 int kbuild_coreboot_detect(struct kmake *top);
+/* The range [*lo, *hi) of a sorted list whose strings start with prefix[0..len). */
+void kbuild_paths_with_prefix(const struct strvec *sorted, const char *prefix, size_t len,
+			      size_t *lo, size_t *hi);
 /* Fills b->tree_paths and b->tree_dirs, once. */
 void kbuild_coreboot_paths(struct builder *b);
 /* Reads the directory's Makefile.mk and Makefile.inc into d: sources of every class, subdirs-y. */
