@@ -9,7 +9,9 @@
  *   `add_subdirectory(dir)` the directories read next;
  * - `<command>_ifdef(CONFIG_X ...)` holds when CONFIG_X is on,
  *   `<command>_ifndef(CONFIG_X ...)` when it is off, `add_subdirectory_if_
- *   kconfig(dir)` when CONFIG_<DIR> is on;
+ *   kconfig(dir)` when CONFIG_<DIR> is on, a source of `<command>_if_kconfig`
+ *   (poll.c) when CONFIG_<NAME> (CONFIG_POLL) is; `add_library(<target>
+ *   files...)` lists sources too;
  * - `if(...)`, `elseif(...)`, `else()`, `endif()` over CONFIG_X, ${CONFIG_X},
  *   `DEFINED CONFIG_X`, NOT, AND, OR and parentheses; any other test
  *   (STREQUAL, a variable that is not a CONFIG symbol) is a free variable.
@@ -351,13 +353,31 @@ static void add_subdir(struct cm_state *s, const char *arg, const struct kbuild_
  * One command under `cond`: a sources command or add_subdirectory, plain,
  * _ifdef(CONFIG_X ...), _ifndef(CONFIG_X ...) or _if_kconfig(dir).
  */
+/* Zephyr's *_if_kconfig(x): CONFIG_X, from the name without its directory and suffix. */
+static const struct kbuild_expr *kconfig_of(struct kbuild_exprs *ex, const char *arg)
+{
+	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	char *sym = xstrfmt("CONFIG_%.*s", (int)strcspn(base, "."), base);
+	const struct kbuild_expr *e;
+
+	for (char *q = sym; *q; q++)
+		*q = (char)toupper((unsigned char)*q);
+	e = kbuild_expr_enabled(ex, sym);
+	free(sym);
+	return e;
+}
+
 static void command(struct cm_state *s, const struct cm_cmd *c, const struct kbuild_expr *cond)
 {
+	static const char *const keywords[] = {
+		"PRIVATE", "PUBLIC", "INTERFACE", "STATIC", "SHARED", "OBJECT", "MODULE",
+		"EXCLUDE_FROM_ALL",
+	};
 	struct kbuild_exprs *ex = s->b->ex;
 	char base[64];
 	size_t first = 0, len = strlen(c->name);
 	const char *name;
-	int sources;
+	int sources, per_file = 0;
 
 	snprintf(base, sizeof(base), "%s", c->name);
 	if (ends_with(base, "_ifdef") || ends_with(base, "_ifndef")) {
@@ -372,27 +392,31 @@ static void command(struct cm_state *s, const struct cm_cmd *c, const struct kbu
 			kbuild_expr_free(ex, c->args.v[0]);
 		cond = kbuild_expr_and(ex, cond, neg ? kbuild_expr_not(ex, toggle) : toggle);
 	} else if (!strcmp(base, "add_subdirectory_if_kconfig") && c->args.nr) {
-		char *sym = xstrfmt("CONFIG_%s", c->args.v[0]);
-
-		for (char *q = sym; *q; q++)
-			*q = (char)toupper((unsigned char)*q);
-		cond = kbuild_expr_and(ex, cond, kbuild_expr_enabled(ex, sym));
-		free(sym);
-		add_subdir(s, c->args.v[0], cond, origin_of(s, c));
+		add_subdir(s, c->args.v[0], kbuild_expr_and(ex, cond, kconfig_of(ex, c->args.v[0])),
+			   origin_of(s, c));
 		return;
+	} else if (ends_with(base, "_if_kconfig")) {
+		/* target_sources_if_kconfig(kernel PRIVATE poll.c): poll.c under CONFIG_POLL */
+		base[len - strlen("_if_kconfig")] = '\0';
+		per_file = 1;
 	}
-	sources = strstr(base, "sources") != NULL;
+	/* add_library(kernel device.c ...) lists sources too */
+	sources = strstr(base, "sources") != NULL || !strcmp(base, "add_library");
 	if (!sources && strcmp(base, "add_subdirectory"))
 		return;
-	if (sources && starts_with(base, "target_sources"))
+	if (sources && (starts_with(base, "target_sources") || !strcmp(base, "add_library")))
 		first++;	/* the target */
 	for (size_t i = first; i < c->args.nr; i++) {
 		const char *a = c->args.v[i];
+		size_t k;
 
-		if (!strcmp(a, "PRIVATE") || !strcmp(a, "PUBLIC") || !strcmp(a, "INTERFACE"))
+		for (k = 0; k < ARRAY_SIZE(keywords) && strcmp(a, keywords[k]); k++)
+			;
+		if (k < ARRAY_SIZE(keywords))
 			continue;
 		if (sources) {
-			add_source(s, a, cond, origin_of(s, c));
+			add_source(s, a, per_file ? kbuild_expr_and(ex, cond, kconfig_of(ex, a)) : cond,
+				   origin_of(s, c));
 		} else {
 			add_subdir(s, a, cond, origin_of(s, c));
 			break;	/* then its binary directory, EXCLUDE_FROM_ALL */

@@ -29,6 +29,7 @@ test_expect_success 'setup: a Zephyr-style tree built with CMake' '
 	project(Zephyr-Kernel VERSION ${PROJECT_VERSION})
 	add_subdirectory(drivers)
 	add_subdirectory(subsys)
+	add_subdirectory(kernel)
 	add_subdirectory(${BOARD_DIR})
 	EOF
 	write_file drivers/CMakeLists.txt <<-\EOF &&
@@ -112,6 +113,26 @@ test_expect_success 'setup: a Zephyr-style tree built with CMake' '
 	write_file subsys/net/soc.c <<-\EOF &&
 	int soc;
 	EOF
+	write_file kernel/CMakeLists.txt <<-\EOF &&
+	add_library(kernel
+	  device.c
+	  )
+	target_sources_ifdef(
+	  CONFIG_USERSPACE
+	  kernel PRIVATE
+	  futex.c
+	  )
+	target_sources_if_kconfig(                        kernel PRIVATE poll.c)
+	EOF
+	write_file kernel/device.c <<-\EOF &&
+	int device;
+	EOF
+	write_file kernel/futex.c <<-\EOF &&
+	int futex;
+	EOF
+	write_file kernel/poll.c <<-\EOF &&
+	int poll;
+	EOF
 	write_file boards/vnd/board/CMakeLists.txt <<-\EOF &&
 	zephyr_library_sources(board.c)
 	EOF
@@ -121,7 +142,7 @@ test_expect_success 'setup: a Zephyr-style tree built with CMake' '
 	git add . && test_tick && git commit -q -m base && git tag base
 '
 
-test_expect_success '--dump-model=files: conditions from _ifdef, _ifndef, _if_kconfig, if/elseif/else' '
+test_expect_success '--dump-model=files: conditions from _ifdef, _ifndef, _if_kconfig, if/elseif/else, add_library' '
 	git undertaker --dump-model=files base >files 2>err &&
 	test_must_be_empty err &&
 	grep "^drivers/serial/uart_vnd.c	CONFIG_SERIAL && CONFIG_UART_VND$" files &&
@@ -135,6 +156,9 @@ test_expect_success '--dump-model=files: conditions from _ifdef, _ifndef, _if_kc
 	grep "^subsys/net/shell.c	CONFIG_NET_L2 && CONFIG_NET_SHELL && CONFIG_USERSPACE$" files &&
 	grep "^subsys/net/plain.c	!(!CONFIG_NET_L2 || CONFIG_NET_SHELL && CONFIG_USERSPACE)$" files &&
 	grep "^subsys/net/soc.c	\[\${SOC_NAME} STREQUAL vnd\]$" files &&
+	grep "^kernel/device.c	true$" files &&
+	grep "^kernel/futex.c	CONFIG_USERSPACE$" files &&
+	grep "^kernel/poll.c	CONFIG_POLL$" files &&
 	# a directory only a variable names (${BOARD_DIR}) is not followed
 	grep "^boards/vnd/board/board.c	false$" files
 '
