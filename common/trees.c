@@ -394,6 +394,8 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 		t->tm.file_condition = file_condition;
 		t->tm.file_why = file_why;
 	}
+	t->tm.build_name = t->project.kind == PROJECT_COREBOOT || t->project.kind == PROJECT_ZEPHYR ?
+		"the build" : "kbuild";
 	t->tm.data = t;
 	t->tm.get = get_model;
 	if (env->removed)

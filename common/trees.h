@@ -61,6 +61,11 @@ struct tree_models {
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).
 	 */
 	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	/*
+	 * What builds the files, as the text names it: "kbuild", or "the build"
+	 * for coreboot's Makefile.mk and Zephyr's CMake (the cause stays `kbuild`).
+	 */
+	const char *build_name;
 	/* The Makefile lines that decide it there (kbuild_map_why); set with file_condition. */
 	size_t (*file_why)(void *data, size_t i, const char *path, struct kbuild_why *out,
 			   size_t max);

@@ -46,6 +46,10 @@ test_expect_success 'setup: a coreboot-style tree whose top Makefile walks subdi
 	bootblock-y += always.c
 	all-y += everywhere.c
 	smm-$(CONFIG_HAVE_SMI_HANDLER) += smi.c
+	ramstage-$(CONFIG_OAK_HAS_TPM2) += never.c
+	EOF
+	write_file src/lib/never.c <<-\EOF &&
+	int never;
 	EOF
 	write_file src/lib/always.c <<-\EOF &&
 	int always;
@@ -134,7 +138,8 @@ test_expect_success '--dump-model=files: each file its condition from the stage 
 
 test_expect_success 'a block that the file condition makes dead: kbuild cause' '
 	test_expect_code 1 git undertaker --no-notes base >out &&
-	grep "^src/lib/smi.c:1: dead block B0 (kbuild, global): #if !CONFIG(HAVE_SMI_HANDLER)$" out
+	grep "^src/lib/smi.c:1: dead block B0 (kbuild, global): #if !CONFIG(HAVE_SMI_HANDLER)$" out &&
+	grep "^src/lib/never.c:1: dead block B00 (kbuild, global): (the whole file: the build never compiles it)$" out
 '
 
 test_expect_success 'git vampyr claims a file only for a configuration that builds it' '
