@@ -360,6 +360,11 @@ static const struct kbuild_expr *kconfig_of(struct kbuild_exprs *ex, const char 
 	char *sym = xstrfmt("CONFIG_%.*s", (int)strcspn(base, "."), base);
 	const struct kbuild_expr *e;
 
+	if (strchr(base, '$')) {
+		/* ${VAR}.c: which symbol is not known */
+		free(sym);
+		return kbuild_expr_free(ex, arg);
+	}
 	for (char *q = sym; *q; q++)
 		*q = (char)toupper((unsigned char)*q);
 	e = kbuild_expr_enabled(ex, sym);
