@@ -92,8 +92,13 @@ static const char *read_args(const char *p, const char *end, struct cm_cmd *c, i
 		} else {
 			const char *s = p;
 
-			while (p < end && !isspace((unsigned char)*p) && !strchr("()\"#", *p))
+			/* strchr finds the terminator too: a NUL byte ends a word, as a space does */
+			while (p < end && !isspace((unsigned char)*p) && *p && !strchr("()\"#", *p))
 				p += *p == '\\' && p + 1 < end ? 2 : 1;
+			if (p == s) {
+				p++;	/* a NUL, or a # inside the arguments: skipped */
+				continue;
+			}
 			strvec_pushf(&c->args, "%.*s", (int)(p - s), s);
 		}
 	}
