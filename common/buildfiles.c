@@ -17,7 +17,7 @@ struct subtree {
 
 struct commit_info {
 	struct buildfiles_info info;
-	struct strmap kconfig_defined, cmdline_defined, arch_mentions;
+	struct strmap kconfig_defined, cmdline_defined, arch_mentions, cpp_suffixes;
 	struct strvec locations;	/* owns the values of both maps */
 };
 
@@ -29,6 +29,9 @@ struct buildfiles {
 	struct strmap blob_names;	/* blob id hex + kind → struct strvec of names */
 	pcre2_code *re_cmdline, *re_word;
 	pcre2_match_data *md;
+	/* The names of every Makefile whose values run cpp (of the last digest scanned). */
+	struct strvec cpp_markers;
+	struct strmap cpp_rules;	/* blob id hex + 'c' → "suffix line" of its cpp rules */
 };
 
 int buildfiles_is_kconfig_file(const char *name)
@@ -59,8 +62,10 @@ int buildfiles_is_defconfig(const char *path)
 
 int buildfiles_is_makefile(const char *name)
 {
+	/* Zephyr's CMakeLists.txt give its file conditions as Makefiles give Linux's. */
 	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild") || starts_with(name, "Makefile.") ||
-	       starts_with(name, "Kbuild.") || ends_with(name, ".mk") || !strcmp(name, "GNUmakefile");
+	       starts_with(name, "Kbuild.") || ends_with(name, ".mk") || !strcmp(name, "GNUmakefile") ||
+	       !strcmp(name, "CMakeLists.txt");
 }
 
 static pcre2_code *compile(const char *pattern)
@@ -103,6 +108,7 @@ static void free_commit_info(void *p)
 	strmap_clear(&ci->kconfig_defined, NULL);
 	strmap_clear(&ci->cmdline_defined, NULL);
 	strmap_clear(&ci->arch_mentions, free);
+	strmap_clear(&ci->cpp_suffixes, NULL);
 	strvec_clear(&ci->locations);
 	free(ci);
 }
@@ -121,6 +127,8 @@ void buildfiles_free(struct buildfiles *b)
 	strmap_clear(&b->by_digest, free_commit_info);
 	strmap_clear(&b->by_commit, NULL);
 	strmap_clear(&b->blob_names, free_strvec);
+	strvec_clear(&b->cpp_markers);
+	strmap_clear(&b->cpp_rules, free_strvec);
 	pcre2_code_free(b->re_cmdline);
 	pcre2_code_free(b->re_word);
 	pcre2_match_data_free(b->md);
@@ -194,22 +202,28 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 {
 	char key[GIT_OID_HEXSZ + 3];
 	struct strvec *names;
+	struct strmap *memo;
 	struct blob *blob;
 	git_oid id;
 	PCRE2_SIZE start = 0, counted = 0;
 	int line = 1;
 
 	snprintf(key, sizeof(key), "%.40s%c", blob_hex, kind);
-	names = strmap_get(&b->blob_names, key);
+	memo = kind == 'c' ? &b->cpp_rules : &b->blob_names;
+	names = strmap_get(memo, key);
 	if (names)
 		return names;
 	names = xcalloc(1, sizeof(*names));
-	strmap_put(&b->blob_names, key, names);
+	strmap_put(memo, key, names);
 	if (git_oid_fromstrn(&id, blob_hex, GIT_OID_HEXSZ) < 0 || repo_read_blob(b->repo, &id, &blob) < 0)
 		return names;
 	/* Entries are "NAME LINE". */
-	if (!re)
+	if (!re && kind == 'k')
 		kconfig_text_for_each_definition(blob->data, blob->size, push_definition, names);
+	else if (!re && kind == 'n')
+		buildfiles_cpp_markers(blob->data, blob->size, names);
+	else if (!re)
+		buildfiles_cpp_suffixes(blob->data, blob->size, &b->cpp_markers, names);
 	while (re && start < blob->size &&
 	       pcre2_match(re, (PCRE2_SPTR)blob->data, blob->size, start, 0, b->md, NULL) > 1) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(b->md);
@@ -298,6 +312,42 @@ static void collect_arch_mentions(struct buildfiles *b, struct commit_info *ci,
 	}
 }
 
+/*
+ * The suffixes the Makefiles run through cpp. A rule may call cpp through a
+ * name another Makefile defines (coreboot's PREPROCESS_ONLY): the names of
+ * all come first, and each Makefile's rules are read again when they change.
+ */
+static void collect_cpp(struct buildfiles *b, struct commit_info *ci, const struct strvec *ids)
+{
+	struct strmap seen = STRMAP_INIT;
+	struct strvec markers = STRVEC_INIT;
+	int same;
+
+	for (size_t i = 0; i < ids->nr; i++) {
+		const struct strvec *names = blob_names(b, ids->v[i], NULL, 'n');
+
+		for (size_t j = 0; j < names->nr; j++)
+			if (!strmap_contains(&seen, names->v[j])) {
+				strmap_put(&seen, names->v[j], NULL);
+				strvec_push(&markers, names->v[j]);
+			}
+	}
+	strmap_clear(&seen, NULL);
+	strvec_sort(&markers);
+	same = markers.nr == b->cpp_markers.nr;
+	for (size_t i = 0; same && i < markers.nr; i++)
+		same = !strcmp(markers.v[i], b->cpp_markers.v[i]);
+	if (!same) {
+		/* The rules' answers depend on the names: forget them. */
+		strmap_clear(&b->cpp_rules, free_strvec);
+		strvec_clear(&b->cpp_markers);
+		b->cpp_markers = markers;
+		memset(&markers, 0, sizeof(markers));
+	}
+	strvec_clear(&markers);
+	collect(b, ci, ids, NULL, 'c', &ci->cpp_suffixes);
+}
+
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -324,6 +374,8 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		collect(b, ci, &root->kconfig_ids, NULL, 'k', &ci->kconfig_defined);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
 		collect_arch_mentions(b, ci, &root->kconfig_ids);
+		collect_cpp(b, ci, &root->makefile_ids);
+		ci->info.cpp_suffixes = &ci->cpp_suffixes;
 		ci->info.kconfig_defined = &ci->kconfig_defined;
 		ci->info.arch_mentions = &ci->arch_mentions;
 		ci->info.cmdline_defined = &ci->cmdline_defined;

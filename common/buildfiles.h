@@ -21,6 +21,12 @@ struct buildfiles_info {
 	const struct strmap *cmdline_defined;
 	/* name → ",arm,arm64," : the architectures whose arch/<a>/ Kconfig files name it */
 	const struct strmap *arch_mentions;
+	/*
+	 * suffix ("dts", "lds", "asl", "env") → "path:line" of a Makefile rule
+	 * that runs files of that suffix through cpp (buildfiles_cpp_suffixes);
+	 * C's own (c, h, S) are left out.
+	 */
+	const struct strmap *cpp_suffixes;
 	size_t nr_kconfig, nr_makefiles;
 };
 
@@ -32,5 +38,16 @@ int buildfiles_is_kconfig_file(const char *name);
 int buildfiles_is_makefile(const char *name);
 /* Is the file at `path` a defconfig or config fragment (CONFIG_X=y lines)? */
 int buildfiles_is_defconfig(const char *path);
+
+/*
+ * buildfiles-cpp.c: the names of a Makefile text whose values run the C
+ * preprocessor (`cmd_cpp_lds`, coreboot's PREPROCESS_ONLY), pushed to out;
+ * and the suffixes of the prerequisites of its rules whose recipes run it
+ * (directly or through those names or `markers`, the other Makefiles'),
+ * each pushed to `out` as "suffix line".
+ */
+void buildfiles_cpp_markers(const char *text, size_t len, struct strvec *out);
+void buildfiles_cpp_suffixes(const char *text, size_t len, const struct strvec *markers,
+			     struct strvec *out);
 
 #endif

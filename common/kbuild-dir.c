@@ -6,16 +6,18 @@
  */
 #include "kbuild-internal.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void add_edge(struct builder *b, struct kdir *d, const char *word, size_t len,
-		     const struct kbuild_expr *bc, const struct kbuild_expr *ac,
-		     const struct kbuild_origin *origin)
+void kbuild_dir_add_edge(struct builder *b, struct kdir *d, const char *word, size_t len,
+			 const struct kbuild_expr *bc, const struct kbuild_expr *ac,
+			 const struct kbuild_origin *origin)
 {
 	char *rel = xstrndup(word, len);
 	char *path = kbuild_join(d->path, rel);
 
+	(void)b;
 	free(rel);
 	if (!strcmp(path, d->path) || starts_with(path, "..")) {
 		free(path);
@@ -30,7 +32,7 @@ static void add_edge(struct builder *b, struct kdir *d, const char *word, size_t
 }
 
 
-static struct kobj *add_obj(struct builder *b, struct kdir *d, const char *stem_rel, int pattern)
+struct kobj *kbuild_dir_add_obj(struct builder *b, struct kdir *d, const char *stem_rel, int pattern)
 {
 	struct kobj *o;
 	char *stem;
@@ -97,12 +99,12 @@ static void read_list(struct builder *b, struct kmake *mk, struct kdir *d, const
 
 		if (kind == L_SUBDIR) {
 			if (!has_unknown(t))
-				add_edge(b, d, t, len, kbuild_expr_false(b->ex), c, w.v[i].origin);
+				kbuild_dir_add_edge(b, d, t, len, kbuild_expr_false(b->ex), c, w.v[i].origin);
 			continue;
 		}
 		if (len && t[len - 1] == '/' && !has_unknown(t)) {
 			if (kind == L_Y || kind == L_M)
-				add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c,
+				kbuild_dir_add_edge(b, d, t, len - 1, kind == L_Y ? c : kbuild_expr_false(b->ex), c,
 					 w.v[i].origin);
 			continue;
 		}
@@ -153,7 +155,7 @@ static void add_part(struct builder *b, struct kdir *d, const struct kword *word
 		return;
 	/* a pattern keeps its .o: it is matched against object names */
 	stem = has_unknown(text) ? xstrdup(text) : xstrndup(text, strlen(text) - 2);
-	o = add_obj(b, d, stem, has_unknown(text));
+	o = kbuild_dir_add_obj(b, d, stem, has_unknown(text));
 	o->lb = lb;
 	o->lm = lm;
 	o->origin = word->origin;
@@ -197,7 +199,7 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 	struct kobj *o;
 
 	if (pattern || !composite_mentioned(mk, base)) {
-		o = add_obj(b, d, pattern ? word : base, pattern);
+		o = kbuild_dir_add_obj(b, d, pattern ? word : base, pattern);
 		o->lb = y;
 		o->lm = m;
 		o->la = kbuild_expr_or(ex, l, a->x);
@@ -218,7 +220,7 @@ static void object(struct builder *b, struct kmake *mk, struct kdir *d, const ch
 	ney = kbuild_expr_or(ex, any_cond(b, &parts), any_cond(b, &empty));
 	nem = kbuild_expr_or(ex, ney, any_cond(b, &mparts));
 	/* Where no part list is non-empty, kbuild compiles foo.c itself. */
-	o = add_obj(b, d, base, 0);
+	o = kbuild_dir_add_obj(b, d, base, 0);
 	o->lb = kbuild_expr_and(ex, y, kbuild_expr_not(ex, ney));
 	o->lm = kbuild_expr_and(ex, m, kbuild_expr_not(ex, nem));
 	o->la = kbuild_expr_or(ex, l, a->x);
@@ -327,4 +329,54 @@ void kbuild_parse_dir(struct builder *b, struct kdir *d)
 	strmap_clear(&objs, free);
 	strvec_clear(&order);
 	kbuild_make_release(&mk);
+}
+
+const struct kbuild_expr *kbuild_list_condition(const struct kbuild_reader *rd,
+						struct kbuild_exprs *ex, const char *dir,
+						const char *list, const char *name)
+{
+	struct kmake mk;
+	struct kwords w = { 0 };
+	const struct kbuild_expr *cond = NULL;
+	char *file = kbuild_join(dir, "Makefile");
+	char *lists[2];
+
+	lists[0] = xstrfmt("%s-y", list);
+	lists[1] = xstrfmt("%s-m", list);
+	kbuild_make_init(&mk, ex, rd, dir, NULL, 0);
+	kbuild_make_set_empty(&mk, lists[0]);
+	kbuild_make_set_empty(&mk, lists[1]);
+	if (!kbuild_make_parse_file(&mk, file, kbuild_expr_true(ex)))
+		for (int l = 0; l < 2; l++) {
+			kbuild_make_words(&mk, lists[l], &w);
+			for (size_t i = 0; i < w.nr; i++) {
+				const char *t = w.v[i].text;
+				const struct kbuild_expr *c = w.v[i].cond;
+
+				if (has_unknown(t)) {
+					char *g = xstrdup(t);
+
+					for (char *q = g; *q; q++)
+						if (*q == KMAKE_UNKNOWN)
+							*q = '*';
+					if (fnmatch(g, name, 0)) {
+						free(g);
+						continue;
+					}
+					c = kbuild_expr_and(ex, c, kbuild_expr_free(ex, g));
+					free(g);
+				} else if (strcmp(t, name)) {
+					continue;
+				}
+				cond = cond ? kbuild_expr_or(ex, cond, c) : c;
+			}
+			kbuild_words_clear(&w);
+		}
+	if (mk.incomplete->op != KB_FALSE)
+		cond = cond ? kbuild_expr_or(ex, cond, mk.incomplete) : mk.incomplete;
+	kbuild_make_release(&mk);
+	free(lists[0]);
+	free(lists[1]);
+	free(file);
+	return cond;
 }

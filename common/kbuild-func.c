@@ -7,6 +7,7 @@
  */
 #include "kbuild-internal.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,6 +290,106 @@ static int fn_words(const struct fn_call *f)
 	return 0;
 }
 
+void kbuild_paths_with_prefix(const struct strvec *sorted, const char *prefix, size_t len,
+			      size_t *lo, size_t *hi)
+{
+	size_t l = 0, h = sorted->nr;
+
+	while (l < h) {
+		size_t mid = l + (h - l) / 2;
+
+		if (strncmp(sorted->v[mid], prefix, len) < 0)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	*lo = l;
+	h = sorted->nr;
+	while (l < h) {
+		size_t mid = l + (h - l) / 2;
+
+		if (strncmp(sorted->v[mid], prefix, len) <= 0)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	*hi = l;
+}
+
+/*
+ * $(wildcard pattern...) over the tree's files and directories, when the
+ * walk gave them (coreboot's subdirs-y += $(wildcard src/soc/...)); else
+ * unknown. Paths are from the root, as make sees them from the top.
+ */
+static int fn_wildcard(const struct fn_call *f)
+{
+	struct kmake *mk = f->mk;
+	struct kwords w = { 0 };
+	struct strvec found = STRVEC_INIT;
+	size_t lo, hi;
+
+	if (!mk->tree_paths)
+		return -1;
+	mk->read_tree = 1;
+	kbuild_make_expand_words(mk, f->args, f->n, f->cond, &w);
+	for (size_t i = 0; i < w.nr; i++) {
+		const char *pat = w.v[i].text;
+		const struct kbuild_expr *c = kbuild_expr_and(mk->ex, f->cond, w.v[i].cond);
+		int flags = FNM_PATHNAME | FNM_PERIOD;
+		char *glob = NULL;
+
+		/* ./x, and /x where $(top) is empty (coreboot's $(top)/src) */
+		while (starts_with(pat, "./") || *pat == '/')
+			pat += *pat == '/' ? 1 : 2;
+		/*
+		 * $(wildcard src/mainboard/$(MAINBOARDDIR)/romstage.c): any path
+		 * the unknown part may give, each under the pattern's free variable.
+		 */
+		if (has_unknown(pat)) {
+			glob = xstrdup(pat);
+			for (char *q = glob; *q; q++)
+				if (*q == KMAKE_UNKNOWN)
+					*q = '*';
+			if (glob[0] == '*') {
+				/* nothing known of where it looks: any path at all */
+				free(glob);
+				kbuild_words_clear(&w);
+				strvec_clear(&found);
+				return -1;
+			}
+			c = kbuild_expr_and(mk->ex, c, kbuild_expr_free(mk->ex, glob));
+			pat = glob;
+			flags = 0;
+		}
+		if (!strpbrk(pat, "*?[")) {
+			size_t len = strlen(pat);
+
+			while (len > 1 && pat[len - 1] == '/')
+				len--;
+			kbuild_paths_with_prefix(mk->tree_paths, pat, len, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				if (!mk->tree_paths->v[k][len] || mk->tree_paths->v[k][len] == '/') {
+					kbuild_words_push(f->out, c, pat, strlen(pat), 0);
+					break;
+				}
+			continue;
+		}
+		strvec_clear(&found);
+		/* only the paths that start with the pattern's literal part */
+		kbuild_paths_with_prefix(mk->tree_paths, pat, strcspn(pat, "*?[\\"), &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
+			if (!fnmatch(pat, mk->tree_paths->v[k], flags))
+				strvec_push(&found, mk->tree_paths->v[k]);
+		strvec_sort(&found);
+		for (size_t k = 0; k < found.nr; k++)
+			kbuild_words_push(f->out, c, found.v[k], strlen(found.v[k]), 0);
+		free(glob);
+	}
+	kbuild_words_clear(&w);
+	strvec_clear(&found);
+	return 0;
+}
+
 static int fn_foreach(const struct fn_call *f)
 {
 	struct kmake *mk = f->mk;
@@ -428,7 +529,8 @@ static const struct make_function {
 	{ "dir", fn_path_part }, { "suffix", fn_path_part },
 	{ "error", fn_nothing }, { "warning", fn_nothing }, { "info", fn_nothing },
 	{ "eval", fn_eval },
-	{ "shell" }, { "call" }, { "wildcard" }, { "origin" }, { "flavor" },
+	{ "wildcard", fn_wildcard },
+	{ "shell" }, { "call" }, { "origin" }, { "flavor" },
 	{ "value" }, { "firstword" }, { "lastword" }, { "word" }, { "words" },
 	{ "wordlist" }, { "join" }, { "realpath" }, { "abspath" }, { "or" },
 	{ "and" }, { "findstring" }, { "file" }, { "let" }, { "intcmp" },

@@ -93,6 +93,9 @@ struct kmake {
 	const char *file;
 	int line;
 	const struct kbuild_origin *origin;	/* of the assignment being read */
+	/* Every file and directory of the tree, for $(wildcard); NULL: it is unknown. */
+	const struct strvec *tree_paths;
+	int read_tree;			/* a $(wildcard) answered from tree_paths */
 };
 
 /*
@@ -205,6 +208,7 @@ struct kdir {
 	struct strvec deps;	/* "path id" of the files its parse read */
 	const struct kbuild_expr *B, *A;
 	int indeg, done;
+	int read_tree;		/* its parse asked $(wildcard): not cached, the tree may differ */
 	/* This build: the first statement found that makes kbuild descend here, and whose it is. */
 	const struct kbuild_origin *in_origin;
 	struct kdir *in_parent;
@@ -267,6 +271,14 @@ struct builder {
 	/* What the phase's -D names say: ANDed into every file condition it gives. */
 	const struct kbuild_expr *phase_names;
 	const char *arch;		/* $(ARCH), when not the directory's name */
+	/*
+	 * The build model: kbuild's (0), coreboot's (KBUILD_MODEL_COREBOOT,
+	 * kbuild-coreboot.c: its top Makefile walks subdirs-y) or CMake's
+	 * (KBUILD_MODEL_CMAKE, kbuild-cmake.c: Zephyr).
+	 */
+	int subdirs_model;
+	struct strvec tree_paths;	/* that model's: every file and directory, sorted */
+	struct strvec tree_dirs;	/* and the directories alone */
 };
 
 /* kbuild_map_build with $(ARCH) apart from $(SRCARCH): Xen's x86_64 is built from arch/x86/. */
@@ -279,5 +291,31 @@ char *kbuild_join(const char *dir, const char *rel);
 void kbuild_kdir_free(void *p);
 /* Parses the directory's kbuild file into d (objects, subdirectories, host programs). */
 void kbuild_parse_dir(struct builder *b, struct kdir *d);
+/* An edge to the directory word[0..len) names, relative to d (none to d itself or above the root). */
+void kbuild_dir_add_edge(struct builder *b, struct kdir *d, const char *word, size_t len,
+			 const struct kbuild_expr *bc, const struct kbuild_expr *ac,
+			 const struct kbuild_origin *origin);
+/* An object of d: a stem relative to d, or a glob (KMAKE_UNKNOWN for the unknown parts). */
+struct kobj *kbuild_dir_add_obj(struct builder *b, struct kdir *d, const char *stem_rel, int pattern);
+
+#define KBUILD_MODEL_COREBOOT 1
+#define KBUILD_MODEL_CMAKE 2
+
+/* ---- kbuild-coreboot.c: coreboot's build model ---- */
+
+/* Whether the top Makefile just read walks directories as coreboot's does. */
+int kbuild_coreboot_detect(struct kmake *top);
+/* The range [*lo, *hi) of a sorted list whose strings start with prefix[0..len). */
+void kbuild_paths_with_prefix(const struct strvec *sorted, const char *prefix, size_t len,
+			      size_t *lo, size_t *hi);
+/* Fills b->tree_paths and b->tree_dirs, once. */
+void kbuild_coreboot_paths(struct builder *b);
+/* Reads the directory's Makefile.mk and Makefile.inc into d: sources of every class, subdirs-y. */
+void kbuild_coreboot_parse_dir(struct builder *b, struct kdir *d);
+
+/* ---- kbuild-cmake.c: Zephyr's CMake ---- */
+
+/* Reads the directory's CMakeLists.txt into d: its sources and subdirectories. */
+void kbuild_cmake_parse_dir(struct builder *b, struct kdir *d);
 
 #endif

@@ -700,7 +700,11 @@ void kbuild_make_parse_text(struct kmake *mk, const char *text, size_t len, cons
 	int lineno = 0;
 
 	st.base = cond;
-	mk->file = file;
+	/*
+	 * Interned: a recursive variable's $(eval) names the file when it is
+	 * expanded, after the caller has freed its path.
+	 */
+	mk->file = kbuild_exprs_string(mk->ex, file);
 	while (pos < len) {
 		int recipe = text[pos] == '\t' && st.in_rule;
 		size_t start;

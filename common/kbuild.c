@@ -156,10 +156,13 @@ static int deps_unchanged(struct builder *b, const struct kdir *c)
 
 static void parse_dir(struct builder *b, struct kdir *d)
 {
+	void (*parse)(struct builder *, struct kdir *) =
+		b->subdirs_model == KBUILD_MODEL_COREBOOT ? kbuild_coreboot_parse_dir :
+		b->subdirs_model == KBUILD_MODEL_CMAKE ? kbuild_cmake_parse_dir : kbuild_parse_dir;
 	struct kdir *c;
 
 	if (!b->cache) {
-		kbuild_parse_dir(b, d);
+		parse(b, d);
 		return;
 	}
 	c = strmap_get(&b->cache->dirs, d->path);
@@ -168,7 +171,9 @@ static void parse_dir(struct builder *b, struct kdir *d)
 		b->m->stats.cached++;
 		return;
 	}
-	kbuild_parse_dir(b, d);
+	parse(b, d);
+	if (d->read_tree)
+		return;
 	c = xcalloc(1, sizeof(*c));
 	c->path = xstrdup(d->path);
 	copy_parse(c, d);
@@ -211,6 +216,7 @@ static void parse_top(struct builder *b, const char *srcarch)
 		strbuf_release(&key);
 	}
 	kbuild_make_export(&mk, &b->globals);
+	b->subdirs_model = kbuild_coreboot_detect(&mk) ? KBUILD_MODEL_COREBOOT : 0;
 	for (size_t i = 0; i < ARRAY_SIZE(entry); i++)
 		for (int mod = 0; mod < 2; mod++) {
 			char *name = xstrfmt("%s-%c", entry[i], mod ? 'm' : 'y');
@@ -418,6 +424,12 @@ static void assign_files(struct builder *b)
 			}
 		if (d->nr_pats || d->incomplete->op != KB_FALSE)
 			files_under(b, d->path, &lo, &hi);
+		/*
+		 * coreboot's subdirectories have Makefiles of their own: what a
+		 * directory cannot spell out is taken to stay in its own files.
+		 */
+		int flags = b->subdirs_model ? FNM_PATHNAME : 0;
+
 		for (size_t k = 0; k < d->nr_pats; k++) {
 			const struct kobj *o = &d->pats[k];
 			const struct kbuild_expr *fv = kbuild_expr_free(b->ex, o->free_text);
@@ -427,7 +439,7 @@ static void assign_files(struct builder *b)
 				const char *rel = b->paths.v[j] + (*d->path ? strlen(d->path) + 1 : 0);
 				char *obj = xstrfmt("%.*s.o", (int)strlen(rel) - 2, rel);
 
-				if (!fnmatch(o->stem, obj, 0) ||
+				if (!fnmatch(o->stem, obj, flags) ||
 				    (ends_with(o->stem, "/") && !fnmatch(dirglob, obj, 0)))
 					apply(b, file_of(b, b->paths.v[j]), d, o, fv, 1);
 				free(obj);
@@ -438,7 +450,8 @@ static void assign_files(struct builder *b)
 			struct kobj all = { NULL, NULL, d->incomplete, d->incomplete, d->incomplete };
 
 			for (size_t j = lo; j < hi; j++)
-				apply(b, file_of(b, b->paths.v[j]), d, &all, NULL, 0);
+				if (!flags || !strchr(b->paths.v[j] + (*d->path ? strlen(d->path) + 1 : 0), '/'))
+					apply(b, file_of(b, b->paths.v[j]), d, &all, NULL, 0);
 		}
 	}
 	/* host programs: only where nothing made them kernel objects */
@@ -467,8 +480,19 @@ static void walk_phase(struct builder *b, const char *srcarch)
 	int root_parsed;
 
 	parse_top(b, srcarch);
+	/* A top CMakeLists.txt and no top Makefile: CMake builds the tree (Zephyr). */
+	if (!b->subdirs_model && !b->rd->read(b->rd->ctx, "CMakeLists.txt", &t)) {
+		if (b->rd->release)
+			b->rd->release(b->rd->ctx, &t);
+		if (b->rd->read(b->rd->ctx, "Makefile", &t) == 1)
+			b->subdirs_model = KBUILD_MODEL_CMAKE;
+		else if (b->rd->release)
+			b->rd->release(b->rd->ctx, &t);
+	}
 	/* The root is a kbuild directory only when it has a Kbuild file (Linux 5.x and later). */
-	if (!b->rd->read(b->rd->ctx, "Kbuild", &t)) {
+	if (b->subdirs_model) {
+		get_dir(b, "")->A = kbuild_expr_true(m->ex);
+	} else if (!b->rd->read(b->rd->ctx, "Kbuild", &t)) {
 		struct kdir *root = get_dir(b, "");
 
 		if (b->rd->release)
@@ -578,6 +602,8 @@ struct kbuild_map *kbuild_map_build_arch(const struct kbuild_reader *rd, const c
 		walk_phase(&b, srcarch);
 	}
 	kbuild_phases_free(phases, nr_phases);
+	strvec_clear(&b.tree_paths);
+	strvec_clear(&b.tree_dirs);
 
 	for (size_t i = 0; i < m->nr; i++) {
 		struct kbuild_file *f = &m->files[i];

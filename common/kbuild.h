@@ -244,6 +244,17 @@ const struct kbuild_stats *kbuild_map_stats(const struct kbuild_map *m);
  */
 size_t kbuild_map_why(const struct kbuild_map *m, const char *path, struct kbuild_why *out,
 		      size_t max);
+/*
+ * The condition under which the Makefile of `dir` (read alone, as a
+ * directory's: no parent's condition) puts `name` (relative to dir,
+ * "board.dtb") in its list `<list>-y` or `<list>-m` ("dtb": Linux's and
+ * U-Boot's `dtb-$(CONFIG_X) += board.dtb`); a word the Makefile cannot
+ * spell out that may be it counts under a free variable. NULL when no
+ * such list names it (or there is no Makefile). The nodes live in `ex`.
+ */
+const struct kbuild_expr *kbuild_list_condition(const struct kbuild_reader *rd,
+						struct kbuild_exprs *ex, const char *dir,
+						const char *list, const char *name);
 /* `path<TAB>condition` per file, sorted by path (git undertaker --dump-model=files). */
 void kbuild_map_dump(const struct kbuild_map *m, struct strbuf *out);
 

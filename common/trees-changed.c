@@ -17,6 +17,21 @@ int trees_is_c_file(const char *path)
 	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
 }
 
+int trees_is_source(const struct trees *t, const char *path)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (trees_is_c_file(path))
+		return 1;
+	if (!t || !t->bf || !t->bf->cpp_suffixes || !dot || (slash && dot < slash))
+		return 0;
+	/* scripts/Makefile.dts is a Makefile, not a device tree */
+	if (buildfiles_is_makefile(slash ? slash + 1 : path) ||
+	    buildfiles_is_kconfig_file(slash ? slash + 1 : path))
+		return 0;
+	return strmap_contains(t->bf->cpp_suffixes, dot + 1);
+}
+
 /*
  * A one-line summary of what a symbol's definitions say in a model, to tell
  * which symbols a Kconfig change touched.
@@ -112,6 +127,7 @@ void trees_changed_symbols(struct trees *old, struct trees *new, struct strmap *
 
 struct users {
 	struct repo *repo;
+	const struct trees *trees;	/* the commit's: which files are sources */
 	pcre2_code *re;			/* every CONFIG_ name, captured */
 	pcre2_match_data *md;
 	const struct strmap *changed;	/* names (no CONFIG_) a Kconfig change touched */
@@ -196,7 +212,7 @@ static int find_users(const struct tree_file *f, void *data)
 	if (process_interrupted())
 		return 1;
 	kconfig = is_kconfig_path(f->path);
-	if ((!kconfig && !trees_is_c_file(f->path) && !buildfiles_is_defconfig(f->path)) ||
+	if ((!kconfig && !trees_is_source(u->trees, f->path) && !buildfiles_is_defconfig(f->path)) ||
 	    strmap_get(u->skip, f->path) ||
 	    !pathspec_match(u->pathspec, f->path))
 		return 0;
@@ -217,7 +233,7 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 {
 	static const char pattern[] = "\\bCONFIG_(\\w+)";
 	struct strmap changed = STRMAP_INIT;
-	struct users u = { .repo = new->env.repo, .changed = &changed, .skip = skip,
+	struct users u = { .repo = new->env.repo, .trees = new, .changed = &changed, .skip = skip,
 			   .pathspec = pathspec, .paths = paths, .blobs = blobs };
 	int errcode;
 	PCRE2_SIZE erroff;

@@ -126,6 +126,7 @@ void trees_free(struct trees *t)
 	free(t->arch_prefix);
 	project_release(&t->project);
 	strmap_clear(&t->build_defined, free);
+	trees_sources_free(t->sources);
 	free(t);
 }
 
@@ -313,7 +314,8 @@ static const struct kbuild_file *file_condition(void *data, size_t i, const char
 	struct kbuild_map *map;
 
 	if (!ends_with(path, ".c") && !ends_with(path, ".S"))
-		return NULL;
+		return trees_is_source(data, path) && !trees_is_c_file(path) ?
+		       trees_source_condition(data, i, path) : NULL;
 	map = trees_kbuild(data, i);
 	return map ? kbuild_map_lookup(map, path) : NULL;
 }
@@ -392,6 +394,8 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 		t->tm.file_condition = file_condition;
 		t->tm.file_why = file_why;
 	}
+	t->tm.build_name = t->project.kind == PROJECT_COREBOOT || t->project.kind == PROJECT_ZEPHYR ?
+		"the build" : "kbuild";
 	t->tm.data = t;
 	t->tm.get = get_model;
 	if (env->removed)
@@ -426,6 +430,31 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	return t;
 }
 
+/*
+ * The architectures of a tree with one model for all of them (U-Boot's and
+ * Zephyr's arch/Kconfig source every arch/<dir>/Kconfig): those directories.
+ */
+static void arch_kconfig_dirs(const struct project *p, struct repo *r, const git_oid *commit,
+			      struct strvec *out)
+{
+	struct strvec names = STRVEC_INIT;
+	const char *pre = *p->srctree ? "/" : "";
+	char *dir = xstrfmt("%s%sarch", p->srctree, pre);
+
+	repo_list_dir(r, commit, dir, &names);
+	strvec_sort(&names);
+	for (size_t i = 0; i < names.nr; i++) {
+		char *path = xstrfmt("%s/%s/Kconfig", dir, names.v[i]);
+		git_oid id;
+
+		if (!repo_path_oid(r, commit, path, &id))
+			strvec_push(out, names.v[i]);
+		free(path);
+	}
+	free(dir);
+	strvec_clear(&names);
+}
+
 void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 {
 	struct project_config pc;
@@ -440,8 +469,10 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 	project_config_init(&pc, r);
 	project_detect(&p, &pc, r, commit);
 	project_config_release(&pc);
-	if (p.kind == PROJECT_NONE ||
-	    project_architectures(&p, r, commit, &arches) < 0 || !arches.nr) {
+	if (p.kind != PROJECT_NONE && project_architectures(&p, r, commit, &arches) >= 0 &&
+	    !arches.nr)
+		arch_kconfig_dirs(&p, r, commit, &arches);
+	if (p.kind == PROJECT_NONE || !arches.nr) {
 		project_release(&p);
 		strvec_clear(&arches);
 		return;

@@ -61,6 +61,11 @@ struct tree_models {
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).
 	 */
 	const struct kbuild_file *(*file_condition)(void *data, size_t i, const char *path);
+	/*
+	 * What builds the files, as the text names it: "kbuild", or "the build"
+	 * for coreboot's Makefile.mk and Zephyr's CMake (the cause stays `kbuild`).
+	 */
+	const char *build_name;
 	/* The Makefile lines that decide it there (kbuild_map_why); set with file_condition. */
 	size_t (*file_why)(void *data, size_t i, const char *path, struct kbuild_why *out,
 			   size_t max);
@@ -122,6 +127,7 @@ struct trees {
 	struct strmap build_defined;	/* -D names and those of forced headers */
 	struct trees *owner;		/* trees_borrow: whose models this one uses */
 	pthread_mutex_t *locks;		/* trees_share: one per model, then the Kbuild maps' */
+	struct trees_sources *sources;	/* trees-sources.c's */
 };
 
 /*
@@ -197,10 +203,28 @@ struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit);
 void trees_cache_save(struct trees_cache *tc);
 void trees_cache_release(struct trees_cache *tc);
 
+/* ---- trees-sources.c ---- */
+
+/*
+ * The condition of a source the build runs through cpp other than C's
+ * (trees_is_source): a device tree that a `dtb-$(CONFIG_X) += board.dtb` of
+ * its directory's Makefile lists, OR the conditions of the files that
+ * #include it (a .dtsi); NULL where the build gives none (a warning says so
+ * once per suffix). Built on architecture i's Kbuild map's nodes.
+ */
+const struct kbuild_file *trees_source_condition(struct trees *t, size_t i, const char *path);
+void trees_sources_free(struct trees_sources *s);
+
 /* ---- trees-changed.c ---- */
 
-/* A .c, .h or .S file: the files whose blocks are checked. */
+/* A .c, .h or .S file. */
 int trees_is_c_file(const char *path);
+/*
+ * The files whose blocks are checked: C's, and those whose suffix the
+ * Makefiles of `t` run through cpp (buildfiles_info.cpp_suffixes: .dts,
+ * .lds, .asl, .env...). t may be NULL: C's only.
+ */
+int trees_is_source(const struct trees *t, const char *path);
 /*
  * The names (without CONFIG_) whose Kconfig definitions differ between
  * `old` (NULL: none) and `new`, both scanned with their build files: those
@@ -221,7 +245,8 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 /*
  * --arch=<arch> against the architectures of the tree at `commit`: a usage
  * error (exit 129) naming the valid ones and the closest, raised before any
- * work. A tree with a single model takes any --arch.
+ * work. A tree with one model for every architecture (U-Boot, Zephyr) takes
+ * the names of its arch/<dir>/Kconfig directories; a tree without any, any.
  */
 void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch);
 

@@ -2,7 +2,11 @@
 /*
  * libFuzzer target: the bytes are the top Makefile of a small tree (a few .c
  * files in the root and in foo/, whose Kbuild file is empty) through the
- * Kbuild parser and evaluator; every file's condition is printed.
+ * Kbuild parser and evaluator; every file's condition is printed. They are
+ * also the root's Makefile.mk (coreboot's model, when they define
+ * includemakefiles and evaluate_subdirs) and, when they start with
+ * "# cmake", the root's CMakeLists.txt of a tree without a Makefile
+ * (Zephyr's model).
  */
 #include "kbuild.h"
 
@@ -16,7 +20,8 @@ struct mem_tree {
 };
 
 static const char *const files[] = {
-	"Makefile", "a.c", "b.c", "c.S", "foo/Kbuild", "foo/x.c", "foo/y.c", "lib/z.c",
+	"Makefile", "Makefile.mk", "CMakeLists.txt", "a.c", "b.c", "c.S", "foo/Kbuild", "foo/x.c",
+	"foo/y.c", "lib/z.c",
 };
 
 static int mem_read(void *ctx, const char *path, struct kbuild_text *out)
@@ -24,8 +29,11 @@ static int mem_read(void *ctx, const char *path, struct kbuild_text *out)
 	struct mem_tree *t = ctx;
 	char *copy;
 
+	int cmake = t->size >= 7 && !memcmp(t->data, "# cmake", 7);
+
 	memset(out, 0, sizeof(*out));
-	if (!strcmp(path, "Makefile")) {
+	if ((!strcmp(path, "Makefile") && !cmake) || !strcmp(path, "Makefile.mk") ||
+	    (!strcmp(path, "CMakeLists.txt") && cmake)) {
 		copy = malloc(t->size + 1);
 		memcpy(copy, t->data, t->size);
 		copy[t->size] = '\0';

@@ -855,7 +855,8 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	d->block = -1;
 	d->kind = DEFECT_DEAD;
 	d->cause = CAUSE_KBUILD;
-	d->directive = xstrdup("(the whole file: kbuild never compiles it)");
+	d->directive = xstrfmt("(the whole file: %s never compiles it)",
+			       fs->tm->build_name ? fs->tm->build_name : "kbuild");
 	d->condition = xstrdup("(the whole file)");
 	d->global = !fs->tm->nr_arches || (nr_scope == fs->tm->nr_arches && !fs->tm->only_arch);
 	if (!d->global)

@@ -206,9 +206,10 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 }
 
 /* The files whose defects are checked: C blocks, Kconfig files' and defconfigs' own. */
-static int checked_file(const char *path)
+/* A file this checker reads: a source the build runs through cpp, a Kconfig file or a defconfig. */
+static int checked_file(const struct trees *ts, const char *path)
 {
-	return path && (trees_is_c_file(path) || kcheck_is_checked_path(path));
+	return path && (trees_is_source(ts, path) || kcheck_is_checked_path(path));
 }
 
 /* Appends the defects of one blob under one model set to `l`. */
@@ -217,7 +218,7 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 {
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
 					 .macro_defs = &c->macro_defs,
-					 .asm_file = ends_with(path, ".S"),
+					 .asm_file = !ends_with(path, ".c") && !ends_with(path, ".h"),
 					 .quiet_unbuilt = c->opts->all && !c->opts->verbose };
 	struct blob *blob;
 
@@ -285,7 +286,7 @@ static int changed_blocks_defects(struct checker *c, struct trees *ms, const cha
 {
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
 					.macro_defs = &c->macro_defs,
-					.asm_file = ends_with(path, ".S") };
+					.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h") };
 	struct strmap old_keys = STRMAP_INIT, new_keys = STRMAP_INIT, skip = STRMAP_INIT;
 	struct strmap_entry *e;
 	struct blob *ob, *nb;
@@ -351,15 +352,15 @@ static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
 		const char *path = fc->new_path ? fc->new_path : fc->old_path;
 
 		if (fc->status == 'M' && ps && git_oid_equal(&ps->digest, &ms->digest) &&
-		    !c->opts->show_all && trees_is_c_file(path) &&
+		    !c->opts->show_all && trees_is_source(ms, path) &&
 		    !changed_blocks_defects(c, ms, path, &fc->old_blob, &fc->new_blob,
 					    &before, &after))
 			;	/* only the blocks that differ */
 		else {
-			if (fc->status != 'A' && checked_file(fc->old_path) && ps)
+			if (fc->status != 'A' && ps && checked_file(ps, fc->old_path))
 				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
 					  path);
-			if (fc->status != 'D' && checked_file(fc->new_path))
+			if (fc->status != 'D' && checked_file(ms, fc->new_path))
 				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
 					  path);
 		}
@@ -525,7 +526,7 @@ static int other_parents(struct checker *c, const git_oid *parents, size_t nr_pa
 					path = d->path;
 					theirs = NULL;
 					if (!repo_path_oid(c->repo, &parents[p], path, &blob) &&
-					    checked_file(path))
+					    checked_file(ps, path))
 						theirs = blob_defects(c, ps, path, &blob);
 				}
 				has = theirs && defect_list_has(theirs, d);
@@ -582,7 +583,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	for (size_t i = 0; i < changes.nr; i++) {
 		const struct file_change *fc = &changes.files[i];
 
-		if (!checked_file(fc->new_path) && !checked_file(fc->old_path))
+		if (!checked_file(ms, fc->new_path) && !checked_file(ps ? ps : ms, fc->old_path))
 			continue;
 		ALLOC_GROW(cw.items, cw.nr + 1, alloc);
 		memset(&cw.items[cw.nr], 0, sizeof(*cw.items));
@@ -665,6 +666,7 @@ struct census_span {
 struct census {
 	struct checker *checker;
 	git_oid commit;
+	const struct trees *trees;	/* the commit's: which files are sources */
 	struct strvec paths;
 	git_oid *blobs;
 	size_t nr, alloc;
@@ -743,7 +745,7 @@ static int census_list(const struct tree_file *f, void *data)
 
 	const struct undertaker_options *o = cs->checker->opts;
 
-	if (!checked_file(f->path) || !pathspec_match(&o->pathspec, f->path))
+	if (!checked_file(cs->trees, f->path) || !pathspec_match(&o->pathspec, f->path))
 		return 0;
 	/* A file's shard: its path's hash, the same on every machine and run. */
 	if (o->shard_n && strhash(f->path, strlen(f->path)) % o->shard_n != o->shard_k - 1)
@@ -785,6 +787,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	/* The tree's build files once, before the workers share them. */
 	if (!ms)
 		return -1;
+	cs.trees = ms;
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	census_spans(&cs, ms);
 	if (jobs > cs.nr)

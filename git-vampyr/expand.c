@@ -61,6 +61,9 @@ static int wanted_for_config(const char *path, const struct config_files *cf)
 	for (size_t i = 0; i < cf->includes.nr; i++)
 		if (!strcmp(path, cf->includes.v[i]))
 			return 1;
+	for (size_t i = 0; i < cf->kconfig_dirs.nr; i++)
+		if (starts_with(path, cf->kconfig_dirs.v[i]))
+			return 1;
 	/* A Kconfig tree one level down builds its helpers from its tools/ (Xen's fixdep). */
 	if (*cf->srctree && starts_with(path, cf->srctree) && path[strlen(cf->srctree)] == '/' &&
 	    starts_with(path + strlen(cf->srctree) + 1, "tools/"))
@@ -109,9 +112,23 @@ static void makefile_includes(struct vampyr *v, struct strvec *out)
 	free(path);
 }
 
+/*
+ * Where the tree keeps its kconfig: wherever a kconfig/conf.c is (Linux's
+ * and U-Boot's scripts/kconfig/, Xen's tools/kconfig/, coreboot's
+ * util/kconfig/, which its top Makefile includes as $(srck)/Makefile.mk).
+ */
+static int kconfig_dir_of(const struct tree_file *f, void *data)
+{
+	struct strvec *dirs = data;
+
+	if (!strcmp(f->path, "kconfig/conf.c") || ends_with(f->path, "/kconfig/conf.c"))
+		strvec_pushf(dirs, "%.*s", (int)(strlen(f->path) - strlen("conf.c")), f->path);
+	return 0;
+}
+
 int vampyr_config_tree(struct vampyr *v)
 {
-	struct config_files cf = { NULL, v->srctree, STRVEC_INIT };
+	struct config_files cf = { NULL, v->srctree, STRVEC_INIT, STRVEC_INIT };
 	char *arch_path;
 
 	if (v->tree)
@@ -120,8 +137,11 @@ int vampyr_config_tree(struct vampyr *v)
 					  v->arch_dir) : xstrdup("");
 	cf.arch_dir = arch_path;
 	makefile_includes(v, &cf.includes);
+	if (repo_for_each_file(v->repo, &v->commit, "", kconfig_dir_of, &cf.kconfig_dirs) < 0)
+		strvec_clear(&cf.kconfig_dirs);
 	v->tree = config_tree(v->repo, &v->commit, &cf);
 	strvec_clear(&cf.includes);
+	strvec_clear(&cf.kconfig_dirs);
 	free(arch_path);
 	return v->tree ? 0 : -1;
 }

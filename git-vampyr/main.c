@@ -27,24 +27,19 @@ static const char *const usage_lines[] = {
 	NULL,
 };
 
-
-static int is_source_file(const char *path)
-{
-	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
-}
-
 struct file_list {
 	struct strvec paths;
 	struct change_list changes;
 	int use_hunks;
 	const struct strvec *pathspec;
+	const struct trees *trees;	/* which files are sources */
 };
 
 static int collect_file(const struct tree_file *f, void *data)
 {
 	struct file_list *fl = data;
 
-	if (is_source_file(f->path) && pathspec_match(fl->pathspec, f->path))
+	if (trees_is_source(fl->trees, f->path) && pathspec_match(fl->pathspec, f->path))
 		strvec_push(&fl->paths, f->path);
 	return 0;
 }
@@ -110,7 +105,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		error("%s: cannot read it at %s", path, oid_short(v->repo, &v->commit));
 		return;
 	}
-	opt.asm_file = ends_with(path, ".S");
+	opt.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h");
 	f = cpp_scan(blob->data, blob->size, &opt);
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *cb = &f->blocks[i];
@@ -370,13 +365,17 @@ static int find_files(struct invocation *in)
 	in->eo.kconfig_cmd = in->kconfig_cmd;
 
 	in->fl.pathspec = &in->pa.paths;
+	/* The model first: its build files say which files are sources. */
+	if (load_model(v, in->arch, in->use_kbuild) < 0)
+		return -1;
+	in->fl.trees = v->trees;
 	if (in->pa.paths.nr && !in->hunks) {
 		if (repo_for_each_file(v->repo, &v->commit, "", collect_file, &in->fl))
 			return error("cannot list the files of %s", oid_short(v->repo, &v->commit));
 	} else if (repo_diff_first_parent(v->repo, &v->commit, &in->pa.paths, in->hunks, &in->fl.changes)) {
 		return error("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
 	}
-	return load_model(v, in->arch, in->use_kbuild);
+	return 0;
 }
 
 /* The blocks of those files, each with its presence condition. */
@@ -399,7 +398,7 @@ static void find_blocks(struct invocation *in)
 	for (size_t i = 0; i < in->fl.changes.nr; i++) {
 		const struct file_change *fc = &in->fl.changes.files[i];
 
-		if (fc->status != 'D' && is_source_file(fc->new_path))
+		if (fc->status != 'D' && trees_is_source(v->trees, fc->new_path))
 			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb);
 	}
 	cpp_macros_free(macros);

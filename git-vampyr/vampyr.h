@@ -185,6 +185,8 @@ struct config_files {
 	const char *arch_dir;		/* "arch/x86", Xen's "xen/arch/arm"; "" for none */
 	const char *srctree;		/* where the Kconfig tree starts, "" for the top */
 	struct strvec includes;		/* what the top Makefile includes (U-Boot's include/host_arch.h) */
+	/* Where the tree keeps its kconfig programs: each directory of a kconfig/conf.c ("util/kconfig/"). */
+	struct strvec kconfig_dirs;
 };
 /*
  * Writes the tree of `commit` into a new temporary directory (returned, to be

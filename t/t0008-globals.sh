@@ -9,7 +9,7 @@ test_description='every global of libundertaker.a carries the prefix of its modu
 test_expect_success 'setup: prefixes and vocabulary' '
 	cat >prefixes <<-\EOF &&
 	arena arena_
-	buildfiles buildfiles_
+	buildfiles* buildfiles_
 	logic-cnf logic_
 	cpp-* cpp_
 	repo-diff repo_

@@ -24,6 +24,15 @@ test_expect_success 'fuzz-notes: a non-note sorted before the notes at the top o
 	test_cmp expect out
 '
 
+test_expect_success 'fuzz-kbuild: a NUL byte among the arguments of a CMake command (it looped, growing the argument list until out of memory)' '
+	(
+		ulimit -t 20 &&
+		"$UT_BUILD_DIR/fuzz/replay-kbuild" "$UT_SRC_DIR/fuzz/regress/kbuild/cmake-nul-byte" >out
+	) &&
+	echo "replayed 1 inputs" >expect &&
+	test_cmp expect out
+'
+
 # Two inputs that ran past libFuzzer's 20 s under ASan: alternatives of
 # self-referencing variables, built and concatenated without being charged
 # to the 16 MiB budget (1.75 s CPU unsanitized before, 0.08 s now).

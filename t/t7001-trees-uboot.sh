@@ -291,4 +291,30 @@ test_expect_success KCONF 'git vampyr --expand: make alldefconfig finds what the
 	grep "^after expansion: 1 of 1 blocks compiled$" out
 '
 
+test_expect_success '--arch on U-Boot: an arch/<dir>/Kconfig name is taken, any other refused with the list' '
+	write_file arch/Kconfig <<-\EOF &&
+	config SYS_ARCH
+		string
+	EOF
+	write_file arch/arm/Kconfig <<-\EOF &&
+	config ARM_THING
+		bool
+	EOF
+	write_file arch/sandbox/Kconfig <<-\EOF &&
+	config SANDBOX_THING
+		bool
+	EOF
+	mkdir -p arch/nokconfig && write_file arch/nokconfig/Makefile </dev/null &&
+	git add . && test_tick && git commit -q -m arches &&
+	git undertaker --no-notes --dump-model=symbols --arch=arm HEAD >out &&
+	grep "^CONFIG_API bool" out &&
+	test_expect_code 129 git undertaker --no-notes --arch=armm HEAD 2>err &&
+	grep "no architecture .armm. in this tree; did you mean .arm.?" err &&
+	grep "^valid architectures: arm sandbox$" err &&
+	test_expect_code 129 git undertaker --no-notes --dump-model --arch=foo HEAD 2>err &&
+	grep "^valid architectures: arm sandbox$" err &&
+	test_expect_code 129 git vampyr --no-notes --arch=foo HEAD 2>err &&
+	grep "^valid architectures: arm sandbox$" err
+'
+
 test_done

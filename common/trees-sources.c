@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file conditions of the sources that the build runs through cpp other
+ * than C's (buildfiles_info.cpp_suffixes): a device tree is built when a
+ * `dtb-$(CONFIG_X) += board.dtb` of its directory's Makefile lists it; a file
+ * that others #include (a .dtsi, an .env of include/env/) when one of them
+ * is. Where the build says nothing (U-Boot's *-u-boot.dtsi overlays, board
+ * .env files, linker scripts), there is no condition: the blocks are checked
+ * alone, and a warning says so once per suffix.
+ */
+#include "trees.h"
+
+#include <pthread.h>
+#include <string.h>
+
+struct trees_sources {
+	struct strmap conds;		/* "<i> <path>" → struct kbuild_file * (NULL: none) */
+	struct strmap includers;	/* a basename → struct strvec * of the files including it */
+	int scanned;
+};
+
+static void free_strvec(void *p)
+{
+	strvec_clear(p);
+	free(p);
+}
+
+static void free_file(void *p)
+{
+	struct kbuild_file *kf = p;
+
+	if (kf)
+		free((char *)kf->path);
+	free(kf);
+}
+
+void trees_sources_free(struct trees_sources *s)
+{
+	if (!s)
+		return;
+	strmap_clear(&s->conds, free_file);
+	strmap_clear(&s->includers, free_strvec);
+	free(s);
+}
+
+struct include_scan {
+	struct trees *t;
+	struct trees_sources *s;
+};
+
+/* Each `#include "name"`, `#include <name>` and `/include/ "name"` line of a blob. */
+static void scan_includes(struct include_scan *is, const char *path, const struct blob *b)
+{
+	const char *p = b->data, *end = b->data + b->size;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((eol - q > 8 && !memcmp(q, "#include", 8)) ||
+		    (eol - q > 9 && !memcmp(q, "/include/", 9))) {
+			const char *open = q + 8, *close, *base;
+
+			while (open < eol && *open != '"' && *open != '<')
+				open++;
+			close = open < eol ? memchr(open + 1, *open == '<' ? '>' : '"',
+						    (size_t)(eol - open - 1)) : NULL;
+			if (close) {
+				struct strvec *v;
+				char *name;
+
+				for (base = close; base > open + 1 && base[-1] != '/'; base--)
+					;
+				name = xstrndup(base, (size_t)(close - base));
+				v = strmap_get(&is->s->includers, name);
+				if (!v) {
+					v = xcalloc(1, sizeof(*v));
+					strmap_put(&is->s->includers, name, v);
+				}
+				strvec_push(v, path);
+				free(name);
+			}
+		}
+		p = eol + 1;
+	}
+}
+
+static int include_file(const struct tree_file *f, void *data)
+{
+	struct include_scan *is = data;
+	struct blob *b;
+
+	if (trees_is_c_file(f->path) || !trees_is_source(is->t, f->path))
+		return 0;
+	if (repo_read_blob(is->t->env.repo, f->blob, &b) < 0)
+		return 0;
+	scan_includes(is, f->path, b);
+	blob_release(is->t->env.repo, b);
+	return 0;
+}
+
+/* A device tree's output ("board.dts" → "board.dtb"), or NULL. */
+static char *dtb_name(const char *base)
+{
+	if (ends_with(base, ".dts"))
+		return xstrfmt("%.*sdtb", (int)strlen(base) - 3, base);
+	if (ends_with(base, ".dtso"))
+		return xstrfmt("%.*sdtbo", (int)strlen(base) - 4, base);
+	return NULL;
+}
+
+static const struct kbuild_expr *condition(struct trees *t, struct kbuild_exprs *ex,
+					   const char *path, int depth, int *none);
+
+/* The OR of the conditions of the files that include `path`; *none when one has none. */
+static const struct kbuild_expr *included(struct trees *t, struct kbuild_exprs *ex,
+					  const char *path, int depth, int *none)
+{
+	struct trees_sources *s = t->sources;
+	const char *base = strrchr(path, '/');
+	const struct strvec *by;
+	const struct kbuild_expr *c = NULL;
+
+	if (!s->scanned) {
+		struct include_scan is = { t, s };
+
+		s->scanned = 1;
+		repo_for_each_file(t->env.repo, &t->commit, "", include_file, &is);
+	}
+	by = strmap_get(&s->includers, base ? base + 1 : path);
+	for (size_t i = 0; by && i < by->nr && !*none; i++) {
+		const struct kbuild_expr *e;
+
+		if (!strcmp(by->v[i], path))
+			continue;
+		e = condition(t, ex, by->v[i], depth + 1, none);
+		if (e)
+			c = c ? kbuild_expr_or(ex, c, e) : e;
+		else
+			*none = 1;
+	}
+	return *none ? NULL : c;
+}
+
+/* The file's condition, or NULL (with *none set) when the build gives it none. */
+static const struct kbuild_expr *condition(struct trees *t, struct kbuild_exprs *ex,
+					   const char *path, int depth, int *none)
+{
+	const char *slash = strrchr(path, '/');
+	char *dtb = dtb_name(slash ? slash + 1 : path);
+	const struct kbuild_expr *own = NULL, *inc;
+
+	if (depth > 8) {
+		*none = 1;
+		free(dtb);
+		return NULL;
+	}
+	if (dtb) {
+		struct kbuild_repo_ctx ctx = { t->env.repo, &t->commit, NULL };
+		struct kbuild_reader rd;
+		char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup("");
+
+		kbuild_repo_reader(&rd, &ctx);
+		own = kbuild_list_condition(&rd, ex, dir, "dtb", dtb);
+		free(dir);
+		free(dtb);
+	}
+	inc = included(t, ex, path, depth, none);
+	if (*none)
+		return NULL;
+	if (inc)
+		own = own ? kbuild_expr_or(ex, own, inc) : inc;
+	if (!own)
+		*none = 1;
+	return own;
+}
+
+/* Said once per suffix and run: the build gives these files no condition. */
+static void say_none(struct trees *t, const char *path)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct strmap said = STRMAP_INIT;
+	const char *dot = strrchr(path, '.');
+
+	if (t->env.quiet || !dot)
+		return;
+	pthread_mutex_lock(&lock);
+	if (!strmap_contains(&said, dot)) {
+		strmap_put(&said, dot, NULL);
+		warning("%s: the build gives it no condition (no list names it, no listed file"
+			" includes it): %s files without one are checked alone", path, dot);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+const struct kbuild_file *trees_source_condition(struct trees *t, size_t i, const char *path)
+{
+	struct trees *o = t->owner ? t->owner : t;
+	struct kbuild_map *map = trees_kbuild(t, i);
+	pthread_mutex_t *lock = o->locks ? &o->locks[trees_nr_models(o)] : NULL;
+	struct kbuild_file *kf = NULL;
+	char *key;
+
+	if (!map)
+		return NULL;
+	key = xstrfmt("%zu %s", i, path);
+	if (lock)
+		pthread_mutex_lock(lock);
+	if (!o->sources)
+		o->sources = xcalloc(1, sizeof(*o->sources));
+	if (strmap_contains(&o->sources->conds, key)) {
+		kf = strmap_get(&o->sources->conds, key);
+	} else {
+		struct kbuild_exprs *ex = kbuild_map_exprs(map);
+		int none = 0;
+		const struct kbuild_expr *c = condition(o, ex, path, 0, &none);
+
+		if (c && !none) {
+			kf = xcalloc(1, sizeof(*kf));
+			kf->path = xstrdup(path);
+			kf->cond = kf->builtin = c;
+			kf->module = kbuild_expr_false(ex);
+			kf->kind = KBUILD_OBJECT;
+		}
+		strmap_put(&o->sources->conds, key, kf);
+		if (!kf)
+			say_none(o, path);
+	}
+	if (lock)
+		pthread_mutex_unlock(lock);
+	free(key);
+	return kf;
+}
