@@ -83,17 +83,21 @@ static void choice_membership(struct parse_state *ps, struct kconfig_definition 
 {
 	struct block *b = NULL;
 	size_t i = ps->nr_blocks;
+	int in_if = 0;
 
 	while (i-- > 0) {
 		b = &ps->blocks[i];
 		if (b->kind != K_IF)
 			break;
+		in_if = 1;
 		if (own && own->depth >= KCONFIG_MAX_EXPR_DEPTH)
 			break;
 		own = kconfig_tree_and(ps->kc, b->dep, own);	/* conservative: if deps include outer ones */
 	}
 	if (!b || b->kind != K_CHOICE)
 		return;
+	def->in_choice = b->choice_def->choice;
+	def->in_choice_dep = in_if ? def->dep : ps->cur.own_dep;
 	for (i = 0; i < b->nr_chain; i++) {
 		if (depends_on_symbol(own, b->chain[i])) {
 			ALLOC_GROW(b->chain, b->nr_chain + 1, b->alloc_chain);

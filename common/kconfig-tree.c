@@ -226,6 +226,7 @@ static void definition_numbers_to_constants(struct kconfig_definition *def)
 	size_t j;
 
 	numbers_to_constants(def->dep);
+	numbers_to_constants(def->in_choice_dep);
 	for (j = 0; j < def->nr_prompts; j++)
 		numbers_to_constants(def->prompts[j].cond);
 	for (j = 0; j < def->nr_defaults; j++) {

@@ -240,6 +240,17 @@ struct kconfig_definition {
 	 * choice itself). NULL when there is none.
 	 */
 	struct kconfig_expr *dep;
+	/*
+	 * A config written in a choice block, a member or one that kconfig
+	 * moves out of the choice (it depends on the member before it): that
+	 * choice, and the config's own `depends on` without the choice block's
+	 * (dep when an `if` inside the choice encloses it). kconfig up to 6.9
+	 * gives such a config the choice's mode in place of the choice's
+	 * dependency, and a bool choice's mode is y where that dependency is m.
+	 * NULL otherwise.
+	 */
+	struct kconfig_choice *in_choice;
+	struct kconfig_expr *in_choice_dep;
 	struct kconfig_prompt *prompts;
 	size_t nr_prompts;
 	struct kconfig_default *defaults;	/* in order: the first active one wins */

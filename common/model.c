@@ -328,6 +328,23 @@ struct tv model_reverse_one(struct builder *b, const struct kconfig_reverse *r)
 	return tv_and(l, t, model_tv_expr(b, r->cond, 1));
 }
 
+/*
+ * The same, as kconfig up to 6.9 has it for a config in a bool choice's
+ * block (see kconfig.h, in_choice): its own dependency and the choice's mode, which is y where the
+ * choice's dependency is m (6.10 on: that m, as model_reverse_one). Never
+ * below model_reverse_one; the model allows any value between the two.
+ */
+static struct tv reverse_one_high(struct builder *b, const struct kconfig_reverse *r)
+{
+	struct logic *l = b->m->l;
+	const struct kconfig_definition *d = r->from;
+	if (!d->symbol || !d->in_choice || b->choices[d->in_choice->index].m)
+		return model_reverse_one(b, r);
+	struct tv t = tv_and(l, tv_symbol(b, d->symbol, 0), tv_choice(b, d->in_choice));
+	t = tv_and(l, t, model_tv_expr(b, d->in_choice_dep, 1));
+	return tv_and(l, t, model_tv_expr(b, r->cond, 1));
+}
+
 static const struct kconfig_location *first_loc(const struct kconfig_symbol *s)
 {
 	return s->nr_defs ? &s->defs[0]->loc : NULL;
@@ -373,21 +390,31 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 		formula f = logic_and(l, logic_implies(l, t.ge1, ge1), logic_implies(l, t.ge2, Y));
 		model_add(b, f, &r->from->loc, ms->display, "select");
 	}
-	struct tv R = reverse(b, s->selected_by, s->nr_selected_by);
-	if (is_bool)
+	struct tv R = reverse(b, s->selected_by, s->nr_selected_by), Rh = R;
+	for (size_t i = 0; i < s->nr_selected_by; i++)
+		if (s->selected_by[i].from->in_choice)
+			Rh = tv_or(l, Rh, reverse_one_high(b, &s->selected_by[i]));
+	if (is_bool) {
 		R = tv_promote(R);
+		Rh = tv_promote(Rh);
+	}
 
 	/* Upper bound: the user's value is capped by the visibility. */
-	formula up = logic_implies(l, ge1, logic_or_n(l, (formula[]){ V.ge1, P.ge1, R.ge1 }, 3));
+	formula up = logic_implies(l, ge1, logic_or_n(l, (formula[]){ V.ge1, P.ge1, Rh.ge1 }, 3));
 	if (!is_bool)
 		up = logic_and(l, up, logic_implies(l, Y,
-			logic_or_n(l, (formula[]){ V.ge2, P.ge2, R.ge2, nomod }, 4)));
+			logic_or_n(l, (formula[]){ V.ge2, P.ge2, Rh.ge2, nomod }, 4)));
 	model_add(b, up, loc, ms->display, "depends on");
 
-	/* Without a visible prompt the value is exactly max(default, reverse dependency). */
+	/*
+	 * Without a visible prompt the value is exactly max(default, reverse
+	 * dependency): between R and Rh where kconfig versions differ.
+	 */
 	formula low1 = logic_or(l, P.ge1, R.ge1);
 	formula low2 = is_bool ? low1 : logic_or(l, logic_or(l, P.ge2, R.ge2), logic_and(l, low1, nomod));
-	formula exact = logic_and(l, logic_iff(l, ge1, low1), logic_iff(l, Y, low2));
+	formula high2 = is_bool ? low1 : logic_or(l, logic_or(l, P.ge2, Rh.ge2), logic_and(l, low1, nomod));
+	formula exact = logic_and(l, logic_iff(l, ge1, low1),
+				  logic_and(l, logic_implies(l, low2, Y), logic_implies(l, Y, high2)));
 	model_add(b, logic_implies(l, logic_not(V.ge1), exact), loc, ms->display, "default");
 	if (!is_bool)
 		model_add(b, logic_and(l, logic_not(logic_and(l, Y, M)),
