@@ -1,0 +1,89 @@
+#!/bin/sh
+test_description='the model against conf: a differential over generated Kconfig files
+
+bench/kconfig-differential.py has the kernel'\''s conf write configurations of
+Kconfig files (allno/allyes/allmod/alldef, randconfigs, olddefconfigs of random
+assignments), reads each back with conf --olddefconfig, and asks the model
+whether it accepts what conf keeps. Here it runs over the kernel'\''s own
+scripts/kconfig/tests/ and a few hundred files from bench/kconfig-gen.py; the
+bench runs it on thousands.'
+. ./test-lib.sh
+
+command -v python3 >/dev/null && test_set_prereq PYTHON
+BENCH="$UT_SRC_DIR/bench"
+MODEL="$UT_BUILD_DIR/t/helper/test-model"
+
+test_expect_success PYTHON 'the generator writes the same file for the same seed, others for others' '
+	python3 "$BENCH/kconfig-gen.py" 7 a &&
+	python3 "$BENCH/kconfig-gen.py" 7 b &&
+	python3 "$BENCH/kconfig-gen.py" 8 c &&
+	test_cmp a/Kconfig b/Kconfig &&
+	! test_cmp a/Kconfig c/Kconfig >/dev/null &&
+	grep "^choice" a/Kconfig c/Kconfig >/dev/null
+'
+
+test_expect_success KCONF 'a select from a member of a bool choice under an m condition: y in 6.1' '
+	write_file cm/Kconfig <<-\EOF &&
+	config MODULES
+		bool "m"
+		modules
+		default y
+	config T
+		tristate "t"
+	if T
+	choice
+		prompt "c"
+	config A
+		bool "a"
+		select X
+	config B
+		bool "b"
+	endchoice
+	endif
+	config X
+		tristate
+	EOF
+	printf "CONFIG_MODULES=y\nCONFIG_T=m\nCONFIG_A=y\n" >cm/in &&
+	(cd cm && KCONFIG_CONFIG=in "$KCONF" --olddefconfig Kconfig >/dev/null) &&
+	grep "^CONFIG_X=y" cm/in &&
+	test-model cm check cm/in &&
+	# 6.10 and later give X=m: the model allows both, not n
+	test-model cm sat MODULES=y T=m A=y X=m &&
+	test_expect_code 1 test-model cm sat MODULES=y T=m A=y X=n
+'
+
+test_expect_success PYTHON,KCONF 'the kernel'\''s own kconfig tests: every configuration conf keeps is accepted' '
+	python3 "$BENCH/kconfig-differential.py" --conf "$KCONF" --model "$MODEL" \
+		--kernel-tests "$UT_BUILD_DIR/kconfig/src/scripts/kconfig/tests" >out &&
+	cat out &&
+	grep "rejected 0 " out &&
+	grep "^files [1-9][0-9]* (conf refused [0-9]*), configurations [1-9]" out
+'
+
+test_expect_success PYTHON,KCONF '200 generated files: every configuration conf keeps is accepted' '
+	python3 "$BENCH/kconfig-differential.py" --conf "$KCONF" --model "$MODEL" \
+		--generated 200 --rand 1 --old 1 >out &&
+	cat out &&
+	grep "^files 200 " out &&
+	grep "rejected 0 " out
+'
+
+test_expect_success PYTHON,KCONF 'the harness is not vacuous: a model that misses a rule is caught' '
+	python3 "$BENCH/kconfig-gen.py" 13 g &&
+	mkdir -p bad &&
+	cat >bad/test-model <<-EOF &&
+	#!/bin/sh
+	# the real model, with every select dropped from the files it reads
+	dir=\$1; shift
+	rm -rf "\$dir.noselect" && mkdir "\$dir.noselect" &&
+	sed "/^[[:space:]]*select /d" "\$dir/Kconfig" >"\$dir.noselect/Kconfig" &&
+	exec "$MODEL" "\$dir.noselect" "\$@"
+	EOF
+	chmod +x bad/test-model &&
+	test_expect_code 1 python3 "$BENCH/kconfig-differential.py" --conf "$KCONF" \
+		--model "$PWD/bad/test-model" --generated 20 --rand 1 --old 1 >out &&
+	grep "^REJECTED seed [0-9]* .*: " out &&
+	grep "rejected [1-9]" out
+'
+
+test_done
