@@ -31,14 +31,38 @@ struct notes_batch {
 	size_t count;
 };
 
+/*
+ * The ref a write to `name` updates: a symbolic ref's target (followed as
+ * git update-ref follows it, a few levels deep), else `name` itself.
+ */
+static char *write_target(git_repository *g, const char *name)
+{
+	char *cur = xstrdup(name);
+
+	for (int depth = 0; depth < 5; depth++) {
+		git_reference *ref = NULL;
+
+		if (git_reference_lookup(&ref, g, cur) < 0)
+			break;
+		if (git_reference_type(ref) != GIT_REFERENCE_SYMBOLIC) {
+			git_reference_free(ref);
+			break;
+		}
+		free(cur);
+		cur = xstrdup(git_reference_symbolic_target(ref));
+		git_reference_free(ref);
+	}
+	return cur;
+}
+
 struct notes_batch *notes_batch_begin(struct repo *r, const char *ref)
 {
 	struct notes_batch *b = xcalloc(1, sizeof(*b));
 	int err;
 
 	b->repo = r;
-	b->ref = xstrdup(ref);
-	err = git_reference_name_to_id(&b->old, repo_git(r), ref);
+	b->ref = write_target(repo_git(r), ref);
+	err = git_reference_name_to_id(&b->old, repo_git(r), b->ref);
 	if (!err)
 		b->has_old = 1;
 	else if (err != GIT_ENOTFOUND)
@@ -434,7 +458,8 @@ static int reread_tip(struct notes_batch *b, git_repository *g)
 /*
  * One attempt: the batch's notes over the notes at b->old, as a commit whose
  * parent is b->old, then a compare-and-swap of the ref. Returns 0, -1 on an
- * error (printed), or 1 when another writer moved (or held) the ref meanwhile.
+ * error (printed), 1 when another writer moved the ref meanwhile, 2 when the
+ * ref's lock file was there.
  */
 static int commit_once(struct notes_batch *b, git_repository *g, const git_signature *sig,
 		       const char *msg, const char *reflog)
@@ -464,7 +489,9 @@ static int commit_once(struct notes_batch *b, git_repository *g, const git_signa
 	if (!b->has_old)
 		memset(&b->old, 0, sizeof(b->old));
 	ret = git_reference_create_matching(&ref, g, b->ref, &commit_id, 1, &b->old, reflog);
-	if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS || ret == GIT_ELOCKED) {
+	if (ret == GIT_ELOCKED) {
+		ret = 2;
+	} else if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS) {
 		ret = 1;
 	} else if (ret < 0) {
 		error("%s: cannot update: %s", b->ref,
@@ -487,6 +514,7 @@ out:
  * a half-built pack that nothing removes.
  */
 #define NOTES_COMMIT_ATTEMPTS 200
+#define NOTES_LOCKED_ATTEMPTS 50
 
 int notes_batch_commit(struct notes_batch *b, const char *message)
 {
@@ -511,7 +539,16 @@ int notes_batch_commit(struct notes_batch *b, const char *message)
 	if (!msg.len || msg.buf[msg.len - 1] != '\n')
 		strbuf_addch(&msg, '\n');
 	reflog = xstrfmt("notes: %s", message);
-	for (int attempt = 0; ret; attempt++) {
+	for (int attempt = 0, locked = 0; ret; attempt++) {
+		/* A writer holds the lock for milliseconds: a lock there for a second is stale. */
+		if (locked >= NOTES_LOCKED_ATTEMPTS) {
+			error("%s: cannot lock it: '%s%s.lock' exists; nothing written.\n"
+			      "Another git process seems to be writing these notes; if none is\n"
+			      "running (a killed run leaves the file), remove the file and run again",
+			      b->ref, git_repository_commondir(g), b->ref);
+			ret = -1;
+			break;
+		}
 		if (attempt == NOTES_COMMIT_ATTEMPTS) {
 			error("%s: other writers kept changing it; nothing written", b->ref);
 			ret = -1;
@@ -529,6 +566,7 @@ int notes_batch_commit(struct notes_batch *b, const char *message)
 		ret = commit_once(b, g, sig, msg.buf, reflog);
 		if (ret < 0)
 			break;
+		locked = ret == 2 ? locked + 1 : 0;
 	}
 out:
 	free(reflog);

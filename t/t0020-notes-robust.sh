@@ -150,4 +150,24 @@ test_expect_success 'kill -9 while writing 20000 notes leaves no temporary pack 
 	fsck_clean
 '
 
+test_expect_success 'a stale lock file: said at once, with the file and what to do' '
+	git rev-list -1 HEAD | sed "s/\$/ a note/" >one &&
+	mkdir -p .git/refs/notes &&
+	>.git/refs/notes/stale.lock &&
+	test_must_fail test-notes write refs/notes/stale <one 2>err &&
+	rm .git/refs/notes/stale.lock &&
+	grep "cannot lock it: .*/refs/notes/stale.lock. exists; nothing written" err &&
+	grep "remove the file" err &&
+	! grep "kept changing" err &&
+	test_must_fail git rev-parse --verify -q refs/notes/stale
+'
+
+test_expect_success 'a symbolic notes ref: the notes go to its target, as git update-ref writes' '
+	git symbolic-ref refs/notes/alias refs/notes/target &&
+	test-notes write refs/notes/alias <one &&
+	test "$(git symbolic-ref refs/notes/alias)" = refs/notes/target &&
+	git notes --ref=target show $(git rev-list -1 HEAD) >note &&
+	grep "a note" note
+'
+
 test_done
