@@ -57,9 +57,64 @@ static int error_git(const char *what)
 	return error("%s: %s", what, e && e->message ? e->message : "unknown error");
 }
 
-static int open_from_env(git_repository **out)
+/*
+ * safe.directory=* in the user's or the system's config (never the
+ * repository's, as in git): libgit2 1.5 takes exact paths only. An empty
+ * value drops the entries before it, as git reads it.
+ */
+static int safe_directory_star(void)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	int star = 0;
+
+	if (git_config_open_default(&cfg) < 0)
+		return 0;
+	if (!git_config_multivar_iterator_new(&it, cfg, "safe.directory", NULL)) {
+		while (!git_config_next(&e, it)) {
+			if (!*e->value)
+				star = 0;
+			else if (!strcmp(e->value, "*"))
+				star = 1;
+		}
+		git_config_iterator_free(it);
+	}
+	git_config_free(cfg);
+	return star;
+}
+
+/*
+ * A repository another user owns: libgit2 1.5 says GIT_EOWNER, or (no
+ * safe.directory in any config) GIT_ENOTFOUND with a message about the
+ * config. Opened again without the owner check, it is there: trusted with
+ * safe.directory=*, else GIT_EOWNER and *where says which directory.
+ */
+static int open_untrusted(git_repository **out, char **where)
+{
+	int err;
+
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	err = git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (err || safe_directory_star())
+		return err;
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
+	*where = xstrdup(git_repository_workdir(*out) ? git_repository_workdir(*out) :
+			 git_repository_path(*out));
+	git_repository_free(*out);
+	*out = NULL;
+	return GIT_EOWNER;
+}
+
+static int open_from_env(git_repository **out, char **where)
 {
 	int err = git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+
+	if (err == GIT_EOWNER || err == GIT_ENOTFOUND) {
+		int again = open_untrusted(out, where);
+		if (again != GIT_ENOTFOUND)
+			err = again;
+	}
 
 	/*
 	 * libgit2 takes GIT_NAMESPACE for every ref it reads; git only for
@@ -201,7 +256,20 @@ struct repo *repo_open(void)
 	 * GIT_WORK_TREE: drop it, keep GIT_DIR, GIT_CEILING_DIRECTORIES & co.
 	 */
 	unsetenv("GIT_WORK_TREE");
-	if (open_from_env(&r->git) < 0)
+	char *where = NULL;
+	int err = open_from_env(&r->git, &where);
+	if (err == GIT_EOWNER && where) {
+		size_t n = strlen(where);
+		if (n > 1 && where[n - 1] == '/')
+			where[n - 1] = '\0';
+		die("detected dubious ownership in repository at '%s'\n"
+		    "To add an exception for this directory, call:\n\n"
+		    "\tgit config --global --add safe.directory %s", where, where);
+	}
+	if (err < 0 && err != GIT_ENOTFOUND)
+		die("cannot open the repository: %s",
+		    git_error_last() ? git_error_last()->message : "unknown error");
+	if (err < 0)
 		die("not a git repository (or any of the parent directories): .git");
 	r->owner = pthread_self();
 	pthread_mutex_init(&r->lock, NULL);
@@ -325,7 +393,10 @@ git_repository *repo_git_local(struct repo *r)
 	if (g)
 		return g;
 	/* Same discovery as repo_open, so GIT_DIR, GIT_OBJECT_DIRECTORY & co. agree. */
-	if (open_from_env(&g) < 0)
+	char *where = NULL;
+	int err = open_from_env(&g, &where);
+	free(where);
+	if (err < 0)
 		die_git("cannot reopen the repository in a worker thread");
 	pthread_mutex_lock(&r->lock);
 	ALLOC_GROW(r->handles, r->nr_handles + 1, r->alloc_handles);

@@ -31,4 +31,22 @@ for cmd in undertaker vampyr backport; do
 	"
 done
 
+test "$(id -u)" = 0 && id nobody >/dev/null 2>&1 && test_set_prereq ROOT
+
+test_expect_success ROOT 'a repository another user owns: git'\''s message, and safe.directory=* trusts it' '
+	git init -q theirs &&
+	(cd theirs && printf "config A\n\tbool \"a\"\n" >Kconfig && git add Kconfig &&
+	 git -c user.name=t -c user.email=t@t commit -q -m one) &&
+	chown -R nobody theirs &&
+	mkdir -p home1 home2 &&
+	(cd theirs && HOME="$PWD/../home1" GIT_CONFIG_NOSYSTEM=1 \
+		test_expect_code 128 git-undertaker --no-notes HEAD^! 2>../err) &&
+	grep "detected dubious ownership in repository at .*theirs" err &&
+	grep "safe.directory" err &&
+	! grep "not a git repository" err &&
+	HOME="$PWD/home2" git config --global --add safe.directory "*" &&
+	(cd theirs && HOME="$PWD/../home2" GIT_CONFIG_NOSYSTEM=1 git-undertaker --no-notes HEAD^! 2>../err) &&
+	test_must_be_empty err
+'
+
 test_done
