@@ -22,8 +22,9 @@ allmodconfig, alldefconfig, R randconfigs, and O olddefconfigs of random
 assignments to every symbol. Each is read back by conf --olddefconfig: what conf
 keeps is a configuration kconfig can have, so the model must accept each
 (test-model check). Linux 6.1's randconfig can leave a visible choice with no
-member chosen, which conf fills when it reads the file again: such outputs are
-counted as "not kept by conf" and the kept configuration is checked instead. A rejected one is
+member chosen, and its olddefconfig can keep a member of a hidden choice set,
+which conf changes when it reads the file again: such outputs are counted as
+"not kept by conf" and the kept configuration is checked instead. A rejected one is
 printed with the smallest set of symbol values that the model cannot have
 together (check-config.py on the model's DIMACS form, when picosat is there).
 A file that conf itself refuses (a recursive dependency the generator made,
@@ -209,12 +210,10 @@ def check_case(opts, label, case):
             if out is None:
                 first = next((l for l in err.splitlines() if 'rror' in l), err.strip()[:200])
                 return label, '%s: %s' % (name, first), [], [], (0, 0)
-            # What conf keeps: its output read back (--olddefconfig). A
-            # randconfig may leave a visible choice empty, which conf fills
-            # when it reads the file again: then the kept one is checked.
-            if cfg is not None:	# olddefconfig's output: what it keeps already
-                configs.append(out)
-                continue
+            # What conf keeps: its output read back (--olddefconfig). 6.1's
+            # randconfig may leave a visible choice empty, and even its
+            # olddefconfig may keep a member of a hidden choice, which conf
+            # changes when it reads the file again: the kept one is checked.
             kept, err = run_conf(opts, case, work, name + '.kept', ['--olddefconfig'],
                                  {}, config_body(out).decode(errors='replace'))
             if kept is None:

@@ -369,17 +369,26 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 		D = tv_or(l, D, def_dep(b, s->defs[i]));
 	V = visibility(b, s->defs, s->nr_defs);
 	I = reverse(b, s->implied_by, s->nr_implied_by);
+	struct tv Ih = I, Ph;
+	for (size_t i = 0; i < s->nr_implied_by; i++)
+		if (s->implied_by[i].from->in_choice)
+			Ih = tv_or(l, Ih, reverse_one_high(b, &s->implied_by[i]));
 	P = first_default(b, s);
 	if (is_bool) {
 		D = tv_promote(D);
 		V = tv_promote(V);
 		I = tv_promote(I);
+		Ih = tv_promote(Ih);
 	}
-	/* imply raises the default, capped by the direct dependency. */
+	/* imply raises the default, capped by the direct dependency (Ph: with Ih). */
+	Ph = tv_const(logic_ite(l, Ih.ge1, D.ge1, P.ge1),
+		      logic_ite(l, Ih.ge1, logic_and(l, logic_or(l, P.ge2, Ih.ge2), D.ge2), P.ge2));
 	P = tv_const(logic_ite(l, I.ge1, D.ge1, P.ge1),
 		     logic_ite(l, I.ge1, logic_and(l, logic_or(l, P.ge2, I.ge2), D.ge2), P.ge2));
-	if (is_bool)
+	if (is_bool) {
 		P = tv_promote(P);
+		Ph = tv_promote(Ph);
+	}
 
 	/* select: a lower bound per selecting definition, whatever S depends on. */
 	for (size_t i = 0; i < s->nr_selected_by; i++) {
@@ -400,10 +409,10 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 	}
 
 	/* Upper bound: the user's value is capped by the visibility. */
-	formula up = logic_implies(l, ge1, logic_or_n(l, (formula[]){ V.ge1, P.ge1, Rh.ge1 }, 3));
+	formula up = logic_implies(l, ge1, logic_or_n(l, (formula[]){ V.ge1, Ph.ge1, Rh.ge1 }, 3));
 	if (!is_bool)
 		up = logic_and(l, up, logic_implies(l, Y,
-			logic_or_n(l, (formula[]){ V.ge2, P.ge2, Rh.ge2, nomod }, 4)));
+			logic_or_n(l, (formula[]){ V.ge2, Ph.ge2, Rh.ge2, nomod }, 4)));
 	model_add(b, up, loc, ms->display, "depends on");
 
 	/*
@@ -412,7 +421,7 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 	 */
 	formula low1 = logic_or(l, P.ge1, R.ge1);
 	formula low2 = is_bool ? low1 : logic_or(l, logic_or(l, P.ge2, R.ge2), logic_and(l, low1, nomod));
-	formula high2 = is_bool ? low1 : logic_or(l, logic_or(l, P.ge2, Rh.ge2), logic_and(l, low1, nomod));
+	formula high2 = is_bool ? low1 : logic_or(l, logic_or(l, Ph.ge2, Rh.ge2), logic_and(l, low1, nomod));
 	formula exact = logic_and(l, logic_iff(l, ge1, low1),
 				  logic_and(l, logic_implies(l, low2, Y), logic_implies(l, Y, high2)));
 	model_add(b, logic_implies(l, logic_not(V.ge1), exact), loc, ms->display, "default");

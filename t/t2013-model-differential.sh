@@ -52,6 +52,33 @@ test_expect_success KCONF 'a select from a member of a bool choice under an m co
 	test_expect_code 1 test-model cm sat MODULES=y T=m A=y X=n
 '
 
+test_expect_success KCONF 'an imply from such a member: y in 6.1 as well' '
+	write_file ci/Kconfig <<-\EOF &&
+	config MODULES
+		bool "m"
+		modules
+		default y
+	config T
+		tristate "t"
+	choice
+		prompt "c"
+		depends on T
+	config A
+		bool "a"
+		imply X
+	config B
+		bool "b"
+	endchoice
+	config X
+		tristate "x"
+	EOF
+	printf "CONFIG_MODULES=y\nCONFIG_T=m\nCONFIG_A=y\n" >ci/in &&
+	(cd ci && KCONFIG_CONFIG=in "$KCONF" --olddefconfig Kconfig >/dev/null) &&
+	grep "^CONFIG_X=y" ci/in &&
+	test-model ci check ci/in &&
+	test-model ci sat MODULES=y T=m A=y X=m
+'
+
 test_expect_success PYTHON,KCONF 'the kernel'\''s own kconfig tests: every configuration conf keeps is accepted' '
 	python3 "$BENCH/kconfig-differential.py" --conf "$KCONF" --model "$MODEL" \
 		--kernel-tests "$UT_BUILD_DIR/kconfig/src/scripts/kconfig/tests" >out &&
