@@ -4,6 +4,7 @@
 #include "outtree.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -214,4 +215,125 @@ int outtree_remove(struct outtree *t, const char *path)
 	if (unlink_entry(dir, base_name(path)))
 		return error("cannot remove %s under %s: %m", path, t->dir);
 	return 0;
+}
+
+/* The bytes of `in` into `out`: in the kernel when it can, else through a buffer. */
+static int copy_bytes(int in, int out)
+{
+	char buf[65536];
+	ssize_t n;
+
+	for (;;) {
+		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+		if (n > 0)
+			continue;
+		if (!n)
+			return 0;
+		if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+			return -1;
+		break;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, (size_t)n) < 0)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+static int copy_regular(struct outtree *t, int dir, const char *name, const char *path,
+			const struct stat *st)
+{
+	int in = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, ret = 0;
+	struct timespec times[2];
+
+	if (in < 0)
+		return error("cannot read %s: %m", path);
+	out = outtree_create(t, path, st->st_mode & 0111 ? 0100755 : 0100644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	times[0] = st->st_atim;
+	times[1] = st->st_mtim;
+	if (copy_bytes(in, out) || fchmod(out, st->st_mode & 07777) || futimens(out, times))
+		ret = error("cannot copy %s under %s: %m", path, t->dir);
+	close(in);
+	if (close(out) && !ret)
+		ret = error("cannot copy %s under %s: %m", path, t->dir);
+	return ret;
+}
+
+static int copy_link(struct outtree *t, int dir, const char *name, const char *path)
+{
+	char target[4096];
+	ssize_t n = readlinkat(dir, name, target, sizeof(target));
+
+	if (n < 0 || (size_t)n >= sizeof(target))
+		return error("cannot read the symlink %s: %m", path);
+	return outtree_write(t, path, 0120000, target, (size_t)n);
+}
+
+static int copy_dir(struct outtree *t, int fd, struct strbuf *rel, const char *skip);
+
+/* One entry `name` of the directory fd, at rel/name in t. */
+static int copy_entry(struct outtree *t, int fd, struct strbuf *rel, const char *name,
+		      const char *skip)
+{
+	size_t len = rel->len;
+	struct stat st;
+	int ret = 0, sub;
+
+	if ((skip && starts_with(name, skip)) || bad_component(name, strlen(name)))
+		return 0;
+	strbuf_addf(rel, "%s%s", len ? "/" : "", name);
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		ret = error("cannot read %s: %m", rel->buf);
+	} else if (S_ISREG(st.st_mode)) {
+		ret = copy_regular(t, fd, name, rel->buf, &st);
+	} else if (S_ISLNK(st.st_mode)) {
+		ret = copy_link(t, fd, name, rel->buf);
+	} else if (S_ISDIR(st.st_mode)) {
+		sub = openat(fd, name, DIR_FLAGS);
+		ret = sub < 0 ? error("cannot read %s: %m", rel->buf) : copy_dir(t, sub, rel, skip);
+	}
+	rel->len = len;
+	rel->buf[len] = '\0';
+	return ret;
+}
+
+/* Copies the directory fd (closed here) to rel in t, creating rel even when empty. */
+static int copy_dir(struct outtree *t, int fd, struct strbuf *rel, const char *skip)
+{
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	if (rel->len) {
+		char *probe = xstrfmt("%s/x", rel->buf);
+
+		if (parent_fd(t, probe, 1) < 0)
+			ret = error("cannot create %s under %s: %m", rel->buf, t->dir);
+		free(probe);
+	}
+	d = ret ? NULL : fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return ret ? ret : error("cannot read %s: %m", rel->len ? rel->buf : ".");
+	}
+	while (!ret && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret = copy_entry(t, dirfd(d), rel, e->d_name, skip);
+	closedir(d);
+	return ret;
+}
+
+int outtree_copy(struct outtree *t, const char *from, const char *skip)
+{
+	struct strbuf rel = STRBUF_INIT;
+	int fd = open(from, DIR_FLAGS), ret;
+
+	if (fd < 0)
+		return error("cannot open the directory %s: %m", from);
+	ret = copy_dir(t, fd, &rel, skip);
+	strbuf_release(&rel);
+	return ret;
 }

@@ -53,4 +53,15 @@ int outtree_create(struct outtree *t, const char *path, unsigned mode);
 /* Removes the file or symlink `path`; a missing one is no error. */
 int outtree_remove(struct outtree *t, const char *path);
 
+/*
+ * Copies the tree under the directory `from` into t: directories, symlinks
+ * (as symlinks, never followed) and regular files, each written anew (a
+ * copy of its bytes, never a hard link: a build that rewrites a file in
+ * place changes its own copy only), with its permission bits and times.
+ * `from` is walked with O_NOFOLLOW too; entries whose name starts with
+ * `skip` (when not NULL), other file types and paths outtree_path_ok
+ * refuses are left out.
+ */
+int outtree_copy(struct outtree *t, const char *from, const char *skip);
+
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --expand: each fragment goes through the tree's own kconfig (alldefconfig
- * with KCONFIG_ALLCONFIG, as vampyr did) in a temporary tree written from the
- * object store (never the user's work tree), and the expanded .config must
+ * with KCONFIG_ALLCONFIG, as vampyr did) in a private copy of a tree written
+ * from the object store (never the user's work tree; one copy per run, so that
+ * runs at once never see each other's files), and the expanded .config must
  * still compile every block the configuration claims. When one is lost, its
  * trace (trace.c) names the symbols a user can set that kconfig set
  * otherwise; the fragment pins those and kconfig runs again.
@@ -475,13 +476,50 @@ void kconfig_run_init(struct kconfig_run *r, const char *what, const char *fragm
 	r->config = absolute(config);
 }
 
+/*
+ * A private copy of the configuring tree for one run (vampyr->tree stays as
+ * it is): a tree's build may write fixed paths (Xen's Makefile writes the
+ * fragment to xen/.allconfig.tmp), so runs at once in one tree would read
+ * each other's files, and a run's leftovers would reach the runs after it in
+ * whatever order -j gave. Each file is a copy, not a hard link: a make rule
+ * that rewrites a file in place would write through a link into the cache.
+ * The kconfig programs built in the cache come along; the probe cache is
+ * shared (probe_cache_env, written by rename).
+ */
+static char *private_tree(const char *cache)
+{
+	char *dir = process_tmpdir("vampyr-run");
+	struct outtree *out;
+	int ret;
+
+	if (!dir)
+		return NULL;
+	out = outtree_open(dir);
+	ret = out ? outtree_copy(out, cache, ".vampyr-") : -1;
+	outtree_close(out);
+	if (ret) {
+		process_tmpdir_remove(dir);
+		process_exit_if_interrupted();
+		return NULL;
+	}
+	return dir;
+}
+
 int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 {
 	static unsigned long serial;
-	char *dir = xstrfmt("%s%s%s", v->tree, *v->srctree ? "/" : "", v->srctree);
+	const char *top;
+	char *dir;
 
-	/* Runs at once share the tree: each its own log, its own .config. */
-	r->log = xstrfmt("%s/.vampyr-kconfig.%ld.%lu.log", v->tree, (long)getpid(), serial++);
+	r->rundir = r->in_cache ? NULL : private_tree(v->tree);
+	if (!r->in_cache && !r->rundir) {
+		error("%s: cannot copy the tree %s", r->what, v->tree);
+		kconfig_end(r, -1);
+		return -1;
+	}
+	top = r->rundir ? r->rundir : v->tree;
+	dir = xstrfmt("%s%s%s", top, *v->srctree ? "/" : "", v->srctree);
+	r->log = xstrfmt("%s/.vampyr-kconfig.%ld.%lu.log", top, (long)getpid(), serial++);
 	r->cmd = cmd;
 	unlink(r->config);
 	r->env = (struct strvec)STRVEC_INIT;
@@ -495,7 +533,7 @@ int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 	}
 	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
 		strvec_push(&r->env, v->trees->project.env.v[i]);
-	probe_cache_env(v->tree, &r->env);
+	probe_cache_env(v->tree, r->rundir, &r->env);
 	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
 	free(dir);
 	if (!r->running)
@@ -515,12 +553,16 @@ void kconfig_end(struct kconfig_run *r, int status)
 	r->text = code ? NULL : read_text(r->config);
 	if (!r->text) {
 		error("%s: the kconfig command failed (exit %d): %s", r->what, code, r->cmd);
-		print_log_tail(r->log);
+		if (r->log)
+			print_log_tail(r->log);
 	}
-	unlink(r->log);
+	if (r->log)
+		unlink(r->log);
 	free(r->log);
 	r->log = NULL;
 	strvec_clear(&r->env);
+	process_tmpdir_remove(r->rundir);
+	r->rundir = NULL;
 }
 
 int kconfig_poll(struct kconfig_run *r)
@@ -684,8 +726,8 @@ static int expand_ended(struct vampyr *v, struct vconfig *c, struct kconfig_run 
 }
 
 /*
- * Runs kconfig on every configuration, -j at once (they only read the tree,
- * each writes its own .config); a configuration that loses blocks runs again
+ * Runs kconfig on every configuration, -j at once (each in its own copy of
+ * the tree, private_tree, writing its own .config); a configuration that loses blocks runs again
  * as soon as its own run has ended. 0, or -1 after an error.
  */
 static int expand_all(struct vampyr *v, const struct expand_options *o)

@@ -227,6 +227,13 @@ struct kconfig_run {
 	const char *what, *cmd;
 	char *fragment, *config;	/* absolute paths */
 	char *log;
+	/*
+	 * The run's own copy of v->tree (removed at its end); NULL with
+	 * in_cache, set by the one run that may build the kconfig programs in
+	 * the cache itself (the toolchain's, alone, always the same fragment).
+	 */
+	char *rundir;
+	int in_cache;
 	struct strvec env;
 	struct process p;
 	int running, done;
@@ -254,8 +261,9 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
  * Adds to env what makes the compiler probes of a kconfig run in `tree` go
  * through vampyr-cc, which keeps their answers under <tree>/.vampyr-probes/
  * (nothing when VAMPYR_NO_PROBE_CACHE is set or vampyr-cc is not installed).
+ * A run in rundir, a copy of tree (NULL: none), shares the tree's answers.
  */
-void probe_cache_env(const char *tree, struct strvec *env);
+void probe_cache_env(const char *tree, const char *rundir, struct strvec *env);
 
 /* toolchain.c */
 /*
