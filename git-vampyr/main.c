@@ -90,6 +90,82 @@ static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t
 			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
 }
 
+/* Is there only blank space and comments on lines [from, to] (1-based) of the text? */
+static int only_comments(const char *p, const char *end, int from, int to)
+{
+	int line = 1, in_comment = 0;
+
+	for (; p < end && line <= to; p++) {
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if (in_comment) {
+			if (*p == '*' && p + 1 < end && p[1] == '/')
+				in_comment = 0, p++;
+			continue;
+		}
+		if (*p == '/' && p + 1 < end && p[1] == '*') {
+			in_comment = 1;
+			p++;
+		} else if (*p == '/' && p + 1 < end && p[1] == '/') {
+			while (p + 1 < end && p[1] != '\n')
+				p++;
+		} else if (line >= from && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\f' &&
+			   *p != '\v' && !(*p == '\\' && p + 1 < end && p[1] == '\n')) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The X of "#ifndef X", "#if !defined(X)", "#if !defined X" (to be freed), or NULL. */
+static char *guard_name(const struct cpp_block *cb)
+{
+	const char *d = cb->directive, *name;
+	size_t len;
+
+	if (cb->kind == CPP_IFNDEF)
+		d += strcspn(d, " \t");
+	else if (cb->kind == CPP_IF && (d = strstr(d, "!")) && starts_with(d + 1 + strspn(d + 1, " \t"), "defined"))
+		d += 1 + strspn(d + 1, " \t") + strlen("defined");
+	else
+		return NULL;
+	d += strspn(d, " \t(");
+	name = d;
+	len = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	d = name + len;
+	d += strspn(d, " \t)");
+	return len && !*d ? xstrndup(name, len) : NULL;
+}
+
+/*
+ * The include guard of a file, "#ifndef X_H" / "#define X_H" around all of
+ * it (only comments outside, no #else): the index of its block, or -1. It
+ * is no block: it holds whenever the file is read at all.
+ */
+static long include_guard(const struct cpp_file *f, const char *data, size_t size)
+{
+	const struct cpp_block *cb = f->nr_blocks ? &f->blocks[0] : NULL;
+	char *name;
+	int define_line = 0;
+
+	if (!cb || cb->parent >= 0 || cb->unterminated || !(name = guard_name(cb)))
+		return -1;
+	for (size_t i = 0; i < f->nr_defines && !define_line; i++)
+		if (f->defines[i].line > cb->line_last)
+			define_line = !f->defines[i].undef && !strcmp(f->defines[i].name, name) &&
+				      f->defines[i].line < cb->end_line ? f->defines[i].line : -1;
+	free(name);
+	if (define_line <= 0)
+		return -1;
+	for (size_t i = 1; i < f->nr_blocks; i++)
+		if (f->blocks[i].first == 0 || f->blocks[i].parent < 0 || f->blocks[i].line < define_line)
+			return -1;
+	return only_comments(data, data + size, 1, cb->line - 1) &&
+	       only_comments(data, data + size, cb->end_line_last + 1, f->nr_lines + 1) ? 0 : -1;
+}
+
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
 			    const struct file_change *fc, struct kbuild_map *kb)
 {
@@ -100,6 +176,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
 	struct cpp_file *f;
 	size_t base = v->nr_blocks;
+	long guard;
 
 	if (repo_read_path(v->repo, &v->commit, path, &blob)) {
 		error("%s: cannot read it at %s", path, oid_short(v->repo, &v->commit));
@@ -107,6 +184,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 	}
 	opt.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h");
 	f = cpp_scan(blob->data, blob->size, &opt);
+	guard = include_guard(f, blob->data, blob->size);
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *cb = &f->blocks[i];
 		struct vblock *b;
@@ -121,8 +199,15 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b->number = cb->number;
 		b->parent = cb->parent < 0 ? -1 : (long)(base + (size_t)cb->parent);
 		b->chain = (long)(base + (size_t)cb->first);
-		b->pc = pc_formula(&v->pcx, cb->pc);
-		b->target = !fc || hunks_touch(fc, cb->line, cb->end_line);
+		/* Inside an include guard: PC(parent) && local, the guard true. */
+		if (guard >= 0 && (long)i == guard)
+			b->pc = LOGIC_TRUE;
+		else if (guard >= 0 && cb->parent >= 0)
+			b->pc = logic_and(v->logic, v->blocks[b->parent].pc, pc_formula(&v->pcx, cb->local));
+		else
+			b->pc = pc_formula(&v->pcx, cb->pc);
+		b->target = (long)i != guard && (!fc || hunks_touch(fc, cb->line, cb->end_line));
+		b->guard = (long)i == guard;
 		b->config = -1;
 	}
 	if (kf && kf->kind == KBUILD_OBJECT)

@@ -34,6 +34,7 @@ struct vblock {
 	unsigned target : 1;	/* to be covered (all blocks, or those the hunks touch) */
 	unsigned dead : 1;	/* pc unsatisfiable with the model */
 	unsigned toolchain : 1;	/* live in the model, but not with this toolchain (--expand) */
+	unsigned guard : 1;	/* a header's include guard: never a target */
 	long config;		/* the configuration that claims it, -1 */
 };
 
