@@ -642,6 +642,8 @@ static int expand_check(struct vampyr *v, struct vconfig *c, char *text, struct 
 	values = config_values(v, text, c->values, c->nr_values);
 	config_parse(text, &cfg);
 	clear_lost(c);
+	strvec_clear(&c->changed);
+	vampyr_trace_changed(v, c, &cfg, &c->changed);
 	for (size_t i = 0; i < c->nr_claims; i++)
 		if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
 			ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);

@@ -4,7 +4,9 @@
  * read. A fragment holds the solver's values of the symbols the claimed
  * blocks depend on, closed over the Kconfig dependencies (the cone of
  * influence), not the whole assignment: the rest is left to the tree's own
- * defaults, so the fragment reads as what the blocks need. When expansion
+ * defaults, so the fragment reads as what the blocks need. A choice is its
+ * chosen member, one line; "# CONFIG_X is not set" only where the tree's
+ * defaults could turn X on. When expansion
  * loses a block, its trace (trace.c) names the few symbols to pin as well,
  * never the whole assignment.
  */
@@ -160,6 +162,38 @@ int user_settable(const struct kconfig_symbol *sym)
 	return 0;
 }
 
+static const struct kconfig_choice *choice_of(const struct kconfig_symbol *sym)
+{
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		if (sym->defs[d]->choice)
+			return sym->defs[d]->choice;
+	return NULL;
+}
+
+/*
+ * Does a symbol the solver has off need its "# CONFIG_X is not set" line?
+ * Not when the tree's kconfig leaves it off anyway: a member of a choice
+ * whose chosen member is y (the choice is written as that member, one
+ * line), or a symbol with no default that nothing selects or implies.
+ */
+static int must_say_off(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym)
+{
+	const struct kconfig_choice *ch = choice_of(sym);
+
+	if (ch) {
+		for (size_t i = 0; i < ch->nr_members; i++)
+			if (symbol_value(v, values, ch->members[i]) == 'y')
+				return 0;
+		return 1;
+	}
+	if (sym->nr_selected_by || sym->nr_implied_by)
+		return 1;
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		if (sym->defs[d]->nr_defaults)
+			return 1;
+	return 0;
+}
+
 void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 {
 	struct kconfig *kc = v->kconfig;
@@ -191,7 +225,7 @@ void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 		val = symbol_value(v, cfg->values, sym);
 		if (val == 'y' || val == 'm')
 			strvec_pushf(&cfg->assignments, "CONFIG_%s=%c", sym->name, val);
-		else if (val == 'n')
+		else if (val == 'n' && must_say_off(v, cfg->values, sym))
 			strvec_pushf(&cfg->assignments, "# CONFIG_%s is not set", sym->name);
 	}
 	free(vars);

@@ -38,6 +38,18 @@ static void summary(struct vampyr *v, struct strbuf *sb)
 		    v->nr_covered, v->nr_targets, v->nr_dead, v->lower_bound);
 }
 
+/* The lost claims, and the fragment lines expansion did not keep (never changed silently). */
+static void expansion_lines(const struct vampyr *v, struct strbuf *sb)
+{
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
+			lost_line(v, &v->configs[i].lost[k], "\t", sb);
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].changed.nr; k++)
+			strbuf_addf(sb, "changed\t%s\t%s\n", v->configs[i].name,
+				    v->configs[i].changed.v[k]);
+}
+
 void vampyr_print_text(struct vampyr *v, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -70,9 +82,7 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
 				b->shown, b->line, b->number);
 	}
-	for (size_t i = 0; i < v->nr_configs; i++)
-		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
-			lost_line(v, &v->configs[i].lost[k], "\t", &sb);
+	expansion_lines(v, &sb);
 	fputs(strbuf_str(&sb), out);
 	strbuf_reset(&sb);
 	summary(v, &sb);
@@ -125,6 +135,36 @@ static void json_block(struct json_writer *w, const struct vblock *b)
 	json_object_end(w);
 }
 
+/* A configuration's expansion: its .config, pins, changed lines and lost claims. */
+static void json_expansion(struct json_writer *w, const struct vampyr *v, const struct vconfig *c)
+{
+	json_add_str(w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
+	json_array_begin(w, "pinned");
+	for (size_t k = 0; k < c->pins.nr; k++)
+		json_add_str(w, NULL, c->pins.v[k]);
+	json_array_end(w);
+	json_array_begin(w, "changed");
+	for (size_t k = 0; k < c->changed.nr; k++)
+		json_add_str(w, NULL, c->changed.v[k]);
+	json_array_end(w);
+	json_array_begin(w, "lost");
+	for (size_t k = 0; k < c->nr_lost; k++) {
+		const struct vlost *l = &c->lost[k];
+		const struct vblock *b = &v->blocks[l->block];
+
+		json_object_begin(w, NULL);
+		json_add_str(w, "path", b->path);
+		json_add_int(w, "line", b->line);
+		json_add_int(w, "block", b->number);
+		json_add_str(w, "kind", lost_kind_name[l->kind]);
+		json_add_str(w, "reason", l->chain);
+		if (l->probe)
+			json_add_str(w, "probe", l->probe);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
 void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 {
 	struct json_writer w;
@@ -162,29 +202,8 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			free(names);
 		}
 		json_array_end(&w);
-		if (c->expanded) {
-			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
-			json_array_begin(&w, "pinned");
-			for (size_t k = 0; k < c->pins.nr; k++)
-				json_add_str(&w, NULL, c->pins.v[k]);
-			json_array_end(&w);
-			json_array_begin(&w, "lost");
-			for (size_t k = 0; k < c->nr_lost; k++) {
-				const struct vlost *l = &c->lost[k];
-				const struct vblock *b = &v->blocks[l->block];
-
-				json_object_begin(&w, NULL);
-				json_add_str(&w, "path", b->path);
-				json_add_int(&w, "line", b->line);
-				json_add_int(&w, "block", b->number);
-				json_add_str(&w, "kind", lost_kind_name[l->kind]);
-				json_add_str(&w, "reason", l->chain);
-				if (l->probe)
-					json_add_str(&w, "probe", l->probe);
-				json_object_end(&w);
-			}
-			json_array_end(&w);
-		}
+		if (c->expanded)
+			json_expansion(&w, v, c);
 		json_object_end(&w);
 	}
 	json_array_end(&w);

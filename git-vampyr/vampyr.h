@@ -71,6 +71,7 @@ struct vconfig {
 	int expanded;		/* 1 expanded, -1 the kconfig command failed */
 	char *expanded_path;	/* the expanded .config */
 	struct vlost *lost;	/* claimed blocks the expanded .config does not compile */
+	struct strvec changed;	/* fragment lines the expanded .config does not keep, and why */
 	size_t nr_lost, alloc_lost;
 };
 
@@ -167,6 +168,13 @@ int user_settable(const struct kconfig_symbol *sym);
 int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
 		      struct strvec *pins, struct vlost *out);
 void vlost_release(struct vlost *l);
+/*
+ * The fragment lines of c that its expanded .config `cfg` does not keep, each
+ * as "CONFIG_X=y: X=n (wanted y) <- <why>" onto out: a fragment is never
+ * changed silently.
+ */
+void vampyr_trace_changed(struct vampyr *v, const struct vconfig *c, struct strmap *cfg,
+			  struct strvec *out);
 /*
  * The names outside Kconfig that b's condition also depends on (header
  * macros such as TIF_POLLING_NRFLAG, -D names; kbuild's MODULE aside), as

@@ -45,4 +45,77 @@ test_expect_success KCONF 'an include guard is no block; an #ifndef with code af
 	grep "^outside	baz.c:1 B0	also needs BAZ (not Kconfig)" actual
 '
 
+test_expect_success 'setup: a choice, and a symbol on by default' '
+	mkdir choice &&
+	(
+		cd choice &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "choice"
+		choice
+			prompt "mode"
+			default MODE_A
+		config MODE_A
+			bool "a"
+		config MODE_B
+			bool "b"
+		config MODE_C
+			bool "c"
+		endchoice
+		config D
+			bool "d"
+			default y
+		config E
+			bool "e"
+		EOF
+		write_file foo.c <<-\EOF &&
+		#ifdef CONFIG_MODE_B
+		int b;
+		#endif
+		#if !defined(CONFIG_D) && defined(CONFIG_E)
+		int not_d;
+		#endif
+		EOF
+		git add . &&
+		test_tick &&
+		git commit -q -m base
+	)
+'
+
+test_expect_success KCONF 'a choice in a fragment is one line; "is not set" only where a default could turn it on' '
+	(
+		cd choice &&
+		git vampyr --no-notes --expand --kconfig="\"$KCONF\" --alldefconfig Kconfig" -o out >actual &&
+		grep "^after expansion: 2 of 2 blocks compiled" actual &&
+		cat out/config-*.config >all &&
+		test $(grep -c "MODE_" all) = 1 &&
+		grep "^CONFIG_MODE_B=y\$" all &&
+		grep "^# CONFIG_D is not set\$" all &&
+		grep "^CONFIG_E=y\$" all &&
+		! grep "^changed" actual
+	)
+'
+
+# A kconfig command that turns E off whatever the fragment says, as a
+# toolchain probe would: the fragment line CONFIG_E=y is not kept, and
+# vampyr says so rather than leaving the fragment to say what is not true.
+test_expect_success KCONF 'an --expand that changes a fragment says which line and why' '
+	(
+		cd choice &&
+		TRASH_KC="$(cd .. && pwd)/kc-no-e.sh" &&
+		write_file "$TRASH_KC" <<-\EOF &&
+		"$KCONF" --alldefconfig Kconfig || exit
+		sed -i "s/^CONFIG_E=y\$/# CONFIG_E is not set/" "$KCONFIG_CONFIG"
+		EOF
+		git vampyr --no-notes --expand --kconfig="sh \"$TRASH_KC\"" -o out2 >actual &&
+		grep "^changed	config-[0-9]	CONFIG_E=y: E=n (wanted y)" actual &&
+		test $(grep -c "^changed" actual) = 1 &&
+		git vampyr --no-notes --expand --format=json --kconfig="sh \"$TRASH_KC\"" -o out2 >actual.json &&
+		python3 -c "import json, sys
+r = json.load(open(\"actual.json\"))
+ch = [x for c in r[\"configs\"] for x in c[\"changed\"]]
+assert len(ch) == 1 and ch[0].startswith(\"CONFIG_E=y: \"), ch"
+	)
+'
+
 test_done
