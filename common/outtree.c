@@ -337,3 +337,150 @@ int outtree_copy(struct outtree *t, const char *from, const char *skip)
 	strbuf_release(&rel);
 	return ret;
 }
+
+/* Removes the entry `name` of the directory fd, a directory with all it holds, never following a link. */
+static int remove_at(int fd, const char *name)
+{
+	int sub, ret = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (!unlinkat(fd, name, 0) || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	sub = openat(fd, name, DIR_FLAGS);
+	if (sub < 0 || !(d = fdopendir(sub))) {
+		if (sub >= 0)
+			close(sub);
+		return -1;
+	}
+	while (!ret && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret = remove_at(dirfd(d), e->d_name);
+	closedir(d);
+	return ret ? ret : unlinkat(fd, name, AT_REMOVEDIR);
+}
+
+/* Is the copy `to` of `from` still as it was made, and untouched since `since`? */
+static int same_entry(int from_fd, int to_fd, const char *name, const struct stat *fs,
+		      const struct stat *ts, const struct timespec *since)
+{
+	char a[4096], b[4096];
+	ssize_t na, nb;
+
+	if ((fs->st_mode & S_IFMT) != (ts->st_mode & S_IFMT))
+		return 0;
+	if (S_ISDIR(fs->st_mode))
+		return 1;
+	if (ts->st_ctim.tv_sec > since->tv_sec ||
+	    (ts->st_ctim.tv_sec == since->tv_sec && ts->st_ctim.tv_nsec >= since->tv_nsec))
+		return 0;
+	if (S_ISLNK(fs->st_mode)) {
+		na = readlinkat(from_fd, name, a, sizeof(a));
+		nb = readlinkat(to_fd, name, b, sizeof(b));
+		return na >= 0 && na == nb && !memcmp(a, b, (size_t)na);
+	}
+	return fs->st_size == ts->st_size && fs->st_mtim.tv_sec == ts->st_mtim.tv_sec &&
+	       fs->st_mtim.tv_nsec == ts->st_mtim.tv_nsec && (fs->st_mode & 07777) == (ts->st_mode & 07777);
+}
+
+struct sync {
+	struct outtree *t;
+	const char *skip;
+	const struct timespec *since;
+	struct strbuf rel;
+};
+
+static int sync_dir(struct sync *s, int from_fd, int to_fd);
+
+/* Step 1: what `to` has that `from` has not, or has otherwise, goes. */
+static int sync_prune(struct sync *s, int from_fd, int to_fd)
+{
+	DIR *d;
+	struct dirent *e;
+	int dup_fd = dup(to_fd), ret = 0;
+
+	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return error("cannot read %s under %s: %m", s->rel.len ? s->rel.buf : ".", s->t->dir);
+	}
+	while (!ret && (e = readdir(d))) {
+		struct stat fs, ts;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(to_fd, e->d_name, &ts, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if ((s->skip && starts_with(e->d_name, s->skip)) || bad_component(e->d_name, strlen(e->d_name)) ||
+		    fstatat(from_fd, e->d_name, &fs, AT_SYMLINK_NOFOLLOW) ||
+		    !same_entry(from_fd, to_fd, e->d_name, &fs, &ts, s->since))
+			if (drop_cache(s->t), remove_at(to_fd, e->d_name))
+				ret = error("cannot remove %s/%s under %s: %m", s->rel.len ? s->rel.buf : ".",
+					    e->d_name, s->t->dir);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Step 2: what `from` has and `to` lacks is copied; directories on both sides are synced. */
+static int sync_fill(struct sync *s, int from_fd, int to_fd)
+{
+	DIR *d;
+	struct dirent *e;
+	int dup_fd = dup(from_fd), ret = 0;
+
+	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return error("cannot read %s: %m", s->rel.len ? s->rel.buf : ".");
+	}
+	while (!ret && (e = readdir(d))) {
+		struct stat ts;
+		size_t len = s->rel.len;
+		int sub_from, sub_to;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (s->skip && starts_with(e->d_name, s->skip)) || bad_component(e->d_name, strlen(e->d_name)))
+			continue;
+		if (fstatat(to_fd, e->d_name, &ts, AT_SYMLINK_NOFOLLOW)) {
+			ret = copy_entry(s->t, from_fd, &s->rel, e->d_name, s->skip);
+			continue;
+		}
+		if (!S_ISDIR(ts.st_mode))
+			continue;
+		sub_from = openat(from_fd, e->d_name, DIR_FLAGS);
+		sub_to = openat(to_fd, e->d_name, DIR_FLAGS);
+		strbuf_addf(&s->rel, "%s%s", len ? "/" : "", e->d_name);
+		ret = sub_from < 0 || sub_to < 0 ? error("cannot read %s: %m", s->rel.buf) :
+		      sync_dir(s, sub_from, sub_to);
+		if (sub_from >= 0)
+			close(sub_from);
+		if (sub_to >= 0)
+			close(sub_to);
+		s->rel.len = len;
+		s->rel.buf[len] = '\0';
+	}
+	closedir(d);
+	return ret;
+}
+
+static int sync_dir(struct sync *s, int from_fd, int to_fd)
+{
+	return sync_prune(s, from_fd, to_fd) || sync_fill(s, from_fd, to_fd) ? -1 : 0;
+}
+
+int outtree_sync(struct outtree *t, const char *from, const char *skip, const struct timespec *since)
+{
+	struct sync s = { t, skip, since, STRBUF_INIT };
+	int fd = open(from, DIR_FLAGS), ret;
+
+	if (fd < 0)
+		return error("cannot open the directory %s: %m", from);
+	ret = sync_dir(&s, fd, t->top);
+	drop_cache(t);
+	close(fd);
+	strbuf_release(&s.rel);
+	return ret;
+}

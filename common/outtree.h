@@ -64,4 +64,15 @@ int outtree_remove(struct outtree *t, const char *path);
  */
 int outtree_copy(struct outtree *t, const char *from, const char *skip);
 
+/*
+ * Makes t, an earlier outtree_copy of `from`, a copy of it again, doing only
+ * what differs: entries `from` lacks are removed (a directory with all it
+ * holds, links never followed), files whose type, size, times or
+ * permissions differ, or whose inode changed at or after `since` (its
+ * ctime: a write in place that kept the times still counts), are copied
+ * anew, and what is missing is copied, as outtree_copy does.
+ */
+struct timespec;
+int outtree_sync(struct outtree *t, const char *from, const char *skip, const struct timespec *since);
+
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -267,6 +268,12 @@ static void prune_trees(const char *top, const char *keep)
 			return;
 		}
 		remove_tree(oldest);
+		{
+			char *slots = xstrfmt("%s.slots", oldest);
+
+			remove_tree(slots);
+			free(slots);
+		}
 		free(oldest);
 	}
 }
@@ -482,26 +489,61 @@ void kconfig_run_init(struct kconfig_run *r, const char *what, const char *fragm
  * fragment to xen/.allconfig.tmp), so runs at once in one tree would read
  * each other's files, and a run's leftovers would reach the runs after it in
  * whatever order -j gave. Each file is a copy, not a hard link: a make rule
- * that rewrites a file in place would write through a link into the cache.
- * The kconfig programs built in the cache come along; the probe cache is
- * shared (probe_cache_env, written by rename).
+ * that rewrites a file in place (cp onto it, >>) would write through a link
+ * into the cache. The kconfig programs built in the cache come along; the
+ * probe cache is shared (probe_cache_env, written by rename).
+ *
+ * The copies are kept beside the cache, <tree>.slots/<n>, each taken by one
+ * run at a time (flock on <n>.lock), and made equal to the cache again
+ * before each run (outtree_sync): what the last run wrote, changed or
+ * removed is undone, the rest stays. A first copy of Linux's configuring
+ * tree (20,000 files) costs about 2 s; making it equal again a tenth of that.
  */
-static char *private_tree(const char *cache)
+static char *private_tree(const char *cache, int *lock_fd)
 {
-	char *dir = process_tmpdir("vampyr-run");
+	char *slots = xstrfmt("%s.slots", cache), *dir = NULL, *path;
+	struct timespec since = { 0, 0 };
 	struct outtree *out;
-	int ret;
+	struct stat st;
+	int fd = -1, ret;
 
-	if (!dir)
+	if (mkdir_p(slots)) {
+		error("cannot create %s: %m", slots);
+		free(slots);
 		return NULL;
-	out = outtree_open(dir);
-	ret = out ? outtree_copy(out, cache, ".vampyr-") : -1;
+	}
+	for (int n = 0; n < 256 && fd < 0; n++) {
+		path = xstrfmt("%s/%d.lock", slots, n);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+			close(fd);
+			fd = -1;
+		}
+		free(path);
+		if (fd >= 0)
+			dir = xstrfmt("%s/%d", slots, n);
+	}
+	free(slots);
+	if (fd < 0)
+		return NULL;
+	/* The stamp, written after the last sync: what changed since is the last run's doing. */
+	path = xstrfmt("%s.stamp", dir);
+	if (!lstat(path, &st) && S_ISREG(st.st_mode))
+		since = st.st_ctim;
+	out = mkdir(dir, 0777) && errno != EEXIST ? NULL : outtree_open(dir);
+	ret = out ? outtree_sync(out, cache, ".vampyr-", &since) : -1;
 	outtree_close(out);
+	unlink(path);
+	if (!ret && write_file_atomic(path, "", 0) < 0)
+		ret = -1;
+	free(path);
 	if (ret) {
-		process_tmpdir_remove(dir);
+		close(fd);
+		free(dir);
 		process_exit_if_interrupted();
 		return NULL;
 	}
+	*lock_fd = fd;
 	return dir;
 }
 
@@ -511,7 +553,8 @@ int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 	const char *top;
 	char *dir;
 
-	r->rundir = r->in_cache ? NULL : private_tree(v->tree);
+	r->lock_fd = -1;
+	r->rundir = r->in_cache ? NULL : private_tree(v->tree, &r->lock_fd);
 	if (!r->in_cache && !r->rundir) {
 		error("%s: cannot copy the tree %s", r->what, v->tree);
 		kconfig_end(r, -1);
@@ -561,8 +604,12 @@ void kconfig_end(struct kconfig_run *r, int status)
 	free(r->log);
 	r->log = NULL;
 	strvec_clear(&r->env);
-	process_tmpdir_remove(r->rundir);
+	/* The copy stays for the next run, which makes it equal to the cache again. */
+	free(r->rundir);
 	r->rundir = NULL;
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
+	r->lock_fd = -1;
 }
 
 int kconfig_poll(struct kconfig_run *r)

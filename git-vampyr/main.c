@@ -166,8 +166,29 @@ static long include_guard(const struct cpp_file *f, const char *data, size_t siz
 	       only_comments(data, data + size, cb->end_line_last + 1, f->nr_lines + 1) ? 0 : -1;
 }
 
+/* The block of a whole file: line 0, its Kbuild condition, B00 as cpp numbers the file. */
+static void add_file_block(struct vampyr *v, const char *path, formula file_pc, int nr_lines)
+{
+	struct vblock *b;
+
+	ALLOC_GROW(v->blocks, v->nr_blocks + 1, v->alloc_blocks);
+	b = &v->blocks[v->nr_blocks];
+	memset(b, 0, sizeof(*b));
+	b->path = xstrdup(path);
+	b->shown = xquote_path(path);
+	b->line = 0;
+	b->end_line = nr_lines + 1;
+	b->number = -1;
+	b->parent = -1;
+	b->chain = (long)v->nr_blocks;
+	b->pc = file_pc;
+	b->target = 1;
+	b->config = -1;
+	v->nr_blocks++;
+}
+
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
-			    const struct file_change *fc, struct kbuild_map *kb)
+			    const struct file_change *fc, struct kbuild_map *kb, int changed)
 {
 	const struct kbuild_file *kf = kb ? kbuild_map_lookup(kb, path) : NULL;
 	/* Unlisted files may be #included by a listed one: no condition of their own. */
@@ -214,6 +235,13 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
 	for (size_t i = base; i < v->nr_blocks; i++)
 		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
+	/*
+	 * A file the commit adds or changes is itself to be compiled: its
+	 * Kbuild condition is a block of its own (line 0), so that a new driver
+	 * without any #if gets a configuration that builds it.
+	 */
+	if (changed && kf && kf->kind == KBUILD_OBJECT)
+		add_file_block(v, path, file_pc, f->nr_lines);
 	pc_context_forget_exprs(&v->pcx);
 	cpp_file_free(f);
 	blob_release(v->repo, blob);
@@ -380,6 +408,7 @@ struct invocation {
 	struct file_list fl;
 	struct expand_options eo;
 	char *default_outdir, *config_kconfig;
+	char *chosen_arch;	/* without --arch: the one choose_arch() found best */
 };
 
 /* The options, checked; usage errors exit 129 before any work. */
@@ -479,12 +508,12 @@ static void find_blocks(struct invocation *in)
 	if (in->use_kbuild && (in->fl.paths.nr || in->fl.changes.nr))
 		kb = trees_kbuild(v->trees, v->trees->tm.primary);
 	for (size_t i = 0; i < in->fl.paths.nr; i++)
-		add_file_blocks(v, in->fl.paths.v[i], macros, NULL, kb);
+		add_file_blocks(v, in->fl.paths.v[i], macros, NULL, kb, 0);
 	for (size_t i = 0; i < in->fl.changes.nr; i++) {
 		const struct file_change *fc = &in->fl.changes.files[i];
 
 		if (fc->status != 'D' && trees_is_source(v->trees, fc->new_path))
-			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb);
+			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb, 1);
 	}
 	cpp_macros_free(macros);
 	strvec_clear(&macro_defs);
@@ -553,11 +582,95 @@ static void report(struct invocation *in)
 
 static void invocation_clear(struct invocation *in)
 {
+	free(in->chosen_arch);
 	free(in->default_outdir);
 	free(in->config_kconfig);
 	strvec_clear(&in->fl.paths);
 	change_list_clear(&in->fl.changes);
 	vampyr_release(&in->v);
+}
+
+/* The targets some configuration of the loaded model compiles. */
+static size_t live_targets(struct vampyr *v)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; i < v->nr_blocks; i++)
+		if (v->blocks[i].target && v->blocks[i].pc != LOGIC_FALSE &&
+		    (v->blocks[i].pc == LOGIC_TRUE || sat_satisfiable(v->sat, v->blocks[i].pc) == SAT_SAT))
+			live++;
+	return live;
+}
+
+/* Forgets the files, blocks and model of `in`, keeping its repository and options. */
+static void invocation_reset(struct invocation *in)
+{
+	struct repo *r = in->v.repo;
+	const char *patch = in->v.patch;
+
+	strvec_clear(&in->fl.paths);
+	change_list_clear(&in->fl.changes);
+	vampyr_release(&in->v);
+	memset(&in->v, 0, sizeof(in->v));
+	memset(&in->fl, 0, sizeof(in->fl));
+	in->v.repo = r;
+	in->v.patch = patch;
+	in->v.keep_build_tree = in->keep_tree;
+}
+
+/*
+ * Without --arch: the architecture where the most targets can be compiled,
+ * the default (the host's) on a tie. Only when some target cannot be
+ * compiled on the default are the others' models loaded. 0, or -1.
+ */
+static int choose_arch(struct invocation *in)
+{
+	struct strvec arches = STRVEC_INIT;
+	size_t best, live, targets = 0;
+	char *best_arch = NULL;
+	int ret = 0;
+
+	if (in->arch || !in->v.trees || in->v.trees->arches.nr < 2)
+		return 0;
+	best = live_targets(&in->v);
+	for (size_t i = 0; i < in->v.nr_blocks; i++)
+		targets += in->v.blocks[i].target;
+	if (best == targets)
+		return 0;
+	for (size_t i = 0; i < in->v.trees->arches.nr; i++)
+		if (strcmp(in->v.trees->arches.v[i], in->v.arch))
+			strvec_push(&arches, in->v.trees->arches.v[i]);
+	for (size_t i = 0; i < arches.nr && !ret; i++) {
+		invocation_reset(in);
+		in->arch = arches.v[i];
+		if (find_files(in) < 0) {
+			ret = -1;
+			break;
+		}
+		find_blocks(in);
+		live = live_targets(&in->v);
+		if (live > best) {
+			best = live;
+			free(best_arch);
+			best_arch = xstrdup(arches.v[i]);
+		}
+	}
+	in->arch = NULL;
+	if (!ret && (best_arch || arches.nr)) {
+		/* Back to the best one (NULL: the default). */
+		invocation_reset(in);
+		in->arch = in->chosen_arch = best_arch;
+		best_arch = NULL;
+		ret = find_files(in) < 0 ? -1 : 0;
+		if (!ret)
+			find_blocks(in);
+		if (!ret && in->arch && !quiet)
+			fprintf(stderr, "vampyr: architecture %s: it compiles %zu of the targets, "
+				"more than the default\n", in->arch, best);
+	}
+	free(best_arch);
+	strvec_clear(&arches);
+	return ret;
 }
 
 /* The cover of one commit: the files, their blocks, the fragments, the output. */
@@ -568,6 +681,8 @@ static int run_one(struct invocation *in)
 	if (find_files(in) < 0)
 		return EXIT_FATAL;
 	find_blocks(in);
+	if (choose_arch(in) < 0)
+		return EXIT_FATAL;
 	ret = find_configs(in);
 	if (write_fragments(&in->v, output_dir(in), in->expand) < 0)
 		return EXIT_FATAL;

@@ -8,6 +8,19 @@
 #include "report.h"
 #include "vampyr.h"
 
+/* "B3", and "B00" for a whole file (line 0): as cpp numbers the file. */
+static const char *tag(const struct vblock *b)
+{
+	static char bufs[4][24];
+	static unsigned next;
+	char *buf = bufs[next++ % 4];
+
+	if (b->number < 0)
+		return "B00";
+	snprintf(buf, sizeof(bufs[0]), "B%d", b->number);
+	return buf;
+}
+
 static int is_lost(const struct vconfig *c, size_t block)
 {
 	for (size_t i = 0; i < c->nr_lost; i++)
@@ -24,8 +37,8 @@ static void lost_line(const struct vampyr *v, const struct vlost *l, const char 
 {
 	const struct vblock *b = &v->blocks[l->block];
 
-	strbuf_addf(out, "%s%s%s:%d B%d%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
-		    sep, b->shown, b->line, b->number, sep);
+	strbuf_addf(out, "%s%s%s:%d %s%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
+		    sep, b->shown, b->line, tag(b), sep);
 	if (l->kind == LOST_TOOLCHAIN)
 		strbuf_addf(out, "%s: ", l->probe);
 	strbuf_addf(out, "%s\n", l->chain);
@@ -64,7 +77,7 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 		for (size_t k = 0; k < c->nr_claims; k++) {
 			const struct vblock *b = &v->blocks[c->claims[k]];
 
-			fprintf(out, "\t%s:%d B%d%s\n", b->shown, b->line, b->number,
+			fprintf(out, "\t%s:%d %s%s\n", b->shown, b->line, tag(b),
 				is_lost(c, c->claims[k]) ? "  (lost by expansion)" : "");
 		}
 	}
@@ -72,15 +85,15 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->dead)
-			fprintf(out, "%sdead%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
-				b->shown, b->line, b->number);
+			fprintf(out, "%sdead%s\t%s:%d %s\n", color(COLOR_RED), color(COLOR_RESET),
+				b->shown, b->line, tag(b));
 	}
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->toolchain && b->config < 0)
-			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
-				b->shown, b->line, b->number);
+			fprintf(out, "%stoolchain%s\t%s:%d %s\n", color(COLOR_RED), color(COLOR_RESET),
+				b->shown, b->line, tag(b));
 	}
 	expansion_lines(v, &sb);
 	fputs(strbuf_str(&sb), out);
@@ -102,8 +115,8 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 
 				if (is_lost(&v->configs[i], blk) || !(names = vampyr_outside_names(v, b)))
 					continue;
-				fprintf(out, "outside\t%s:%d B%d\talso needs %s (not Kconfig)\n",
-					b->shown, b->line, b->number, names);
+				fprintf(out, "outside\t%s:%d %s\talso needs %s (not Kconfig)\n",
+					b->shown, b->line, tag(b), names);
 				outside++;
 				free(names);
 			}
@@ -265,7 +278,7 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 		for (size_t k = 0; k < c->nr_claims; k++) {
 			const struct vblock *b = &v->blocks[c->claims[k]];
 
-			strbuf_addf(out, "  covers %s:%d B%d%s\n", b->shown, b->line, b->number,
+			strbuf_addf(out, "  covers %s:%d %s%s\n", b->shown, b->line, tag(b),
 				    is_lost(c, c->claims[k]) ? " (lost by expansion)" : "");
 		}
 	}
@@ -273,9 +286,9 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->dead)
-			strbuf_addf(out, "dead %s:%d B%d\n", b->shown, b->line, b->number);
+			strbuf_addf(out, "dead %s:%d %s\n", b->shown, b->line, tag(b));
 		if (b->target && b->toolchain && b->config < 0)
-			strbuf_addf(out, "toolchain %s:%d B%d\n", b->shown, b->line, b->number);
+			strbuf_addf(out, "toolchain %s:%d %s\n", b->shown, b->line, tag(b));
 	}
 	for (size_t i = 0; i < v->nr_configs; i++)
 		for (size_t k = 0; k < v->configs[i].nr_lost; k++)

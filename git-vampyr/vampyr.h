@@ -237,11 +237,12 @@ struct kconfig_run {
 	char *fragment, *config;	/* absolute paths */
 	char *log;
 	/*
-	 * The run's own copy of v->tree (removed at its end); NULL with
+	 * The run's own copy of v->tree (<tree>.slots/<n>, kept for the next run); NULL with
 	 * in_cache, set by the one run that may build the kconfig programs in
 	 * the cache itself (the toolchain's, alone, always the same fragment).
 	 */
 	char *rundir;
+	int lock_fd;			/* holds rundir (flock) while the run goes */
 	int in_cache;
 	struct strvec env;
 	struct process p;

@@ -67,7 +67,13 @@ test_expect_success KCONF 'no run writes into the cached tree or sees another ru
 	TMPDIR="$PWD/tmp" git vampyr --no-notes --expand -j 4 -o out >actual &&
 	test_cmp actual1 actual &&
 	ls tmp >left &&
-	test_must_be_empty left
+	test_must_be_empty left &&
+	# The copies are kept, made equal to the cache before each run: each
+	# holds what its last run appended to runs.log, and nothing older.
+	for log in .git/vampyr/trees/*.slots/*/runs.log
+	do
+		test $(grep -c "^config-" "$log") -le 1 || return 1
+	done
 '
 
 test_done

@@ -118,4 +118,68 @@ assert len(ch) == 1 and ch[0].startswith(\"CONFIG_E=y: \"), ch"
 	)
 '
 
+# Xen's ee53a871ed: a new driver without any #if, built by
+# obj-$(CONFIG_HAS_IMX_UART), which only arm64 can set.
+test_expect_success 'setup: a two-architecture tree, then a commit adding a driver without #if' '
+	mkdir twoarch &&
+	(
+		cd twoarch &&
+		git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "two arches"
+		source "arch/$(SRCARCH)/Kconfig"
+		config HAS_IMX_UART
+			bool "imx uart"
+			depends on ARM_64
+		EOF
+		write_file arch/x86/Kconfig <<-\EOF &&
+		config X86
+			def_bool y
+		EOF
+		write_file arch/arm64/Kconfig <<-\EOF &&
+		config ARM_64
+			def_bool y
+		EOF
+		write_file Kbuild <<-\EOF &&
+		obj-y += drivers/
+		EOF
+		write_file drivers/Makefile <<-\EOF &&
+		obj-$(CONFIG_HAS_IMX_UART) += imx-uart.o
+		EOF
+		write_file drivers/core.c <<-\EOF &&
+		int core;
+		EOF
+		git add . &&
+		test_tick &&
+		git commit -q -m base &&
+		write_file drivers/imx-uart.c <<-\EOF &&
+		int imx_uart_init(void) { return 0; }
+		EOF
+		git add . &&
+		test_tick &&
+		git commit -q -m "add imx-uart"
+	)
+'
+
+test_expect_success 'a new file without #if is covered: a configuration that compiles it' '
+	(
+		cd twoarch &&
+		git vampyr --no-notes --arch=arm64 -o out >actual &&
+		grep "^1 configuration compiles 1 of 1 blocks" actual &&
+		grep "drivers/imx-uart.c:0 B00" actual &&
+		grep "^CONFIG_HAS_IMX_UART=y\$" out/config-1.config &&
+		git vampyr --no-notes --arch=x86 --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_dead\"] == 1 and r[\"dead\"][0][\"line\"] == 0, r"
+	)
+'
+
+test_expect_success 'without --arch: the architecture where the file builds, not the default' '
+	(
+		cd twoarch &&
+		git vampyr --no-notes --format=json -o out >report.json &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"arch\"] == \"arm64\" and r[\"blocks_covered\"] == 1, r" &&
+		grep "^CONFIG_HAS_IMX_UART=y\$" out/config-1.config
+	)
+'
+
 test_done
