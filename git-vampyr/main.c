@@ -688,6 +688,13 @@ static int run_one(struct invocation *in)
 		return EXIT_FATAL;
 	ret = expand_and_build(in, ret) < 0 ? EXIT_FATAL : EXIT_CLEAN;
 	report(in);
+	/*
+	 * --build's findings, as the suite has them: diagnostics the commit
+	 * adds, or blocks no configuration compiles (without --build, the
+	 * configurations are the answer and dead blocks git undertaker's).
+	 */
+	if (ret == EXIT_CLEAN && in->build && (in->v.nr_warnings || in->v.nr_dead))
+		ret = EXIT_FINDINGS;
 	return ret;
 }
 

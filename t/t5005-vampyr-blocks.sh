@@ -182,4 +182,18 @@ test_expect_success 'without --arch: the architecture where the file builds, not
 	)
 '
 
+test_expect_success KCONF 'exit status of --build: 1 for a block nothing compiles, 0 for a clean build' '
+	(
+		cd twoarch &&
+		test_expect_code 1 git vampyr --no-notes --arch=x86 --build=true \
+			--kconfig="\"$KCONF\" --alldefconfig Kconfig" -o out >actual &&
+		grep "^dead	drivers/imx-uart.c:0 B00" actual &&
+		git vampyr --no-notes --arch=arm64 --build=true \
+			--kconfig="\"$KCONF\" --alldefconfig Kconfig" -o out >actual &&
+		grep "^the commit adds 0 diagnostics" actual &&
+		# Without --build, the configurations are the answer: exit 0.
+		git vampyr --no-notes --arch=x86 -o out >actual
+	)
+'
+
 test_done
