@@ -4,6 +4,7 @@
 #include "outtree.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -214,4 +215,272 @@ int outtree_remove(struct outtree *t, const char *path)
 	if (unlink_entry(dir, base_name(path)))
 		return error("cannot remove %s under %s: %m", path, t->dir);
 	return 0;
+}
+
+/* The bytes of `in` into `out`: in the kernel when it can, else through a buffer. */
+static int copy_bytes(int in, int out)
+{
+	char buf[65536];
+	ssize_t n;
+
+	for (;;) {
+		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+		if (n > 0)
+			continue;
+		if (!n)
+			return 0;
+		if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+			return -1;
+		break;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, (size_t)n) < 0)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+static int copy_regular(struct outtree *t, int dir, const char *name, const char *path,
+			const struct stat *st)
+{
+	int in = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, ret = 0;
+	struct timespec times[2];
+
+	if (in < 0)
+		return error("cannot read %s: %m", path);
+	out = outtree_create(t, path, st->st_mode & 0111 ? 0100755 : 0100644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	times[0] = st->st_atim;
+	times[1] = st->st_mtim;
+	if (copy_bytes(in, out) || fchmod(out, st->st_mode & 07777) || futimens(out, times))
+		ret = error("cannot copy %s under %s: %m", path, t->dir);
+	close(in);
+	if (close(out) && !ret)
+		ret = error("cannot copy %s under %s: %m", path, t->dir);
+	return ret;
+}
+
+static int copy_link(struct outtree *t, int dir, const char *name, const char *path)
+{
+	char target[4096];
+	ssize_t n = readlinkat(dir, name, target, sizeof(target));
+
+	if (n < 0 || (size_t)n >= sizeof(target))
+		return error("cannot read the symlink %s: %m", path);
+	return outtree_write(t, path, 0120000, target, (size_t)n);
+}
+
+static int copy_dir(struct outtree *t, int fd, struct strbuf *rel, const char *skip);
+
+/* One entry `name` of the directory fd, at rel/name in t. */
+static int copy_entry(struct outtree *t, int fd, struct strbuf *rel, const char *name,
+		      const char *skip)
+{
+	size_t len = rel->len;
+	struct stat st;
+	int ret = 0, sub;
+
+	if ((skip && starts_with(name, skip)) || bad_component(name, strlen(name)))
+		return 0;
+	strbuf_addf(rel, "%s%s", len ? "/" : "", name);
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		ret = error("cannot read %s: %m", rel->buf);
+	} else if (S_ISREG(st.st_mode)) {
+		ret = copy_regular(t, fd, name, rel->buf, &st);
+	} else if (S_ISLNK(st.st_mode)) {
+		ret = copy_link(t, fd, name, rel->buf);
+	} else if (S_ISDIR(st.st_mode)) {
+		sub = openat(fd, name, DIR_FLAGS);
+		ret = sub < 0 ? error("cannot read %s: %m", rel->buf) : copy_dir(t, sub, rel, skip);
+	}
+	rel->len = len;
+	rel->buf[len] = '\0';
+	return ret;
+}
+
+/* Copies the directory fd (closed here) to rel in t, creating rel even when empty. */
+static int copy_dir(struct outtree *t, int fd, struct strbuf *rel, const char *skip)
+{
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	if (rel->len) {
+		char *probe = xstrfmt("%s/x", rel->buf);
+
+		if (parent_fd(t, probe, 1) < 0)
+			ret = error("cannot create %s under %s: %m", rel->buf, t->dir);
+		free(probe);
+	}
+	d = ret ? NULL : fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return ret ? ret : error("cannot read %s: %m", rel->len ? rel->buf : ".");
+	}
+	while (!ret && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret = copy_entry(t, dirfd(d), rel, e->d_name, skip);
+	closedir(d);
+	return ret;
+}
+
+int outtree_copy(struct outtree *t, const char *from, const char *skip)
+{
+	struct strbuf rel = STRBUF_INIT;
+	int fd = open(from, DIR_FLAGS), ret;
+
+	if (fd < 0)
+		return error("cannot open the directory %s: %m", from);
+	ret = copy_dir(t, fd, &rel, skip);
+	strbuf_release(&rel);
+	return ret;
+}
+
+/* Removes the entry `name` of the directory fd, a directory with all it holds, never following a link. */
+static int remove_at(int fd, const char *name)
+{
+	int sub, ret = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (!unlinkat(fd, name, 0) || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	sub = openat(fd, name, DIR_FLAGS);
+	if (sub < 0 || !(d = fdopendir(sub))) {
+		if (sub >= 0)
+			close(sub);
+		return -1;
+	}
+	while (!ret && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret = remove_at(dirfd(d), e->d_name);
+	closedir(d);
+	return ret ? ret : unlinkat(fd, name, AT_REMOVEDIR);
+}
+
+/* Is the copy `to` of `from` still as it was made, and untouched since `since`? */
+static int same_entry(int from_fd, int to_fd, const char *name, const struct stat *fs,
+		      const struct stat *ts, const struct timespec *since)
+{
+	char a[4096], b[4096];
+	ssize_t na, nb;
+
+	if ((fs->st_mode & S_IFMT) != (ts->st_mode & S_IFMT))
+		return 0;
+	if (S_ISDIR(fs->st_mode))
+		return 1;
+	if (ts->st_ctim.tv_sec > since->tv_sec ||
+	    (ts->st_ctim.tv_sec == since->tv_sec && ts->st_ctim.tv_nsec >= since->tv_nsec))
+		return 0;
+	if (S_ISLNK(fs->st_mode)) {
+		na = readlinkat(from_fd, name, a, sizeof(a));
+		nb = readlinkat(to_fd, name, b, sizeof(b));
+		return na >= 0 && na == nb && !memcmp(a, b, (size_t)na);
+	}
+	return fs->st_size == ts->st_size && fs->st_mtim.tv_sec == ts->st_mtim.tv_sec &&
+	       fs->st_mtim.tv_nsec == ts->st_mtim.tv_nsec && (fs->st_mode & 07777) == (ts->st_mode & 07777);
+}
+
+struct sync {
+	struct outtree *t;
+	const char *skip;
+	const struct timespec *since;
+	struct strbuf rel;
+};
+
+static int sync_dir(struct sync *s, int from_fd, int to_fd);
+
+/* Step 1: what `to` has that `from` has not, or has otherwise, goes. */
+static int sync_prune(struct sync *s, int from_fd, int to_fd)
+{
+	DIR *d;
+	struct dirent *e;
+	int dup_fd = dup(to_fd), ret = 0;
+
+	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return error("cannot read %s under %s: %m", s->rel.len ? s->rel.buf : ".", s->t->dir);
+	}
+	while (!ret && (e = readdir(d))) {
+		struct stat fs, ts;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(to_fd, e->d_name, &ts, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if ((s->skip && starts_with(e->d_name, s->skip)) || bad_component(e->d_name, strlen(e->d_name)) ||
+		    fstatat(from_fd, e->d_name, &fs, AT_SYMLINK_NOFOLLOW) ||
+		    !same_entry(from_fd, to_fd, e->d_name, &fs, &ts, s->since))
+			if (drop_cache(s->t), remove_at(to_fd, e->d_name))
+				ret = error("cannot remove %s/%s under %s: %m", s->rel.len ? s->rel.buf : ".",
+					    e->d_name, s->t->dir);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Step 2: what `from` has and `to` lacks is copied; directories on both sides are synced. */
+static int sync_fill(struct sync *s, int from_fd, int to_fd)
+{
+	DIR *d;
+	struct dirent *e;
+	int dup_fd = dup(from_fd), ret = 0;
+
+	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return error("cannot read %s: %m", s->rel.len ? s->rel.buf : ".");
+	}
+	while (!ret && (e = readdir(d))) {
+		struct stat ts;
+		size_t len = s->rel.len;
+		int sub_from, sub_to;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (s->skip && starts_with(e->d_name, s->skip)) || bad_component(e->d_name, strlen(e->d_name)))
+			continue;
+		if (fstatat(to_fd, e->d_name, &ts, AT_SYMLINK_NOFOLLOW)) {
+			ret = copy_entry(s->t, from_fd, &s->rel, e->d_name, s->skip);
+			continue;
+		}
+		if (!S_ISDIR(ts.st_mode))
+			continue;
+		sub_from = openat(from_fd, e->d_name, DIR_FLAGS);
+		sub_to = openat(to_fd, e->d_name, DIR_FLAGS);
+		strbuf_addf(&s->rel, "%s%s", len ? "/" : "", e->d_name);
+		ret = sub_from < 0 || sub_to < 0 ? error("cannot read %s: %m", s->rel.buf) :
+		      sync_dir(s, sub_from, sub_to);
+		if (sub_from >= 0)
+			close(sub_from);
+		if (sub_to >= 0)
+			close(sub_to);
+		s->rel.len = len;
+		s->rel.buf[len] = '\0';
+	}
+	closedir(d);
+	return ret;
+}
+
+static int sync_dir(struct sync *s, int from_fd, int to_fd)
+{
+	return sync_prune(s, from_fd, to_fd) || sync_fill(s, from_fd, to_fd) ? -1 : 0;
+}
+
+int outtree_sync(struct outtree *t, const char *from, const char *skip, const struct timespec *since)
+{
+	struct sync s = { t, skip, since, STRBUF_INIT };
+	int fd = open(from, DIR_FLAGS), ret;
+
+	if (fd < 0)
+		return error("cannot open the directory %s: %m", from);
+	ret = sync_dir(&s, fd, t->top);
+	drop_cache(t);
+	close(fd);
+	strbuf_release(&s.rel);
+	return ret;
 }

@@ -53,4 +53,26 @@ int outtree_create(struct outtree *t, const char *path, unsigned mode);
 /* Removes the file or symlink `path`; a missing one is no error. */
 int outtree_remove(struct outtree *t, const char *path);
 
+/*
+ * Copies the tree under the directory `from` into t: directories, symlinks
+ * (as symlinks, never followed) and regular files, each written anew (a
+ * copy of its bytes, never a hard link: a build that rewrites a file in
+ * place changes its own copy only), with its permission bits and times.
+ * `from` is walked with O_NOFOLLOW too; entries whose name starts with
+ * `skip` (when not NULL), other file types and paths outtree_path_ok
+ * refuses are left out.
+ */
+int outtree_copy(struct outtree *t, const char *from, const char *skip);
+
+/*
+ * Makes t, an earlier outtree_copy of `from`, a copy of it again, doing only
+ * what differs: entries `from` lacks are removed (a directory with all it
+ * holds, links never followed), files whose type, size, times or
+ * permissions differ, or whose inode changed at or after `since` (its
+ * ctime: a write in place that kept the times still counts), are copied
+ * anew, and what is missing is copied, as outtree_copy does.
+ */
+struct timespec;
+int outtree_sync(struct outtree *t, const char *from, const char *skip, const struct timespec *since);
+
 #endif

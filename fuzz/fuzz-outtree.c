@@ -7,7 +7,9 @@
  * --literally` all occur. 'l' makes a symlink, to a target that the harness
  * points at the scratch directory's "outside" (absolute or by enough "../"),
  * at "." or at ".."; 'x' an executable; 'r' removes; anything else a file.
- * After each input, nothing but "out" and "outside" is in the scratch
+ * Then "out" is copied into "copy" (outtree_copy, as vampyr gives each
+ * kconfig run its own tree): its links are copied, never followed.
+ * After each input, nothing but "out", "copy" and "outside" is in the scratch
  * directory, and "outside" holds its one file unchanged: no write escaped.
  */
 #include "outtree.h"
@@ -21,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *root, *out_dir, *outside, *sentinel;
+static char *root, *out_dir, *copy_dir, *outside, *sentinel;
 
 static void cleanup(void)
 {
@@ -39,6 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!root)
 		die("cannot make a scratch directory");
 	out_dir = xstrfmt("%s/out", root);
+	copy_dir = xstrfmt("%s/copy", root);
 	outside = xstrfmt("%s/outside", root);
 	sentinel = xstrfmt("%s/outside/sentinel", root);
 	if (mkdir(outside, 0700) || write_file_atomic(sentinel, "keep\n", 5))
@@ -81,7 +84,8 @@ static void check_contained(void)
 		abort();
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    strcmp(e->d_name, "out") && strcmp(e->d_name, "outside")) {
+		    strcmp(e->d_name, "out") && strcmp(e->d_name, "copy") &&
+		    strcmp(e->d_name, "outside")) {
 			fprintf(stderr, "escaped: %s/%s\n", root, e->d_name);
 			abort();
 		}
@@ -130,6 +134,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			outtree_write(t, path, 0100644, path, strlen(path));
 		}
 	}
+	outtree_close(t);
+	remove_tree(copy_dir);
+	if (mkdir(copy_dir, 0700) || !(t = outtree_open(copy_dir)))
+		abort();
+	outtree_copy(t, out_dir, NULL);
 	outtree_close(t);
 	check_contained();
 	free(text);

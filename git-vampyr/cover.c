@@ -20,6 +20,7 @@ void vconfig_release(struct vconfig *c)
 	strvec_clear(&c->assignments);
 	free(c->expanded_path);
 	strvec_clear(&c->pins);
+	strvec_clear(&c->changed);
 	for (size_t i = 0; i < c->nr_lost; i++)
 		vlost_release(&c->lost[i]);
 	free(c->lost);

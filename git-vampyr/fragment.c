@@ -4,7 +4,9 @@
  * read. A fragment holds the solver's values of the symbols the claimed
  * blocks depend on, closed over the Kconfig dependencies (the cone of
  * influence), not the whole assignment: the rest is left to the tree's own
- * defaults, so the fragment reads as what the blocks need. When expansion
+ * defaults, so the fragment reads as what the blocks need. A choice is its
+ * chosen member, one line; "# CONFIG_X is not set" only where the tree's
+ * defaults, a selector or an implier on could turn X on. When expansion
  * loses a block, its trace (trace.c) names the few symbols to pin as well,
  * never the whole assignment.
  */
@@ -160,19 +162,104 @@ int user_settable(const struct kconfig_symbol *sym)
 	return 0;
 }
 
+static const struct kconfig_choice *choice_of(const struct kconfig_symbol *sym)
+{
+	for (size_t d = 0; d < sym->nr_defs; d++)
+		if (sym->defs[d]->choice)
+			return sym->defs[d]->choice;
+	return NULL;
+}
+
+/* Is e (a dependency) off, n, on the solver's values? Unknown is not off. */
+static int off_in(struct vampyr *v, const struct kconfig_expr *e, struct strmap *vals)
+{
+	return e && config_eval(v->kconfig, e, vals) == 0;
+}
+
+/* Does something on in the solver's values select or imply sym? */
+static int raised(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym)
+{
+	for (size_t i = 0; i < sym->nr_selected_by; i++)
+		if (!sym->selected_by[i].from->symbol ||
+		    symbol_value(v, values, sym->selected_by[i].from->symbol) != 'n')
+			return 1;
+	for (size_t i = 0; i < sym->nr_implied_by; i++)
+		if (!sym->implied_by[i].from->symbol ||
+		    symbol_value(v, values, sym->implied_by[i].from->symbol) != 'n')
+			return 1;
+	return 0;
+}
+
+/*
+ * Does a symbol the solver has off need its "# CONFIG_X is not set" line?
+ * Not when the tree's kconfig leaves it off anyway: a member of a choice
+ * whose chosen member is y (the choice is written as that member, one
+ * line) or whose dependencies are off (another architecture's choice), a
+ * symbol with no default, or whose dependencies are off, that nothing on
+ * selects or implies.
+ */
+static int must_say_off(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym,
+			struct strmap *vals)
+{
+	const struct kconfig_choice *ch = choice_of(sym);
+	int deps_off = sym->nr_defs > 0, has_default = 0;
+
+	if (ch) {
+		int choice_off = ch->nr_defs > 0;
+
+		for (size_t i = 0; i < ch->nr_members; i++)
+			if (symbol_value(v, values, ch->members[i]) == 'y')
+				return 0;
+		for (size_t i = 0; i < ch->nr_defs; i++)
+			choice_off &= off_in(v, ch->defs[i]->dep, vals);
+		return !choice_off;
+	}
+	if (raised(v, values, sym))
+		return 1;
+	for (size_t d = 0; d < sym->nr_defs; d++) {
+		has_default |= sym->defs[d]->nr_defaults > 0;
+		deps_off &= off_in(v, sym->defs[d]->dep, vals);
+	}
+	return has_default && !deps_off;
+}
+
+/* The solver's values of the bool and tristate symbols, as a .config has them (n: absent). */
+static void solver_config(struct vampyr *v, const int8_t *values, struct strmap *vals)
+{
+	for (size_t i = 0; i < v->kconfig->nr_defined; i++) {
+		const struct kconfig_symbol *sym = v->kconfig->symbols[i];
+		int val;
+
+		if (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE)
+			continue;
+		val = symbol_value(v, values, sym);
+		if (val == 'y' || val == 'm')
+			strmap_put(vals, sym->name, xstrfmt("%c", val));
+	}
+}
+
 void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 {
 	struct kconfig *kc = v->kconfig;
 	struct cone c = { .v = v, .values = cfg->values };
 	int *vars = NULL;
 	size_t nr_vars = 0, alloc_vars = 0;
+	struct strmap vals = STRMAP_INIT;
+	unsigned char *direct;	/* named by a claimed block's condition: always written */
 
 	strvec_clear(&cfg->assignments);
+	solver_config(v, cfg->values, &vals);
 	c.in = xcalloc(kc->nr_symbols + 1, 1);
 	for (size_t i = 0; i < cfg->nr_claims; i++)
 		logic_vars_of(v->logic, v->blocks[cfg->claims[i]].pc, &vars, &nr_vars, &alloc_vars);
-	for (size_t i = 0; i < nr_vars; i++)
-		cone_add(&c, symbol_of_var(v, logic_var_name(v->logic, vars[i])));
+	direct = xcalloc(kc->nr_symbols + 1, 1);
+	for (size_t i = 0; i < nr_vars; i++) {
+		struct kconfig_symbol *sym = symbol_of_var(v, logic_var_name(v->logic, vars[i]));
+
+		cone_add(&c, sym);
+		if (sym)
+			direct[sym->index] = 1;
+	}
 	for (size_t i = 0; i < c.nr; i++)
 		cone_follow(&c, c.queue[i]);
 	/* What a lost block's trace asked for, without its own cone: only what is needed. */
@@ -191,12 +278,14 @@ void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 		val = symbol_value(v, cfg->values, sym);
 		if (val == 'y' || val == 'm')
 			strvec_pushf(&cfg->assignments, "CONFIG_%s=%c", sym->name, val);
-		else if (val == 'n')
+		else if (val == 'n' && (direct[sym->index] || must_say_off(v, cfg->values, sym, &vals)))
 			strvec_pushf(&cfg->assignments, "# CONFIG_%s is not set", sym->name);
 	}
 	free(vars);
 	free(c.in);
 	free(c.queue);
+	strmap_clear(&vals, free);
+	free(direct);
 }
 
 int fragment_write(const struct vconfig *c)

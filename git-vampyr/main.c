@@ -90,8 +90,105 @@ static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t
 			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
 }
 
+/* Is there only blank space and comments on lines [from, to] (1-based) of the text? */
+static int only_comments(const char *p, const char *end, int from, int to)
+{
+	int line = 1, in_comment = 0;
+
+	for (; p < end && line <= to; p++) {
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if (in_comment) {
+			if (*p == '*' && p + 1 < end && p[1] == '/')
+				in_comment = 0, p++;
+			continue;
+		}
+		if (*p == '/' && p + 1 < end && p[1] == '*') {
+			in_comment = 1;
+			p++;
+		} else if (*p == '/' && p + 1 < end && p[1] == '/') {
+			while (p + 1 < end && p[1] != '\n')
+				p++;
+		} else if (line >= from && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\f' &&
+			   *p != '\v' && !(*p == '\\' && p + 1 < end && p[1] == '\n')) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The X of "#ifndef X", "#if !defined(X)", "#if !defined X" (to be freed), or NULL. */
+static char *guard_name(const struct cpp_block *cb)
+{
+	const char *d = cb->directive, *name;
+	size_t len;
+
+	if (cb->kind == CPP_IFNDEF)
+		d += strcspn(d, " \t");
+	else if (cb->kind == CPP_IF && (d = strstr(d, "!")) && starts_with(d + 1 + strspn(d + 1, " \t"), "defined"))
+		d += 1 + strspn(d + 1, " \t") + strlen("defined");
+	else
+		return NULL;
+	d += strspn(d, " \t(");
+	name = d;
+	len = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	d = name + len;
+	d += strspn(d, " \t)");
+	return len && !*d ? xstrndup(name, len) : NULL;
+}
+
+/*
+ * The include guard of a file, "#ifndef X_H" / "#define X_H" around all of
+ * it (only comments outside, no #else): the index of its block, or -1. It
+ * is no block: it holds whenever the file is read at all.
+ */
+static long include_guard(const struct cpp_file *f, const char *data, size_t size)
+{
+	const struct cpp_block *cb = f->nr_blocks ? &f->blocks[0] : NULL;
+	char *name;
+	int define_line = 0;
+
+	if (!cb || cb->parent >= 0 || cb->unterminated || !(name = guard_name(cb)))
+		return -1;
+	for (size_t i = 0; i < f->nr_defines && !define_line; i++)
+		if (f->defines[i].line > cb->line_last)
+			define_line = !f->defines[i].undef && !strcmp(f->defines[i].name, name) &&
+				      f->defines[i].line < cb->end_line ? f->defines[i].line : -1;
+	free(name);
+	if (define_line <= 0)
+		return -1;
+	for (size_t i = 1; i < f->nr_blocks; i++)
+		if (f->blocks[i].first == 0 || f->blocks[i].parent < 0 || f->blocks[i].line < define_line)
+			return -1;
+	return only_comments(data, data + size, 1, cb->line - 1) &&
+	       only_comments(data, data + size, cb->end_line_last + 1, f->nr_lines + 1) ? 0 : -1;
+}
+
+/* The block of a whole file: line 0, its Kbuild condition, B00 as cpp numbers the file. */
+static void add_file_block(struct vampyr *v, const char *path, formula file_pc, int nr_lines)
+{
+	struct vblock *b;
+
+	ALLOC_GROW(v->blocks, v->nr_blocks + 1, v->alloc_blocks);
+	b = &v->blocks[v->nr_blocks];
+	memset(b, 0, sizeof(*b));
+	b->path = xstrdup(path);
+	b->shown = xquote_path(path);
+	b->line = 0;
+	b->end_line = nr_lines + 1;
+	b->number = -1;
+	b->parent = -1;
+	b->chain = (long)v->nr_blocks;
+	b->pc = file_pc;
+	b->target = 1;
+	b->config = -1;
+	v->nr_blocks++;
+}
+
 static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
-			    const struct file_change *fc, struct kbuild_map *kb)
+			    const struct file_change *fc, struct kbuild_map *kb, int changed)
 {
 	const struct kbuild_file *kf = kb ? kbuild_map_lookup(kb, path) : NULL;
 	/* Unlisted files may be #included by a listed one: no condition of their own. */
@@ -100,6 +197,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
 	struct cpp_file *f;
 	size_t base = v->nr_blocks;
+	long guard;
 
 	if (repo_read_path(v->repo, &v->commit, path, &blob)) {
 		error("%s: cannot read it at %s", path, oid_short(v->repo, &v->commit));
@@ -107,6 +205,7 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 	}
 	opt.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h");
 	f = cpp_scan(blob->data, blob->size, &opt);
+	guard = include_guard(f, blob->data, blob->size);
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *cb = &f->blocks[i];
 		struct vblock *b;
@@ -121,14 +220,28 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		b->number = cb->number;
 		b->parent = cb->parent < 0 ? -1 : (long)(base + (size_t)cb->parent);
 		b->chain = (long)(base + (size_t)cb->first);
-		b->pc = pc_formula(&v->pcx, cb->pc);
-		b->target = !fc || hunks_touch(fc, cb->line, cb->end_line);
+		/* Inside an include guard: PC(parent) && local, the guard true. */
+		if (guard >= 0 && (long)i == guard)
+			b->pc = LOGIC_TRUE;
+		else if (guard >= 0 && cb->parent >= 0)
+			b->pc = logic_and(v->logic, v->blocks[b->parent].pc, pc_formula(&v->pcx, cb->local));
+		else
+			b->pc = pc_formula(&v->pcx, cb->pc);
+		b->target = (long)i != guard && (!fc || hunks_touch(fc, cb->line, cb->end_line));
+		b->guard = (long)i == guard;
 		b->config = -1;
 	}
 	if (kf && kf->kind == KBUILD_OBJECT)
 		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
 	for (size_t i = base; i < v->nr_blocks; i++)
 		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
+	/*
+	 * A file the commit adds or changes is itself to be compiled: its
+	 * Kbuild condition is a block of its own (line 0), so that a new driver
+	 * without any #if gets a configuration that builds it.
+	 */
+	if (changed && kf && kf->kind == KBUILD_OBJECT)
+		add_file_block(v, path, file_pc, f->nr_lines);
 	pc_context_forget_exprs(&v->pcx);
 	cpp_file_free(f);
 	blob_release(v->repo, blob);
@@ -295,6 +408,7 @@ struct invocation {
 	struct file_list fl;
 	struct expand_options eo;
 	char *default_outdir, *config_kconfig;
+	char *chosen_arch;	/* without --arch: the one choose_arch() found best */
 };
 
 /* The options, checked; usage errors exit 129 before any work. */
@@ -394,12 +508,12 @@ static void find_blocks(struct invocation *in)
 	if (in->use_kbuild && (in->fl.paths.nr || in->fl.changes.nr))
 		kb = trees_kbuild(v->trees, v->trees->tm.primary);
 	for (size_t i = 0; i < in->fl.paths.nr; i++)
-		add_file_blocks(v, in->fl.paths.v[i], macros, NULL, kb);
+		add_file_blocks(v, in->fl.paths.v[i], macros, NULL, kb, 0);
 	for (size_t i = 0; i < in->fl.changes.nr; i++) {
 		const struct file_change *fc = &in->fl.changes.files[i];
 
 		if (fc->status != 'D' && trees_is_source(v->trees, fc->new_path))
-			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb);
+			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb, 1);
 	}
 	cpp_macros_free(macros);
 	strvec_clear(&macro_defs);
@@ -468,11 +582,95 @@ static void report(struct invocation *in)
 
 static void invocation_clear(struct invocation *in)
 {
+	free(in->chosen_arch);
 	free(in->default_outdir);
 	free(in->config_kconfig);
 	strvec_clear(&in->fl.paths);
 	change_list_clear(&in->fl.changes);
 	vampyr_release(&in->v);
+}
+
+/* The targets some configuration of the loaded model compiles. */
+static size_t live_targets(struct vampyr *v)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; i < v->nr_blocks; i++)
+		if (v->blocks[i].target && v->blocks[i].pc != LOGIC_FALSE &&
+		    (v->blocks[i].pc == LOGIC_TRUE || sat_satisfiable(v->sat, v->blocks[i].pc) == SAT_SAT))
+			live++;
+	return live;
+}
+
+/* Forgets the files, blocks and model of `in`, keeping its repository and options. */
+static void invocation_reset(struct invocation *in)
+{
+	struct repo *r = in->v.repo;
+	const char *patch = in->v.patch;
+
+	strvec_clear(&in->fl.paths);
+	change_list_clear(&in->fl.changes);
+	vampyr_release(&in->v);
+	memset(&in->v, 0, sizeof(in->v));
+	memset(&in->fl, 0, sizeof(in->fl));
+	in->v.repo = r;
+	in->v.patch = patch;
+	in->v.keep_build_tree = in->keep_tree;
+}
+
+/*
+ * Without --arch: the architecture where the most targets can be compiled,
+ * the default (the host's) on a tie. Only when some target cannot be
+ * compiled on the default are the others' models loaded. 0, or -1.
+ */
+static int choose_arch(struct invocation *in)
+{
+	struct strvec arches = STRVEC_INIT;
+	size_t best, live, targets = 0;
+	char *best_arch = NULL;
+	int ret = 0;
+
+	if (in->arch || !in->v.trees || in->v.trees->arches.nr < 2)
+		return 0;
+	best = live_targets(&in->v);
+	for (size_t i = 0; i < in->v.nr_blocks; i++)
+		targets += in->v.blocks[i].target;
+	if (best == targets)
+		return 0;
+	for (size_t i = 0; i < in->v.trees->arches.nr; i++)
+		if (strcmp(in->v.trees->arches.v[i], in->v.arch))
+			strvec_push(&arches, in->v.trees->arches.v[i]);
+	for (size_t i = 0; i < arches.nr && !ret; i++) {
+		invocation_reset(in);
+		in->arch = arches.v[i];
+		if (find_files(in) < 0) {
+			ret = -1;
+			break;
+		}
+		find_blocks(in);
+		live = live_targets(&in->v);
+		if (live > best) {
+			best = live;
+			free(best_arch);
+			best_arch = xstrdup(arches.v[i]);
+		}
+	}
+	in->arch = NULL;
+	if (!ret && (best_arch || arches.nr)) {
+		/* Back to the best one (NULL: the default). */
+		invocation_reset(in);
+		in->arch = in->chosen_arch = best_arch;
+		best_arch = NULL;
+		ret = find_files(in) < 0 ? -1 : 0;
+		if (!ret)
+			find_blocks(in);
+		if (!ret && in->arch && !quiet)
+			fprintf(stderr, "vampyr: architecture %s: it compiles %zu of the targets, "
+				"more than the default\n", in->arch, best);
+	}
+	free(best_arch);
+	strvec_clear(&arches);
+	return ret;
 }
 
 /* The cover of one commit: the files, their blocks, the fragments, the output. */
@@ -483,11 +681,20 @@ static int run_one(struct invocation *in)
 	if (find_files(in) < 0)
 		return EXIT_FATAL;
 	find_blocks(in);
+	if (choose_arch(in) < 0)
+		return EXIT_FATAL;
 	ret = find_configs(in);
 	if (write_fragments(&in->v, output_dir(in), in->expand) < 0)
 		return EXIT_FATAL;
 	ret = expand_and_build(in, ret) < 0 ? EXIT_FATAL : EXIT_CLEAN;
 	report(in);
+	/*
+	 * --build's findings, as the suite has them: diagnostics the commit
+	 * adds, or blocks no configuration compiles (without --build, the
+	 * configurations are the answer and dead blocks git undertaker's).
+	 */
+	if (ret == EXIT_CLEAN && in->build && (in->v.nr_warnings || in->v.nr_dead))
+		ret = EXIT_FINDINGS;
 	return ret;
 }
 

@@ -8,6 +8,19 @@
 #include "report.h"
 #include "vampyr.h"
 
+/* "B3", and "B00" for a whole file (line 0): as cpp numbers the file. */
+static const char *tag(const struct vblock *b)
+{
+	static char bufs[4][24];
+	static unsigned next;
+	char *buf = bufs[next++ % 4];
+
+	if (b->number < 0)
+		return "B00";
+	snprintf(buf, sizeof(bufs[0]), "B%d", b->number);
+	return buf;
+}
+
 static int is_lost(const struct vconfig *c, size_t block)
 {
 	for (size_t i = 0; i < c->nr_lost; i++)
@@ -24,8 +37,8 @@ static void lost_line(const struct vampyr *v, const struct vlost *l, const char 
 {
 	const struct vblock *b = &v->blocks[l->block];
 
-	strbuf_addf(out, "%s%s%s:%d B%d%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
-		    sep, b->shown, b->line, b->number, sep);
+	strbuf_addf(out, "%s%s%s:%d %s%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
+		    sep, b->shown, b->line, tag(b), sep);
 	if (l->kind == LOST_TOOLCHAIN)
 		strbuf_addf(out, "%s: ", l->probe);
 	strbuf_addf(out, "%s\n", l->chain);
@@ -36,6 +49,18 @@ static void summary(struct vampyr *v, struct strbuf *sb)
 	strbuf_addf(sb, "%zu configuration%s compile%s %zu of %zu blocks (%zu dead, %zu lower bound)",
 		    v->nr_configs, v->nr_configs == 1 ? "" : "s", v->nr_configs == 1 ? "s" : "",
 		    v->nr_covered, v->nr_targets, v->nr_dead, v->lower_bound);
+}
+
+/* The lost claims, and the fragment lines expansion did not keep (never changed silently). */
+static void expansion_lines(const struct vampyr *v, struct strbuf *sb)
+{
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
+			lost_line(v, &v->configs[i].lost[k], "\t", sb);
+	for (size_t i = 0; i < v->nr_configs; i++)
+		for (size_t k = 0; k < v->configs[i].changed.nr; k++)
+			strbuf_addf(sb, "changed\t%s\t%s\n", v->configs[i].name,
+				    v->configs[i].changed.v[k]);
 }
 
 void vampyr_print_text(struct vampyr *v, FILE *out)
@@ -52,7 +77,7 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 		for (size_t k = 0; k < c->nr_claims; k++) {
 			const struct vblock *b = &v->blocks[c->claims[k]];
 
-			fprintf(out, "\t%s:%d B%d%s\n", b->shown, b->line, b->number,
+			fprintf(out, "\t%s:%d %s%s\n", b->shown, b->line, tag(b),
 				is_lost(c, c->claims[k]) ? "  (lost by expansion)" : "");
 		}
 	}
@@ -60,19 +85,17 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->dead)
-			fprintf(out, "%sdead%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
-				b->shown, b->line, b->number);
+			fprintf(out, "%sdead%s\t%s:%d %s\n", color(COLOR_RED), color(COLOR_RESET),
+				b->shown, b->line, tag(b));
 	}
 	for (size_t i = 0; i < v->nr_blocks; i++) {
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->toolchain && b->config < 0)
-			fprintf(out, "%stoolchain%s\t%s:%d B%d\n", color(COLOR_RED), color(COLOR_RESET),
-				b->shown, b->line, b->number);
+			fprintf(out, "%stoolchain%s\t%s:%d %s\n", color(COLOR_RED), color(COLOR_RESET),
+				b->shown, b->line, tag(b));
 	}
-	for (size_t i = 0; i < v->nr_configs; i++)
-		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
-			lost_line(v, &v->configs[i].lost[k], "\t", &sb);
+	expansion_lines(v, &sb);
 	fputs(strbuf_str(&sb), out);
 	strbuf_reset(&sb);
 	summary(v, &sb);
@@ -92,8 +115,8 @@ void vampyr_print_text(struct vampyr *v, FILE *out)
 
 				if (is_lost(&v->configs[i], blk) || !(names = vampyr_outside_names(v, b)))
 					continue;
-				fprintf(out, "outside\t%s:%d B%d\talso needs %s (not Kconfig)\n",
-					b->shown, b->line, b->number, names);
+				fprintf(out, "outside\t%s:%d %s\talso needs %s (not Kconfig)\n",
+					b->shown, b->line, tag(b), names);
 				outside++;
 				free(names);
 			}
@@ -123,6 +146,36 @@ static void json_block(struct json_writer *w, const struct vblock *b)
 	json_add_int(w, "line", b->line);
 	json_add_int(w, "block", b->number);
 	json_object_end(w);
+}
+
+/* A configuration's expansion: its .config, pins, changed lines and lost claims. */
+static void json_expansion(struct json_writer *w, const struct vampyr *v, const struct vconfig *c)
+{
+	json_add_str(w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
+	json_array_begin(w, "pinned");
+	for (size_t k = 0; k < c->pins.nr; k++)
+		json_add_str(w, NULL, c->pins.v[k]);
+	json_array_end(w);
+	json_array_begin(w, "changed");
+	for (size_t k = 0; k < c->changed.nr; k++)
+		json_add_str(w, NULL, c->changed.v[k]);
+	json_array_end(w);
+	json_array_begin(w, "lost");
+	for (size_t k = 0; k < c->nr_lost; k++) {
+		const struct vlost *l = &c->lost[k];
+		const struct vblock *b = &v->blocks[l->block];
+
+		json_object_begin(w, NULL);
+		json_add_str(w, "path", b->path);
+		json_add_int(w, "line", b->line);
+		json_add_int(w, "block", b->number);
+		json_add_str(w, "kind", lost_kind_name[l->kind]);
+		json_add_str(w, "reason", l->chain);
+		if (l->probe)
+			json_add_str(w, "probe", l->probe);
+		json_object_end(w);
+	}
+	json_array_end(w);
 }
 
 void vampyr_print_json(struct vampyr *v, struct strbuf *out)
@@ -162,29 +215,8 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 			free(names);
 		}
 		json_array_end(&w);
-		if (c->expanded) {
-			json_add_str(&w, "expanded", c->expanded > 0 ? c->expanded_path : NULL);
-			json_array_begin(&w, "pinned");
-			for (size_t k = 0; k < c->pins.nr; k++)
-				json_add_str(&w, NULL, c->pins.v[k]);
-			json_array_end(&w);
-			json_array_begin(&w, "lost");
-			for (size_t k = 0; k < c->nr_lost; k++) {
-				const struct vlost *l = &c->lost[k];
-				const struct vblock *b = &v->blocks[l->block];
-
-				json_object_begin(&w, NULL);
-				json_add_str(&w, "path", b->path);
-				json_add_int(&w, "line", b->line);
-				json_add_int(&w, "block", b->number);
-				json_add_str(&w, "kind", lost_kind_name[l->kind]);
-				json_add_str(&w, "reason", l->chain);
-				if (l->probe)
-					json_add_str(&w, "probe", l->probe);
-				json_object_end(&w);
-			}
-			json_array_end(&w);
-		}
+		if (c->expanded)
+			json_expansion(&w, v, c);
 		json_object_end(&w);
 	}
 	json_array_end(&w);
@@ -246,7 +278,7 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 		for (size_t k = 0; k < c->nr_claims; k++) {
 			const struct vblock *b = &v->blocks[c->claims[k]];
 
-			strbuf_addf(out, "  covers %s:%d B%d%s\n", b->shown, b->line, b->number,
+			strbuf_addf(out, "  covers %s:%d %s%s\n", b->shown, b->line, tag(b),
 				    is_lost(c, c->claims[k]) ? " (lost by expansion)" : "");
 		}
 	}
@@ -254,9 +286,9 @@ static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
 		const struct vblock *b = &v->blocks[i];
 
 		if (b->target && b->dead)
-			strbuf_addf(out, "dead %s:%d B%d\n", b->shown, b->line, b->number);
+			strbuf_addf(out, "dead %s:%d %s\n", b->shown, b->line, tag(b));
 		if (b->target && b->toolchain && b->config < 0)
-			strbuf_addf(out, "toolchain %s:%d B%d\n", b->shown, b->line, b->number);
+			strbuf_addf(out, "toolchain %s:%d %s\n", b->shown, b->line, tag(b));
 	}
 	for (size_t i = 0; i < v->nr_configs; i++)
 		for (size_t k = 0; k < v->configs[i].nr_lost; k++)

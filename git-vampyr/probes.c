@@ -66,7 +66,7 @@ static int link_to(const char *dir, const char *name, const char *target)
 	return ret;
 }
 
-void probe_cache_env(const char *tree, struct strvec *env)
+void probe_cache_env(const char *tree, const char *rundir, struct strvec *env)
 {
 	static const char *const names[] = { "gcc", "cc", "clang" };
 	const char *off = getenv("VAMPYR_NO_PROBE_CACHE"), *path = getenv("PATH");
@@ -92,6 +92,10 @@ void probe_cache_env(const char *tree, struct strvec *env)
 	strvec_pushf(env, "PATH=%s:%s", bin, path);
 	strvec_pushf(env, "VAMPYR_CC_PATH=%s", path);
 	strvec_pushf(env, "VAMPYR_CC_CACHE=%s", dir);
+	if (rundir) {
+		strvec_pushf(env, "VAMPYR_CC_RUN_DIR=%s", rundir);
+		strvec_pushf(env, "VAMPYR_CC_TREE=%s", tree);
+	}
 out:
 	free(bin);
 	free(dir);

@@ -336,6 +336,8 @@ int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
 	if (!ret) {
 		v->toolchain_run = xmalloc(sizeof(*v->toolchain_run));
 		kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
+		/* The first run, alone: the kconfig programs it builds stay for the others. */
+		v->toolchain_run->in_cache = 1;
 		/* A command that cannot start is said, and vampyr_toolchain() fails. */
 		kconfig_start(v, v->toolchain_run, kconfig_command(o));
 	}

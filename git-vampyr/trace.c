@@ -340,6 +340,48 @@ int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *
 	return 0;
 }
 
+/* The symbol a fragment line assigns: "CONFIG_X=v" or "# CONFIG_X is not set". */
+static struct kconfig_symbol *assigned_symbol(struct vampyr *v, const char *line)
+{
+	const char *name = starts_with(line, "# CONFIG_") ? line + 9 :
+			   starts_with(line, "CONFIG_") ? line + 7 : NULL;
+	char *copy;
+	struct kconfig_symbol *sym;
+
+	if (!name)
+		return NULL;
+	copy = xstrndup(name, strcspn(name, "= "));
+	sym = kconfig_lookup(v->kconfig, copy);
+	free(copy);
+	return sym;
+}
+
+void vampyr_trace_changed(struct vampyr *v, const struct vconfig *c, struct strmap *cfg,
+			  struct strvec *out)
+{
+	struct strbuf chain = STRBUF_INIT;
+	struct strvec pins = STRVEC_INIT;
+	struct trace t = { .v = v, .want = c->values, .cfg = cfg, .chain = &chain, .pins = &pins,
+			   .c = c };
+
+	t.seen = xcalloc(v->kconfig->nr_symbols + 1, 1);
+	for (size_t i = 0; i < c->assignments.nr; i++) {
+		struct kconfig_symbol *sym = assigned_symbol(v, c->assignments.v[i]);
+
+		if (!sym || !differs(&t, sym))
+			continue;
+		memset(t.seen, 0, v->kconfig->nr_symbols + 1);
+		strbuf_reset(&chain);
+		t.depth = 0;
+		trace_symbol(&t, sym);
+		strvec_pushf(out, "%s: %s", c->assignments.v[i], chain.buf);
+	}
+	free(t.probe);
+	free(t.seen);
+	strvec_clear(&pins);
+	strbuf_release(&chain);
+}
+
 void vlost_release(struct vlost *l)
 {
 	free(l->chain);

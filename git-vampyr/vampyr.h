@@ -34,6 +34,7 @@ struct vblock {
 	unsigned target : 1;	/* to be covered (all blocks, or those the hunks touch) */
 	unsigned dead : 1;	/* pc unsatisfiable with the model */
 	unsigned toolchain : 1;	/* live in the model, but not with this toolchain (--expand) */
+	unsigned guard : 1;	/* a header's include guard: never a target */
 	long config;		/* the configuration that claims it, -1 */
 };
 
@@ -70,6 +71,7 @@ struct vconfig {
 	int expanded;		/* 1 expanded, -1 the kconfig command failed */
 	char *expanded_path;	/* the expanded .config */
 	struct vlost *lost;	/* claimed blocks the expanded .config does not compile */
+	struct strvec changed;	/* fragment lines the expanded .config does not keep, and why */
 	size_t nr_lost, alloc_lost;
 };
 
@@ -167,6 +169,13 @@ int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *
 		      struct strvec *pins, struct vlost *out);
 void vlost_release(struct vlost *l);
 /*
+ * The fragment lines of c that its expanded .config `cfg` does not keep, each
+ * as "CONFIG_X=y: X=n (wanted y) <- <why>" onto out: a fragment is never
+ * changed silently.
+ */
+void vampyr_trace_changed(struct vampyr *v, const struct vconfig *c, struct strmap *cfg,
+			  struct strvec *out);
+/*
  * The names outside Kconfig that b's condition also depends on (header
  * macros such as TIF_POLLING_NRFLAG, -D names; kbuild's MODULE aside), as
  * "A, B" to be freed, or NULL: kconfig cannot decide them, only the
@@ -227,6 +236,14 @@ struct kconfig_run {
 	const char *what, *cmd;
 	char *fragment, *config;	/* absolute paths */
 	char *log;
+	/*
+	 * The run's own copy of v->tree (<tree>.slots/<n>, kept for the next run); NULL with
+	 * in_cache, set by the one run that may build the kconfig programs in
+	 * the cache itself (the toolchain's, alone, always the same fragment).
+	 */
+	char *rundir;
+	int lock_fd;			/* holds rundir (flock) while the run goes */
+	int in_cache;
 	struct strvec env;
 	struct process p;
 	int running, done;
@@ -254,8 +271,9 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
  * Adds to env what makes the compiler probes of a kconfig run in `tree` go
  * through vampyr-cc, which keeps their answers under <tree>/.vampyr-probes/
  * (nothing when VAMPYR_NO_PROBE_CACHE is set or vampyr-cc is not installed).
+ * A run in rundir, a copy of tree (NULL: none), shares the tree's answers.
  */
-void probe_cache_env(const char *tree, struct strvec *env);
+void probe_cache_env(const char *tree, const char *rundir, struct strvec *env);
 
 /* toolchain.c */
 /*

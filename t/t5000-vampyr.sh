@@ -257,7 +257,10 @@ test_expect_success 'kbuild: the file condition is ANDed into its blocks' '
 		git add . &&
 		git commit -q -m kb &&
 		git vampyr --no-notes --format=json -o out >report.json &&
-		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 1 and r[\"blocks_dead\"] == 1 and r[\"dead\"][0][\"line\"] == 4, r" &&
+		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 2 and r[\"blocks_dead\"] == 1 and r[\"dead\"][0][\"line\"] == 4, r" &&
+		# The new file itself (line 0) is a block too: compiled where DRV is on.
+		git vampyr --no-notes -o out >actual &&
+		grep "drivers/drv.c:0 B00" actual &&
 		grep "^CONFIG_DRV=y\$" out/config-1.config &&
 		git vampyr --no-notes --no-kbuild --format=json -o out >report.json &&
 		python3 -c "import json; r = json.load(open(\"report.json\")); assert r[\"blocks_covered\"] == 2, r" &&

@@ -21,7 +21,8 @@
  * everything else run the compiler as always.
  *
  * The key: the compiler's real path, inode, size and times, the assembler's
- * of the same prefix likewise (as-instr asks it), the working directory, the
+ * of the same prefix likewise (as-instr asks it), the working directory (in
+ * the cached tree a run's copy stands for), the
  * environment the compiler reads, whether standard output and error are one
  * file, the arguments (the -o path as a placeholder: it names a temporary
  * directory), standard input. A changed compiler or assembler is a new key.
@@ -171,6 +172,26 @@ static int includes_files(const struct strbuf *in)
 	return 0;
 }
 
+/*
+ * The working directory as the key has it: a kconfig run works in its own
+ * copy of the cached tree (VAMPYR_CC_RUN_DIR), which stands for the tree
+ * itself (VAMPYR_CC_TREE), so that the copies share their answers.
+ */
+static const char *tree_cwd(const char *cwd)
+{
+	static char *mapped;
+	const char *from = getenv("VAMPYR_CC_RUN_DIR"), *to = getenv("VAMPYR_CC_TREE");
+	size_t len = from ? strlen(from) : 0;
+
+	if (!cwd)
+		return "?";
+	if (!len || !to || strncmp(cwd, from, len) || (cwd[len] && cwd[len] != '/'))
+		return cwd;
+	free(mapped);
+	mapped = xstrfmt("%s%s", to, cwd + len);
+	return mapped;
+}
+
 static void build_key(struct strbuf *key, int argc, char **argv, const struct probe *p, int merged,
 		      const char *name, const char *real, const char *path, const struct strbuf *in)
 {
@@ -198,7 +219,7 @@ static void build_key(struct strbuf *key, int argc, char **argv, const struct pr
 	add_identity(key, "assembler", as_prog);
 	free(as_prog);
 	free(as_name);
-	strbuf_addf(key, "cwd %s\npath %s\n", cwd ? cwd : "?", path);
+	strbuf_addf(key, "cwd %s\npath %s\n", tree_cwd(cwd), path);
 	free(cwd);
 	for (size_t i = 0; env[i]; i++) {
 		const char *val = getenv(env[i]);
