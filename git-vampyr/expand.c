@@ -594,7 +594,13 @@ void kconfig_end(struct kconfig_run *r, int status)
 	/* The interrupt ended the command's process group: keep nothing of the run. */
 	process_exit_if_interrupted();
 	r->text = code ? NULL : read_text(r->config);
-	if (!r->text) {
+	if (!r->text && !code) {
+		error("%s: the kconfig command exited 0 but wrote no configuration (%s): %s\n"
+		      "(it must write the file KCONFIG_CONFIG names; see --kconfig in git-vampyr(1))",
+		      r->what, r->config, r->cmd);
+		if (r->log)
+			print_log_tail(r->log);
+	} else if (!r->text) {
 		error("%s: the kconfig command failed (exit %d): %s", r->what, code, r->cmd);
 		if (r->log)
 			print_log_tail(r->log);

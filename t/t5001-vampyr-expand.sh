@@ -158,6 +158,13 @@ test_expect_success KCONF 'a pin round starts while other configurations still r
 	test "$(cat jw/log)" = overlap
 '
 
+test_expect_success 'a kconfig command that exits 0 without writing a .config is said so' '
+	test_must_fail git vampyr --no-notes --expand -o out4 --kconfig=true >actual 2>err &&
+	grep "the kconfig command exited 0 but wrote no configuration" err &&
+	grep "KCONFIG_CONFIG" err &&
+	! grep "failed (exit 0)" err
+'
+
 test_expect_success 'what expansion cannot keep is reported' '
 	git vampyr --no-notes --expand --format=json -o out3 \
 		--kconfig="echo \"# nothing\" >\"\$KCONFIG_CONFIG\"" >report.json &&
