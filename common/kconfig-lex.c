@@ -382,7 +382,11 @@ static void lex_line(struct lexer *lx)
 				}
 			}
 		} else if (lex_operator(lx) < 0) {
-			lex_message(lx, lx->line, "ignoring unsupported character '%c'", c);
+			if (c >= 0x20 && c < 0x7f)
+				lex_message(lx, lx->line, "ignoring unsupported character '%c'", c);
+			else	/* a NUL or a control byte would cut or garble the message */
+				lex_message(lx, lx->line, "ignoring unsupported character '\\x%02x'",
+					    (unsigned char)c);
 			lx->p++;
 		}
 	}

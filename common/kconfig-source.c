@@ -6,6 +6,7 @@
  */
 #include "kconfig-internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 
 /* The longest message printed about a Kconfig file, in bytes (then "..."). */
 #define KCONFIG_MESSAGE_MAX 512
+
+#define KCONFIG_MESSAGES_PER_FILE 100
 
 static void report(struct parse_state *ps, int is_error, const char *path, int line,
 		   const char *fmt, va_list ap)
@@ -30,18 +33,34 @@ static void report(struct parse_state *ps, int is_error, const char *path, int l
 	/* The tree's own bytes, bounded: no raw control or non-UTF-8 byte reaches a terminal. */
 	strbuf_add_printable(&sb, raw.buf, raw.len, KCONFIG_MESSAGE_MAX);
 	strbuf_release(&raw);
-	/* Architectures share files: say each thing once per cache. */
+	/*
+	 * Architectures share files: say each thing once per cache. And at
+	 * most KCONFIG_MESSAGES_PER_FILE things of one file (10,000 unclosed
+	 * menus are one mistake), then that the rest is not shown.
+	 */
+	struct strbuf key = STRBUF_INIT;
+	uintptr_t said;
+	strbuf_addf(&key, "\001%s", path);
 	pthread_mutex_lock(&ps->cache->lock);
 	seen = strmap_contains(&ps->cache->printed, sb.buf);
-	if (!seen)
-		strmap_put(&ps->cache->printed, sb.buf, NULL);
-	pthread_mutex_unlock(&ps->cache->lock);
+	said = (uintptr_t)strmap_get(&ps->cache->printed, key.buf);
 	if (!seen) {
+		strmap_put(&ps->cache->printed, sb.buf, NULL);
+		strmap_put(&ps->cache->printed, key.buf, (void *)(said + 1));
+	}
+	pthread_mutex_unlock(&ps->cache->lock);
+	if (!seen && said < KCONFIG_MESSAGES_PER_FILE) {
 		if (is_error)
 			error("%s", sb.buf);
 		else
 			warning("%s", sb.buf);
+	} else if (!seen && said == KCONFIG_MESSAGES_PER_FILE) {
+		strbuf_reset(&sb);
+		strbuf_add_printable(&sb, path, strlen(path), KCONFIG_MESSAGE_MAX);
+		warning("%s: more than %d errors and warnings; the rest of this file's "
+			"are not shown", sb.buf, KCONFIG_MESSAGES_PER_FILE);
 	}
+	strbuf_release(&key);
 	strbuf_release(&sb);
 }
 

@@ -139,4 +139,21 @@ test_expect_success 'messages quote the tree'"'"'s raw bytes as \xNN and stay bo
 	awk "length > 600 { bad = 1 } END { exit bad }" err
 '
 
+test_expect_success 'a NUL byte is shown as \\x00, not cut out of the message' '
+	mkdir -p nul &&
+	printf "config A\n\tbool \"a\"\nfoo\000bar\n" >nul/Kconfig &&
+	test_expect_code 1 test-kconfig nul 2>err &&
+	grep "nul/Kconfig:3: ignoring unsupported character .\\\\x00.\$" err ||
+	grep "Kconfig:3: ignoring unsupported character .\\\\x00.\$" err
+'
+
+test_expect_success 'one mistake 10,000 times: 100 messages of the file, then that the rest is not shown' '
+	mkdir -p menus &&
+	{ printf "config A\n\tbool \"a\"\n" && seq -f "menu \"m%g\"" 10000; } >menus/Kconfig &&
+	test_expect_code 1 test-kconfig menus >out 2>err &&
+	test_line_count = 102 err &&
+	grep "^10000 errors" err &&
+	grep "more than 100 errors and warnings; the rest of this file.s are not shown" err
+'
+
 test_done
