@@ -29,6 +29,28 @@ static atomic_int caught;
 #define MAX_CHILDREN 256
 static atomic_int children[MAX_CHILDREN];
 
+static void remove_tmpdirs(void);
+
+/*
+ * Ends the process by the signal `sig` itself, as git does after its
+ * cleanup: the parent sees a death by signal (a shell's $? 128 + sig), not
+ * an exit code that a usage error (129) could also give. The temporary
+ * directories go first: atexit handlers do not run on a signal.
+ */
+static void die_of_signal(int sig)
+{
+	remove_tmpdirs();
+	fflush(stdout);
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
 static void kill_children(void)
 {
 	for (size_t i = 0; i < MAX_CHILDREN; i++) {
@@ -57,8 +79,12 @@ void process_catch_interrupts(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigemptyset(&sa.sa_mask);
-	/* The second signal takes its default action: the process ends at once. */
-	sa.sa_flags = SA_RESTART | SA_RESETHAND;
+	/*
+	 * The second signal takes its default action: the process ends at once.
+	 * No SA_RESTART: a blocking call (a FIFO's open, a read) returns EINTR
+	 * and the run ends, where a restarted call would wait on.
+	 */
+	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		struct sigaction old;
 
@@ -73,13 +99,6 @@ void process_catch_interrupts(void)
 int process_interrupted(void)
 {
 	return atomic_load(&caught);
-}
-
-int process_exit_status(void)
-{
-	int sig = process_interrupted();
-
-	return sig ? 128 + sig : EXIT_FATAL;
 }
 
 void process_exit_if_interrupted(void)
@@ -98,7 +117,13 @@ void process_exit_if_interrupted(void)
 	}
 	process_end_if_pipe_closed();
 	error("interrupted");
-	exit(process_exit_status());
+	die_of_signal(process_interrupted());
+}
+
+void process_die_if_interrupted(void)
+{
+	if (process_interrupted())
+		die_of_signal(process_interrupted());
 }
 
 int process_flush_stdout(void)
@@ -116,10 +141,7 @@ void process_end_if_pipe_closed(void)
 {
 	if (process_interrupted() != SIGPIPE)
 		return;
-	fflush(stderr);
-	signal(SIGPIPE, SIG_DFL);
-	raise(SIGPIPE);
-	_exit(128 + SIGPIPE);
+	die_of_signal(SIGPIPE);
 }
 
 static void track(pid_t pid)

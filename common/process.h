@@ -6,7 +6,8 @@
  * The first SIGINT, SIGTERM or SIGHUP sets a flag that long loops poll
  * (process_interrupted) and ends the process group of every running child at
  * once, so that whatever waits for one returns; the command then keeps what
- * was finished whole, and exits with process_exit_status() (130, 143, 129).
+ * was finished whole, and dies of that same signal after its cleanup, as git
+ * does (a shell's $? 130, 143, 129; a parent's wait status says "signal").
  * A second signal kills the process at once. Temporary directories made here
  * are removed at exit, an interrupted exit too.
  */
@@ -20,10 +21,10 @@
 void process_catch_interrupts(void);
 /* The signal that interrupted the run, or 0. Async-signal-safe, any thread. */
 int process_interrupted(void);
-/* 128 + that signal, as a shell reports it. */
-int process_exit_status(void);
-/* When interrupted: says so and exits with process_exit_status(). */
+/* When interrupted: says so and dies of that signal (cleanup done). */
 void process_exit_if_interrupted(void);
+/* When interrupted: dies of that signal, saying nothing (cleanup done). */
+void process_die_if_interrupted(void);
 /*
  * Flushes stdout. When its reader has gone (EPIPE: `| head`), the run is
  * interrupted as by SIGPIPE: long loops stop, what is finished is kept, and

@@ -717,8 +717,7 @@ int main(int argc, const char **argv)
 	if (process_flush_stdout() < 0 && process_interrupted() != SIGPIPE)
 		ret = ret < 0 ? ret : error("could not write to standard output");
 	process_end_if_pipe_closed();
-	if (process_interrupted())
-		return process_exit_status();
+	process_die_if_interrupted();
 	if (!ret && error_count())
 		ret = 1;
 	return ret < 0 ? EXIT_FATAL : ret;

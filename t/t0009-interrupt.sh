@@ -123,6 +123,20 @@ test_expect_success 'git undertaker: SIGTERM exits 143; the notes stay as they w
 	test_cmp before after
 '
 
+test_expect_success 'git undertaker: SIGHUP ends it by SIGHUP itself, not by exit code 129 (a usage error)' '
+	cat >waitsig.py <<-\PY &&
+	import os, signal, subprocess, sys, time
+	p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+	time.sleep(1)
+	p.send_signal(signal.SIGHUP)
+	p.wait()
+	print("signal %d" % -p.returncode if p.returncode < 0 else "exit %d" % p.returncode)
+	PY
+	python3 waitsig.py git-undertaker -j2 --no-notes base..hard >status &&
+	echo "signal 1" >expect &&
+	test_cmp expect status
+'
+
 # A reader that has gone: a write end of a FIFO whose only reader was closed.
 test_expect_success 'git undertaker: a closed pipe on stdout ends the run at once, silently, by SIGPIPE' '
 	git init -q pipe &&
