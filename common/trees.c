@@ -466,6 +466,13 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 
 	if (!arch)
 		return;
+	/* ARCH and SRCARCH go into Kconfig's paths: a name, never a path. */
+	if (!*arch || *arch == '.' || *arch == '-' || arch[strspn(arch,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")]) {
+		fprintf(stderr, "error: invalid architecture name '%s': letters, digits, "
+			"'_', '-' and '.' only\n", arch);
+		exit(EXIT_USAGE);
+	}
 	project_config_init(&pc, r);
 	project_detect(&p, &pc, r, commit);
 	project_config_release(&pc);
@@ -473,6 +480,8 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 	    !arches.nr)
 		arch_kconfig_dirs(&p, r, commit, &arches);
 	if (p.kind == PROJECT_NONE || !arches.nr) {
+		warning("this tree has no architectures to choose from; --arch=%s only "
+			"sets ARCH and SRCARCH for its Kconfig", arch);
 		project_release(&p);
 		strvec_clear(&arches);
 		return;

@@ -484,6 +484,25 @@ test_expect_success '--arch=<typo>: a swap of two letters is one typo (x68 is x8
 	)
 '
 
+test_expect_success '--arch=<a path> is refused on any tree; a tree without architectures says what --arch does there' '
+	git init -q noarch &&
+	(
+		cd noarch &&
+		printf "config FOO\n\tbool \"foo\"\n" >Kconfig &&
+		git add . && test_tick && git commit -q -m one &&
+		for a in ../../etc x/y . -x ""; do
+			test_expect_code 129 git undertaker --all --arch="$a" 2>err &&
+			grep "invalid architecture name" err || return 1
+		done &&
+		test_expect_code 129 git vampyr --arch=../etc 2>err &&
+		grep "invalid architecture name" err &&
+		git undertaker --all --arch=foo 2>err &&
+		grep "no architectures to choose from; --arch=foo only sets ARCH" err
+	) &&
+	(cd arches && test_expect_code 129 git undertaker --all --arch=../x86 2>err) &&
+	grep "invalid architecture name" arches/err
+'
+
 test_expect_success 'a replaced commit is checked as git log shows it (git replace), the original with GIT_NO_REPLACE_OBJECTS' '
 	git init -q replaced &&
 	(cd replaced &&
