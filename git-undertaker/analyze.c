@@ -145,19 +145,23 @@ static formula with_vars_off(struct file_arch *fa, formula f,
 {
 	struct logic *l = fa->am->logic;
 	int *vars = NULL;
-	size_t nr = 0, alloc = 0;
-	formula g = f;
+	size_t nr = 0, alloc = 0, n = 1;
+	formula *conj;
 
 	*any = 0;
 	logic_vars_of(l, f, &vars, &nr, &alloc);
+	/* One conjunction of them all: a chain of pairs is quadratic in the names. */
+	conj = xmalloc((nr + 1) * sizeof(*conj));
+	conj[0] = f;
 	for (size_t i = 0; i < nr; i++) {
 		const char *name = logic_var_name(l, vars[i]);
 
-		if (name && off(fa, name)) {
-			g = logic_and(l, g, logic_not(logic_atom(l, vars[i])));
-			*any = 1;
-		}
+		if (name && off(fa, name))
+			conj[n++] = logic_not(logic_atom(l, vars[i]));
 	}
+	*any = n > 1;
+	formula g = n > 1 ? logic_and_n(l, conj, n) : f;
+	free(conj);
 	free(vars);
 	return g;
 }
