@@ -30,6 +30,8 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 size_t error_count(void);
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Something to know that is no fault ("note: "); silenced by -q too. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set by -q: silences warning() (errors still print). */
 extern int quiet;
 

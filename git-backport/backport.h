@@ -26,6 +26,7 @@ struct bp_options {
 	git_oid macro_id;		/* its blob id, in every cache key */
 	int verbose;			/* -v: every message of spatch's, per file */
 	int ignore_failures;		/* failures do not make the exit status 1 */
+	int strict_parsing;		/* code spatch could not parse is a failure */
 };
 
 /* What spatch is: found once per run. */
@@ -41,6 +42,13 @@ struct rule {
 	char *version;			/* from "// Backport: <version>", NULL when none */
 	int selected;			/* runs with this --target */
 	char *failure;			/* the rule itself failed: spatch's message */
+	/*
+	 * Its `virtual` declarations: `patch` among them, spatch gets -D patch
+	 * (as make coccicheck MODE=patch runs such rules); others only (report,
+	 * context, org): their names, and the rule has no patch mode to preview.
+	 */
+	int virtual_patch;
+	char *no_patch_mode;
 	int no_filter;			/* spatch gave no grep query: every file is tried */
 	pcre2_code *filter;		/* the rule's tokens; a file with none is skipped */
 

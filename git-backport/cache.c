@@ -23,9 +23,10 @@
 /*
  * Part of every key too: entries of an older format are never looked at.
  * 3: a message of the form `error in <path>;` is the file's it names (2
- * gave it to the first file of the batch).
+ * gave it to the first file of the batch). 4: a rule that declares
+ * `virtual patch` runs with -D patch, and a failure is spatch's fatal line.
  */
-#define CACHE_FORMAT 3
+#define CACHE_FORMAT 4
 #define CACHE_MAGIC "git-backport cache "
 
 struct cache {

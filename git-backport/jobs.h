@@ -60,7 +60,7 @@ void job_release(struct job *job);
 int exit_ok(int status);
 /* What went wrong with a job that did not exit 0, in one line. */
 char *exit_message(const struct job *job, int status);
-void push_defines(struct run_context *ctx, struct strvec *args);
+void push_defines(struct run_context *ctx, size_t rule, struct strvec *args);
 /*
  * spatch's meaningful lines, joined on one line, as we print its messages:
  * bytes that are not UTF-8 and control characters as \xNN, cut after

@@ -11,6 +11,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,7 +166,27 @@ static char *joined(const struct strvec *v)
  * given to read. Paths are quoted as git quotes them. -q leaves the summary
  * only. Returns how many rules and files failed.
  */
-static size_t report_failures(struct run_context *ctx, int details, int verbose)
+/*
+ * Code spatch could not parse is skipped, by plain spatch as by us: a
+ * warning, and a failure (an error, exit 1) only with --strict-parsing.
+ */
+__attribute__((format(printf, 2, 3)))
+static void parse_report(int strict, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (strict)
+		error("%s", sb.buf);
+	else
+		warning("%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static size_t report_failures(struct run_context *ctx, int details, int verbose, int strict)
 {
 	size_t nr_rules = 0, nr_parse = 0, nr_other = 0, nr_refused = 0;
 
@@ -207,10 +228,11 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 			nr_parse++;
 			if (details && verbose) {
 				for (size_t k = 0; k < places.nr; k++)
-					error("%s: cannot parse %s (%s)", shown, places.v[k], names);
+					parse_report(strict, "%s: cannot parse %s (%s)", shown,
+						     places.v[k], names);
 			} else if (details) {
-				error("%s: cannot parse %s%s (%s)", shown, places.v[0],
-				      places.nr > 1 ? " and more" : "", names);
+				parse_report(strict, "%s: cannot parse %s%s (%s)", shown, places.v[0],
+					     places.nr > 1 ? " and more" : "", names);
 			}
 			free(names);
 		}
@@ -224,8 +246,9 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 		strvec_clear(&other);
 	}
 	if (nr_parse)
-		error("%zu file%s could not be parsed%s", nr_parse, nr_parse > 1 ? "s" : "",
-		      verbose ? "" : "; see --verbose");
+		parse_report(strict, "%zu file%s could not be parsed in part (spatch skips what it "
+			     "cannot parse, with or without git backport)%s", nr_parse,
+			     nr_parse > 1 ? "s" : "", verbose ? "" : "; see --verbose");
 	if (nr_other && !details)
 		error("spatch failed on %zu file%s; see --verbose", nr_other, nr_other > 1 ? "s" : "");
 	if (nr_refused && !details)
@@ -238,7 +261,7 @@ static size_t report_failures(struct run_context *ctx, int details, int verbose)
 			"%s", shown, spatch_path_refusal(ctx->subjects->unread.v[k]));
 		free(shown);
 	}
-	return nr_rules + nr_parse + nr_other + nr_refused;
+	return nr_rules + (strict ? nr_parse : 0) + nr_other + nr_refused;
 }
 
 /* The diff as `git diff` colours it: headers bold, hunk lines cyan, - red, + green. */
@@ -307,6 +330,8 @@ static void parse_command_line(struct invocation *in, int argc, const char **arg
 		OPT_GROUP("Output"),
 		OPT_BOOL(0, "stat", &o->stat, "per-rule statistics instead of the diff"),
 		OPT_BOOL(0, "exit-code", &o->exit_code, "exit 1 also when the rules change something"),
+		OPT_BOOL(0, "strict-parsing", &o->strict_parsing,
+			 "exit 1 also when spatch could not parse part of a file"),
 		OPT_BOOL(0, "ignore-failures", &o->ignore_failures,
 			 "exit 0 though spatch failed on a rule or a file"),
 		OPT_BOOL('v', "verbose", &o->verbose, "every place spatch cannot parse"),
@@ -390,6 +415,10 @@ static int preview(struct invocation *in)
 	     rules_macro_file(in->r, o->macro_file, in->tmpdir, &o->macro_path, &o->macro_id) < 0))
 		return -1;
 	rules_select(&in->rules, o->target);
+	for (size_t i = 0; i < in->rules.nr; i++)
+		if (in->rules.v[i].no_patch_mode)
+			note("%s: no patch mode (virtual %s only): not run; a preview shows "
+			     "what rules change", in->rules.v[i].name, in->rules.v[i].no_patch_mode);
 
 	sorted = xcalloc(in->paths.nr + 1, sizeof(*sorted));
 	strmap_for_each(&in->paths, e)
@@ -440,7 +469,8 @@ static int print_preview(struct invocation *in)
 {
 	struct bp_options *o = &in->o;
 	struct strbuf out = STRBUF_INIT;
-	size_t nr_failed = report_failures(&in->ctx, !in->common.quiet || o->verbose, o->verbose);
+	size_t nr_failed = report_failures(&in->ctx, !in->common.quiet || o->verbose, o->verbose,
+					   o->strict_parsing);
 
 	if (o->json) {
 		struct strbuf preview = STRBUF_INIT;

@@ -289,7 +289,7 @@ static int start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t
 		strvec_push(&args, "--macro-file");
 		strvec_push(&args, ctx->opts->macro_path);
 	}
-	push_defines(ctx, &args);
+	push_defines(ctx, rule, &args);
 	if (ctx->opts->timeout > 0) {
 		strvec_push(&args, "--timeout");
 		strvec_pushf(&args, "%d", ctx->opts->timeout);

@@ -47,6 +47,56 @@ static char *parse_backport_header(const char *data, size_t size)
 	return q > p ? xstrndup(p, q - p) : NULL;
 }
 
+static int closes_comment(const char *p, const char *end)
+{
+	for (; p + 1 < end; p++)
+		if (p[0] == '*' && p[1] == '/')
+			return 1;
+	return 0;
+}
+
+/*
+ * The `virtual a, b` lines of a rule (SmPL: at a line's start, outside
+ * comments): is `patch` among the names, else the names, comma-separated.
+ */
+static void scan_virtuals(struct rule *rule, const char *data, size_t size)
+{
+	struct strbuf names = STRBUF_INIT;
+	const char *p = data, *end = data + size;
+	int in_comment = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *q = p;
+
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		if (in_comment) {
+			in_comment = !closes_comment(q, e);
+		} else if (e - q >= 2 && q[0] == '/' && q[1] == '*') {
+			in_comment = !closes_comment(q + 2, e);
+		} else if ((size_t)(e - q) > 8 && !strncmp(q, "virtual", 7) &&
+			   (q[7] == ' ' || q[7] == '\t')) {
+			for (q += 8; q < e;) {
+				while (q < e && (*q == ' ' || *q == '\t' || *q == ','))
+					q++;
+				const char *w = q;
+				while (q < e && (isalnum((unsigned char)*q) || *q == '_'))
+					q++;
+				if (q == w)
+					break;
+				if ((size_t)(q - w) == 5 && !strncmp(w, "patch", 5))
+					rule->virtual_patch = 1;
+				strbuf_addf(&names, "%s%.*s", names.len ? ", " : "", (int)(q - w), w);
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (names.len && !rule->virtual_patch)
+		rule->no_patch_mode = strbuf_detach(&names, NULL);
+	strbuf_release(&names);
+}
+
 static void add_rule(struct rule_set *rs, const char *name, const char *file,
 		     const char *data, size_t size)
 {
@@ -59,6 +109,7 @@ static void add_rule(struct rule_set *rs, const char *name, const char *file,
 	rule->file = xstrdup(file);
 	repo_hash_blob(data, size, &rule->blob);
 	rule->version = parse_backport_header(data, size);
+	scan_virtuals(rule, data, size);
 	if (rule->version) {
 		long parts[4], rc;
 
@@ -244,8 +295,8 @@ void rules_select(struct rule_set *rs, const char *target)
 		struct rule *rule = &rs->v[i];
 
 		/* A rule undoes an API of its version: needed only on older kernels. */
-		rule->selected = !target || !rule->version ||
-			kernel_version_compare(rule->version, target) > 0;
+		rule->selected = !rule->no_patch_mode && (!target || !rule->version ||
+			kernel_version_compare(rule->version, target) > 0);
 	}
 }
 
@@ -258,6 +309,7 @@ void rules_clear(struct rule_set *rs)
 		free(rule->file);
 		free(rule->version);
 		free(rule->failure);
+		free(rule->no_patch_mode);
 		pcre2_code_free(rule->filter);
 	}
 	free(rs->v);

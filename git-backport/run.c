@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,12 +59,51 @@ static int noise_line(const char *line, size_t len)
 		starts_with(line, "HANDLING:");
 }
 
-/* A message on one line from spatch's output: its meaningful lines joined. */
+/* Does the line say what went wrong (spatch's fatal line among its chatter)? */
+static int fatal_line(const char *line, size_t len)
+{
+	static const char *const marks[] = {
+		"error", "failure", "exception", "not supported", "no ocaml", "not found",
+		"cannot", "can't", "unable", "invalid", NULL
+	};
+
+	for (size_t i = 0; marks[i]; i++) {
+		size_t n = strlen(marks[i]);
+
+		for (size_t j = 0; j + n <= len; j++)
+			if (!strncasecmp(line + j, marks[i], n))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A message on one line from spatch's output: its fatal line when it has
+ * one (after its warnings, or before an echo of the rule), else its
+ * meaningful lines joined.
+ */
 char *spatch_message(const char *text, size_t max_lines)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t lines = 0;
 
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (!starts_with(p, "Warning:") && !noise_line(p, len) && fatal_line(p, len)) {
+			/* The line, and the indented lines that continue it (the place). */
+			text = p;
+			max_lines = 1;
+			for (const char *q = nl; q && (q[1] == ' ' || q[1] == '\t') && max_lines < 3;
+			     q = strchr(q + 1, '\n'))
+				max_lines++;
+			break;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
 	for (const char *p = text; *p && lines < max_lines;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -197,11 +237,19 @@ int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *arg
 	return 0;
 }
 
-void push_defines(struct run_context *ctx, struct strvec *args)
+void push_defines(struct run_context *ctx, size_t rule, struct strvec *args)
 {
+	int patch = 0;
+
 	for (size_t i = 0; i < ctx->opts->defines.nr; i++) {
 		strvec_push(args, "-D");
 		strvec_push(args, ctx->opts->defines.v[i]);
+		patch |= !strcmp(ctx->opts->defines.v[i], "patch");
+	}
+	/* A rule written for make coccicheck transforms with MODE=patch. */
+	if (ctx->rules->v[rule].virtual_patch && !patch) {
+		strvec_push(args, "-D");
+		strvec_push(args, "patch");
 	}
 }
 
@@ -216,7 +264,7 @@ static int start_query(struct run_context *ctx, struct job *job, size_t rule)
 	strvec_push(&args, "spatch");
 	strvec_push(&args, "--parse-cocci");
 	strvec_push(&args, ctx->rules->v[rule].file);
-	push_defines(ctx, &args);
+	push_defines(ctx, rule, &args);
 	ret = job_spawn(ctx, job, &args);
 	strvec_clear(&args);
 	return ret;

@@ -288,10 +288,13 @@ test_expect_success 'a C file that spatch cannot parse is reported per file and 
 	EOF
 	git add drivers/net/baz &&
 	git commit -q -m "baz: broken" &&
-	test_expect_code 1 git backport --rules=rules base..HEAD >out 2>err &&
-	grep "^git backport: error: drivers/net/baz/baz.c: cannot parse line [0-9]*, column [0-9]*, around .* (0001-threaded-irq.cocci)$" err &&
+	git backport --rules=rules base..HEAD >out 2>err &&
+	grep "^git backport: warning: drivers/net/baz/baz.c: cannot parse line [0-9]*, column [0-9]*, around .* (0001-threaded-irq.cocci)$" err &&
 	test $(grep -c "baz.c" err) = 1 &&
-	grep "^git backport: error: 1 file could not be parsed; see --verbose$" err &&
+	grep "^git backport: warning: 1 file could not be parsed in part (spatch skips what it cannot parse, with or without git backport); see --verbose$" err &&
+	test_expect_code 1 git backport --strict-parsing --rules=rules base..HEAD >out2 2>err2 &&
+	test_cmp out out2 &&
+	grep "^git backport: error: 1 file could not be parsed in part" err2 &&
 	# The source lines spatch prints are no message, "timeout" in them no timeout.
 	! grep "bad:" err &&
 	grep compat_request_threaded_irq out &&
@@ -353,7 +356,7 @@ test_expect_success '-j 1 and -j 2 give the same diff' '
 	test_cmp one two
 '
 
-test_expect_success '-D is passed on for rules with virtual names' '
+test_expect_success 'a rule declaring virtual patch runs with -D patch; one with report modes only is a note' '
 	mkdir -p virt &&
 	write_file virt/0001-virt.cocci <<-\EOF &&
 	virtual patch
@@ -363,12 +366,24 @@ test_expect_success '-D is passed on for rules with virtual names' '
 	-foo_new_api(E)
 	+foo_older_api(E)
 	EOF
-	# Without -D spatch refuses the rule ("No rules apply"): a failure, 1.
-	test_expect_code 1 git backport --rules=virt base..HEAD >out 2>err &&
-	grep "0001-virt.cocci: No rules apply" err &&
-	test_must_be_empty out &&
-	git backport -D patch --rules=virt base..HEAD >out &&
-	grep "^+	return foo_older_api(3);" out
+	# It declares virtual patch: run with -D patch, as make coccicheck MODE=patch.
+	git backport --rules=virt base..HEAD >out 2>err &&
+	grep "^+	return foo_older_api(3);" out &&
+	git backport -D patch --rules=virt base..HEAD >out2 &&
+	test_cmp out out2 &&
+	# Report or context modes only: a note, not run, no failure.
+	write_file virt/0002-report.cocci <<-\EOF &&
+	virtual report
+	virtual context, org
+	@r depends on report@
+	expression E;
+	@@
+	foo_new_api(E)
+	EOF
+	git backport --rules=virt base..HEAD >out3 2>err &&
+	test_cmp out out3 &&
+	grep "note: 0002-report.cocci: no patch mode (virtual report, context, org only): not run" err &&
+	! grep "error:" err
 '
 
 test_expect_success '--at previews whole paths at one commit' '

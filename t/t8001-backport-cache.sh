@@ -177,11 +177,13 @@ test_expect_success 'a note says what failed' '
 	printf "int slow(void)\n{\n\treturn request_threaded_irq(1 2;\n}\n" >drivers/d.c &&
 	git add drivers/d.c &&
 	git commit -q -m "d: broken" &&
-	test_expect_code 1 git backport --rules=rules HEAD >/dev/null 2>err &&
-	grep "^git backport: error: drivers/d.c: cannot parse line [0-9]*, .*(0001-threaded-irq.cocci)$" err &&
+	git backport --rules=rules HEAD >/dev/null 2>err &&
+	grep "^git backport: warning: drivers/d.c: cannot parse line [0-9]*, .*(0001-threaded-irq.cocci)$" err &&
 	git notes --ref=backport show HEAD >note &&
 	grep "^failed drivers/d.c: 0001-threaded-irq.cocci: parse error" note &&
-	git backport --ignore-failures --rules=rules HEAD >/dev/null 2>err &&
+	test_expect_code 1 git backport --strict-parsing --rules=rules HEAD >/dev/null 2>err &&
+	grep "^git backport: error: drivers/d.c: cannot parse line [0-9]*, .*(0001-threaded-irq.cocci)$" err &&
+	git backport --strict-parsing --ignore-failures --rules=rules HEAD >/dev/null 2>err &&
 	grep "^git backport: error: drivers/d.c: cannot parse line [0-9]*, .*(0001-threaded-irq.cocci)$" err &&
 	git reset -q --hard HEAD~1
 '

@@ -41,26 +41,31 @@ test_expect_success 'a clean run exits 0; --exit-code makes a change 1' '
 	test_expect_code 1 git backport --exit-code --rules=rules --macro-file=macros.h base..drivers >out
 '
 
-test_expect_success 'a file spatch cannot parse: named once with its rules, a summary, exit 1' '
-	test_expect_code 1 git backport --rules=rules base..drivers >out 2>err &&
+test_expect_success 'a file spatch cannot parse: named once with its rules, a summary, a warning (exit 1 with --strict-parsing)' '
+	git backport --rules=rules base..drivers >out 2>err &&
 	cat err &&
-	grep "^git backport: error: drivers/uboot.c: cannot parse line 1, column [0-9]*, around .=. (0001-api.cocci)$" err &&
+	grep "^git backport: warning: drivers/uboot.c: cannot parse line 1, column [0-9]*, around .=. (0001-api.cocci)$" err &&
 	test $(grep -c uboot.c err) = 1 &&
-	grep "^git backport: error: 1 file could not be parsed; see --verbose$" err &&
+	grep "^git backport: warning: 1 file could not be parsed in part (spatch skips what it cannot parse, with or without git backport); see --verbose$" err &&
 	test_line_count = 2 err &&
+	test_expect_code 1 git backport --strict-parsing --rules=rules base..drivers >out2 2>err &&
+	test_cmp out out2 &&
+	grep "^git backport: error: 1 file could not be parsed in part" err &&
 	# What spatch made of the rest is kept.
 	grep "foo_old_api(2, 0)" out
 '
 
-test_expect_success '-v names every place, -q only the summary, --ignore-failures exits 0' '
-	test_expect_code 1 git backport -v --rules=rules base..broken >out 2>err &&
+test_expect_success '-v names every place, -q nothing but with --strict-parsing the summary, --ignore-failures exits 0' '
+	git backport -v --rules=rules base..broken >out 2>err &&
 	cat err &&
-	grep "^git backport: error: drivers/broken.c: cannot parse line 1, " err &&
-	grep "^git backport: error: 2 files could not be parsed$" err &&
-	test_expect_code 1 git backport -q --rules=rules base..broken >out 2>err &&
-	echo "git backport: error: 2 files could not be parsed; see --verbose" >expect &&
+	grep "^git backport: warning: drivers/broken.c: cannot parse line 1, " err &&
+	grep "^git backport: warning: 2 files could not be parsed in part (spatch skips what it cannot parse, with or without git backport)$" err &&
+	git backport -q --rules=rules base..broken >out 2>err &&
+	test_must_be_empty err &&
+	test_expect_code 1 git backport -q --strict-parsing --rules=rules base..broken >out 2>err &&
+	echo "git backport: error: 2 files could not be parsed in part (spatch skips what it cannot parse, with or without git backport); see --verbose" >expect &&
 	test_cmp expect err &&
-	git backport -q --ignore-failures --rules=rules base..broken >out 2>err &&
+	git backport -q --strict-parsing --ignore-failures --rules=rules base..broken >out 2>err &&
 	test_cmp expect err
 '
 
@@ -127,9 +132,9 @@ test_expect_success 'a parse error of the form "error in <path>;" goes to the fi
 	printf "int one(void) { return foo_new_api(1); }\n" >two/a.c &&
 	printf "int two(void) { return foo_new_api(2); }\n" >two/b.c &&
 	git add two && test_tick && git commit -q -m two &&
-	test_expect_code 1 env PATH="$PWD/wrap2:$PATH" git backport --no-notes -j 1 --rules=rules HEAD^! >out 2>err &&
-	grep "error: two/b.c: cannot parse error in ./two/b.c" err &&
-	! grep "error: two/a.c: cannot parse" err
+	env PATH="$PWD/wrap2:$PATH" git backport --no-notes -j 1 --rules=rules HEAD^! >out 2>err &&
+	grep "warning: two/b.c: cannot parse error in ./two/b.c" err &&
+	! grep "two/a.c: cannot parse" err
 '
 
 
@@ -137,6 +142,28 @@ test_expect_success 'a parse error of the form "error in <path>;" goes to the fi
 # file's and the run goes on with the rest; a failure of the run's (the
 # output, the notes) exits 128 with nothing half-written and, as above,
 # nothing left in TMPDIR.
+test_expect_success 'a rule spatch refuses: its fatal line, not its first warning nor the rule it echoes' '
+	mkdir -p wrap3 rules3 &&
+	write_file wrap3/spatch <<-\EOF &&
+	#!/bin/sh
+	for a; do test "$a" = --parse-cocci && parse=1; done
+	if test -n "$parse"; then
+		echo "init_defs_builtins: /usr/lib/coccinelle/standard.h"
+		echo "warning: iso commeq does not match the code below on line 4"
+		echo "No OCaml compiler found! Install either ocamlopt or ocamlopt.opt"
+		echo "@r@"
+		echo "identifier f;"
+		exit 1
+	fi
+	exec "$REAL_SPATCH" "$@"
+	EOF
+	chmod +x wrap3/spatch &&
+	printf "@r@\nidentifier f;\n@@\nf(...)\n@script:ocaml@\nf << r.f;\n@@\nprint_string f\n" >rules3/0001-ocaml.cocci &&
+	test_expect_code 1 env PATH="$PWD/wrap3:$PATH" git backport --no-notes --rules=rules3 base..drivers >out 2>err &&
+	grep "^git backport: error: 0001-ocaml.cocci: No OCaml compiler found! Install either ocamlopt or ocamlopt.opt$" err &&
+	! grep "iso commeq" err
+'
+
 test_expect_success 'setup: a repository of two files for the failures below' '
 	git init -q io &&
 	write_new_api_rule io/rules/a.cocci &&
