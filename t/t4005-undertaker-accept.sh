@@ -37,7 +37,8 @@ test_expect_success 'a trailer accepts the defect it names: exit 0, accepted in 
 	git notes --ref=undertaker show ahead >note &&
 	grep "^b.c:1: dead block B0 (kconfig, global): #ifdef CONFIG_AHEAD \[accepted\]$" note &&
 	grep "^Undertaker: 1 new, 0 fixed, 1 accepted$" note &&
-	grep "^Undertaker-Defect: .*\"status\":\"accepted\"" note &&
+	git notes --ref=undertaker-data show ahead >data &&
+	grep "^{.*\"status\":\"accepted\"" data &&
 	test_expect_code 1 git undertaker --show=all ahead >all &&
 	grep "^b.c:1: dead block B0 (kconfig, global): #ifdef CONFIG_AHEAD \[accepted\]$" all
 '
