@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accept.h"
 #include "checker.h"
 #include "email.h"
 #include "mbox.h"
@@ -607,6 +608,38 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	return total_new ? 1 : 0;
 }
 
+/*
+ * --write-accept-file: every defect of a census as an accept-file line
+ * (path:line of its block, its text line as a comment), for
+ * undertaker.acceptFile. Written under a temporary name and renamed.
+ */
+static int write_accept_file(const char *path, struct repo *r, const git_oid *commit,
+			     const struct defect_list *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *tmp = xstrfmt("%s.tmp", path);
+	FILE *f;
+	int ret = 0;
+
+	strbuf_addf(&sb, "# Accepted defects (undertaker.acceptFile), from the census of %s\n"
+		    "# by git undertaker --all --write-accept-file; one path:line or CONFIG name a line.\n",
+		    oid_short(r, commit));
+	for (size_t i = 0; i < l->nr; i++) {
+		accept_file_line(&sb, &l->v[i]);
+		strbuf_addstr(&sb, "  # ");
+		defect_format_text(&sb, &l->v[i], 0);
+		strbuf_addch(&sb, '\n');
+	}
+	f = fopen(tmp, "w");
+	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f) != 0 || rename(tmp, path) < 0) {
+		ret = error("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int run_census(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
 {
 	struct defect_list defects = { 0 };
@@ -638,6 +671,9 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		else if (!o->common.quiet)
 			print_text(r, &ck, &defects, o);
 		ret = defects.nr ? 1 : 0;
+		if (o->write_accept_file &&
+		    write_accept_file(o->write_accept_file, r, &commit, &defects) < 0)
+			ret = -1;
 	}
 	defect_list_clear(&defects);
 	checker_save(c);
@@ -795,6 +831,8 @@ int main(int argc, const char **argv)
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_LIST(0, "mbox", &mbox, "file",
 			 "check a patch series (mbox, patch files; - for stdin) without applying it"),
+		OPT_STRING(0, "write-accept-file", &o.write_accept_file, "file",
+			   "with --all: write the defects found to <file>, for undertaker.acceptFile"),
 		OPT_STRING(0, "data-notes-ref", &o.data_notes_ref, "ref",
 			   "notes ref of the defects' JSON (default: the notes ref + \"-data\")"),
 		OPT_STRING(0, "base", &o.base, "rev",
@@ -832,6 +870,8 @@ int main(int argc, const char **argv)
 			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
 				    o.dump_model ? " (and not with --dump-model)" : "");
 	}
+	if (o.write_accept_file && !o.all)
+		usage_error(usage_lines, "--write-accept-file writes a census: it needs --all");
 	if (o.all && o.dump_model)
 		usage_error(usage_lines, "--all and --dump-model cannot be used together");
 	if ((o.all || o.dump_model) && revopts.nr)
