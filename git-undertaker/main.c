@@ -25,7 +25,7 @@
 static const char *const usage_lines[] = {
 	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]",
 	"git undertaker --all [<options>] [<commit>] [-- <pathspec>...]",
-	"git undertaker --mbox=<file>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
+	"git undertaker --mbox=<file>|<dir>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
 	"git undertaker --dump-model[=dimacs|symbols|files] [--arch=<arch>] [<commit>]",
 	NULL,
 };
@@ -830,7 +830,7 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "shard", &shard, "k/n",
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_LIST(0, "mbox", &mbox, "file",
-			 "check a patch series (mbox, patch files; - for stdin) without applying it"),
+			 "check a patch series (mbox, patch files, their directory; - for stdin) without applying it"),
 		OPT_STRING(0, "write-accept-file", &o.write_accept_file, "file",
 			   "with --all: write the defects found to <file>, for undertaker.acceptFile"),
 		OPT_STRING(0, "data-notes-ref", &o.data_notes_ref, "ref",
