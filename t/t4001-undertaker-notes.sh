@@ -98,6 +98,18 @@ test_expect_success 'a data note of another readable note is no note: JSON check
 	test_cmp data again
 '
 
+test_expect_success 'a data note of two runs merged (two ids, cat_sort_uniq) is no note either' '
+	git notes --ref=undertaker-data show bad >data &&
+	{ echo "Undertaker-Note: 0123456789012345678901234567890123456789" && cat data; } |
+		sed "s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the note\"/" |
+		sort -u >merged &&
+	git notes --ref=undertaker-data add -f -F merged bad &&
+	test_expect_code 1 git undertaker --format=json bad >json &&
+	! grep "from the note" json &&
+	git notes --ref=undertaker-data show bad >again &&
+	test_cmp data again
+'
+
 test_expect_success 'a note of the first form (Undertaker-Defect: trailers) is still read' '
 	git notes --ref=undertaker show bad >note &&
 	git notes --ref=undertaker-data show bad >data &&
