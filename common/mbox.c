@@ -4,12 +4,14 @@
 #include "mbox.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -501,7 +503,7 @@ static int read_input(const char *path, struct strbuf *sb)
 	return 0;
 }
 
-int mbox_read(struct mbox_series *s, const char *path)
+static int read_one(struct mbox_series *s, const char *path, int may_be_cover)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
@@ -541,7 +543,7 @@ int mbox_read(struct mbox_series *s, const char *path)
 	had_base = !had_base && s->base_commit;
 	strbuf_release(&sb);
 	/* A cover letter alone in its file says the base, and that is all. */
-	if (!nr_patches && !had_base)
+	if (!nr_patches && !had_base && !may_be_cover)
 		return error("%s: no patch in it", name);
 	if (!nr_patches)
 		return 0;
@@ -551,6 +553,45 @@ int mbox_read(struct mbox_series *s, const char *path)
 		s->v[s->nr - 1].source = xstrdup(name);
 	}
 	return 0;
+}
+
+/*
+ * A directory of `git format-patch -o` output: its *.patch files in name
+ * order; a 0000-* file (the cover letter) may hold no patch.
+ */
+static int read_dir(struct mbox_series *s, const char *dir)
+{
+	struct strvec names = STRVEC_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int ret = 0;
+
+	if (!d)
+		return error("cannot read %s: %s", dir, strerror(errno));
+	while ((de = readdir(d)))
+		if (ends_with(de->d_name, ".patch") && de->d_name[0] != '.')
+			strvec_push(&names, de->d_name);
+	closedir(d);
+	strvec_sort(&names);
+	if (!names.nr)
+		ret = error("%s: no *.patch file in it", dir);
+	for (size_t i = 0; !ret && i < names.nr; i++) {
+		char *path = xstrfmt("%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names.v[i]);
+
+		ret = read_one(s, path, starts_with(names.v[i], "0000-"));
+		free(path);
+	}
+	strvec_clear(&names);
+	return ret;
+}
+
+int mbox_read(struct mbox_series *s, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
+		return read_dir(s, path);
+	return read_one(s, path, 0);
 }
 
 int mbox_apply(struct repo *r, struct mbox_series *s, const char *base)

@@ -40,6 +40,8 @@ struct mbox_series {
  * line still counts). A file that is not an mbox is one message. -1 with a
  * message naming the file when it cannot be read; a file with no patch is
  * an error too, unless it gave the series its base-commit (a cover letter).
+ * A directory is `git format-patch -o` output: its *.patch files, read in
+ * name order, a 0000-* cover letter allowed to hold no patch.
  */
 int mbox_read(struct mbox_series *s, const char *path);
 

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-char *notes_read(struct repo *r, const char *ref, const git_oid *commit)
+char *notes_read_blob(struct repo *r, const char *ref, const git_oid *commit, git_oid *blob)
 {
 	git_note *note;
 	char *text;
@@ -18,8 +18,28 @@ char *notes_read(struct repo *r, const char *ref, const git_oid *commit)
 	if (git_note_read(&note, repo_git_local(r), ref, commit) < 0)
 		return NULL;
 	text = xstrdup(git_note_message(note) ? git_note_message(note) : "");
+	if (blob)
+		git_oid_cpy(blob, git_note_id(note));
 	git_note_free(note);
 	return text;
+}
+
+char *notes_read(struct repo *r, const char *ref, const git_oid *commit)
+{
+	return notes_read_blob(r, ref, commit, NULL);
+}
+
+void notes_text_id(const char *text, git_oid *out)
+{
+	size_t len = strlen(text);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, text);
+	if (!len || text[len - 1] != '\n')
+		strbuf_addch(&sb, '\n');
+	if (git_odb_hash(out, sb.buf, sb.len, GIT_OBJECT_BLOB) < 0)
+		memset(out, 0, sizeof(*out));
+	strbuf_release(&sb);
 }
 
 struct notes_batch {

@@ -13,6 +13,10 @@
 
 /* Reads the note on `commit` in `ref` (full name); NULL when there is none. */
 char *notes_read(struct repo *r, const char *ref, const git_oid *commit);
+/* As notes_read, and the id of the note's blob in *blob (when not NULL). */
+char *notes_read_blob(struct repo *r, const char *ref, const git_oid *commit, git_oid *blob);
+/* The id of the blob a batch stores for `text` (with the newline notes_batch_add adds). */
+void notes_text_id(const char *text, git_oid *out);
 
 struct notes_batch;
 /* Starts a batch against the current tip of `ref` (full name, e.g. refs/notes/undertaker). */

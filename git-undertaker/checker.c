@@ -32,6 +32,7 @@ struct checker {
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
 	struct strvec accept;		/* undertaker.accept */
+	struct accept_file *accept_file;	/* undertaker.acceptFile, or NULL */
 	struct project_config project_config;
 	struct trees_cache trees;
 	char *samples_dir;
@@ -56,6 +57,22 @@ struct checker {
 };
 
 static void init_trees(struct checker *c);
+static int accept_commit(struct checker *c, const git_oid *commit, struct defect_list *out);
+
+static void init_accept_file(struct checker *c)
+{
+	char *value = repo_config_get(c->repo, "undertaker.acceptFile");
+
+	if (value && *value) {
+		c->accept_file = xcalloc(1, sizeof(*c->accept_file));
+		if (accept_file_init(c->repo, value, c->accept_file) < 0) {
+			accept_file_release(c->accept_file);
+			free(c->accept_file);
+			c->accept_file = NULL;
+		}
+	}
+	free(value);
+}
 
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 {
@@ -70,6 +87,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	project_config_init(&c->project_config, r);
 	project_head_macros(&c->project_config, r, &c->macro_defs);
 	repo_config_get_all(r, "undertaker.accept", &c->accept);
+	init_accept_file(c);
 	for (size_t i = 0; i < c->macro_defs.nr; i++)
 		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
 			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
@@ -119,6 +137,9 @@ void checker_free(struct checker *c)
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
 		strvec_clear(&c->accept);
+		if (c->accept_file)
+			accept_file_release(c->accept_file);
+		free(c->accept_file);
 		project_config_release(&c->project_config);
 		sat_shares_free(c->shares);
 	}
@@ -198,6 +219,11 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 		strbuf_addf(&all, "arch %s\n", c->opts->arch);
 	for (size_t i = 0; i < c->accept.nr; i++)
 		strbuf_addf(&all, "accept %s\n", c->accept.v[i]);
+	if (c->accept_file) {
+		accept_file_id(c->repo, c->accept_file, commit, &id);
+		strbuf_addf(&all, "acceptfile %s %s\n", c->accept_file->spec,
+			    git_oid_tostr(hex, sizeof(hex), &id));
+	}
 	/* What a note holds: a note of another form is written again. */
 	strbuf_addf(&all, "note %d\n", CHECKER_NOTE_FORM);
 	repo_hash_blob(all.buf, all.len, &id);
@@ -615,13 +641,28 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	change_list_clear(&changes);
 	ret = other_parents(c, parents.oid, parents.nr, out);
 	if (!ret)
-		ret = accept_defects(c->repo, commit, &c->accept, out);
+		ret = accept_commit(c, commit, out);
 	commit_list_clear(&parents);
 	return ret;
 fail:
 	change_list_clear(&changes);
 	commit_list_clear(&parents);
 	return -1;
+}
+
+/* Turns the new defects that undertaker.accept, its file or a trailer names into accepted ones. */
+static int accept_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
+{
+	struct strvec patterns = STRVEC_INIT;
+	int ret;
+
+	for (size_t i = 0; i < c->accept.nr; i++)
+		strvec_push(&patterns, c->accept.v[i]);
+	if (c->accept_file)
+		accept_file_read(c->repo, c->accept_file, commit, &patterns);
+	ret = accept_defects(c->repo, commit, &patterns, out);
+	strvec_clear(&patterns);
+	return ret;
 }
 
 /* A worker of the pool: its own models and solvers, the parent's tree data. */

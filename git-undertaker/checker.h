@@ -23,6 +23,8 @@ struct undertaker_options {
 	const char *dump_model;	/* --dump-model[=dimacs|symbols|files] */
 	struct strvec pathspec;
 	const char *base;	/* --base: where an --mbox series applies */
+	const char *write_accept_file;	/* --write-accept-file: a census's baseline */
+	const char *data_notes_ref;	/* --data-notes-ref; NULL: the notes ref + "-data" */
 	/* --shard=K/N: this run's share, K in 1..N; N 0: no sharding. */
 	unsigned long shard_k, shard_n;
 };

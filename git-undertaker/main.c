@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accept.h"
 #include "checker.h"
 #include "email.h"
 #include "mbox.h"
@@ -24,31 +25,34 @@
 static const char *const usage_lines[] = {
 	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]",
 	"git undertaker --all [<options>] [<commit>] [-- <pathspec>...]",
-	"git undertaker --mbox=<file>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
+	"git undertaker --mbox=<file>|<dir>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
 	"git undertaker --dump-model[=dimacs|symbols|files] [--arch=<arch>] [<commit>]",
 	NULL,
 };
 
 #define NOTE_MODEL_PREFIX "Undertaker-Model: "
 #define NOTE_SUMMARY_PREFIX "Undertaker: "
+/* A defect's JSON in a note of the first form (before the data note). */
 #define NOTE_DEFECT_PREFIX "Undertaker-Defect: "
+/* The first line of a data note: the id of the readable note it goes with. */
+#define NOTE_DATA_PREFIX "Undertaker-Note: "
 /* A note of a --show=all run: it keeps the unchanged defects too. */
 #define NOTE_SHOW_ALL "Undertaker-Show: all"
 
 /*
- * The note of a checked commit: its new, accepted and fixed defects as text
- * lines, then a trailer block: each of them again as JSON (what --format=json
- * prints from the note), the model key and a summary. Every line stands
- * alone, so `git notes merge -s cat_sort_uniq` still gives a readable note.
+ * The note of a checked commit, the one `git log --notes=undertaker` shows:
+ * its new, accepted and fixed defects as text lines, then a trailer block
+ * with the model key and a summary. Every line stands alone, so
+ * `git notes merge -s cat_sort_uniq` still gives a readable note.
  * A --show=all run (whose analysis found the unchanged defects too) keeps
  * those as well, in the same order as it prints them, and says so with an
  * `Undertaker-Show: all` trailer: a later --show=all prints from that note.
+ * Their JSON (what --format=json prints from notes) is in the data note.
  */
 static char *format_note(const struct defect_list *l, const char *key, int show_all,
 			 size_t *nr_new, size_t *nr_fixed)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct json_writer w;
 	size_t nr_accepted = 0;
 
 	*nr_new = *nr_fixed = 0;
@@ -68,18 +72,6 @@ static char *format_note(const struct defect_list *l, const char *key, int show_
 	}
 	if (sb.len)
 		strbuf_addch(&sb, '\n');
-	for (size_t i = 0; i < l->nr; i++) {
-		struct defect d = l->v[i];
-
-		if (d.status == STATUS_UNCHANGED && !show_all)
-			continue;
-		/* The reasons of --explain are not kept: --explain analyses again. */
-		memset(&d.explanation, 0, sizeof(d.explanation));
-		strbuf_addstr(&sb, NOTE_DEFECT_PREFIX);
-		json_init(&w, &sb);
-		defect_format_json(&w, NULL, &d);
-		strbuf_addch(&sb, '\n');
-	}
 	if (show_all)
 		strbuf_addstr(&sb, NOTE_SHOW_ALL "\n");
 	strbuf_addf(&sb, NOTE_MODEL_PREFIX "%s\n", key);
@@ -88,6 +80,75 @@ static char *format_note(const struct defect_list *l, const char *key, int show_
 		strbuf_addf(&sb, ", %zu accepted", nr_accepted);
 	strbuf_addch(&sb, '\n');
 	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The data note that goes with the readable note `note`, in the data notes
+ * ref: the readable note's blob id, then each defect of it as a JSON line.
+ * The id pairs them: a data note whose readable note was replaced (a run
+ * that died between the two ref updates, a merge of one ref and not of the
+ * other) names another blob and counts as no data note.
+ */
+static char *format_data_note(const struct defect_list *l, const char *note, int show_all)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	notes_text_id(note, &id);
+	strbuf_addf(&sb, NOTE_DATA_PREFIX "%s\n", oid_hex(&id, hex));
+	for (size_t i = 0; i < l->nr; i++) {
+		struct defect d = l->v[i];
+
+		if (d.status == STATUS_UNCHANGED && !show_all)
+			continue;
+		/* The reasons of --explain are not kept: --explain analyses again. */
+		memset(&d.explanation, 0, sizeof(d.explanation));
+		json_init(&w, &sb);
+		defect_format_json(&w, NULL, &d);
+		strbuf_addch(&sb, '\n');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The JSON lines of the defects of a readable note (blob `id`): its own
+ * `Undertaker-Defect:` trailers in a note of the first form, else the lines
+ * of its data note in `data_ref` when that note names `id`. NULL when there
+ * is no such data note: the commit is checked again.
+ */
+static char *note_json_lines(struct repo *r, const char *data_ref, const git_oid *commit,
+			     const char *note, const git_oid *id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *data, *body;
+
+	if (starts_with(note, NOTE_DEFECT_PREFIX) || strstr(note, "\n" NOTE_DEFECT_PREFIX)) {
+		for (const char *p = note; *p; ) {
+			const char *eol = p + strcspn(p, "\n");
+
+			if (starts_with(p, NOTE_DEFECT_PREFIX)) {
+				p += strlen(NOTE_DEFECT_PREFIX);
+				strbuf_add(&sb, p, (size_t)(eol - p));
+				strbuf_addch(&sb, '\n');
+			}
+			p = *eol ? eol + 1 : eol;
+		}
+		return strbuf_detach(&sb, NULL);
+	}
+	data = data_ref ? notes_read(r, data_ref, commit) : NULL;
+	strbuf_addf(&sb, NOTE_DATA_PREFIX "%s\n", oid_hex(id, hex));
+	body = data && starts_with(data, sb.buf) ? xstrdup(data + sb.len) : NULL;
+	/* Two notes merged with cat_sort_uniq: two ids, no pair. */
+	if (body && strstr(body, NOTE_DATA_PREFIX)) {
+		free(body);
+		body = NULL;
+	}
+	strbuf_release(&sb);
+	free(data);
+	return body;
 }
 
 /*
@@ -277,10 +338,10 @@ static int is_note_trailer(const char *line)
 /*
  * Prints what checking the commit again would print (new defects, or with
  * --show=all the fixed, accepted and unchanged ones too) from its current
- * note: the text lines, or for --format=json the JSON of its trailers.
+ * note: the text lines, or for --format=json `json`, its JSON lines.
  */
 static void replay_note(struct repo *r, const struct checked *ck, const char *note,
-			const struct undertaker_options *o)
+			const char *json, const struct undertaker_options *o)
 {
 	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
 	struct json_writer w;
@@ -293,23 +354,20 @@ static void replay_note(struct repo *r, const struct checked *ck, const char *no
 		json_add_str(&w, "commit", oid_hex(&ck->commit, hex));
 		json_array_begin(&w, "defects");
 	}
-	for (const char *p = note; *p; ) {
+	for (const char *p = o->common.json ? json : note; *p; ) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 
 		eol = p + len;
 
 		if (o->common.json) {
-			if (starts_with(p, NOTE_DEFECT_PREFIX)) {
-				const char *json = p + strlen(NOTE_DEFECT_PREFIX);
-				const char *is_new = strstr(json, "\"status\":\"new\"");
+			const char *is_new = strstr(p, "\"status\":\"new\"");
 
-				/* The note's object as it was written. */
-				if (o->show_all || (is_new && is_new < eol)) {
-					strbuf_reset(&raw);
-					strbuf_add(&raw, json, (size_t)(eol - json));
-					json_add_raw(&w, NULL, raw.buf);
-				}
+			/* The note's object as it was written. */
+			if (len && (o->show_all || (is_new && is_new < eol))) {
+				strbuf_reset(&raw);
+				strbuf_add(&raw, p, len);
+				json_add_raw(&w, NULL, raw.buf);
 			}
 		} else if (len && !is_note_trailer(p)) {
 			int shown = !(line_ends_with(p, len, " [fixed]") ||
@@ -350,19 +408,83 @@ static void replay_note(struct repo *r, const struct checked *ck, const char *no
 #endif
 
 /*
+ * The notes ref of the data notes (full name): --data-notes-ref, spelt as
+ * --notes-ref is, else the notes ref with "-data" added, as
+ * refs/notes/undertaker-data beside refs/notes/undertaker: both under
+ * refs/notes/, so the refspec that fetches one fetches the other.
+ */
+static char *data_notes_ref(const struct undertaker_options *o)
+{
+	const char *d = o->data_notes_ref;
+	char *ref;
+
+	if (d && starts_with(d, "refs/"))
+		return xstrdup(d);
+	if (d && starts_with(d, "notes/"))
+		return xstrfmt("refs/%s", d);
+	if (d)
+		return xstrfmt("refs/notes/%s", d);
+	ref = common_notes_ref(&o->common, "undertaker");
+	d = xstrfmt("%s-data", ref);
+	free(ref);
+	return (char *)d;
+}
+
+/* The two notes refs of a run, and a batch for each (NULL with --no-notes). */
+struct note_refs {
+	char *ref, *data_ref;
+	struct notes_batch *batch, *data_batch;
+};
+
+#define FREE_NOTE(p) do { free(p); (p) = NULL; } while (0)
+
+static void add_notes(const struct note_refs *nr, const git_oid *commit,
+		      const struct defect_list *l, const char *note, int show_all)
+{
+	char *data = format_data_note(l, note, show_all);
+
+	notes_batch_add(nr->batch, commit, note);
+	notes_batch_add(nr->data_batch, commit, data);
+	free(data);
+}
+
+/*
+ * Writes both batches: the data notes first, then the readable notes. A run
+ * that dies between the two leaves data notes whose readable note is not
+ * there (or is an older one): they name another blob, so no reader pairs them.
+ * When the data notes cannot be written, neither are the readable ones.
+ */
+static int commit_notes(struct note_refs *nr)
+{
+	int ret = 0;
+
+	if (!notes_batch_count(nr->batch)) {
+		notes_batch_abort(nr->batch);
+		notes_batch_abort(nr->data_batch);
+	} else if (notes_batch_commit(nr->data_batch, "Notes added by 'git undertaker' (data)") < 0) {
+		notes_batch_abort(nr->batch);
+		ret = -1;
+	} else if (notes_batch_commit(nr->batch, "Notes added by 'git undertaker'") < 0) {
+		ret = -1;
+	}
+	nr->batch = nr->data_batch = NULL;
+	return ret;
+}
+
+/*
  * One commit of a range: its note replayed when it is current, else checked,
  * printed and noted. Returns -1 on an error, else adds its new defects to
  * *total_new.
  */
 static int range_commit(struct repo *r, struct undertaker_options *o, struct checker *c,
-			const char *ref, struct notes_batch *batch, const struct checked *ck,
-			size_t *total_new)
+			const struct note_refs *nr, const struct checked *ck, size_t *total_new)
 {
 	const git_oid *commit = &ck->commit;
 	struct defect_list defects = { 0 };
 	struct strbuf key = STRBUF_INIT;
 	size_t nr_new = 0, nr_fixed = 0, unread = repo_read_failures(r);
-	char *old_note = NULL;
+	char *old_note = NULL, *json = NULL;
+	git_oid old_id;
 	int ret = 0;
 
 	checker_model_key(c, commit, &key);
@@ -370,12 +492,18 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 	 * --explain (and so email) needs the analysis: a note keeps no
 	 * explanations; nor does it keep what SARIF needs (the defects whole).
 	 */
-	if (!o->force && !o->explain && !o->pathspec.nr && ref && !sarif_out)
-		old_note = notes_read(r, ref, commit);
-	if (old_note && note_is_current(old_note, key.buf, o->show_all, &nr_new)) {
+	if (!o->force && !o->explain && !o->pathspec.nr && nr->ref && !sarif_out)
+		old_note = notes_read_blob(r, nr->ref, commit, &old_id);
+	if (old_note && !note_is_current(old_note, key.buf, o->show_all, &nr_new))
+		FREE_NOTE(old_note);
+	/* JSON needs the data note; text and the summary do not. */
+	if (old_note && o->common.json &&
+	    !(json = note_json_lines(r, nr->data_ref, commit, old_note, &old_id)))
+		FREE_NOTE(old_note);
+	if (old_note) {
 		*total_new += nr_new;
 		if (!o->common.quiet || o->common.json)
-			replay_note(r, ck, old_note, o);
+			replay_note(r, ck, old_note, json, o);
 	} else if (checker_check_commit(c, commit, &defects) < 0) {
 		ret = -1;
 	} else if (process_interrupted()) {
@@ -399,12 +527,13 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 		if (repo_read_failures(r) != unread)
 			error("%s: not noted: some of its files could not be read",
 			      oid_short(r, commit));
-		else if (batch && !o->pathspec.nr)
-			notes_batch_add(batch, commit, note);
+		else if (nr->batch && !o->pathspec.nr)
+			add_notes(nr, commit, &defects, note, o->show_all);
 		free(note);
 	}
 	process_flush_stdout();
 	free(old_note);
+	free(json);
 	strbuf_release(&key);
 	defect_list_clear(&defects);
 	return ret;
@@ -414,14 +543,14 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 {
 	struct commit_list commits = { 0 };
 	struct checker *c;
-	struct notes_batch *batch = NULL;
-	char *ref = common_notes_ref(&o->common, "undertaker");
+	struct note_refs nr = { common_notes_ref(&o->common, "undertaker"), data_notes_ref(o) };
 	struct progress *progress = NULL;
 	size_t total_new = 0, noted;
 	int ret = 0;
 
 	if (repo_parse_revisions(r, revs, &commits) < 0) {
-		free(ref);
+		free(nr.ref);
+		free(nr.data_ref);
 		return -1;
 	}
 	if (o->shard_n) {
@@ -442,33 +571,26 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	}
 	c = checker_new(r, o);
 	checker_set_file_progress(c, commits.nr == 1);
-	if (o->common.notes)
-		batch = notes_batch_begin(r, ref);
+	if (o->common.notes) {
+		nr.batch = notes_batch_begin(r, nr.ref);
+		nr.data_batch = notes_batch_begin(r, nr.data_ref);
+	}
 	if (!o->common.quiet && commits.nr > 1)
 		progress = progress_start("Checking commits", commits.nr);
 
 	for (size_t i = 0; i < commits.nr && !process_interrupted(); i++) {
 		struct checked ck = { .commit = commits.oid[i] };
 
-		ret = range_commit(r, o, c, ref, batch, &ck, &total_new);
+		ret = range_commit(r, o, c, &nr, &ck, &total_new);
 		progress_update(progress, i + 1);
 		if (ret < 0)
 			break;
 	}
 	progress_stop(&progress);
-	noted = batch ? notes_batch_count(batch) : 0;
-	if (batch) {
-		/* Notes of the commits finished so far, also after an interrupt. */
-		if (notes_batch_count(batch)) {
-			char *msg = xstrfmt("Notes added by 'git undertaker'");
-
-			if (notes_batch_commit(batch, msg) < 0)
-				ret = -1;
-			free(msg);
-		} else {
-			notes_batch_abort(batch);
-		}
-	}
+	noted = nr.batch ? notes_batch_count(nr.batch) : 0;
+	/* Notes of the commits finished so far, also after an interrupt. */
+	if (nr.batch && commit_notes(&nr) < 0)
+		ret = -1;
 	if (process_interrupted() == SIGPIPE) {
 		ret = -1;	/* the reader left: end as git does, silently */
 	} else if (process_interrupted()) {
@@ -479,10 +601,43 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 	if (FREE_AT_EXIT)
 		checker_free(c);
 	commit_list_clear(&commits);
-	free(ref);
+	free(nr.ref);
+	free(nr.data_ref);
 	if (ret < 0)
 		return -1;
 	return total_new ? 1 : 0;
+}
+
+/*
+ * --write-accept-file: every defect of a census as an accept-file line
+ * (path:line of its block, its text line as a comment), for
+ * undertaker.acceptFile. Written under a temporary name and renamed.
+ */
+static int write_accept_file(const char *path, struct repo *r, const git_oid *commit,
+			     const struct defect_list *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *tmp = xstrfmt("%s.tmp", path);
+	FILE *f;
+	int ret = 0;
+
+	strbuf_addf(&sb, "# Accepted defects (undertaker.acceptFile), from the census of %s\n"
+		    "# by git undertaker --all --write-accept-file; one path:line or CONFIG name a line.\n",
+		    oid_short(r, commit));
+	for (size_t i = 0; i < l->nr; i++) {
+		accept_file_line(&sb, &l->v[i]);
+		strbuf_addstr(&sb, "  # ");
+		defect_format_text(&sb, &l->v[i], 0);
+		strbuf_addch(&sb, '\n');
+	}
+	f = fopen(tmp, "w");
+	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f) != 0 || rename(tmp, path) < 0) {
+		ret = error("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	strbuf_release(&sb);
+	return ret;
 }
 
 static int run_census(struct repo *r, struct undertaker_options *o, const struct strvec *revs)
@@ -516,6 +671,9 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		else if (!o->common.quiet)
 			print_text(r, &ck, &defects, o);
 		ret = defects.nr ? 1 : 0;
+		if (o->write_accept_file &&
+		    write_accept_file(o->write_accept_file, r, &commit, &defects) < 0)
+			ret = -1;
 	}
 	defect_list_clear(&defects);
 	checker_save(c);
@@ -555,8 +713,9 @@ static int run_mbox(struct repo *r, struct undertaker_options *o, const struct s
 	checker_set_file_progress(c, s.applied == 1);
 	for (size_t i = 0; i < s.applied && !process_interrupted(); i++) {
 		struct checked ck = { .commit = s.v[i].commit, .patch = &s.v[i] };
+		struct note_refs none = { 0 };
 
-		if ((ret = range_commit(r, o, c, NULL, NULL, &ck, &total_new)) < 0)
+		if ((ret = range_commit(r, o, c, &none, &ck, &total_new)) < 0)
 			break;
 	}
 	checker_save(c);
@@ -588,6 +747,26 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 	return ret;
 }
 
+/* The data notes ref: under refs/notes/, valid, and not the notes ref itself. */
+static void check_data_notes_ref(const struct undertaker_options *o)
+{
+	char *ref = common_notes_ref(&o->common, "undertaker"), *data = data_notes_ref(o);
+	int valid = 0;
+
+	if (!starts_with(data, "refs/notes/"))
+		usage_error(usage_lines, "refusing to write notes in %s (outside of refs/notes/)", data);
+	git_libgit2_init();
+	if (git_reference_name_is_valid(&valid, data) < 0)
+		valid = 0;
+	git_libgit2_shutdown();
+	if (!valid)
+		usage_error(usage_lines, "--data-notes-ref: '%s' is not a valid ref name", data);
+	if (!strcmp(ref, data))
+		usage_error(usage_lines, "--data-notes-ref must differ from the notes ref (%s)", ref);
+	free(ref);
+	free(data);
+}
+
 /*
  * --mbox, --base and the formats that collect a whole run (sarif): checked,
  * the files after --mbox added to it.
@@ -607,6 +786,8 @@ static void check_output_options(struct undertaker_options *o, struct strvec *mb
 	if (o->dump_model && strcmp(o->common.format, "text") && !o->common.json)
 		usage_error(usage_lines, "--dump-model prints no defects: not --format=%s",
 			    o->common.format);
+	if (o->data_notes_ref || o->common.notes_ref)
+		check_data_notes_ref(o);
 	if (!strcmp(o->common.format, "sarif"))
 		sarif_out = sarif_new();
 	/* A reply says why: the reasons of --explain. */
@@ -649,7 +830,11 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "shard", &shard, "k/n",
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_LIST(0, "mbox", &mbox, "file",
-			 "check a patch series (mbox, patch files; - for stdin) without applying it"),
+			 "check a patch series (mbox, patch files, their directory; - for stdin) without applying it"),
+		OPT_STRING(0, "write-accept-file", &o.write_accept_file, "file",
+			   "with --all: write the defects found to <file>, for undertaker.acceptFile"),
+		OPT_STRING(0, "data-notes-ref", &o.data_notes_ref, "ref",
+			   "notes ref of the defects' JSON (default: the notes ref + \"-data\")"),
 		OPT_STRING(0, "base", &o.base, "rev",
 			   "where the series applies (default: its base-commit: line, else HEAD)"),
 		OPT_REV_LIMITS(&revopts),
@@ -685,6 +870,8 @@ int main(int argc, const char **argv)
 			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
 				    o.dump_model ? " (and not with --dump-model)" : "");
 	}
+	if (o.write_accept_file && !o.all)
+		usage_error(usage_lines, "--write-accept-file writes a census: it needs --all");
 	if (o.all && o.dump_model)
 		usage_error(usage_lines, "--all and --dump-model cannot be used together");
 	if ((o.all || o.dump_model) && revopts.nr)

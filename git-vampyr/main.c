@@ -23,7 +23,7 @@
 
 static const char *const usage_lines[] = {
 	"git vampyr [<options>] [--commit=<commit>] [-- <pathspec>...]",
-	"git vampyr [<options>] --mbox=<file>|- [--base=<rev>] [<file>...] [-- <pathspec>...]",
+	"git vampyr [<options>] --mbox=<file>|<dir>|- [--base=<rev>] [<file>...] [-- <pathspec>...]",
 	NULL,
 };
 
@@ -427,7 +427,7 @@ static void parse_command_line(struct invocation *in, int argc, const char **arg
 		OPT_BOOL(0, "kbuild", &in->use_kbuild, "AND the file's kbuild condition into its blocks' (default; --no-kbuild)"),
 		OPT_BOOL(0, "keep-tree", &in->keep_tree, "keep the temporary tree of --expand (debugging)"),
 		OPT_INT(0, "bound-queries", &in->bound_queries, "n", "solver queries the lower bound may ask (default 2000)"),
-		OPT_LIST(0, "mbox", &in->mbox, "file", "cover each patch of a series (mbox, patch files; - for stdin) without applying it"),
+		OPT_LIST(0, "mbox", &in->mbox, "file", "cover each patch of a series (mbox, patch files, their directory; - for stdin) without applying it"),
 		OPT_STRING(0, "base", &in->base, "rev", "where the series applies (default: its base-commit: line, else HEAD)"),
 		OPT_COMMON(&in->common),
 		OPT_END(),

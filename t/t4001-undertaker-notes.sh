@@ -44,14 +44,106 @@ test_expect_success '--format=json prints from a current note, as checking again
 	test_expect_code 1 git undertaker --no-notes --format=json base..good >fresh &&
 	test_cmp fresh json &&
 	test_line_count = 2 json &&
-	git notes --ref=undertaker show bad >note &&
-	grep "^Undertaker-Defect: {\"path\":\"b.c\",\"line\":2,.*\"status\":\"new\"}$" note &&
+	git notes --ref=undertaker-data show bad >data &&
+	grep "^{\"path\":\"b.c\",\"line\":2,.*\"status\":\"new\"}$" data &&
+	# The data note names the blob of the readable note it goes with.
+	echo "Undertaker-Note: $(git notes --ref=undertaker list bad)" >expect &&
+	head -n 1 data >actual &&
+	test_cmp expect actual &&
 	# A marked note: what is printed comes from the note, not from a new check.
-	sed "s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the note\"/" note >marked &&
-	git notes --ref=undertaker add -f -F marked bad &&
+	sed "s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the note\"/" data >marked &&
+	git notes --ref=undertaker-data add -f -F marked bad &&
 	test_expect_code 1 git undertaker --format=json bad >json &&
 	grep "\"directive\":\"from the note\"" json &&
-	git notes --ref=undertaker add -f -F note bad
+	git notes --ref=undertaker-data add -f -F data bad
+'
+
+test_expect_success 'git log --notes=undertaker shows each defect once, and no JSON' '
+	git log --notes=undertaker -1 bad >log &&
+	test $(grep -c "b.c:2: dead block B1" log) = 1 &&
+	! grep "Undertaker-Defect\|{\"path\"" log
+'
+
+test_expect_success 'both refs are written in one run, each in one notes commit' '
+	test_expect_code 1 git undertaker --notes-ref=pair base..good >/dev/null &&
+	git notes --ref=pair list | cut -d" " -f2 | sort >readable &&
+	git notes --ref=pair-data list | cut -d" " -f2 | sort >datas &&
+	test_line_count = 2 readable &&
+	test_cmp readable datas &&
+	test $(git rev-list refs/notes/pair | wc -l) = 1 &&
+	test $(git rev-list refs/notes/pair-data | wc -l) = 1
+'
+
+test_expect_success 'a data note of another readable note is no note: JSON checks again' '
+	git notes --ref=undertaker show bad >note &&
+	git notes --ref=undertaker-data show bad >data &&
+	# The readable note replaced alone, as by a run that died between the refs.
+	sed "s/^Undertaker: 1 new, 0 fixed$/Undertaker: 1 new, 0 fixed, 0 accepted/" note >other &&
+	git notes --ref=undertaker add -f -F other bad &&
+	sed "s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the note\"/" data >marked &&
+	git notes --ref=undertaker-data add -f -F marked bad &&
+	test_expect_code 1 git undertaker --format=json bad >json &&
+	! grep "from the note" json &&
+	grep "\"directive\":\"#ifndef CONFIG_FOO\"" json &&
+	# ...and the check wrote the pair again.
+	git notes --ref=undertaker show bad >again &&
+	test_cmp note again &&
+	git notes --ref=undertaker-data show bad >again &&
+	test_cmp data again &&
+	# A readable note with no data note at all: the same.
+	git notes --ref=undertaker-data remove bad 2>/dev/null &&
+	test_expect_code 1 git undertaker --format=json bad >json2 &&
+	test_cmp json json2 &&
+	git notes --ref=undertaker-data show bad >again &&
+	test_cmp data again
+'
+
+test_expect_success 'a data note of two runs merged (two ids, cat_sort_uniq) is no note either' '
+	git notes --ref=undertaker-data show bad >data &&
+	{ echo "Undertaker-Note: 0123456789012345678901234567890123456789" && cat data; } |
+		sed "s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the note\"/" |
+		sort -u >merged &&
+	git notes --ref=undertaker-data add -f -F merged bad &&
+	test_expect_code 1 git undertaker --format=json bad >json &&
+	! grep "from the note" json &&
+	git notes --ref=undertaker-data show bad >again &&
+	test_cmp data again
+'
+
+test_expect_success 'a note of the first form (Undertaker-Defect: trailers) is still read' '
+	git notes --ref=undertaker show bad >note &&
+	git notes --ref=undertaker-data show bad >data &&
+	test_expect_code 1 git undertaker --no-notes --format=json base..good >fresh &&
+	# The old form: the JSON as trailers before the model key, no data note.
+	sed -n "/^Undertaker-Model:/q;p" note >old &&
+	sed "1d;s/\"directive\":\"#ifndef CONFIG_FOO\"/\"directive\":\"from the old note\"/;s/^/Undertaker-Defect: /" data >>old &&
+	sed -n "/^Undertaker-Model:/,\$p" note >>old &&
+	grep "^Undertaker-Defect: {" old &&
+	git notes --ref=undertaker add -f -F old bad &&
+	git notes --ref=undertaker-data remove bad &&
+	test_expect_code 1 git undertaker --format=json base..good >json &&
+	grep "from the old note" json &&
+	sed "s/from the old note/#ifndef CONFIG_FOO/" json >unmarked &&
+	test_cmp fresh unmarked &&
+	test_expect_code 1 git undertaker base..good >text &&
+	test_cmp out text &&
+	# Read, not rewritten.
+	git notes --ref=undertaker show bad >again &&
+	test_cmp old again &&
+	test_must_fail git notes --ref=undertaker-data show bad 2>/dev/null &&
+	git notes --ref=undertaker add -f -F note bad &&
+	git notes --ref=undertaker-data add -f -F data bad
+'
+
+test_expect_success '--data-notes-ref names the second ref; refs outside refs/notes/ are refused' '
+	test_expect_code 1 git undertaker --notes-ref=mine --data-notes-ref=mine-json base..good >/dev/null &&
+	git notes --ref=mine-json list bad >/dev/null &&
+	test_expect_code 1 git undertaker --notes-ref=other2 base..good >/dev/null &&
+	git notes --ref=other2-data list bad >/dev/null &&
+	test_expect_code 129 git undertaker --data-notes-ref=refs/heads/x base..good 2>err &&
+	grep "outside of refs/notes/" err &&
+	test_expect_code 129 git undertaker --data-notes-ref=undertaker base..good 2>err &&
+	grep "must differ" err
 '
 
 test_expect_success '--force checks again' '
@@ -123,7 +215,9 @@ test_expect_success '--show=all prints the same from a note as from a new check'
 	git notes --ref=all show touch >note &&
 	grep "^b.c:2: dead block B1 (kconfig, global): #ifndef CONFIG_FOO \[unchanged\]$" note &&
 	grep "^Undertaker-Show: all$" note &&
-	grep "^Undertaker-Defect: {\"path\":\"b.c\",.*\"status\":\"unchanged\"}$" note &&
+	! grep "^Undertaker-Defect:" note &&
+	git notes --ref=all-data show touch >data &&
+	grep "^{\"path\":\"b.c\",.*\"status\":\"unchanged\"}$" data &&
 	test_expect_code 1 git undertaker --notes-ref=refs/notes/all --show=all base..touch >again &&
 	test_cmp fresh again &&
 	test $(git rev-list refs/notes/all | wc -l) = 1 &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='git undertaker: accepted defects (Undertaker-Accept trailers, undertaker.accept)'
+test_description='git undertaker: accepted defects (Undertaker-Accept trailers, undertaker.accept, undertaker.acceptFile)'
 . ./test-lib.sh
 . "$UT_SRC_DIR/t/lib-undertaker.sh"
 
@@ -37,7 +37,8 @@ test_expect_success 'a trailer accepts the defect it names: exit 0, accepted in 
 	git notes --ref=undertaker show ahead >note &&
 	grep "^b.c:1: dead block B0 (kconfig, global): #ifdef CONFIG_AHEAD \[accepted\]$" note &&
 	grep "^Undertaker: 1 new, 0 fixed, 1 accepted$" note &&
-	grep "^Undertaker-Defect: .*\"status\":\"accepted\"" note &&
+	git notes --ref=undertaker-data show ahead >data &&
+	grep "^{.*\"status\":\"accepted\"" data &&
 	test_expect_code 1 git undertaker --show=all ahead >all &&
 	grep "^b.c:1: dead block B0 (kconfig, global): #ifdef CONFIG_AHEAD \[accepted\]$" all
 '
@@ -86,6 +87,78 @@ test_expect_success 'git config undertaker.accept (a glob) accepts in every comm
 	git config --unset-all undertaker.accept &&
 	test_expect_code 1 git undertaker HEAD >out &&
 	grep "LEGACY_ONE" out
+'
+
+test_expect_success 'undertaker.acceptFile: a file in the tree, read at each commit; bad lines warned of' '
+	git checkout -q -f -b withfile base && git clean -q -f &&
+	write_file d.c <<-\EOF &&
+	#ifdef CONFIG_OLD_ONE
+	int one;
+	#endif
+	#ifdef CONFIG_OLD_TWO
+	int two;
+	#endif
+	#ifdef CONFIG_KEPT
+	int kept;
+	#endif
+	EOF
+	write_file .undertaker-accept <<-\EOF &&
+	# known defects
+
+	CONFIG_OLD_ONE
+	d.c:4   # the second block
+	not a pattern
+	EOF
+	git add . && test_tick && git commit -q -m "old code, with its baseline" &&
+	test_expect_code 1 git -c undertaker.acceptFile=.undertaker-accept undertaker --no-notes HEAD >out 2>err &&
+	grep "^d.c:7: dead block B2 (missing CONFIG_KEPT" out &&
+	! grep "OLD_" out &&
+	grep "warning: .undertaker-accept:5: not a CONFIG name or path:line, ignored: not a pattern" err &&
+	test_line_count = 1 err &&
+	test_expect_code 1 git -c undertaker.acceptFile=.undertaker-accept undertaker --no-notes --show=all HEAD >all 2>/dev/null &&
+	grep "^d.c:1: .*\[accepted\]$" all &&
+	grep "^d.c:4: .*\[accepted\]$" all &&
+	# The file as it is at the commit checked: once removed, it accepts nothing.
+	git rm -q .undertaker-accept &&
+	printf "#ifdef CONFIG_OLD_ONE\nint again;\n#endif\n" >d2.c &&
+	git add d2.c && test_tick && git commit -q -m "no baseline" &&
+	test_expect_code 1 git -c undertaker.acceptFile=.undertaker-accept undertaker --no-notes HEAD >out &&
+	grep "^d2.c:1: dead block B0 (missing CONFIG_OLD_ONE" out
+'
+
+test_expect_success 'the accept file is part of a note'"'"'s key: a changed file checks again' '
+	git checkout -q withfile^ &&
+	test_expect_code 1 git -c undertaker.acceptFile=.undertaker-accept undertaker --notes-ref=af HEAD >out 2>/dev/null &&
+	grep KEPT out &&
+	git notes --ref=af show HEAD >note1 &&
+	test_expect_code 1 git -c undertaker.acceptFile=withfile:nothing-there undertaker --notes-ref=af HEAD >out &&
+	git notes --ref=af show HEAD >note2 &&
+	! test_cmp note1 note2 >/dev/null &&
+	grep "OLD_ONE" out &&
+	git checkout -q withfile
+'
+
+test_expect_success '--write-accept-file from a census accepts everything the census found; <rev>:<path>' '
+	test_expect_code 1 git undertaker --all --write-accept-file=baseline withfile^ >census &&
+	grep "^# " baseline &&
+	grep "^d.c:1  # d.c:1: dead block B0" baseline &&
+	grep -v "^#" baseline | wc -l >n &&
+	test $(cat n) -ge 3 &&
+	test $(cat n) = $(grep -c "^[a-zA-Z].*:[0-9]*: " census) &&
+	# Kept on a branch of its own, named as <rev>:<path>.
+	git checkout -q --orphan baseline-branch &&
+	git rm -q -r --cached . && git add baseline && test_tick && git commit -q -m baseline &&
+	git checkout -q -f withfile &&
+	test_expect_code 1 git undertaker --no-notes base..withfile^ >before &&
+	grep "KEPT" before &&
+	git -c undertaker.acceptFile=baseline-branch:baseline undertaker --no-notes base..withfile^ >after &&
+	test_must_be_empty after &&
+	git -c undertaker.acceptFile=baseline-branch:baseline undertaker --no-notes --show=all base..withfile^ >all &&
+	test $(grep -c "\[accepted\]$" all) = $(cat n) &&
+	test_expect_code 129 git undertaker --write-accept-file=x HEAD 2>err &&
+	grep "needs --all" err &&
+	test_must_fail git -c undertaker.acceptFile=nosuchrev:baseline undertaker --no-notes HEAD 2>err &&
+	grep "nosuchrev:baseline" err
 '
 
 test_done

@@ -56,18 +56,35 @@ test_expect_success 'three shards in three clones: each checks every third commi
 test_expect_success 'their notes merged into a fourth clone are the single run'"'"'s' '
 	git clone -q . merged &&
 	for k in 1 2 3; do
-		git -C merged fetch -q ../shard$k refs/notes/undertaker:refs/notes/shard$k &&
-		git -C merged notes --ref=undertaker merge -q -s cat_sort_uniq refs/notes/shard$k || return 1
+		# Both refs, the README'"'"'s way: into refs/notes-remote/, then merged.
+		git -C merged fetch -q ../shard$k "refs/notes/*:refs/notes-remote/shard$k/*" &&
+		for ref in undertaker undertaker-data; do
+			git -C merged notes --ref=$ref merge -q -s cat_sort_uniq \
+				refs/notes-remote/shard$k/$ref || return 1
+		done
 	done &&
-	git -C merged notes --ref=undertaker list >merged.notes &&
-	sort single.notes >expect &&
-	sort merged.notes >actual &&
-	test_cmp expect actual &&
-	for c in $(git rev-list base..tip); do
-		git -C single notes --ref=undertaker show $c >expect &&
-		git -C merged notes --ref=undertaker show $c >actual &&
+	for ref in undertaker undertaker-data; do
+		git -C single notes --ref=$ref list >single.notes &&
+		git -C merged notes --ref=$ref list >merged.notes &&
+		test_line_count = 8 single.notes &&
+		sort single.notes >expect &&
+		sort merged.notes >actual &&
 		test_cmp expect actual || return 1
 	done &&
+	for c in $(git rev-list base..tip); do
+		for ref in undertaker undertaker-data; do
+			git -C single notes --ref=$ref show $c >expect &&
+			git -C merged notes --ref=$ref show $c >actual &&
+			test_cmp expect actual || return 1
+		done
+	done &&
+	(cd single && test_expect_code 1 git undertaker --no-notes --format=json base..tip >../fresh.json) &&
+	git -C merged rev-parse refs/notes/undertaker refs/notes/undertaker-data >before &&
+	(cd merged && test_expect_code 1 git undertaker --format=json base..tip >../merged.json) &&
+	test_cmp fresh.json merged.json &&
+	# Printed from the merged notes: nothing was checked, nothing written.
+	git -C merged rev-parse refs/notes/undertaker refs/notes/undertaker-data >after &&
+	test_cmp before after &&
 	git -C merged fsck --no-dangling >fsck.out 2>&1 &&
 	test_must_be_empty fsck.out
 '

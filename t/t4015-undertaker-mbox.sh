@@ -65,6 +65,26 @@ test_expect_success 'several files: the cover letter gives the base, the patches
 	test_cmp mbox.out files.out
 '
 
+test_expect_success 'a directory of git format-patch output: its *.patch files in name order' '
+	mkdir -p dir &&
+	# Written out of order, with a file that is no patch beside them.
+	cp out/0002-*.patch dir/ && cp out/0001-*.patch dir/ && cp out/0000-*.patch dir/ &&
+	echo "not a patch" >dir/notes.txt &&
+	test_expect_code 1 git undertaker --mbox=out >dir.out &&
+	test_cmp mbox.out dir.out &&
+	test_expect_code 1 git undertaker --mbox=dir/ >dir2.out &&
+	test_cmp mbox.out dir2.out &&
+	test_expect_code 1 git undertaker --format=json --mbox=dir >dir.json &&
+	head -n 1 dir.json | grep "\"patch\":\"\[PATCH 1/2\] add b\"" &&
+	# A cover letter without a base-commit line is skipped all the same.
+	sed "/^base-commit:/d" out/0000-*.patch >dir/0000-cover-letter.patch &&
+	test_expect_code 1 git undertaker --base=base --mbox=dir >dir3.out &&
+	test_cmp mbox.out dir3.out &&
+	mkdir empty &&
+	test_expect_code 128 git undertaker --mbox=empty 2>err &&
+	grep "empty: no \*.patch file in it" err
+'
+
 test_expect_success 'the base: base-commit line, --base, else HEAD' '
 	git format-patch -q --stdout base..tip >nobase.mbox &&
 	git checkout -q base &&

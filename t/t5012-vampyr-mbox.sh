@@ -45,6 +45,15 @@ test_expect_success 'text: each cover under its patch subject; no note, from std
 	test_must_fail git rev-parse --verify -q refs/notes/vampyr
 '
 
+test_expect_success 'a directory of git format-patch output, as the mbox' '
+	git format-patch -q --base=base --cover-letter -o series.d base..tip &&
+	git vampyr --format=json --mbox=series.d -o dir >dir.json &&
+	strip mbox.json >expect &&
+	strip dir.json >actual &&
+	test_cmp expect actual &&
+	test_cmp vampyr-mbox/2/config-1.config dir/2/config-1.config
+'
+
 test_expect_success 'a patch that does not apply is named' '
 	git checkout -q tip &&
 	git format-patch -q --stdout base..tip >nobase.mbox &&
