@@ -26,9 +26,8 @@ static char *read_file_text(const char *path)
 	return read_file(path, &text, &size) < 0 ? xstrdup("") : text;
 }
 
-static int copy_file(const char *from, const char *to)
+static int write_text(const char *text, const char *to)
 {
-	char *text = read_file_text(from);
 	FILE *f = fopen(to, "w");
 	int ret = 0;
 
@@ -36,8 +35,65 @@ static int copy_file(const char *from, const char *to)
 		ret = error("cannot write %s: %m", to);
 	if (f && fclose(f))
 		ret = error("cannot write %s: %m", to);
-	free(text);
 	return ret;
+}
+
+/* The low end of sym's first range whose low end is a number, or NULL. */
+static const char *range_low(const struct kconfig_symbol *sym)
+{
+	for (size_t d = 0; d < sym->nr_defs; d++) {
+		const struct kconfig_definition *def = sym->defs[d];
+
+		for (size_t i = 0; i < def->nr_ranges; i++)
+			if (def->ranges[i].low->type == KEXPR_CONST)
+				return def->ranges[i].low->value;
+	}
+	return NULL;
+}
+
+/*
+ * The .config a build of c gets: its expanded configuration, where an int
+ * or hex symbol that no default gave a value (`CONFIG_SYS_LOAD_ADDR=`, left
+ * so by alldefconfig where a board's defconfig would set it) gets the low
+ * end of its range, else 0 (0x0): the build's own kconfig would otherwise
+ * ask for it, and from /dev/null ask forever. Each such value is said once.
+ */
+static char *build_config_text(struct vampyr *v, const struct vconfig *c)
+{
+	char *text = read_file_text(c->expanded_path);
+	struct strbuf out = STRBUF_INIT, given = STRBUF_INIT;
+
+	for (char *p = text, *eol; *p; p = eol) {
+		const struct kconfig_symbol *sym = NULL;
+		const char *value;
+		size_t len;
+
+		eol = strchrnul(p, '\n');
+		len = (size_t)(eol - p);
+		if (*eol)
+			eol++;
+		if (starts_with(p, "CONFIG_") && len > 8 && p[len - 1] == '=') {
+			char *name = xstrndup(p + 7, len - 8);
+
+			sym = kconfig_lookup(v->kconfig, name);
+			free(name);
+		}
+		if (!sym || (sym->type != KCONFIG_INT && sym->type != KCONFIG_HEX)) {
+			strbuf_add(&out, p, (size_t)(eol - p));
+			continue;
+		}
+		value = range_low(sym);
+		if (!value)
+			value = sym->type == KCONFIG_HEX ? "0x0" : "0";
+		strbuf_addf(&out, "CONFIG_%s=%s\n", sym->name, value);
+		strbuf_addf(&given, "%s CONFIG_%s=%s", given.len ? "," : "", sym->name, value);
+	}
+	if (given.len)
+		warning("%s: no default gives a value to%s; the builds take it (a board's "
+			"defconfig sets such values)", c->name, given.buf);
+	strbuf_release(&given);
+	free(text);
+	return strbuf_detach(&out, NULL);
 }
 
 /* Skips digits; returns NULL when there are none. */
@@ -86,15 +142,15 @@ static int parse_diagnostic(const char *line, const char *tree, char **shown, ch
 }
 
 /* Runs the build in tree with config c; fills keys -> shown line. Returns the exit status. */
-static int build_in(struct vampyr *v, const struct vconfig *c, const char *tree, const char *cmd,
-		    const char *targets, struct strmap *diags)
+static int build_in(struct vampyr *v, const struct vconfig *c, const char *config_text,
+		    const char *tree, const char *cmd, const char *targets, struct strmap *diags)
 {
 	struct strvec env = STRVEC_INIT;
 	char *config = xstrfmt("%s/.config", tree);
 	char *log = xstrfmt("%s/.vampyr-build.log", tree), *text, *full;
 	int status;
 
-	if (copy_file(c->expanded_path, config)) {
+	if (write_text(config_text, config)) {
 		free(config);
 		free(log);
 		return -1;
@@ -185,7 +241,7 @@ static int sync_one(const struct tree_file *f, void *data)
 	char *entry;
 	const char *old;
 
-	if (f->mode == 0160000)
+	if (f->mode == 0160000 || tree_file_absent(ts->repo, f))
 		return 0;
 	entry = xstrfmt("%o %s", f->mode, oid_hex(f->blob, hex));
 	strbuf_addf(ts->files, "%s %s\n", entry, f->path);
@@ -440,18 +496,20 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		const struct vconfig *c = &v->configs[i];
 		struct strmap at_x = STRMAP_INIT, at_p = STRMAP_INIT;
 		struct strmap_entry *e;
+		char *text;
 
 		if (c->expanded <= 0)
 			continue;
+		text = build_config_text(v, c);
 		if (!quiet)
 			fprintf(stderr, "vampyr: building %s: %s\n", c->name,
 				targets.len ? targets.buf : "(no object of its own)");
-		build_in(v, c, tree_x, cmd, strbuf_str(&targets), &at_x);
+		build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_x);
 		if (tree_p) {
-			build_in(v, c, tree_p, cmd, strbuf_str(&targets), &at_p);
+			build_in(v, c, text, tree_p, cmd, strbuf_str(&targets), &at_p);
 		} else if (has_parent) {
 			if (swap_files(v, tree_x, &ch, 1) == 0)
-				build_in(v, c, tree_x, cmd, strbuf_str(&targets), &at_p);
+				build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_p);
 			if (swap_files(v, tree_x, &ch, 0))
 				swapped_back = 0;
 		}
@@ -462,6 +520,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		}
 		strmap_clear(&at_x, free);
 		strmap_clear(&at_p, free);
+		free(text);
 	}
 	v->build_done = 1;
 	if (v->keep_build_tree)

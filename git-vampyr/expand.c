@@ -163,6 +163,17 @@ int tree_write_file(struct repo *r, struct outtree *out, const struct tree_file 
 	return ret;
 }
 
+int tree_file_absent(struct repo *r, const struct tree_file *f)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (f->mode == 0160000 || repo_has_object(r, f->blob))
+		return 0;
+	warning("%s: blob %s is not in the repository (a partial clone?); "
+		"the build tree goes without it", f->path, oid_hex(f->blob, hex));
+	return 1;
+}
+
 size_t tree_blob_writes(void)
 {
 	return blob_writes;
@@ -175,6 +186,8 @@ static int write_one(const struct tree_file *f, void *data)
 	if (process_interrupted())
 		return -1;
 	if (co->cf && !wanted_for_config(f->path, co->cf))
+		return 0;
+	if (!co->cf && tree_file_absent(co->repo, f))
 		return 0;
 	return tree_write_file(co->repo, co->out, f);
 }
@@ -462,10 +475,43 @@ static int command_start(struct process *p, const char *cmd, const char *dir,
 	return ret;
 }
 
+/*
+ * A command whose output passes this much is stopped: a kconfig that asks
+ * for a value from /dev/null asks again forever (the tree's own conf in a
+ * build's syncconfig), and would fill the disk.
+ */
+#define COMMAND_LOG_LIMIT ((off_t)64 << 20)
+
+/* Has the log of a running command passed the limit? Then it is stopped (said). */
+static int command_overflow(struct process *p, const char *log, const char *what)
+{
+	struct stat st;
+
+	if (stat(log, &st) || st.st_size <= COMMAND_LOG_LIMIT)
+		return 0;
+	process_kill(p);
+	error("%s: stopped after %lld MiB of output in %s (a prompt answered from "
+	      "/dev/null again and again?)", what, (long long)(COMMAND_LOG_LIMIT >> 20), log);
+	return 1;
+}
+
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
 {
 	struct process p;
-	int status = command_start(&p, cmd, dir, env, log) ? -1 : process_wait(&p);
+	int status = -1, got = 0;
+
+	if (!command_start(&p, cmd, dir, env, log)) {
+		for (int tick = 0; !(got = process_poll(&p, &status)); tick++) {
+			if (tick % 10 == 9 && command_overflow(&p, log, cmd)) {
+				status = process_wait(&p);
+				got = 1;
+				break;
+			}
+			poll(NULL, 0, tick < 50 ? 2 : 50);
+		}
+		if (got < 0)
+			status = -1;
+	}
 
 	/* The interrupt ended the command's process group: keep nothing of the run. */
 	process_exit_if_interrupted();
@@ -625,6 +671,10 @@ int kconfig_poll(struct kconfig_run *r)
 	if (!r->running)
 		return 1;
 	got = process_poll(&r->p, &status);
+	if (!got && r->log && command_overflow(&r->p, r->log, r->what)) {
+		status = process_wait(&r->p);
+		got = status < 0 ? -1 : 1;
+	}
 	if (!got)
 		return 0;
 	kconfig_end(r, got > 0 ? status : -1);

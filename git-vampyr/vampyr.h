@@ -211,6 +211,13 @@ char *tree_checkout(struct repo *r, const git_oid *commit, const struct config_f
 int tree_write_file(struct repo *r, struct outtree *out, const struct tree_file *f);
 /* Blobs written into trees by this process so far (VAMPYR_TEST_BLOB_WRITES). */
 size_t tree_blob_writes(void);
+/*
+ * A file of a full tree (--build) whose blob the repository lacks (a
+ * partial clone, a mirror without its largest blobs): warns, and the tree
+ * is written without it; the build says whether it needed it. 0 when the
+ * blob is there.
+ */
+int tree_file_absent(struct repo *r, const struct tree_file *f);
 /* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
 int vampyr_config_tree(struct vampyr *v);
 /*

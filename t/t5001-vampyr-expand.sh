@@ -420,6 +420,58 @@ test_expect_success KCONF '--build: a build that fails is said, with its last li
 	grep "^the commit adds 0 diagnostics\$" actual
 '
 
+test_expect_success KCONF '--build: a runaway build is stopped at 64 MiB of output' '
+	test_expect_code 1 git vampyr --no-notes --expand --build="yes" -o out7 >actual 2>err &&
+	grep "stopped after 64 MiB of output" err &&
+	grep "config-1: the build failed" err &&
+	! test -e .git/vampyr/build/.vampyr-build.log
+'
+
+# A board sets the values no default gives (U-Boot's SYS_LOAD_ADDR); the
+# expanded .config leaves them empty and the build's own kconfig would ask
+# for them. A blob the repository lacks is left out of the build tree.
+test_expect_success KCONF '--build: int and hex values no default gives; a blob the repository lacks' '
+	git init -q fill &&
+	(
+		cd fill &&
+		write_file Kconfig <<-\EOF &&
+		config A
+			bool "a"
+		config ADDR
+			hex "load address"
+		config COUNT
+			int "count"
+			range 3 9
+		config N
+			int "n"
+			default 5
+		EOF
+		write_file a.c <<-\EOF &&
+		#ifdef CONFIG_A
+		int a;
+		#endif
+		EOF
+		mkdir data &&
+		echo "not needed to build" >data/big.dat &&
+		git add . &&
+		git commit -q -m base &&
+		echo "int b;" >>a.c &&
+		git commit -q -a -m "a.c: more" &&
+		blob=$(git rev-parse HEAD:data/big.dat) &&
+		rm .git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
+		git vampyr --no-notes --expand --kconfig="\"$KCONF\" --alldefconfig Kconfig" \
+			--build="grep -E \"^CONFIG_(ADDR|COUNT|N)=\" .config >>\"$PWD/seen\"; : \$VAMPYR_TARGETS; test ! -e data/big.dat" \
+			-o out >actual 2>err &&
+		grep "^CONFIG_ADDR=\$" out/config-1.expanded &&
+		sort -u seen >seen.u &&
+		printf "CONFIG_ADDR=0x0\nCONFIG_COUNT=3\nCONFIG_N=5\n" >expect &&
+		test_cmp expect seen.u &&
+		test $(grep -c "no default gives a value to CONFIG_ADDR=0x0;" err) = 1 &&
+		grep "data/big.dat: blob $blob is not in the repository" err &&
+		grep "^the commit adds 0 diagnostics\$" actual
+	)
+'
+
 test_expect_success 'architectures: --arch picks one; without it, where the most blocks compile, then the host'"'"'s' '
 	mkdir arches &&
 	(
