@@ -141,6 +141,32 @@ static int parse_diagnostic(const char *line, const char *tree, char **shown, ch
 	return 0;
 }
 
+/*
+ * The objects of sources that c compiles: a file whose Kbuild condition
+ * (its line-0 block) the expanded configuration does not meet is left out,
+ * so that one object the configuration never builds does not stop make
+ * before the others. A file with no such block is built.
+ */
+static void config_targets(struct vampyr *v, const struct vconfig *c, const char *text,
+			   const struct strvec *sources, struct strbuf *out)
+{
+	int8_t *values = config_values(v, text, c->values, c->nr_values);
+
+	strbuf_reset(out);
+	for (size_t i = 0; i < sources->nr; i++) {
+		const char *path = sources->v[i];
+		const struct vblock *file = NULL;
+
+		for (size_t b = 0; b < v->nr_blocks && !file; b++)
+			if (v->blocks[b].line == 0 && !strcmp(v->blocks[b].path, path))
+				file = &v->blocks[b];
+		if (file && !block_compiled(v, values, c->nr_values, file))
+			continue;
+		strbuf_addf(out, "%s%.*s.o", out->len ? " " : "", (int)strlen(path) - 2, path);
+	}
+	free(values);
+}
+
 /* Runs the build in tree with config c; fills keys -> shown line. Returns the exit status. */
 static int build_in(struct vampyr *v, const struct vconfig *c, const char *config_text,
 		    const char *tree, const char *cmd, const char *targets, struct strmap *diags)
@@ -442,6 +468,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	char *tree_x, *tree_p = NULL;
 	struct change_list ch = { 0 };
 	struct strbuf targets = STRBUF_INIT;
+	struct strvec sources = STRVEC_INIT;
 	struct build_cache bc = { 0 };
 	int cached = 0, swapped_back = 1;
 
@@ -461,8 +488,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		const char *path = ch.files[i].new_path;
 
 		if (ch.files[i].status != 'D' && (ends_with(path, ".c") || ends_with(path, ".S")))
-			strbuf_addf(&targets, "%s%.*s.o", targets.len ? " " : "",
-				    (int)strlen(path) - 2, path);
+			strvec_push(&sources, path);
 		/*
 		 * A commit that changes how things build gets a tree of its own at
 		 * the parent; otherwise one tree serves both, the changed files
@@ -479,6 +505,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	if (!tree_x) {
 		change_list_clear(&ch);
 		strbuf_release(&targets);
+		strvec_clear(&sources);
 		return -1;
 	}
 	if (has_parent && !swap && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
@@ -490,6 +517,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		}
 		change_list_clear(&ch);
 		strbuf_release(&targets);
+		strvec_clear(&sources);
 		return -1;
 	}
 	for (size_t i = 0; i < v->nr_configs; i++) {
@@ -501,6 +529,7 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		if (c->expanded <= 0)
 			continue;
 		text = build_config_text(v, c);
+		config_targets(v, c, text, &sources, &targets);
 		if (!quiet)
 			fprintf(stderr, "vampyr: building %s: %s\n", c->name,
 				targets.len ? targets.buf : "(no object of its own)");
@@ -536,5 +565,6 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	process_tmpdir_remove(tree_p);
 	change_list_clear(&ch);
 	strbuf_release(&targets);
+	strvec_clear(&sources);
 	return 0;
 }

@@ -196,4 +196,35 @@ test_expect_success KCONF 'exit status of --build: 1 for a block nothing compile
 	)
 '
 
+test_expect_success KCONF '--build builds for each configuration only the changed files it compiles' '
+	(
+		cd twoarch &&
+		git checkout -q -b targets &&
+		echo "obj-y += core.o" >>drivers/Makefile &&
+		write_file drivers/core.c <<-\EOF &&
+		int core;
+		#ifndef CONFIG_HAS_IMX_UART
+		int no_uart;
+		#endif
+		EOF
+		echo "int more;" >>drivers/imx-uart.c &&
+		git commit -q -a -m "core: without the uart" &&
+		git vampyr --no-notes --arch=arm64 --kconfig="\"$KCONF\" --alldefconfig Kconfig" \
+			--build="echo \$VAMPYR_CONFIG \$VAMPYR_TARGETS >>\"$PWD/built\"" -o outt >actual &&
+		grep "^2 configurations compile" actual &&
+		sort -u built >built.u &&
+		test $(wc -l <built.u) = 2 &&
+		while read config targets
+		do
+			if grep "^CONFIG_HAS_IMX_UART=y" outt/$config.expanded
+			then
+				test "$targets" = "drivers/core.o drivers/imx-uart.o" || return 1
+			else
+				test "$targets" = "drivers/core.o" || return 1
+			fi
+		done <built.u &&
+		git checkout -q -
+	)
+'
+
 test_done
