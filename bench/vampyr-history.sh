@@ -5,8 +5,9 @@
 # files it changes are built at the commit and at its parent, in
 #   (a) the default configuration of what it touches: the defconfig of the
 #       board (board/<vendor>/<board>/: a defconfig that sets the TARGET_ its
-#       Kconfig starts with) or of the SoC (arch/*/mach-<x>/: one that sets its
-#       ARCH_), the first in name order; else sandbox_defconfig, the board
+#       Kconfig starts with, else one whose name has the board's) or of the
+#       SoC (arch/*/mach-<x>/: one that sets its ARCH_, else one named after
+#       it), the first in name order; else sandbox_defconfig, the board
 #       U-Boot's own CI and tests build;
 #   (b) vampyr's configurations, expanded by the tree's own kconfig;
 # and the diagnostics the commit adds are counted in each, with those only
@@ -63,7 +64,7 @@ commits=$(git log --no-merges --format='COMMIT %H' -p --unified=0 -n $((n * 20))
 # default_config <commit>: the defconfig of the board or SoC its first
 # such changed file belongs to, else sandbox_defconfig.
 default_config () {
-	local c=$1 f dir sym def
+	local c=$1 f dir sym def name
 	for f in $(git diff-tree --no-commit-id -r --name-only "$c^" "$c" -- '*.c'); do
 		case $f in
 		board/*/*/*) dir=$(echo "$f" | cut -d/ -f1-3) ;;
@@ -71,8 +72,16 @@ default_config () {
 		*) continue ;;
 		esac
 		sym=$(git show "$c:$dir/Kconfig" 2>/dev/null | sed -n 's/^if[ \t]\+\([A-Z0-9_]\+\)[ \t]*$/\1/p' | head -n 1)
-		test -n "$sym" || continue
-		def=$(git grep -l "^CONFIG_$sym=y" "$c" -- configs/ 2>/dev/null | sed 's/^[^:]*:configs\///' | sort | head -n 1)
+		def=
+		if test -n "$sym"; then
+			def=$(git grep -l "^CONFIG_$sym=y" "$c" -- configs/ 2>/dev/null | sed 's/^[^:]*:configs\///' | sort | head -n 1)
+		fi
+		# No Kconfig of its own (board/xilinx/versal): a defconfig named after the directory.
+		name=${dir##*/}
+		name=${name#mach-}
+		if test -z "$def" && test "$name" != common; then
+			def=$(git ls-tree --name-only "$c" configs/ | sed 's/^configs\///' | grep -F -- "$name" | grep '_defconfig$' | sort | head -n 1)
+		fi
 		test -n "$def" && { echo "$def"; return; }
 	done
 	echo sandbox_defconfig

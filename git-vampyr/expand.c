@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "buildfiles.h"
 #include "options.h"
 #include "vampyr.h"
 
@@ -44,7 +45,8 @@ struct checkout {
  * in the Kconfig tree's directory (xen/), the Makefiles and the *.mk files
  * they include (make alldefconfig reads the top one, the architecture's,
  * scripts/kconfig's; Xen's Config.mk reads config/<arch>.mk), the
- * architecture's directory and the top-level files. On Linux that is about
+ * architecture's directory, the top-level files and the defconfigs (U-Boot's
+ * configs/, for a --kconfig of `make <board>_defconfig`). On Linux that is about
  * 50 MB of 1.2 GB.
  */
 static int is_config_tool(const char *path)
@@ -73,7 +75,7 @@ static int wanted_for_config(const char *path, const struct config_files *cf)
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
 	       starts_with(base, "Kbuild") || ends_with(base, ".mk") || is_config_tool(path) ||
-	       is_config_tool(slash + 1) ||
+	       is_config_tool(slash + 1) || buildfiles_is_defconfig(path) ||
 	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
 }
 
