@@ -174,16 +174,19 @@ install: all doc
 DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang libclang-rt-14-dev asciidoctor
 DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 python3-jsonschema bc xz-utils \
 	linux-source-6.1
+# bench/vampyr-history.sh builds U-Boot for arm, arm64 and riscv as well.
+DEB_BENCH = gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
 deps:
 	@if [ "$$(id -u)" != 0 ]; then \
 		echo "make deps installs Debian packages with apt-get and needs root:"; \
 		echo "  build: $(DEB_BUILD)"; \
 		echo "  tests: $(DEB_TEST)"; \
+		echo "  bench: $(DEB_BENCH)"; \
 		echo "Run it as root (sudo make deps), or install those packages yourself."; \
 		exit 1; \
 	fi
 	DEBIAN_FRONTEND=noninteractive apt-get update -q
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_BUILD) $(DEB_TEST)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH)
 
 # The kernel's own kconfig front end, "conf", as the tests' oracle (prereq KCONF):
 # only scripts/kconfig/ (and scripts/include/, which newer kernels need) is taken
