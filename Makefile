@@ -174,8 +174,10 @@ install: all doc
 DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang libclang-rt-14-dev asciidoctor
 DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 python3-jsonschema bc xz-utils \
 	linux-source-6.1
-# bench/vampyr-history.sh builds U-Boot for arm, arm64 and riscv as well.
-DEB_BENCH = gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
+# bench/vampyr-history.sh builds U-Boot for other architectures too, and its sandbox.
+DEB_BENCH = gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc-m68k-linux-gnu \
+	gcc-powerpc-linux-gnu gcc-mips-linux-gnu gcc-sh4-linux-gnu gcc-arc-linux-gnu \
+	swig python3-dev python3-setuptools libgnutls28-dev uuid-dev libssl-dev
 deps:
 	@if [ "$$(id -u)" != 0 ]; then \
 		echo "make deps installs Debian packages with apt-get and needs root:"; \

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make with the CROSS_COMPILE of the configuration's architecture, for
 # git vampyr's --kconfig and --build on a tree built with cross compilers
-# (Debian's gcc-aarch64-linux-gnu, gcc-arm-linux-gnueabihf,
-# gcc-riscv64-linux-gnu; anything else builds with the host's gcc):
+# (Debian's gcc-<arch>-linux-gnu of make deps' DEB_BENCH: arm64, arm, riscv,
+# m68k, powerpc, mips, sh4, arc; sandbox and x86 build with the host's gcc,
+# microblaze, nios2 and xtensa have no Debian compiler and fail), and
+# Debian's python3 for what the build runs in Python (U-Boot's pylibfdt):
 #
 #   git vampyr --kconfig='bench/cross-make.sh -s alldefconfig' \
 #              --build='bench/cross-make.sh -s -j2' ...
@@ -14,11 +16,17 @@
 # result needs one, so that the compiler's own options (CC_VERSION_TEXT,
 # cc-option probes) are the build's.
 cfg=${KCONFIG_CONFIG:-.config}
+test -x /usr/bin/python3 && set -- PYTHON3=/usr/bin/python3 "$@"
 
 cross () {
 	if grep -q '^CONFIG_ARM64=y' "$cfg" 2>/dev/null; then echo aarch64-linux-gnu-
 	elif grep -q '^CONFIG_ARM=y' "$cfg" 2>/dev/null; then echo arm-linux-gnueabihf-
 	elif grep -q '^CONFIG_RISCV=y' "$cfg" 2>/dev/null; then echo riscv64-linux-gnu-
+	elif grep -q '^CONFIG_M68K=y' "$cfg" 2>/dev/null; then echo m68k-linux-gnu-
+	elif grep -q '^CONFIG_PPC=y' "$cfg" 2>/dev/null; then echo powerpc-linux-gnu-
+	elif grep -q '^CONFIG_MIPS=y' "$cfg" 2>/dev/null; then echo mips-linux-gnu-
+	elif grep -q '^CONFIG_SH=y' "$cfg" 2>/dev/null; then echo sh4-linux-gnu-
+	elif grep -q '^CONFIG_ARC=y' "$cfg" 2>/dev/null; then echo arc-linux-gnu-
 	fi
 }
 
