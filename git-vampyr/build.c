@@ -460,6 +460,46 @@ static struct vwarning *find_warning(struct vampyr *v, const char *text)
 	return w;
 }
 
+/*
+ * Builds c at X (tree_x) and at its parent (tree_p, or tree_x with the
+ * changed files of ch swapped; ch NULL: no parent); the diagnostics only X
+ * shows go to v's warnings. -1 when the files could not be swapped back.
+ */
+static int build_one(struct vampyr *v, const struct vconfig *c, const char *cmd,
+		     const struct strvec *sources, const char *tree_x, const char *tree_p,
+		     const struct change_list *ch)
+{
+	struct strmap at_x = STRMAP_INIT, at_p = STRMAP_INIT;
+	struct strbuf targets = STRBUF_INIT;
+	struct strmap_entry *e;
+	char *text = build_config_text(v, c);
+	int ret = 0;
+
+	config_targets(v, c, text, sources, &targets);
+	if (!quiet)
+		fprintf(stderr, "vampyr: building %s: %s\n", c->name,
+			targets.len ? targets.buf : "(no object of its own)");
+	build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_x);
+	if (tree_p) {
+		build_in(v, c, text, tree_p, cmd, strbuf_str(&targets), &at_p);
+	} else if (ch) {
+		if (swap_files(v, tree_x, ch, 1) == 0)
+			build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_p);
+		if (swap_files(v, tree_x, ch, 0))
+			ret = -1;
+	}
+	strmap_for_each(&at_x, e) {
+		if (strmap_get(&at_p, e->key))
+			continue;
+		strvec_push(&find_warning(v, e->value)->configs, c->name);
+	}
+	strmap_clear(&at_x, free);
+	strmap_clear(&at_p, free);
+	strbuf_release(&targets);
+	free(text);
+	return ret;
+}
+
 int vampyr_build(struct vampyr *v, const char *cmd)
 {
 	struct commit_list parents = { 0 };
@@ -467,7 +507,6 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	int has_parent = 0, swap = 1;
 	char *tree_x, *tree_p = NULL;
 	struct change_list ch = { 0 };
-	struct strbuf targets = STRBUF_INIT;
 	struct strvec sources = STRVEC_INIT;
 	struct build_cache bc = { 0 };
 	int cached = 0, swapped_back = 1;
@@ -504,7 +543,6 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		tree_x = tree_checkout(v->repo, &v->commit, NULL);
 	if (!tree_x) {
 		change_list_clear(&ch);
-		strbuf_release(&targets);
 		strvec_clear(&sources);
 		return -1;
 	}
@@ -516,41 +554,13 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 			process_tmpdir_remove(tree_x);
 		}
 		change_list_clear(&ch);
-		strbuf_release(&targets);
 		strvec_clear(&sources);
 		return -1;
 	}
-	for (size_t i = 0; i < v->nr_configs; i++) {
-		const struct vconfig *c = &v->configs[i];
-		struct strmap at_x = STRMAP_INIT, at_p = STRMAP_INIT;
-		struct strmap_entry *e;
-		char *text;
-
-		if (c->expanded <= 0)
-			continue;
-		text = build_config_text(v, c);
-		config_targets(v, c, text, &sources, &targets);
-		if (!quiet)
-			fprintf(stderr, "vampyr: building %s: %s\n", c->name,
-				targets.len ? targets.buf : "(no object of its own)");
-		build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_x);
-		if (tree_p) {
-			build_in(v, c, text, tree_p, cmd, strbuf_str(&targets), &at_p);
-		} else if (has_parent) {
-			if (swap_files(v, tree_x, &ch, 1) == 0)
-				build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_p);
-			if (swap_files(v, tree_x, &ch, 0))
-				swapped_back = 0;
-		}
-		strmap_for_each(&at_x, e) {
-			if (strmap_get(&at_p, e->key))
-				continue;
-			strvec_push(&find_warning(v, e->value)->configs, c->name);
-		}
-		strmap_clear(&at_x, free);
-		strmap_clear(&at_p, free);
-		free(text);
-	}
+	for (size_t i = 0; i < v->nr_configs; i++)
+		if (v->configs[i].expanded > 0 &&
+		    build_one(v, &v->configs[i], cmd, &sources, tree_x, tree_p, has_parent ? &ch : NULL))
+			swapped_back = 0;
 	v->build_done = 1;
 	if (v->keep_build_tree)
 		fprintf(stderr, "vampyr: the build tree is in %s\n", tree_x);
@@ -564,7 +574,6 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	}
 	process_tmpdir_remove(tree_p);
 	change_list_clear(&ch);
-	strbuf_release(&targets);
 	strvec_clear(&sources);
 	return 0;
 }
