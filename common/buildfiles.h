@@ -32,6 +32,13 @@ struct buildfiles_info {
 
 struct buildfiles *buildfiles_new(struct repo *r);
 void buildfiles_free(struct buildfiles *b);
+/*
+ * Keeps each set of build files' scan in `dc` (diskcache.h), keyed by their
+ * digest, and reads it back there: a fresh process meeting the same build
+ * files reads no Kconfig file and no Makefile for it. dc outlives b.
+ */
+struct diskcache;
+void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc);
 /* Info for the tree of `commit`; valid until buildfiles_free. */
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
 int buildfiles_is_kconfig_file(const char *name);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diskcache.h"
 #include "kconfig-git.h"
 #include "model.h"
 #include "options.h"
@@ -423,7 +424,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	if (bf) {
 		t->tm.kconfig_defined = bf->kconfig_defined;
 		project_build_defined(&t->project, env->repo, commit, bf->cmdline_defined,
-				      &t->build_defined);
+				      env->diskcache, &t->build_defined);
 		t->tm.cmdline_defined = &t->build_defined;
 		t->tm.arch_mentions = bf->arch_mentions;
 	}
@@ -586,4 +587,41 @@ void trees_cache_release(struct trees_cache *tc)
 		trees_free(tc->sets[i]);
 		tc->sets[i] = NULL;
 	}
+}
+
+static uint64_t diskcache_budget(struct repo *r)
+{
+	char *value = repo_config_get(r, "undertaker.cacheSize");
+	uint64_t budget = DISKCACHE_DEFAULT_BUDGET;
+
+	if (value && diskcache_parse_size(value, &budget) < 0) {
+		warning("undertaker.cacheSize: '%s' is not a size (512m, 2g, 0): the default, 256m",
+			value);
+		budget = DISKCACHE_DEFAULT_BUDGET;
+	}
+	free(value);
+	return budget;
+}
+
+static char *diskcache_dir(struct repo *r)
+{
+	return xstrfmt("%sundertaker/cache", repo_commondir(r));
+}
+
+struct diskcache *trees_diskcache_open(struct repo *r)
+{
+	char *dir = diskcache_dir(r);
+	struct diskcache *dc = diskcache_open(dir, diskcache_budget(r));
+
+	free(dir);
+	return dc;
+}
+
+int trees_diskcache_gc(struct repo *r)
+{
+	char *dir = diskcache_dir(r);
+	int ret = diskcache_gc(dir, diskcache_budget(r));
+
+	free(dir);
+	return ret;
 }

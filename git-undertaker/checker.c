@@ -15,6 +15,7 @@
 #include "accept.h"
 #include "analyze.h"
 #include "buildfiles.h"
+#include "diskcache.h"
 #include "trees.h"
 #include "history.h"
 #include "kcheck.h"
@@ -29,6 +30,7 @@ struct checker {
 	struct buildfiles *buildfiles;
 	struct kconfig_cache *kconfig_cache;
 	struct kbuild_cache *kbuild_cache;
+	struct diskcache *diskcache;	/* the parent's in a worker; NULL: off */
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
 	struct strvec accept;		/* undertaker.accept */
@@ -81,6 +83,8 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->repo = r;
 	c->opts = o;
 	c->buildfiles = buildfiles_new(r);
+	c->diskcache = trees_diskcache_open(r);
+	buildfiles_set_diskcache(c->buildfiles, c->diskcache);
 	c->kconfig_cache = kconfig_cache_new();
 	c->kbuild_cache = kbuild_cache_new();
 	c->macros = cpp_macros_new();
@@ -116,6 +120,8 @@ void checker_save(struct checker *c)
 		checker_save(c->workers[w]);
 	if (c)
 		trees_cache_save(&c->trees);
+	if (c && !c->parent && !c->results_of)
+		diskcache_keep_budget(c->diskcache);
 }
 
 void checker_free(struct checker *c)
@@ -134,6 +140,7 @@ void checker_free(struct checker *c)
 	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
 		buildfiles_free(c->buildfiles);
+		diskcache_close(c->diskcache);
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
 		strvec_clear(&c->accept);
@@ -187,6 +194,7 @@ static void init_trees(struct checker *c)
 		.quiet = c->parent != NULL,
 		.samples_dir = c->samples_dir,
 		.shares = c->shares,
+		.diskcache = c->diskcache,
 		.removed = c->opts->explain ? symbol_removed : NULL,
 		.removed_data = c,
 	};
@@ -674,6 +682,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->repo = parent->repo;
 	c->opts = parent->opts;
 	c->buildfiles = parent->buildfiles;
+	c->diskcache = parent->diskcache;
 	c->macros = parent->macros;
 	c->macro_defs = parent->macro_defs;
 	c->project_config = parent->project_config;

@@ -27,6 +27,7 @@ static const char *const usage_lines[] = {
 	"git undertaker --all [<options>] [<commit>] [-- <pathspec>...]",
 	"git undertaker --mbox=<file>|<dir>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
 	"git undertaker --dump-model[=dimacs|symbols|files] [--arch=<arch>] [<commit>]",
+	"git undertaker --gc-cache",
 	NULL,
 };
 
@@ -815,6 +816,7 @@ int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
 	const char *shard = NULL;
+	int gc_cache = 0;
 	struct strvec revopts = STRVEC_INIT, mbox = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
@@ -827,6 +829,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
+		OPT_BOOL(0, "gc-cache", &gc_cache, "trim $GIT_DIR/undertaker/cache to undertaker.cacheSize and exit"),
 		OPT_STRING(0, "shard", &shard, "k/n",
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_LIST(0, "mbox", &mbox, "file",
@@ -870,6 +873,9 @@ int main(int argc, const char **argv)
 			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
 				    o.dump_model ? " (and not with --dump-model)" : "");
 	}
+	if (gc_cache && (o.all || o.dump_model || mbox.nr || revopts.nr || shard || pa.args.nr ||
+			 pa.paths.nr))
+		usage_error(usage_lines, "--gc-cache takes no other option and no argument");
 	if (o.write_accept_file && !o.all)
 		usage_error(usage_lines, "--write-accept-file writes a census: it needs --all");
 	if (o.all && o.dump_model)
@@ -888,6 +894,8 @@ int main(int argc, const char **argv)
 	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;
+	else if (gc_cache)
+		ret = trees_diskcache_gc(r);
 	else if (mbox.nr)
 		ret = run_mbox(r, &o, &mbox);
 	else if (o.dump_model)
