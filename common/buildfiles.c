@@ -34,6 +34,9 @@ struct buildfiles {
 	struct strvec cpp_markers;
 	struct strmap cpp_rules;	/* blob id hex + 'c' → "suffix line" of its cpp rules */
 	struct diskcache *diskcache;	/* NULL: none */
+	/* buildfiles_kconfig_defines: the name asked, and per tree and blob id 1 (defines) or 2. */
+	char *defines_name;
+	struct strmap defines_trees, defines_blobs;
 };
 
 int buildfiles_is_kconfig_file(const char *name)
@@ -131,6 +134,9 @@ void buildfiles_free(struct buildfiles *b)
 	strmap_clear(&b->blob_names, free_strvec);
 	strvec_clear(&b->cpp_markers);
 	strmap_clear(&b->cpp_rules, free_strvec);
+	free(b->defines_name);
+	strmap_clear(&b->defines_trees, NULL);
+	strmap_clear(&b->defines_blobs, NULL);
 	pcre2_code_free(b->re_cmdline);
 	pcre2_code_free(b->re_word);
 	pcre2_match_data_free(b->md);
@@ -437,6 +443,65 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 		return NULL;
 	}
 	return ci;
+}
+
+/* 1 when a Kconfig file under the tree defines b->defines_name, else 2; memoized per tree. */
+static uintptr_t tree_defines(struct buildfiles *b, const git_oid *tree_id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	uintptr_t found = 2;
+	git_tree *tree;
+
+	git_oid_tostr(hex, sizeof(hex), tree_id);
+	if ((found = (uintptr_t)strmap_get(&b->defines_trees, hex)))
+		return found;
+	found = 2;
+	if (git_tree_lookup(&tree, repo_git(b->repo), tree_id) < 0)
+		die_git("reading a tree");
+	for (size_t i = 0, n = git_tree_entrycount(tree); i < n && found == 2; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		git_object_t type = git_tree_entry_type(e);
+		struct blob *blob;
+
+		if (type == GIT_OBJECT_TREE) {
+			found = tree_defines(b, git_tree_entry_id(e));
+		} else if (type == GIT_OBJECT_BLOB && buildfiles_is_kconfig_file(git_tree_entry_name(e))) {
+			git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+			found = (uintptr_t)strmap_get(&b->defines_blobs, hex);
+			if (found)
+				continue;
+			found = 2;
+			if (!repo_read_blob(b->repo, git_tree_entry_id(e), &blob)) {
+				if (kconfig_text_defines(blob->data, blob->size, b->defines_name))
+					found = 1;
+				blob_release(b->repo, blob);
+			}
+			strmap_put(&b->defines_blobs, hex, (void *)found);
+		}
+	}
+	git_tree_free(tree);
+	git_oid_tostr(hex, sizeof(hex), tree_id);
+	strmap_put(&b->defines_trees, hex, (void *)found);
+	return found;
+}
+
+int buildfiles_kconfig_defines(struct buildfiles *b, const git_oid *commit, const char *name)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	uintptr_t found;
+	git_commit *c;
+
+	if (!b->defines_name || strcmp(b->defines_name, name)) {
+		free(b->defines_name);
+		b->defines_name = xstrdup(name);
+		strmap_clear(&b->defines_trees, NULL);
+		strmap_clear(&b->defines_blobs, NULL);
+	}
+	if (repo_lookup_commit(b->repo, repo_git(b->repo), commit, &c) < 0)
+		return error("cannot read commit %s", oid_hex(commit, hex));
+	found = tree_defines(b, git_commit_tree_id(c));
+	git_commit_free(c);
+	return found == 1;
 }
 
 /* The scan of the build files whose digest is `hex`: in memory, from the disk cache, or NULL. */

@@ -41,6 +41,13 @@ struct diskcache;
 void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc);
 /* Info for the tree of `commit`; valid until buildfiles_free. */
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
+/*
+ * Does a Kconfig file of the tree of `commit` define `name` (without
+ * CONFIG_)? Memoized per subtree and blob for the same name, so that a walk
+ * back over many commits reads each changed subtree once (--explain's search
+ * for where a missing name went). 1 or 0; -1 after an error was said.
+ */
+int buildfiles_kconfig_defines(struct buildfiles *b, const git_oid *commit, const char *name);
 int buildfiles_is_kconfig_file(const char *name);
 int buildfiles_is_makefile(const char *name);
 /* Is the file at `path` a defconfig or config fragment (CONFIG_X=y lines)? */

@@ -42,6 +42,7 @@ struct checker {
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
+	struct buildfiles *history;	/* --explain: the walk back to a removal, this thread's */
 	size_t input_errors;
 	char *host_arch;
 	/* A census worker: buildfiles and macros are its parent's, read only. */
@@ -135,6 +136,7 @@ void checker_free(struct checker *c)
 	free(c->samples_dir);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
+	buildfiles_free(c->history);
 	if (!c->parent)
 		kconfig_cache_free(c->kconfig_cache);
 	kbuild_cache_free(c->kbuild_cache);
@@ -174,7 +176,9 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 			strbuf_addstr(out, known);
 		return known != NULL;
 	}
-	ret = kconfig_symbol_removal(c->repo, commit, name, out);
+	if (!c->history)
+		c->history = buildfiles_new(c->repo);
+	ret = kconfig_symbol_removal(c->repo, c->history, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
