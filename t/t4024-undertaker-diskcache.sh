@@ -183,6 +183,26 @@ test_expect_success 'a run trims the cache to its budget, least recently used fi
 	test $total -le 1024
 '
 
+test_expect_success 'a Kconfig change: the files that name its symbols are kept too' '
+	rm -rf .git/undertaker/cache &&
+	write_file c.c <<-\EOF &&
+	#ifdef CONFIG_GONE
+	int gone;
+	#endif
+	EOF
+	printf "config GONE\n\tbool \"gone\"\n" >>Kconfig &&
+	git add . && test_tick && git commit -q -m "add GONE" &&
+	write_foo_bar_kconfig </dev/null &&
+	git add . && test_tick && git commit -q -m "remove GONE" &&
+	UNDERTAKER_STATS=1 test_expect_code 1 git undertaker --no-notes HEAD^! >expect.gone 2>err &&
+	grep "c.c:1: dead block B0 (missing CONFIG_GONE" expect.gone &&
+	ls .git/undertaker/cache/affected-* >entries &&
+	test_line_count = 1 entries &&
+	UNDERTAKER_STATS=1 test_expect_code 1 git undertaker --no-notes HEAD^! >out 2>err &&
+	grep "^disk cache: [1-9][0-9]* hits, 0 misses, 0 bad, 0 written$" err &&
+	test_cmp expect.gone out
+'
+
 test_expect_success '--gc-cache takes nothing else' '
 	test_expect_code 129 git undertaker --gc-cache HEAD 2>err &&
 	grep "takes no other option" err
