@@ -128,6 +128,7 @@ void trees_free(struct trees *t)
 	project_release(&t->project);
 	strmap_clear(&t->build_defined, free);
 	trees_sources_free(t->sources);
+	free(t->files_digest);
 	free(t);
 }
 
@@ -222,6 +223,98 @@ static struct arch_model *get_model(void *data, size_t i)
 	return trees_model(data, i);
 }
 
+/*
+ * The digest of the tree's file list, which a Kbuild map depends on beside
+ * the Makefiles: kept in the disk cache by root tree ("paths" entries).
+ */
+static const char *files_digest(struct trees *t)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *key = NULL;
+	git_commit *c;
+
+	if (t->files_digest)
+		return t->files_digest;
+	if (!repo_lookup_commit(t->env.repo, repo_git(t->env.repo), &t->commit, &c)) {
+		key = xstrfmt("%s %s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
+			      t->project.srctree);
+		git_commit_free(c);
+	}
+	if (key && diskcache_read(dc, "paths", key, &sb) > 0 && sb.len == GIT_OID_HEXSZ) {
+		t->files_digest = strbuf_detach(&sb, NULL);
+	} else if (!kbuild_repo_files_digest(t->env.repo, &t->commit, t->project.srctree, hex)) {
+		t->files_digest = xstrdup(hex);
+		if (key)
+			diskcache_write(dc, "paths", key, hex, GIT_OID_HEXSZ);
+	}
+	strbuf_release(&sb);
+	free(key);
+	return t->files_digest;
+}
+
+static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return xstrfmt("%s %s %s %s", git_oid_tostr(hex, sizeof(hex), &t->digest),
+		       target->srctree, target->arch ? target->arch : "-",
+		       target->srcarch ? target->srcarch : "-");
+}
+
+/* An earlier run's map of the same build files, when every input it read is the same. */
+static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT, map_bytes = STRBUF_INIT;
+	struct diskcache_reader rd;
+	struct kbuild_map *m = NULL;
+	const char *files = files_digest(t);
+	char *inputs;
+
+	if (!files || diskcache_read(t->env.diskcache, "kbuild", key, &sb) <= 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	diskcache_reader_init(&rd, &sb);
+	inputs = diskcache_get_str(&rd);
+	if (inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, inputs, files)) {
+		strbuf_add(&map_bytes, rd.p, (size_t)(rd.end - rd.p));
+		m = kbuild_map_load(&map_bytes);
+		if (!m)
+			warning("the cache entry of a Kbuild map (%s) does not decode: "
+				"building it again", key);
+	}
+	free(inputs);
+	strbuf_release(&map_bytes);
+	strbuf_release(&sb);
+	return m;
+}
+
+static struct kbuild_map *kbuild_build(struct trees *t, const struct kbuild_target *target)
+{
+	struct strbuf inputs = STRBUF_INIT, sb = STRBUF_INIT;
+	struct kbuild_map *m;
+	char *key;
+
+	if (!t->env.diskcache || !t->bf)
+		return kbuild_map_for_commit(t->env.repo, &t->commit, target, t->env.kbuild_cache);
+	key = kbuild_key(t, target);
+	m = kbuild_from_cache(t, key);
+	if (!m) {
+		m = kbuild_map_for_commit_inputs(t->env.repo, &t->commit, target,
+						 t->env.kbuild_cache, &inputs);
+		if (m && !process_interrupted()) {
+			diskcache_put_str(&sb, inputs.buf ? inputs.buf : "");
+			kbuild_map_save(m, &sb);
+			diskcache_write(t->env.diskcache, "kbuild", key, sb.buf, sb.len);
+		}
+	}
+	strbuf_release(&inputs);
+	strbuf_release(&sb);
+	free(key);
+	return m;
+}
+
 struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 {
 	/* Read only once built: a worker takes the owner's, built once under its lock. */
@@ -243,8 +336,7 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 		};
 
 		t->kbuild_built[i] = 1;
-		t->kbuild[i] = kbuild_map_for_commit(t->env.repo, &t->commit, &target,
-						     t->env.kbuild_cache);
+		t->kbuild[i] = kbuild_build(t, &target);
 		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);
 	}
 	if (lock)

@@ -131,6 +131,7 @@ struct trees {
 	struct trees *owner;		/* trees_borrow: whose models this one uses */
 	pthread_mutex_t *locks;		/* trees_share: one per model, then the Kbuild maps' */
 	struct trees_sources *sources;	/* trees-sources.c's */
+	char *files_digest;		/* of the tree's file list, once asked (Kbuild maps' cache) */
 };
 
 /*

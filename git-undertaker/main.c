@@ -744,6 +744,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 	trees_check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	ret = checker_dump_model(c, &commit, what);
+	checker_save(c);
 	checker_free(c);
 	return ret;
 }
@@ -776,6 +777,9 @@ static void check_output_options(struct undertaker_options *o, struct strvec *mb
 				 const struct strvec *revopts, const char *shard,
 				 const struct parsed_args *pa)
 {
+	if (o->gc_cache && (o->all || o->dump_model || mbox->nr || revopts->nr || shard ||
+			    pa->args.nr || pa->paths.nr))
+		usage_error(usage_lines, "--gc-cache takes no other option and no argument");
 	if (mbox->nr && (o->all || o->dump_model || revopts->nr || shard))
 		usage_error(usage_lines, "--mbox checks a series: not with --all, --dump-model, "
 			    "--shard or commit limiting options");
@@ -816,7 +820,6 @@ int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
 	const char *shard = NULL;
-	int gc_cache = 0;
 	struct strvec revopts = STRVEC_INIT, mbox = STRVEC_INIT;
 	struct parsed_args pa;
 	struct option opts[] = {
@@ -829,7 +832,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
-		OPT_BOOL(0, "gc-cache", &gc_cache, "trim $GIT_DIR/undertaker/cache to undertaker.cacheSize and exit"),
+		OPT_BOOL(0, "gc-cache", &o.gc_cache, "trim $GIT_DIR/undertaker/cache to undertaker.cacheSize and exit"),
 		OPT_STRING(0, "shard", &shard, "k/n",
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_LIST(0, "mbox", &mbox, "file",
@@ -873,9 +876,6 @@ int main(int argc, const char **argv)
 			usage_error(usage_lines, "--shard takes K/N with 1 <= K <= N, not '%s'%s", shard,
 				    o.dump_model ? " (and not with --dump-model)" : "");
 	}
-	if (gc_cache && (o.all || o.dump_model || mbox.nr || revopts.nr || shard || pa.args.nr ||
-			 pa.paths.nr))
-		usage_error(usage_lines, "--gc-cache takes no other option and no argument");
 	if (o.write_accept_file && !o.all)
 		usage_error(usage_lines, "--write-accept-file writes a census: it needs --all");
 	if (o.all && o.dump_model)
@@ -894,7 +894,7 @@ int main(int argc, const char **argv)
 	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;
-	else if (gc_cache)
+	else if (o.gc_cache)
 		ret = trees_diskcache_gc(r);
 	else if (mbox.nr)
 		ret = run_mbox(r, &o, &mbox);

@@ -203,6 +203,49 @@ test_expect_success 'a Kconfig change: the files that name its symbols are kept 
 	test_cmp expect.gone out
 '
 
+test_expect_success 'a Kbuild map is kept, and read back the same' '
+	rm -rf .git/undertaker/cache &&
+	git -c undertaker.cacheSize=0 undertaker --dump-model=files HEAD >expect.files &&
+	git undertaker --dump-model=files HEAD >out &&
+	test_cmp expect.files out &&
+	ls .git/undertaker/cache/kbuild-* >entries &&
+	test_line_count = 1 entries &&
+	UNDERTAKER_STATS=1 git undertaker --dump-model=files HEAD >out 2>err &&
+	grep "^disk cache: [1-9][0-9]* hits, 0 misses, 0 bad, 0 written$" err &&
+	test_cmp expect.files out
+'
+
+test_expect_success 'a Kbuild map is built again when a file its Makefiles include changes' '
+	git init -q kb &&
+	(
+		cd kb &&
+		write_foo_bar_kconfig </dev/null &&
+		echo "obj-y += drivers/" >Kbuild &&
+		write_file drivers/Makefile <<-\EOF &&
+		include $(srctree)/$(src)/rules.inc
+		obj-y += a.o
+		EOF
+		echo "obj-\$(CONFIG_FOO) += c.o" >drivers/rules.inc &&
+		touch drivers/a.c drivers/c.c &&
+		git add . && test_tick && git commit -q -m "rules.inc" &&
+		git undertaker --dump-model=files HEAD >../kb.out &&
+		grep "^drivers/c.c	CONFIG_FOO$" ../kb.out &&
+		ls .git/undertaker/cache/kbuild-* &&
+		echo "obj-\$(CONFIG_BAR) += c.o" >drivers/rules.inc &&
+		git add . && test_tick && git commit -q -m "rules.inc for BAR" &&
+		git undertaker --dump-model=files HEAD >../kb.out &&
+		grep "^drivers/c.c	CONFIG_BAR$" ../kb.out &&
+		git mv drivers/c.c drivers/d.c && test_tick && git commit -q -m "a file renamed" &&
+		git -c undertaker.cacheSize=0 undertaker --dump-model=files HEAD >../kb.expect &&
+		git undertaker --dump-model=files HEAD >../kb.out &&
+		test_cmp ../kb.expect ../kb.out &&
+		grep "^drivers/d.c	" ../kb.out &&
+		git checkout -q HEAD~2 &&
+		UNDERTAKER_STATS=1 git undertaker --dump-model=files HEAD >../kb.out 2>../kb.err &&
+		grep "^drivers/c.c	CONFIG_FOO$" ../kb.out
+	)
+'
+
 test_expect_success '--gc-cache takes nothing else' '
 	test_expect_code 129 git undertaker --gc-cache HEAD 2>err &&
 	grep "takes no other option" err
