@@ -461,6 +461,49 @@ int trees_not_checked(const struct trees *t, const char *path)
 	return 0;
 }
 
+/*
+ * project_foreign_trees reads every Kconfig file for a `mainmenu`: its answer
+ * depends on the build files alone, and is kept by their digest.
+ */
+static void foreign_trees(struct trees *t)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT;
+	struct diskcache_reader rd;
+	char hex[GIT_OID_HEXSZ + 1], *key;
+	uint64_t nr;
+
+	if (!dc || !t->bf || t->project.kind == PROJECT_NONE || t->project.kind == PROJECT_LINUX) {
+		project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
+		return;
+	}
+	key = xstrfmt("%s %d %s %s", git_oid_tostr(hex, sizeof(hex), &t->digest),
+		      (int)t->project.kind, t->project.srctree, t->project.top);
+	if (diskcache_read(dc, "foreign", key, &sb) > 0) {
+		diskcache_reader_init(&rd, &sb);
+		nr = diskcache_get_u64(&rd);
+		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
+			char *dir = diskcache_get_str(&rd);
+
+			if (dir)
+				strvec_push(&t->foreign, dir);
+			free(dir);
+		}
+		if (diskcache_reader_done(&rd))
+			goto out;
+		strvec_clear(&t->foreign);
+	}
+	project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
+	strbuf_reset(&sb);
+	diskcache_put_u64(&sb, t->foreign.nr);
+	for (size_t i = 0; i < t->foreign.nr; i++)
+		diskcache_put_str(&sb, t->foreign.v[i]);
+	diskcache_write(dc, "foreign", key, sb.buf, sb.len);
+out:
+	strbuf_release(&sb);
+	free(key);
+}
+
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf)
 {
@@ -501,7 +544,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	t->tm.arch_dirs = (const char *const *)t->arch_dirs.v;
 	t->arch_prefix = xstrfmt("%s%sarch/", t->project.srctree, *t->project.srctree ? "/" : "");
 	t->tm.arch_prefix = t->arch_prefix;
-	project_foreign_trees(&t->project, env->repo, commit, &t->foreign);
+	foreign_trees(t);
 	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
 	for (size_t i = t->arches.nr; i-- > 0; ) {
 		if (env->only_arch ? !strcmp(t->arches.v[i], env->only_arch) :
