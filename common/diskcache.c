@@ -355,11 +355,13 @@ int diskcache_gc(const char *dir, uint64_t budget)
 	uint64_t total, gone = 0;
 	size_t removed = 0, nr;
 
+	size_t trimmed;
+
 	nr = list_entries(dir, 1, &v, &total, &removed, &gone);
-	removed += trim(v, nr, &total, budget, &gone);
+	trimmed = trim(v, nr, &total, budget, &gone);
 	free_entries(v, nr);
 	printf("removed %zu cache entries (%" PRIu64 " KiB); %zu kept (%" PRIu64 " KiB) of a budget of %"
-	       PRIu64 " KiB in %s\n", removed, (gone + 1023) / 1024, nr - (removed > nr ? nr : removed),
+	       PRIu64 " KiB in %s\n", removed + trimmed, (gone + 1023) / 1024, nr - trimmed,
 	       (total + 1023) / 1024, budget / 1024, dir);
 	return 0;
 }
