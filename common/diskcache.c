@@ -178,7 +178,8 @@ void diskcache_write(struct diskcache *dc, const char *kind, const char *key,
 	tmp = xstrfmt("%s.tmp-XXXXXX", path);
 	strbuf_addf(&sb, "%s\n%s\n%s\n%s\n%zu %016" PRIx64 "\n", DISKCACHE_FORMAT, suite_version,
 		    kind, key, len, fnv1a(FNV_BASIS, data, len));
-	strbuf_add(&sb, data, len);
+	if (len)
+		strbuf_add(&sb, data, len);
 	/* A temporary file of its own (threads of one process write too), renamed into place. */
 	fd = mkdir_p(dc->dir) < 0 ? -1 : mkstemp(tmp);
 	if (fd < 0) {

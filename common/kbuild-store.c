@@ -100,12 +100,16 @@ void kbuild_map_save(const struct kbuild_map *m, struct strbuf *out)
 	diskcache_put_u64(out, m->stats.compiled);
 	diskcache_put_u64(out, m->stats.with_free);
 	diskcache_put_u64(out, m->stats.cached);
+	/* Binary: strbuf_add, never a string function; an empty part has no buffer. */
 	diskcache_put_u64(out, s.nr_nodes);
-	strbuf_add(out, s.nodes_sb.buf, s.nodes_sb.len);
+	if (s.nodes_sb.len)
+		strbuf_add(out, s.nodes_sb.buf, s.nodes_sb.len);
 	diskcache_put_u64(out, s.nr_origins);
-	strbuf_add(out, s.origins_sb.buf, s.origins_sb.len);
+	if (s.origins_sb.len)
+		strbuf_add(out, s.origins_sb.buf, s.origins_sb.len);
 	diskcache_put_u64(out, m->nr);
-	strbuf_add(out, body.buf, body.len);
+	if (body.len)
+		strbuf_add(out, body.buf, body.len);
 	strvec_clear(&dirs);
 	strbuf_release(&body);
 	strbuf_release(&s.nodes_sb);

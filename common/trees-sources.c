@@ -152,7 +152,8 @@ static char *includers_key(struct trees *t)
 		strbuf_reset(&sb);
 	}
 	repo_for_each_file(t->env.repo, &t->commit, "", list_source, &l);
-	strbuf_add(&sb, suffixes.buf, suffixes.len);
+	if (suffixes.len)
+		strbuf_add(&sb, suffixes.buf, suffixes.len);
 	repo_hash_blob(sb.buf ? sb.buf : "", sb.len, &id);
 	key = xstrdup(git_oid_tostr(hex, sizeof(hex), &id));
 	if (tree_key)
