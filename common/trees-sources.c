@@ -137,10 +137,18 @@ static char *includers_key(struct trees *t)
 
 	if (!dc || !t->bf || !t->bf->cpp_suffixes)
 		return NULL;
-	strmap_for_each(t->bf->cpp_suffixes, e)
-		strbuf_addf(&suffixes, " %s", e->key);
+	{
+		/* Sorted: the map's order is not the same once read back from the cache. */
+		struct strvec names = STRVEC_INIT;
+
+		strmap_for_each(t->bf->cpp_suffixes, e)
+			strvec_push(&names, e->key);
+		strvec_sort(&names);
+		for (size_t i = 0; i < names.nr; i++)
+			strbuf_addf(&suffixes, " %s", names.v[i]);
+		strvec_clear(&names);
+	}
 	if (!repo_lookup_commit(t->env.repo, repo_git(t->env.repo), &t->commit, &c)) {
-		/* The suffixes' order is the map's: a different order is only a miss. */
 		tree_key = xstrfmt("%s%s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
 				   strbuf_str(&suffixes));
 		git_commit_free(c);
