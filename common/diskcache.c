@@ -83,11 +83,11 @@ static char *header_line(const char **p, const char *end)
 }
 
 /*
- * Checks an entry read whole: 1 and its contents in `out`, 0 for another
+ * Checks an entry read whole: 1 and where its contents are, 0 for another
  * version's, -1 with *why for a bad one.
  */
 static int parse_entry(const char *data, size_t size, const char *kind, const char *key,
-		       struct strbuf *out, const char **why)
+		       size_t *start, size_t *length, const char **why)
 {
 	const char *p = data, *end = data + size;
 	char *line[5] = { NULL };
@@ -121,7 +121,8 @@ static int parse_entry(const char *data, size_t size, const char *kind, const ch
 	*why = "checksum mismatch";
 	if (fnv1a(FNV_BASIS, p, (size_t)len) != (uint64_t)sum)
 		goto out;
-	strbuf_add(out, p, (size_t)len);
+	*start = (size_t)(p - data);
+	*length = (size_t)len;
 	ret = 1;
 out:
 	for (i = 0; i < 5; i++)
@@ -133,7 +134,7 @@ int diskcache_read(struct diskcache *dc, const char *kind, const char *key, stru
 {
 	char *path, *data;
 	const char *why = NULL;
-	size_t size;
+	size_t size, start = 0, length = 0;
 	int ret;
 
 	if (!dc)
@@ -148,7 +149,19 @@ int diskcache_read(struct diskcache *dc, const char *kind, const char *key, stru
 		free(path);
 		return 0;
 	}
-	ret = parse_entry(data, size, kind, key, out, &why);
+	ret = parse_entry(data, size, kind, key, &start, &length, &why);
+	if (ret > 0 && !out->len) {
+		/* The contents moved to the front of the buffer read: no copy of a large map. */
+		memmove(data, data + start, length);
+		data[length] = '\0';
+		strbuf_release(out);
+		out->buf = data;
+		out->len = length;
+		out->alloc = size + 1;
+		data = NULL;
+	} else if (ret > 0) {
+		strbuf_add(out, data + start, length);
+	}
 	free(data);
 	if (ret > 0) {
 		/* Least recently used goes first: a hit is a use. */

@@ -265,7 +265,7 @@ static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
 /* An earlier run's map of the same build files, when every input it read is the same. */
 static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key)
 {
-	struct strbuf sb = STRBUF_INIT, map_bytes = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	struct diskcache_reader rd;
 	struct kbuild_map *m = NULL;
 	const char *files = files_digest(t);
@@ -278,14 +278,15 @@ static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key)
 	diskcache_reader_init(&rd, &sb);
 	inputs = diskcache_get_str(&rd);
 	if (inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, inputs, files)) {
-		strbuf_add(&map_bytes, rd.p, (size_t)(rd.end - rd.p));
-		m = kbuild_map_load(&map_bytes);
+		/* A view of the rest of the entry, read only: no copy. */
+		struct strbuf rest = { (char *)rd.p, (size_t)(rd.end - rd.p), 0 };
+
+		m = kbuild_map_load(&rest);
 		if (!m)
 			warning("the cache entry of a Kbuild map (%s) does not decode: "
 				"building it again", key);
 	}
 	free(inputs);
-	strbuf_release(&map_bytes);
 	strbuf_release(&sb);
 	return m;
 }
