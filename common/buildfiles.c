@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "buildfiles.h"
+#include "diskcache.h"
 #include "kconfig.h"
 
 #include <pcre2.h>
@@ -32,6 +33,10 @@ struct buildfiles {
 	/* The names of every Makefile whose values run cpp (of the last digest scanned). */
 	struct strvec cpp_markers;
 	struct strmap cpp_rules;	/* blob id hex + 'c' → "suffix line" of its cpp rules */
+	struct diskcache *diskcache;	/* NULL: none */
+	/* buildfiles_kconfig_defines: the name asked, and per tree and blob id 1 (defines) or 2. */
+	char *defines_name;
+	struct strmap defines_trees, defines_blobs;
 };
 
 int buildfiles_is_kconfig_file(const char *name)
@@ -129,6 +134,9 @@ void buildfiles_free(struct buildfiles *b)
 	strmap_clear(&b->blob_names, free_strvec);
 	strvec_clear(&b->cpp_markers);
 	strmap_clear(&b->cpp_rules, free_strvec);
+	free(b->defines_name);
+	strmap_clear(&b->defines_trees, NULL);
+	strmap_clear(&b->defines_blobs, NULL);
 	pcre2_code_free(b->re_cmdline);
 	pcre2_code_free(b->re_word);
 	pcre2_match_data_free(b->md);
@@ -348,10 +356,196 @@ static void collect_cpp(struct buildfiles *b, struct commit_info *ci, const stru
 	collect(b, ci, ids, NULL, 'c', &ci->cpp_suffixes);
 }
 
-int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out)
+void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc)
+{
+	b->diskcache = dc;
+}
+
+/* Entries of the disk cache: a map's size, then name and value of each, sorted by name. */
+static void put_map(struct strbuf *sb, const struct strmap *map)
+{
+	struct strvec names = STRVEC_INIT;
+	const struct strmap_entry *e;
+
+	strmap_for_each(map, e)
+		strvec_push(&names, e->key);
+	strvec_sort(&names);
+	diskcache_put_u64(sb, names.nr);
+	for (size_t i = 0; i < names.nr; i++) {
+		diskcache_put_str(sb, names.v[i]);
+		diskcache_put_str(sb, strmap_get(map, names.v[i]));
+	}
+	strvec_clear(&names);
+}
+
+/* Values go to ci->locations (`owned`: the map's own strings instead). */
+static void get_map(struct diskcache_reader *rd, struct commit_info *ci, struct strmap *map,
+		    int owned)
+{
+	uint64_t nr = diskcache_get_u64(rd);
+
+	for (uint64_t i = 0; i < nr && !rd->bad; i++) {
+		char *name = diskcache_get_str(rd), *value = diskcache_get_str(rd);
+
+		if (!name || !value) {
+			rd->bad = 1;
+		} else if (owned) {
+			free(strmap_put(map, name, value));
+			value = NULL;
+		} else {
+			/* strvec_push copies: the copy stays where it is as the vector grows. */
+			strvec_push(&ci->locations, value);
+			strmap_put(map, name, ci->locations.v[ci->locations.nr - 1]);
+		}
+		free(name);
+		free(value);
+	}
+}
+
+static void save_info(struct buildfiles *b, const struct commit_info *ci, const char *digest)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	diskcache_put_u64(&sb, ci->info.nr_kconfig);
+	diskcache_put_u64(&sb, ci->info.nr_makefiles);
+	put_map(&sb, &ci->kconfig_defined);
+	put_map(&sb, &ci->cmdline_defined);
+	put_map(&sb, &ci->arch_mentions);
+	put_map(&sb, &ci->cpp_suffixes);
+	diskcache_write(b->diskcache, "buildfiles", digest, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* What an earlier run found for the same build files, or NULL. */
+static struct commit_info *load_info(struct buildfiles *b, const char *digest)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct diskcache_reader rd;
+	struct commit_info *ci;
+
+	if (diskcache_read(b->diskcache, "buildfiles", digest, &sb) <= 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	ci = xcalloc(1, sizeof(*ci));
+	diskcache_reader_init(&rd, &sb);
+	ci->info.nr_kconfig = diskcache_get_u64(&rd);
+	ci->info.nr_makefiles = diskcache_get_u64(&rd);
+	get_map(&rd, ci, &ci->kconfig_defined, 0);
+	get_map(&rd, ci, &ci->cmdline_defined, 0);
+	get_map(&rd, ci, &ci->arch_mentions, 1);
+	get_map(&rd, ci, &ci->cpp_suffixes, 0);
+	strbuf_release(&sb);
+	if (!diskcache_reader_done(&rd)) {
+		warning("the cache entry of build files %s does not decode: computing it again",
+			digest);
+		free_commit_info(ci);
+		return NULL;
+	}
+	return ci;
+}
+
+/* 1 when a Kconfig file under the tree defines b->defines_name, else 2; memoized per tree. */
+static uintptr_t tree_defines(struct buildfiles *b, const git_oid *tree_id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-	struct commit_info *ci;
+	uintptr_t found = 2;
+	git_tree *tree;
+
+	git_oid_tostr(hex, sizeof(hex), tree_id);
+	if ((found = (uintptr_t)strmap_get(&b->defines_trees, hex)))
+		return found;
+	found = 2;
+	if (git_tree_lookup(&tree, repo_git(b->repo), tree_id) < 0)
+		die_git("reading a tree");
+	for (size_t i = 0, n = git_tree_entrycount(tree); i < n && found == 2; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		git_object_t type = git_tree_entry_type(e);
+		struct blob *blob;
+
+		if (type == GIT_OBJECT_TREE) {
+			found = tree_defines(b, git_tree_entry_id(e));
+		} else if (type == GIT_OBJECT_BLOB && buildfiles_is_kconfig_file(git_tree_entry_name(e))) {
+			git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+			found = (uintptr_t)strmap_get(&b->defines_blobs, hex);
+			if (found)
+				continue;
+			found = 2;
+			if (!repo_read_blob(b->repo, git_tree_entry_id(e), &blob)) {
+				if (kconfig_text_defines(blob->data, blob->size, b->defines_name))
+					found = 1;
+				blob_release(b->repo, blob);
+			}
+			strmap_put(&b->defines_blobs, hex, (void *)found);
+		}
+	}
+	git_tree_free(tree);
+	git_oid_tostr(hex, sizeof(hex), tree_id);
+	strmap_put(&b->defines_trees, hex, (void *)found);
+	return found;
+}
+
+int buildfiles_kconfig_defines(struct buildfiles *b, const git_oid *commit, const char *name)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	uintptr_t found;
+	git_commit *c;
+
+	if (!b->defines_name || strcmp(b->defines_name, name)) {
+		free(b->defines_name);
+		b->defines_name = xstrdup(name);
+		strmap_clear(&b->defines_trees, NULL);
+		strmap_clear(&b->defines_blobs, NULL);
+	}
+	if (repo_lookup_commit(b->repo, repo_git(b->repo), commit, &c) < 0)
+		return error("cannot read commit %s", oid_hex(commit, hex));
+	found = tree_defines(b, git_commit_tree_id(c));
+	git_commit_free(c);
+	return found == 1;
+}
+
+/* The scan of the build files whose digest is `hex`: in memory, from the disk cache, or NULL. */
+static struct commit_info *known_info(struct buildfiles *b, const char *hex)
+{
+	struct commit_info *ci = strmap_get(&b->by_digest, hex);
+
+	if (ci || !(ci = load_info(b, hex)))
+		return ci;
+	if (git_oid_fromstrn(&ci->info.digest, hex, GIT_OID_HEXSZ) < 0) {
+		free_commit_info(ci);
+		return NULL;
+	}
+	ci->info.cpp_suffixes = &ci->cpp_suffixes;
+	ci->info.kconfig_defined = &ci->kconfig_defined;
+	ci->info.arch_mentions = &ci->arch_mentions;
+	ci->info.cmdline_defined = &ci->cmdline_defined;
+	strmap_put(&b->by_digest, hex, ci);
+	return ci;
+}
+
+/*
+ * The digest of a root tree's build files as an earlier run found it (the
+ * disk cache's "buildtree" entries): no walk over the tree's thousands of
+ * subtrees. 0 and *digest filled, or -1.
+ */
+static int known_digest(struct buildfiles *b, const char *tree_hex, char digest[GIT_OID_HEXSZ + 1])
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ok = diskcache_read(b->diskcache, "buildtree", tree_hex, &sb) > 0 &&
+		 sb.len == GIT_OID_HEXSZ && strspn(sb.buf, "0123456789abcdef") == GIT_OID_HEXSZ;
+
+	if (ok)
+		memcpy(digest, sb.buf, GIT_OID_HEXSZ + 1);
+	else if (sb.len)
+		warning("the cache entry of tree %s holds no digest: computing it again", tree_hex);
+	strbuf_release(&sb);
+	return ok ? 0 : -1;
+}
+
+int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out)
+{
+	char hex[GIT_OID_HEXSZ + 1], tree_hex[GIT_OID_HEXSZ + 1];
+	struct commit_info *ci = NULL;
 	struct subtree *root;
 	git_commit *c;
 
@@ -363,11 +557,19 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	}
 	if (repo_lookup_commit(b->repo, repo_git(b->repo), commit, &c) < 0)
 		return error("cannot read commit %s", hex);
+	git_oid_tostr(tree_hex, sizeof(tree_hex), git_commit_tree_id(c));
+	if (b->diskcache && !strmap_get(&b->subtrees, tree_hex) && !known_digest(b, tree_hex, hex))
+		ci = known_info(b, hex);
+	if (ci) {
+		git_commit_free(c);
+		goto found;
+	}
 	root = walk(b, git_commit_tree_id(c));
 	git_commit_free(c);
 
 	git_oid_tostr(hex, sizeof(hex), &root->digest);
-	ci = strmap_get(&b->by_digest, hex);
+	diskcache_write(b->diskcache, "buildtree", tree_hex, hex, GIT_OID_HEXSZ);
+	ci = known_info(b, hex);
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
@@ -382,7 +584,9 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		ci->info.nr_kconfig = root->kconfig_ids.nr;
 		ci->info.nr_makefiles = root->makefile_ids.nr;
 		strmap_put(&b->by_digest, hex, ci);
+		save_info(b, ci, hex);
 	}
+found:
 	git_oid_tostr(hex, sizeof(hex), commit);
 	strmap_put(&b->by_commit, hex, ci);
 	*out = &ci->info;

@@ -32,8 +32,22 @@ struct buildfiles_info {
 
 struct buildfiles *buildfiles_new(struct repo *r);
 void buildfiles_free(struct buildfiles *b);
+/*
+ * Keeps each set of build files' scan in `dc` (diskcache.h), keyed by their
+ * digest, and reads it back there: a fresh process meeting the same build
+ * files reads no Kconfig file and no Makefile for it. dc outlives b.
+ */
+struct diskcache;
+void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc);
 /* Info for the tree of `commit`; valid until buildfiles_free. */
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
+/*
+ * Does a Kconfig file of the tree of `commit` define `name` (without
+ * CONFIG_)? Memoized per subtree and blob for the same name, so that a walk
+ * back over many commits reads each changed subtree once (--explain's search
+ * for where a missing name went). 1 or 0; -1 after an error was said.
+ */
+int buildfiles_kconfig_defines(struct buildfiles *b, const git_oid *commit, const char *name);
 int buildfiles_is_kconfig_file(const char *name);
 int buildfiles_is_makefile(const char *name);
 /* Is the file at `path` a defconfig or config fragment (CONFIG_X=y lines)? */

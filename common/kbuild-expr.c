@@ -116,6 +116,13 @@ static const struct kbuild_expr *intern(struct kbuild_exprs *ex, enum kbuild_op 
 	return e;
 }
 
+const struct kbuild_expr *kbuild_exprs_node(struct kbuild_exprs *ex, enum kbuild_op op,
+					   const char *name, const struct kbuild_expr **sub,
+					   unsigned nr)
+{
+	return intern(ex, op, name, sub, nr);
+}
+
 struct kbuild_exprs *kbuild_exprs_new(void)
 {
 	struct kbuild_exprs *ex = xcalloc(1, sizeof(*ex));

@@ -54,6 +54,13 @@ size_t kbuild_exprs_overflows(const struct kbuild_exprs *ex);
 const struct kbuild_origin *kbuild_exprs_origin(struct kbuild_exprs *ex, const char *path, int line,
 						const char *text, size_t len);
 const char *kbuild_exprs_string(struct kbuild_exprs *ex, const char *s);
+/*
+ * A node as it is, without the simplifier (kbuild-store.c reads back nodes
+ * that were made by it): the same pointer for the same node.
+ */
+const struct kbuild_expr *kbuild_exprs_node(struct kbuild_exprs *ex, enum kbuild_op op,
+					   const char *name, const struct kbuild_expr **sub,
+					   unsigned nr);
 
 struct kvar {
 	struct kwords val;

@@ -126,8 +126,20 @@ struct kbuild_repo_ctx {
 	struct repo *repo;
 	const struct git_oid *commit;
 	const char *srctree;	/* the directory the reader's paths are in, or NULL */
+	/*
+	 * NULL, or where every input of the map is appended, a line each: a
+	 * file asked for, "<path> <blob id>" ("<path> -" when absent), and the
+	 * list of the tree's files, "files <digest>" (kbuild_repo_files_digest).
+	 */
+	struct strbuf *inputs;
 };
 void kbuild_repo_reader(struct kbuild_reader *rd, struct kbuild_repo_ctx *ctx);
+/* The digest of the tree's file list under srctree as the reader lists it. 0 or -1. */
+int kbuild_repo_files_digest(struct repo *r, const struct git_oid *commit, const char *srctree,
+			     char hex[41]);
+/* Are `inputs` (kbuild_repo_ctx.inputs) those of `commit`, whose file list has this digest? */
+int kbuild_repo_inputs_same(struct repo *r, const struct git_oid *commit, const char *inputs,
+			    const char *files_digest);
 
 /* ---- the file -> condition map ---- */
 
@@ -226,6 +238,16 @@ struct kbuild_target {
 struct kbuild_map *kbuild_map_for_commit(struct repo *r, const struct git_oid *commit,
 					 const struct kbuild_target *target,
 					 struct kbuild_cache *cache);
+/* The same, appending its inputs to `inputs` (kbuild_repo_ctx.inputs). */
+struct kbuild_map *kbuild_map_for_commit_inputs(struct repo *r, const struct git_oid *commit,
+						const struct kbuild_target *target,
+						struct kbuild_cache *cache, struct strbuf *inputs);
+/*
+ * A map as bytes (kbuild-store.c, for the disk cache) and back: the map read
+ * owns its nodes. NULL when the bytes are not a map of this layout.
+ */
+void kbuild_map_save(const struct kbuild_map *m, struct strbuf *out);
+struct kbuild_map *kbuild_map_load(const struct strbuf *in);
 void kbuild_map_free(struct kbuild_map *m);
 struct kbuild_exprs *kbuild_map_exprs(struct kbuild_map *m);
 /* NULL when path is not a .c/.S file of the tree. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "diskcache.h"
 #include "kconfig-git.h"
 
 const char *project_kind_name(enum project_kind k)
@@ -493,8 +494,127 @@ static void whitelist(struct repo *r, const git_oid *commit, const char *path, s
 	blob_release(r, b);
 }
 
+struct key_walk {
+	struct strbuf *list;
+	const char *scripts;	/* "<srctree>/scripts/" */
+};
+
+/* What U-Boot's own names come from: its headers and the scripts, "<blob> <path>" a line. */
+static int walk_key(const struct tree_file *f, void *data)
+{
+	struct key_walk *w = data;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (ends_with(f->path, ".h") || starts_with(f->path, w->scripts))
+		strbuf_addf(w->list, "%s %s\n", git_oid_tostr(hex, sizeof(hex), f->blob), f->path);
+	return 0;
+}
+
+/*
+ * The key of U-Boot's own names in the disk cache: the blobs they are read
+ * from. An earlier run's walk for the same root tree is kept too ("headers").
+ */
+static char *uboot_defined_key(const struct project *p, struct repo *r, const git_oid *commit,
+			       struct diskcache *dc)
+{
+	struct strbuf list = STRBUF_INIT;
+	char *scripts = xstrfmt("%s%sscripts/", p->srctree, *p->srctree ? "/" : "");
+	struct key_walk w = { &list, scripts };
+	char hex[GIT_OID_HEXSZ + 1];
+	char *tree_key = NULL, *key;
+	git_commit *c;
+	git_oid id;
+
+	if (!repo_lookup_commit(r, repo_git(r), commit, &c)) {
+		tree_key = xstrfmt("%s %s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
+				   p->srctree);
+		git_commit_free(c);
+		if (diskcache_read(dc, "headers", tree_key, &list) > 0 && list.len == GIT_OID_HEXSZ &&
+		    strspn(list.buf, "0123456789abcdef") == GIT_OID_HEXSZ) {
+			key = strbuf_detach(&list, NULL);
+			free(tree_key);
+			free(scripts);
+			return key;
+		}
+		strbuf_reset(&list);
+	}
+	repo_for_each_file(r, commit, p->srctree, walk_key, &w);
+	repo_hash_blob(list.buf ? list.buf : "", list.len, &id);
+	key = xstrdup(git_oid_tostr(hex, sizeof(hex), &id));
+	if (tree_key)
+		diskcache_write(dc, "headers", tree_key, key, GIT_OID_HEXSZ);
+	strbuf_release(&list);
+	free(tree_key);
+	free(scripts);
+	return key;
+}
+
+/* U-Boot's own names (the first place that defines each wins), computed or from dc. */
+static void uboot_defined(const struct project *p, struct repo *r, const git_oid *commit,
+			  struct diskcache *dc, struct strmap *own)
+{
+	const char *pre = *p->srctree ? "/" : "";
+	char *key = dc ? uboot_defined_key(p, r, commit, dc) : NULL, *path;
+	struct strbuf sb = STRBUF_INIT;
+	struct header_walk w = { r, own };
+	const struct strmap_entry *e;
+
+	if (key && diskcache_read(dc, "defines", key, &sb) > 0) {
+		struct diskcache_reader rd;
+		uint64_t nr;
+
+		diskcache_reader_init(&rd, &sb);
+		nr = diskcache_get_u64(&rd);
+		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
+			char *name = diskcache_get_str(&rd), *where = diskcache_get_str(&rd);
+
+			if (name && where)
+				free(strmap_put(own, name, where));
+			else
+				free(where);
+			free(name);
+		}
+		if (diskcache_reader_done(&rd))
+			goto out;
+		warning("the cache entry of U-Boot's header names %s does not decode: "
+			"computing it again", key);
+		strmap_clear(own, free);
+	}
+	/*
+	 * Beside Kconfig, U-Boot's headers define CONFIG_ names of their
+	 * own: board options (include/configs/), derived ones (the m68k
+	 * CONFIG_CF_V4E of asm/cache.h), constants (post.h's
+	 * CONFIG_SYS_POST_CPU). Macros of the code, never missing.
+	 */
+	path = xstrfmt("%s%sscripts/config_whitelist.txt", p->srctree, pre);
+	whitelist(r, commit, path, own);
+	free(path);
+	repo_for_each_file(r, commit, p->srctree, walk_header, &w);
+	path = xstrfmt("%s%sscripts", p->srctree, pre);
+	repo_for_each_file(r, commit, path, walk_script, &w);
+	free(path);
+	if (key) {
+		struct strvec names = STRVEC_INIT;
+
+		strbuf_reset(&sb);
+		strmap_for_each(own, e)
+			strvec_push(&names, e->key);
+		strvec_sort(&names);
+		diskcache_put_u64(&sb, names.nr);
+		for (size_t i = 0; i < names.nr; i++) {
+			diskcache_put_str(&sb, names.v[i]);
+			diskcache_put_str(&sb, strmap_get(own, names.v[i]));
+		}
+		diskcache_write(dc, "defines", key, sb.buf, sb.len);
+		strvec_clear(&names);
+	}
+out:
+	strbuf_release(&sb);
+	free(key);
+}
+
 void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
-			   const struct strmap *cmdline, struct strmap *out)
+			   const struct strmap *cmdline, struct diskcache *dc, struct strmap *out)
 {
 	const struct strmap_entry *e;
 	struct strvec arches = STRVEC_INIT;
@@ -505,21 +625,14 @@ void project_build_defined(const struct project *p, struct repo *r, const git_oi
 		strmap_for_each(cmdline, e)
 			strmap_put(out, e->key, xstrdup(e->value ? (const char *)e->value : ""));
 	if (p->kind == PROJECT_UBOOT) {
-		/*
-		 * Beside Kconfig, U-Boot's headers define CONFIG_ names of their
-		 * own: board options (include/configs/), derived ones (the m68k
-		 * CONFIG_CF_V4E of asm/cache.h), constants (post.h's
-		 * CONFIG_SYS_POST_CPU). Macros of the code, never missing.
-		 */
-		struct header_walk w = { r, out };
+		struct strmap own = STRMAP_INIT;
 
-		path = xstrfmt("%s%sscripts/config_whitelist.txt", p->srctree, pre);
-		whitelist(r, commit, path, out);
-		free(path);
-		repo_for_each_file(r, commit, p->srctree, walk_header, &w);
-		path = xstrfmt("%s%sscripts", p->srctree, pre);
-		repo_for_each_file(r, commit, path, walk_script, &w);
-		free(path);
+		uboot_defined(p, r, commit, dc, &own);
+		/* The build's -D names first: theirs is the place said. */
+		strmap_for_each(&own, e)
+			if (!strmap_get(out, e->key))
+				strmap_put(out, e->key, xstrdup(e->value));
+		strmap_clear(&own, free);
 	}
 	if (p->kind != PROJECT_XEN)
 		return;

@@ -114,10 +114,12 @@ struct kconfig *project_kconfig_parse(const struct project *p, struct repo *r,
  * the build force-includes (Xen's `-include include/xen/config.h` and the
  * asm/config.h it pulls in), and U-Boot's legacy board-header options
  * (scripts/config_whitelist.txt). Added to `out` with values of its own: free
- * them with strmap_clear(out, free).
+ * them with strmap_clear(out, free). U-Boot's are kept in `dc` (may be NULL),
+ * keyed by the blobs of its headers and scripts.
  */
+struct diskcache;
 void project_build_defined(const struct project *p, struct repo *r, const git_oid *commit,
-			   const struct strmap *cmdline, struct strmap *out);
+			   const struct strmap *cmdline, struct diskcache *dc, struct strmap *out);
 
 /*
  * The directories holding a Kconfig tree of their own: a <dir>/Kconfig with a

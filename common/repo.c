@@ -412,6 +412,11 @@ const char *repo_gitdir(struct repo *r)
 	return git_repository_path(r->git);
 }
 
+const char *repo_commondir(struct repo *r)
+{
+	return git_repository_commondir(r->git);
+}
+
 /*
  * One single-quoted word of GIT_CONFIG_PARAMETERS, as git's sq_quote writes
  * it ('it'\''s' is "it's"), appended to sb; returns the text after it, or

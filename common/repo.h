@@ -33,6 +33,8 @@ git_repository *repo_git(struct repo *r);
 git_repository *repo_git_local(struct repo *r);
 /* The git directory, with a trailing slash (for caches under $GIT_DIR/undertaker/). */
 const char *repo_gitdir(struct repo *r);
+/* The common directory (a worktree's main git directory), with a trailing slash. */
+const char *repo_commondir(struct repo *r);
 /* Reads a config value (string, NULL when unset); all values of a multi-valued key. */
 char *repo_config_get(struct repo *r, const char *key);
 void repo_config_get_all(struct repo *r, const char *key, struct strvec *out);

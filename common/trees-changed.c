@@ -10,6 +10,7 @@
 #include <pcre2.h>
 #include <string.h>
 
+#include "diskcache.h"
 #include "process.h"
 
 int trees_is_c_file(const char *path)
@@ -227,6 +228,101 @@ static int find_users(const struct tree_file *f, void *data)
 	return 0;
 }
 
+/*
+ * The key of a search for the files that name changed symbols: everything it
+ * depends on (the tree, the names, the files skipped, the pathspec and which
+ * suffixes are sources), hashed.
+ */
+static char *affected_key(struct trees *new, const git_oid *commit, const struct strmap *changed,
+			  const struct strvec *pathspec, const struct strmap *skip)
+{
+	struct strbuf all = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	const struct strmap_entry *e;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_commit *c;
+	git_oid id;
+
+	if (repo_lookup_commit(new->env.repo, repo_git(new->env.repo), commit, &c) < 0)
+		return NULL;
+	strbuf_addf(&all, "tree %s\n", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)));
+	git_commit_free(c);
+	strmap_for_each(changed, e)
+		strvec_pushf(&names, "changed %s", e->key);
+	strmap_for_each(skip, e)
+		strvec_pushf(&names, "skip %s", e->key);
+	if (new->bf && new->bf->cpp_suffixes)
+		strmap_for_each(new->bf->cpp_suffixes, e)
+			strvec_pushf(&names, "suffix %s", e->key);
+	strvec_sort(&names);
+	for (size_t i = 0; i < names.nr; i++)
+		strbuf_addf(&all, "%s\n", names.v[i]);
+	for (size_t i = 0; pathspec && i < pathspec->nr; i++)
+		strbuf_addf(&all, "pathspec %s\n", pathspec->v[i]);
+	repo_hash_blob(all.buf, all.len, &id);
+	strvec_clear(&names);
+	strbuf_release(&all);
+	return xstrdup(git_oid_tostr(hex, sizeof(hex), &id));
+}
+
+/* What an earlier run found for the same key: 1 and paths and blobs filled, or 0. */
+static int affected_from_cache(struct diskcache *dc, const char *key, struct strvec *paths,
+			       struct strvec *blobs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct diskcache_reader rd;
+	struct strvec p = STRVEC_INIT, b = STRVEC_INIT;
+	uint64_t nr;
+
+	if (diskcache_read(dc, "affected", key, &sb) <= 0) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	diskcache_reader_init(&rd, &sb);
+	nr = diskcache_get_u64(&rd);
+	for (uint64_t i = 0; i < nr && !rd.bad; i++) {
+		char *path = diskcache_get_str(&rd), *blob = diskcache_get_str(&rd);
+
+		if (!path || !blob || strlen(blob) != GIT_OID_HEXSZ) {
+			rd.bad = 1;
+		} else {
+			strvec_push(&p, path);
+			strvec_push(&b, blob);
+		}
+		free(path);
+		free(blob);
+	}
+	strbuf_release(&sb);
+	if (!diskcache_reader_done(&rd)) {
+		warning("the cache entry of affected files %s does not decode: computing it again",
+			key);
+		strvec_clear(&p);
+		strvec_clear(&b);
+		return 0;
+	}
+	for (size_t i = 0; i < p.nr; i++) {
+		strvec_push(paths, p.v[i]);
+		strvec_push(blobs, b.v[i]);
+	}
+	strvec_clear(&p);
+	strvec_clear(&b);
+	return 1;
+}
+
+static void affected_to_cache(struct diskcache *dc, const char *key, const struct strvec *paths,
+			      const struct strvec *blobs, size_t from)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	diskcache_put_u64(&sb, paths->nr - from);
+	for (size_t i = from; i < paths->nr; i++) {
+		diskcache_put_str(&sb, paths->v[i]);
+		diskcache_put_str(&sb, blobs->v[i]);
+	}
+	diskcache_write(dc, "affected", key, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
 void trees_affected_files(struct trees *old, struct trees *new, const git_oid *commit,
 			  const struct strvec *pathspec, const struct strmap *skip,
 			  struct strvec *paths, struct strvec *blobs)
@@ -237,11 +333,22 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 			   .pathspec = pathspec, .paths = paths, .blobs = blobs };
 	int errcode;
 	PCRE2_SIZE erroff;
+	char *key = NULL;
+	size_t from = paths->nr;
 
 	trees_changed_symbols(old, new, &changed);
 	if (!changed.nr) {
 		strmap_clear(&changed, NULL);
 		return;
+	}
+	/* Every C file of the tree read: kept for the next process that asks the same. */
+	if (new->env.diskcache) {
+		key = affected_key(new, commit, &changed, pathspec, skip);
+		if (key && affected_from_cache(new->env.diskcache, key, paths, blobs)) {
+			free(key);
+			strmap_clear(&changed, NULL);
+			return;
+		}
 	}
 	u.re = pcre2_compile((PCRE2_SPTR)pattern, sizeof(pattern) - 1, 0, &errcode, &erroff, NULL);
 	if (!u.re)
@@ -251,5 +358,8 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 	repo_for_each_file(u.repo, commit, "", find_users, &u);
 	pcre2_match_data_free(u.md);
 	pcre2_code_free(u.re);
+	if (key && !process_interrupted())
+		affected_to_cache(new->env.diskcache, key, paths, blobs, from);
+	free(key);
 	strmap_clear(&changed, NULL);
 }

@@ -13,6 +13,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "diskcache.h"
+#include "process.h"
+
 struct trees_sources {
 	struct strmap conds;		/* "<i> <path>" → struct kbuild_file * (NULL: none) */
 	struct strmap includers;	/* a basename → struct strvec * of the files including it */
@@ -102,6 +105,154 @@ static int include_file(const struct tree_file *f, void *data)
 	return 0;
 }
 
+struct listing {
+	const struct trees *t;
+	struct strbuf *out;
+};
+
+static int list_source(const struct tree_file *f, void *data)
+{
+	struct listing *l = data;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!trees_is_c_file(f->path) && trees_is_source(l->t, f->path))
+		strbuf_addf(l->out, "%s %s\n", git_oid_tostr(hex, sizeof(hex), f->blob), f->path);
+	return 0;
+}
+
+/*
+ * The key of the includers' scan in the disk cache: the digest of the
+ * sources it reads, paths and blobs (an earlier run's walk for the same root
+ * tree is kept too, "sourcelist"). NULL when there is no cache.
+ */
+static char *includers_key(struct trees *t)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT, suffixes = STRBUF_INIT;
+	struct listing l = { t, &sb };
+	const struct strmap_entry *e;
+	char hex[GIT_OID_HEXSZ + 1], *tree_key = NULL, *key;
+	git_commit *c;
+	git_oid id;
+
+	if (!dc || !t->bf || !t->bf->cpp_suffixes)
+		return NULL;
+	{
+		/* Sorted: the map's order is not the same once read back from the cache. */
+		struct strvec names = STRVEC_INIT;
+
+		strmap_for_each(t->bf->cpp_suffixes, e)
+			strvec_push(&names, e->key);
+		strvec_sort(&names);
+		for (size_t i = 0; i < names.nr; i++)
+			strbuf_addf(&suffixes, " %s", names.v[i]);
+		strvec_clear(&names);
+	}
+	if (!repo_lookup_commit(t->env.repo, repo_git(t->env.repo), &t->commit, &c)) {
+		tree_key = xstrfmt("%s%s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
+				   strbuf_str(&suffixes));
+		git_commit_free(c);
+		if (diskcache_read(dc, "sourcelist", tree_key, &sb) > 0 && sb.len == GIT_OID_HEXSZ) {
+			free(tree_key);
+			strbuf_release(&suffixes);
+			return strbuf_detach(&sb, NULL);
+		}
+		strbuf_reset(&sb);
+	}
+	repo_for_each_file(t->env.repo, &t->commit, "", list_source, &l);
+	if (suffixes.len)
+		strbuf_add(&sb, suffixes.buf, suffixes.len);
+	repo_hash_blob(sb.buf ? sb.buf : "", sb.len, &id);
+	key = xstrdup(git_oid_tostr(hex, sizeof(hex), &id));
+	if (tree_key)
+		diskcache_write(dc, "sourcelist", tree_key, key, GIT_OID_HEXSZ);
+	free(tree_key);
+	strbuf_release(&sb);
+	strbuf_release(&suffixes);
+	return key;
+}
+
+static int includers_from_cache(struct trees *t, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct diskcache_reader rd;
+	uint64_t nr;
+
+	if (diskcache_read(t->env.diskcache, "includers", key, &sb) <= 0) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	diskcache_reader_init(&rd, &sb);
+	nr = diskcache_get_u64(&rd);
+	for (uint64_t i = 0; i < nr && !rd.bad; i++) {
+		char *name = diskcache_get_str(&rd);
+		uint64_t n = diskcache_get_u64(&rd);
+		struct strvec *v = xcalloc(1, sizeof(*v));
+
+		for (uint64_t k = 0; k < n && !rd.bad; k++) {
+			char *path = diskcache_get_str(&rd);
+
+			if (path)
+				strvec_push(v, path);
+			else
+				rd.bad = 1;
+			free(path);
+		}
+		if (name && !rd.bad && !strmap_get(&t->sources->includers, name))
+			strmap_put(&t->sources->includers, name, v);
+		else
+			free_strvec(v);
+		rd.bad |= !name;
+		free(name);
+	}
+	strbuf_release(&sb);
+	if (diskcache_reader_done(&rd))
+		return 1;
+	warning("the cache entry of the sources' includes %s does not decode: reading them again",
+		key);
+	strmap_clear(&t->sources->includers, free_strvec);
+	return 0;
+}
+
+static void includers_to_cache(struct trees *t, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	const struct strmap_entry *e;
+
+	strmap_for_each(&t->sources->includers, e)
+		strvec_push(&names, e->key);
+	strvec_sort(&names);
+	diskcache_put_u64(&sb, names.nr);
+	for (size_t i = 0; i < names.nr; i++) {
+		const struct strvec *v = strmap_get(&t->sources->includers, names.v[i]);
+
+		diskcache_put_str(&sb, names.v[i]);
+		diskcache_put_u64(&sb, v->nr);
+		for (size_t k = 0; k < v->nr; k++)
+			diskcache_put_str(&sb, v->v[k]);
+	}
+	diskcache_write(t->env.diskcache, "includers", key, sb.buf, sb.len);
+	strvec_clear(&names);
+	strbuf_release(&sb);
+}
+
+/* Every source's includes, read once (or from the disk cache). */
+static void scan_all_includes(struct trees *t)
+{
+	struct include_scan is = { t, t->sources };
+	char *key = includers_key(t);
+
+	if (key && includers_from_cache(t, key)) {
+		free(key);
+		return;
+	}
+	repo_for_each_file(t->env.repo, &t->commit, "", include_file, &is);
+	if (key && !process_interrupted())
+		includers_to_cache(t, key);
+	free(key);
+}
+
 /* A device tree's output ("board.dts" → "board.dtb"), or NULL. */
 static char *dtb_name(const char *base)
 {
@@ -125,10 +276,8 @@ static const struct kbuild_expr *included(struct trees *t, struct kbuild_exprs *
 	const struct kbuild_expr *c = NULL;
 
 	if (!s->scanned) {
-		struct include_scan is = { t, s };
-
 		s->scanned = 1;
-		repo_for_each_file(t->env.repo, &t->commit, "", include_file, &is);
+		scan_all_includes(t);
 	}
 	by = strmap_get(&s->includers, base ? base + 1 : path);
 	for (size_t i = 0; by && i < by->nr && !*none; i++) {

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diskcache.h"
 #include "kconfig-git.h"
 #include "model.h"
 #include "options.h"
@@ -127,6 +128,7 @@ void trees_free(struct trees *t)
 	project_release(&t->project);
 	strmap_clear(&t->build_defined, free);
 	trees_sources_free(t->sources);
+	free(t->files_digest);
 	free(t);
 }
 
@@ -221,6 +223,99 @@ static struct arch_model *get_model(void *data, size_t i)
 	return trees_model(data, i);
 }
 
+/*
+ * The digest of the tree's file list, which a Kbuild map depends on beside
+ * the Makefiles: kept in the disk cache by root tree ("paths" entries).
+ */
+static const char *files_digest(struct trees *t)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *key = NULL;
+	git_commit *c;
+
+	if (t->files_digest)
+		return t->files_digest;
+	if (!repo_lookup_commit(t->env.repo, repo_git(t->env.repo), &t->commit, &c)) {
+		key = xstrfmt("%s %s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
+			      t->project.srctree);
+		git_commit_free(c);
+	}
+	if (key && diskcache_read(dc, "paths", key, &sb) > 0 && sb.len == GIT_OID_HEXSZ) {
+		t->files_digest = strbuf_detach(&sb, NULL);
+	} else if (!kbuild_repo_files_digest(t->env.repo, &t->commit, t->project.srctree, hex)) {
+		t->files_digest = xstrdup(hex);
+		if (key)
+			diskcache_write(dc, "paths", key, hex, GIT_OID_HEXSZ);
+	}
+	strbuf_release(&sb);
+	free(key);
+	return t->files_digest;
+}
+
+static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return xstrfmt("%s %s %s %s", git_oid_tostr(hex, sizeof(hex), &t->digest),
+		       target->srctree, target->arch ? target->arch : "-",
+		       target->srcarch ? target->srcarch : "-");
+}
+
+/* An earlier run's map of the same build files, when every input it read is the same. */
+static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct diskcache_reader rd;
+	struct kbuild_map *m = NULL;
+	const char *files = files_digest(t);
+	char *inputs;
+
+	if (!files || diskcache_read(t->env.diskcache, "kbuild", key, &sb) <= 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	diskcache_reader_init(&rd, &sb);
+	inputs = diskcache_get_str(&rd);
+	if (inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, inputs, files)) {
+		/* A view of the rest of the entry, read only: no copy. */
+		struct strbuf rest = { (char *)rd.p, (size_t)(rd.end - rd.p), 0 };
+
+		m = kbuild_map_load(&rest);
+		if (!m)
+			warning("the cache entry of a Kbuild map (%s) does not decode: "
+				"building it again", key);
+	}
+	free(inputs);
+	strbuf_release(&sb);
+	return m;
+}
+
+static struct kbuild_map *kbuild_build(struct trees *t, const struct kbuild_target *target)
+{
+	struct strbuf inputs = STRBUF_INIT, sb = STRBUF_INIT;
+	struct kbuild_map *m;
+	char *key;
+
+	if (!t->env.diskcache || !t->bf)
+		return kbuild_map_for_commit(t->env.repo, &t->commit, target, t->env.kbuild_cache);
+	key = kbuild_key(t, target);
+	m = kbuild_from_cache(t, key);
+	if (!m) {
+		m = kbuild_map_for_commit_inputs(t->env.repo, &t->commit, target,
+						 t->env.kbuild_cache, &inputs);
+		if (m && !process_interrupted()) {
+			diskcache_put_str(&sb, inputs.buf ? inputs.buf : "");
+			kbuild_map_save(m, &sb);
+			diskcache_write(t->env.diskcache, "kbuild", key, sb.buf, sb.len);
+		}
+	}
+	strbuf_release(&inputs);
+	strbuf_release(&sb);
+	free(key);
+	return m;
+}
+
 struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 {
 	/* Read only once built: a worker takes the owner's, built once under its lock. */
@@ -242,8 +337,7 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 		};
 
 		t->kbuild_built[i] = 1;
-		t->kbuild[i] = kbuild_map_for_commit(t->env.repo, &t->commit, &target,
-						     t->env.kbuild_cache);
+		t->kbuild[i] = kbuild_build(t, &target);
 		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);
 	}
 	if (lock)
@@ -368,6 +462,49 @@ int trees_not_checked(const struct trees *t, const char *path)
 	return 0;
 }
 
+/*
+ * project_foreign_trees reads every Kconfig file for a `mainmenu`: its answer
+ * depends on the build files alone, and is kept by their digest.
+ */
+static void foreign_trees(struct trees *t)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT;
+	struct diskcache_reader rd;
+	char hex[GIT_OID_HEXSZ + 1], *key;
+	uint64_t nr;
+
+	if (!dc || !t->bf || t->project.kind == PROJECT_NONE || t->project.kind == PROJECT_LINUX) {
+		project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
+		return;
+	}
+	key = xstrfmt("%s %d %s %s", git_oid_tostr(hex, sizeof(hex), &t->digest),
+		      (int)t->project.kind, t->project.srctree, t->project.top);
+	if (diskcache_read(dc, "foreign", key, &sb) > 0) {
+		diskcache_reader_init(&rd, &sb);
+		nr = diskcache_get_u64(&rd);
+		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
+			char *dir = diskcache_get_str(&rd);
+
+			if (dir)
+				strvec_push(&t->foreign, dir);
+			free(dir);
+		}
+		if (diskcache_reader_done(&rd))
+			goto out;
+		strvec_clear(&t->foreign);
+	}
+	project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
+	strbuf_reset(&sb);
+	diskcache_put_u64(&sb, t->foreign.nr);
+	for (size_t i = 0; i < t->foreign.nr; i++)
+		diskcache_put_str(&sb, t->foreign.v[i]);
+	diskcache_write(dc, "foreign", key, sb.buf, sb.len);
+out:
+	strbuf_release(&sb);
+	free(key);
+}
+
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf)
 {
@@ -408,7 +545,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	t->tm.arch_dirs = (const char *const *)t->arch_dirs.v;
 	t->arch_prefix = xstrfmt("%s%sarch/", t->project.srctree, *t->project.srctree ? "/" : "");
 	t->tm.arch_prefix = t->arch_prefix;
-	project_foreign_trees(&t->project, env->repo, commit, &t->foreign);
+	foreign_trees(t);
 	/* The host's SRCARCH names a directory: Xen's x86 is x86_64. */
 	for (size_t i = t->arches.nr; i-- > 0; ) {
 		if (env->only_arch ? !strcmp(t->arches.v[i], env->only_arch) :
@@ -423,7 +560,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	if (bf) {
 		t->tm.kconfig_defined = bf->kconfig_defined;
 		project_build_defined(&t->project, env->repo, commit, bf->cmdline_defined,
-				      &t->build_defined);
+				      env->diskcache, &t->build_defined);
 		t->tm.cmdline_defined = &t->build_defined;
 		t->tm.arch_mentions = bf->arch_mentions;
 	}
@@ -586,4 +723,41 @@ void trees_cache_release(struct trees_cache *tc)
 		trees_free(tc->sets[i]);
 		tc->sets[i] = NULL;
 	}
+}
+
+static uint64_t diskcache_budget(struct repo *r)
+{
+	char *value = repo_config_get(r, "undertaker.cacheSize");
+	uint64_t budget = DISKCACHE_DEFAULT_BUDGET;
+
+	if (value && diskcache_parse_size(value, &budget) < 0) {
+		warning("undertaker.cacheSize: '%s' is not a size (512m, 2g, 0): the default, 256m",
+			value);
+		budget = DISKCACHE_DEFAULT_BUDGET;
+	}
+	free(value);
+	return budget;
+}
+
+static char *diskcache_dir(struct repo *r)
+{
+	return xstrfmt("%sundertaker/cache", repo_commondir(r));
+}
+
+struct diskcache *trees_diskcache_open(struct repo *r)
+{
+	char *dir = diskcache_dir(r);
+	struct diskcache *dc = diskcache_open(dir, diskcache_budget(r));
+
+	free(dir);
+	return dc;
+}
+
+int trees_diskcache_gc(struct repo *r)
+{
+	char *dir = diskcache_dir(r);
+	int ret = diskcache_gc(dir, diskcache_budget(r));
+
+	free(dir);
+	return ret;
 }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 struct model;
+struct diskcache;
 
 /* One architecture's model (or the tree's only one: arch NULL). */
 struct arch_model {
@@ -103,6 +104,8 @@ struct trees_env {
 	 * model joins the one of its samples file.
 	 */
 	struct sat_shares *shares;
+	/* Results kept between runs (diskcache.h), or NULL. */
+	struct diskcache *diskcache;
 	/* tree_models.removed, or NULL. */
 	int (*removed)(void *data, const git_oid *commit, const char *name, struct strbuf *out);
 	void *removed_data;
@@ -128,6 +131,7 @@ struct trees {
 	struct trees *owner;		/* trees_borrow: whose models this one uses */
 	pthread_mutex_t *locks;		/* trees_share: one per model, then the Kbuild maps' */
 	struct trees_sources *sources;	/* trees-sources.c's */
+	char *files_digest;		/* of the tree's file list, once asked (Kbuild maps' cache) */
 };
 
 /*
@@ -249,6 +253,14 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
  * the names of its arch/<dir>/Kconfig directories; a tree without any, any.
  */
 void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch);
+
+/*
+ * The disk cache of a repository (diskcache.h): <common dir>/undertaker/cache,
+ * its budget undertaker.cacheSize (git's size syntax; 0 turns it off).
+ * NULL when off. trees_diskcache_gc is `--gc-cache`.
+ */
+struct diskcache *trees_diskcache_open(struct repo *r);
+int trees_diskcache_gc(struct repo *r);
 
 /* UNDERTAKER_STATS=1: where a run's CPU time goes, on stderr. 0 when off. */
 double trees_stats_clock(void);

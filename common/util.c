@@ -683,6 +683,8 @@ int read_file_max(const char *path, size_t max, char **data, size_t *size)
 		errno = e;
 		return -1;
 	}
+	/* One allocation for the size it has now (it may still grow as it is read). */
+	strbuf_grow(&sb, (size_t)st.st_size + 1);
 	if (strbuf_read_fd(&sb, fd) < 0) {
 		e = errno;
 		close(fd);

@@ -15,6 +15,7 @@
 #include "accept.h"
 #include "analyze.h"
 #include "buildfiles.h"
+#include "diskcache.h"
 #include "trees.h"
 #include "history.h"
 #include "kcheck.h"
@@ -29,6 +30,7 @@ struct checker {
 	struct buildfiles *buildfiles;
 	struct kconfig_cache *kconfig_cache;
 	struct kbuild_cache *kbuild_cache;
+	struct diskcache *diskcache;	/* the parent's in a worker; NULL: off */
 	struct cpp_macros *macros;
 	struct strvec macro_defs;
 	struct strvec accept;		/* undertaker.accept */
@@ -40,6 +42,7 @@ struct checker {
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
+	struct buildfiles *history;	/* --explain: the walk back to a removal, this thread's */
 	size_t input_errors;
 	char *host_arch;
 	/* A census worker: buildfiles and macros are its parent's, read only. */
@@ -81,6 +84,8 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->repo = r;
 	c->opts = o;
 	c->buildfiles = buildfiles_new(r);
+	c->diskcache = trees_diskcache_open(r);
+	buildfiles_set_diskcache(c->buildfiles, c->diskcache);
 	c->kconfig_cache = kconfig_cache_new();
 	c->kbuild_cache = kbuild_cache_new();
 	c->macros = cpp_macros_new();
@@ -116,6 +121,8 @@ void checker_save(struct checker *c)
 		checker_save(c->workers[w]);
 	if (c)
 		trees_cache_save(&c->trees);
+	if (c && !c->parent && !c->results_of)
+		diskcache_keep_budget(c->diskcache);
 }
 
 void checker_free(struct checker *c)
@@ -129,11 +136,13 @@ void checker_free(struct checker *c)
 	free(c->samples_dir);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
+	buildfiles_free(c->history);
 	if (!c->parent)
 		kconfig_cache_free(c->kconfig_cache);
 	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
 		buildfiles_free(c->buildfiles);
+		diskcache_close(c->diskcache);
 		cpp_macros_free(c->macros);
 		strvec_clear(&c->macro_defs);
 		strvec_clear(&c->accept);
@@ -167,7 +176,9 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 			strbuf_addstr(out, known);
 		return known != NULL;
 	}
-	ret = kconfig_symbol_removal(c->repo, commit, name, out);
+	if (!c->history)
+		c->history = buildfiles_new(c->repo);
+	ret = kconfig_symbol_removal(c->repo, c->history, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
@@ -187,6 +198,7 @@ static void init_trees(struct checker *c)
 		.quiet = c->parent != NULL,
 		.samples_dir = c->samples_dir,
 		.shares = c->shares,
+		.diskcache = c->diskcache,
 		.removed = c->opts->explain ? symbol_removed : NULL,
 		.removed_data = c,
 	};
@@ -674,6 +686,7 @@ static struct checker *checker_worker(struct checker *parent)
 	c->repo = parent->repo;
 	c->opts = parent->opts;
 	c->buildfiles = parent->buildfiles;
+	c->diskcache = parent->diskcache;
 	c->macros = parent->macros;
 	c->macro_defs = parent->macro_defs;
 	c->project_config = parent->project_config;

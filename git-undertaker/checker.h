@@ -21,6 +21,7 @@ struct undertaker_options {
 	const char *arch;	/* --arch: restrict to one architecture */
 	int no_kbuild;		/* --no-kbuild: ignore file presence conditions */
 	const char *dump_model;	/* --dump-model[=dimacs|symbols|files] */
+	int gc_cache;		/* --gc-cache */
 	struct strvec pathspec;
 	const char *base;	/* --base: where an --mbox series applies */
 	const char *write_accept_file;	/* --write-accept-file: a census's baseline */

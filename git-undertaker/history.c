@@ -114,28 +114,35 @@ static int removed_by(struct walk_state *ws, const git_oid *commit, struct strbu
 	return ret;
 }
 
-int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *name,
-			   struct strbuf *out)
+int kconfig_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
+			   const char *name, struct strbuf *out)
 {
 	struct walk_state ws = { .repo = r };
 	git_oid cur = *commit;
 	int ret = 0;
 
 	ws.name = starts_with(name, "CONFIG_") ? name + 7 : name;
+	/*
+	 * The first parent whose Kconfig files define it is the parent of the
+	 * commit that removed it: only that commit's diff is read.
+	 */
 	for (int depth = 0; depth < HISTORY_DEPTH && ret == 0; depth++) {
 		struct commit_list parents = { 0 };
-		int root;
+		git_oid parent;
+		int defines;
 
 		if (repo_commit_parents(r, &cur, &parents) < 0)
 			return -1;
-		root = !parents.nr;
-		if (!root) {
-			ret = removed_by(&ws, &cur, out);
-			cur = parents.oid[0];
-		}
-		commit_list_clear(&parents);
-		if (root)
+		if (!parents.nr)
 			break;
+		parent = parents.oid[0];
+		commit_list_clear(&parents);
+		defines = buildfiles_kconfig_defines(bf, &parent, ws.name);
+		if (defines < 0)
+			return -1;
+		if (defines)
+			ret = removed_by(&ws, &cur, out);
+		cur = parent;
 	}
 	return ret;
 }

@@ -15,12 +15,15 @@
 /*
  * Walks back from `commit` (whose Kconfig files do not define `name`, with or
  * without its CONFIG_ prefix) to the commit that removed its last
- * definition. Returns 1 and appends "<path>:<line> until <commit> (<title>)"
+ * definition: whether each first parent defines it is asked of `bf`
+ * (buildfiles_kconfig_defines: each changed subtree read once in the walk),
+ * and only the diff of the commit that removed it is read. Returns 1 and appends "<path>:<line> until <commit> (<title>)"
  * to `out`, with ", which renamed it CONFIG_NEW" when that commit put a new
  * `config` line in its place; 0 when none of HISTORY_DEPTH commits did; -1
  * on a read error.
  */
-int kconfig_symbol_removal(struct repo *r, const git_oid *commit, const char *name,
-			   struct strbuf *out);
+struct buildfiles;
+int kconfig_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
+			   const char *name, struct strbuf *out);
 
 #endif

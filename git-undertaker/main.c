@@ -27,6 +27,7 @@ static const char *const usage_lines[] = {
 	"git undertaker --all [<options>] [<commit>] [-- <pathspec>...]",
 	"git undertaker --mbox=<file>|<dir>|- [--base=<rev>] [<options>] [<file>...] [-- <pathspec>...]",
 	"git undertaker --dump-model[=dimacs|symbols|files] [--arch=<arch>] [<commit>]",
+	"git undertaker --gc-cache",
 	NULL,
 };
 
@@ -743,6 +744,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 	trees_check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	ret = checker_dump_model(c, &commit, what);
+	checker_save(c);
 	checker_free(c);
 	return ret;
 }
@@ -775,6 +777,9 @@ static void check_output_options(struct undertaker_options *o, struct strvec *mb
 				 const struct strvec *revopts, const char *shard,
 				 const struct parsed_args *pa)
 {
+	if (o->gc_cache && (o->all || o->dump_model || mbox->nr || revopts->nr || shard ||
+			    pa->args.nr || pa->paths.nr))
+		usage_error(usage_lines, "--gc-cache takes no other option and no argument");
 	if (mbox->nr && (o->all || o->dump_model || revopts->nr || shard))
 		usage_error(usage_lines, "--mbox checks a series: not with --all, --dump-model, "
 			    "--shard or commit limiting options");
@@ -827,6 +832,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-kbuild", &o.no_kbuild, "ignore which files Kbuild compiles"),
 		OPT_OPTSTRING(0, "dump-model", &o.dump_model, "dimacs|symbols|files",
 			      "print the Kconfig model of a commit"),
+		OPT_BOOL(0, "gc-cache", &o.gc_cache, "trim $GIT_DIR/undertaker/cache to undertaker.cacheSize and exit"),
 		OPT_STRING(0, "shard", &shard, "k/n",
 			   "only the k-th of n shares of the commits (or of the files with --all)"),
 		OPT_LIST(0, "mbox", &mbox, "file",
@@ -888,6 +894,8 @@ int main(int argc, const char **argv)
 	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;
+	else if (o.gc_cache)
+		ret = trees_diskcache_gc(r);
 	else if (mbox.nr)
 		ret = run_mbox(r, &o, &mbox);
 	else if (o.dump_model)

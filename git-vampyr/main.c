@@ -13,12 +13,14 @@
 #include "cpp.h"
 #include "kbuild.h"
 #include "buildfiles.h"
+#include "diskcache.h"
 #include "mbox.h"
 #include "notes.h"
 #include "options.h"
 #include "project.h"
 #include "report.h"
 #include "trees.h"
+#include "diskcache.h"
 #include "vampyr.h"
 
 static const char *const usage_lines[] = {
@@ -269,6 +271,9 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 	struct trees *t;
 
 	v->buildfiles = buildfiles_new(v->repo);
+	v->diskcache = trees_diskcache_open(v->repo);
+	buildfiles_set_diskcache(v->buildfiles, v->diskcache);
+	env.diskcache = v->diskcache;
 	if (buildfiles_get(v->buildfiles, &v->commit, &bf) < 0)
 		return error("cannot read the build files of %s", at);
 	t = v->trees = trees_new(&env, &v->commit, bf);
@@ -394,6 +399,8 @@ static void vampyr_release(struct vampyr *v)
 	pc_context_release(&v->pcx);
 	trees_free(v->trees);
 	buildfiles_free(v->buildfiles);
+	diskcache_keep_budget(v->diskcache);
+	diskcache_close(v->diskcache);
 	project_config_release(&v->project_config);
 }
 

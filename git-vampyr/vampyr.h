@@ -20,6 +20,7 @@
 #include "trees.h"
 
 struct kconfig_run;
+struct diskcache;
 
 /* One conditional block to cover. */
 struct vblock {
@@ -86,6 +87,7 @@ struct vampyr {
 	 */
 	struct project_config project_config;
 	struct buildfiles *buildfiles;
+	struct diskcache *diskcache;	/* results kept between runs, or NULL */
 	struct trees *trees;
 	const char *srctree;	/* the Kconfig tree's directory, "" for the root */
 	const char *arch_dir;	/* arch's directory under <srctree>/arch/, or NULL */

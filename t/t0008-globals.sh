@@ -10,6 +10,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	cat >prefixes <<-\EOF &&
 	arena arena_
 	buildfiles* buildfiles_
+	diskcache diskcache_
 	logic-cnf logic_
 	cpp-* cpp_
 	repo-diff repo_
