@@ -7,8 +7,10 @@
 #       board (board/<vendor>/<board>/: a defconfig that sets the TARGET_ its
 #       Kconfig starts with, else one whose name has the board's) or of the
 #       SoC (arch/*/mach-<x>/: one that sets its ARCH_, else one named after
-#       it), the first in name order; else sandbox_defconfig, the board
-#       U-Boot's own CI and tests build;
+#       it), the first in name order; elsewhere under arch/<arch>/, the QEMU
+#       board U-Boot's CI runs for that architecture (qemu_arm64_defconfig,
+#       qemu_arm_defconfig, qemu-riscv64_defconfig, ...); else
+#       sandbox_defconfig, the board U-Boot's own CI and tests build;
 #   (b) vampyr's configurations, expanded by the tree's own kconfig;
 # and the diagnostics the commit adds are counted in each, with those only
 # (b) found listed for review. Cross compilers (make deps: gcc-aarch64-linux-gnu,
@@ -83,6 +85,19 @@ default_config () {
 			def=$(git ls-tree --name-only "$c" configs/ | sed 's/^configs\///' | grep -F -- "$name" | grep '_defconfig$' | sort | head -n 1)
 		fi
 		test -n "$def" && { echo "$def"; return; }
+	done
+	# Elsewhere in an architecture's directory: the QEMU board U-Boot's CI runs for it.
+	for f in $(git diff-tree --no-commit-id -r --name-only "$c^" "$c" -- '*.c'); do
+		case $f in
+		arch/arm/cpu/armv8/*|arch/arm/mach-*/*64*) def=qemu_arm64_defconfig ;;
+		arch/arm/*) def=qemu_arm_defconfig ;;
+		arch/riscv/*) def=qemu-riscv64_defconfig ;;
+		arch/x86/*) def=qemu-x86_64_defconfig ;;
+		arch/powerpc/*) def=qemu-ppce500_defconfig ;;
+		arch/mips/*) def=malta_defconfig ;;
+		*) continue ;;
+		esac
+		git cat-file -e "$c:configs/$def" 2>/dev/null && { echo "$def"; return; }
 	done
 	echo sandbox_defconfig
 }
