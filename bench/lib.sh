@@ -69,3 +69,24 @@ has_undertaker_feature () {
 	esac
 	return 0
 }
+
+# uboot_repo <dir> <script>: a bare U-Boot repository at <dir> that borrows the
+# objects of the fetched mirror ($UBOOT_GIT) through objects/info/alternates, so
+# that nothing is written into the mirror; master is $UBOOT_TIP (uboot_tip).
+uboot_repo () {
+	local repo=$1 src=${UBOOT_GIT:-/work/.mirror/u-boot+u-boot/repo}
+	uboot_tip=${UBOOT_TIP:-6073c36b2c8d39afe3ecc789b281667a3ddebc70}
+	if ! test -d "$src/objects"; then
+		echo "$2: no U-Boot repository at $src (fetch github:u-boot/u-boot, or set UBOOT_GIT)" >&2
+		exit 1
+	fi
+	if ! test -f "$repo/bench-complete"; then
+		rm -rf "$repo"
+		mkdir -p "$(dirname "$repo")"
+		git init -q --bare "$repo"
+		echo "$(cd "$src/objects" && pwd)" >"$repo/objects/info/alternates"
+		git --git-dir="$repo" update-ref refs/heads/master "$uboot_tip"
+		git --git-dir="$repo" symbolic-ref HEAD refs/heads/master
+		touch "$repo/bench-complete"
+	fi
+}

@@ -31,24 +31,12 @@ while test $# -gt 0; do
 	shift
 done
 
-src=${UBOOT_GIT:-/work/.mirror/u-boot+u-boot/repo}
-tip=${UBOOT_TIP:-6073c36b2c8d39afe3ecc789b281667a3ddebc70}
 nwork=$work/notes-json
 repo=$nwork/u-boot.git
 mkdir -p "$nwork"
 bench_log=$nwork/results.txt
-if ! test -d "$src/objects"; then
-	echo "bench/notes-json.sh: no U-Boot repository at $src (fetch github:u-boot/u-boot, or set UBOOT_GIT)" >&2
-	exit 1
-fi
-if ! test -f "$repo/bench-complete"; then
-	rm -rf "$repo"
-	git init -q --bare "$repo"
-	echo "$(cd "$src/objects" && pwd)" >"$repo/objects/info/alternates"
-	git --git-dir="$repo" update-ref refs/heads/master "$tip"
-	git --git-dir="$repo" symbolic-ref HEAD refs/heads/master
-	touch "$repo/bench-complete"
-fi
+uboot_repo "$repo" bench/notes-json.sh
+tip=$uboot_tip
 export GIT_DIR=$repo
 range=(-n "$n" --no-merges master)
 ref=refs/notes/bench-$$

@@ -27,24 +27,12 @@ while test $# -gt 0; do
 	shift
 done
 
-src=${UBOOT_GIT:-/work/.mirror/u-boot+u-boot/repo}
-tip=${UBOOT_TIP:-6073c36b2c8d39afe3ecc789b281667a3ddebc70}
 rwork=$work/rebase-stop
 repo=$rwork/u-boot.git
 mkdir -p "$rwork"
 bench_log=$rwork/results.txt
-if ! test -d "$src/objects"; then
-	echo "bench/rebase-stop.sh: no U-Boot repository at $src (fetch github:u-boot/u-boot, or set UBOOT_GIT)" >&2
-	exit 1
-fi
-if ! test -f "$repo/bench-complete"; then
-	rm -rf "$repo"
-	git init -q --bare "$repo"
-	echo "$(cd "$src/objects" && pwd)" >"$repo/objects/info/alternates"
-	git --git-dir="$repo" update-ref refs/heads/master "$tip"
-	git --git-dir="$repo" symbolic-ref HEAD refs/heads/master
-	touch "$repo/bench-complete"
-fi
+uboot_repo "$repo" bench/rebase-stop.sh
+tip=$uboot_tip
 export GIT_DIR=$repo
 mapfile -t commits < <(git rev-list --reverse --no-merges -n "$n" master)
 say "== bench/rebase-stop.sh $(date -u '+%F %T') UTC on $(nproc) cores, $(git undertaker --version): U-Boot ${tip:0:12}, the ${#commits[@]} newest non-merge commits, one process each"

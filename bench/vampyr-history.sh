@@ -27,8 +27,6 @@ set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
 n=${1:-30}
-src=${UBOOT_GIT:-/work/.mirror/u-boot+u-boot/repo}
-tip=${UBOOT_TIP:-6073c36b2c8d39afe3ecc789b281667a3ddebc70}
 out=$work/vampyr-history
 repo=$out/u-boot.git
 mkdir -p "$out"
@@ -36,18 +34,7 @@ bench_log=$out/results.txt
 for c in aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc riscv64-linux-gnu-gcc flex bison; do
 	command -v "$c" >/dev/null || { echo "vampyr-history: $c missing: make deps" >&2; exit 1; }
 done
-if ! test -d "$src/objects"; then
-	echo "vampyr-history: no U-Boot repository at $src (fetch github:u-boot/u-boot, or set UBOOT_GIT)" >&2
-	exit 1
-fi
-if ! test -f "$repo/bench-complete"; then
-	rm -rf "$repo"
-	git init -q --bare "$repo"
-	echo "$(cd "$src/objects" && pwd)" >"$repo/objects/info/alternates"
-	git --git-dir="$repo" update-ref refs/heads/master "$tip"
-	git --git-dir="$repo" symbolic-ref HEAD refs/heads/master
-	touch "$repo/bench-complete"
-fi
+uboot_repo "$repo" vampyr-history
 export GIT_DIR=$repo
 unset GIT_WORK_TREE
 cross=$bench_dir/cross-make.sh
