@@ -48,6 +48,11 @@ struct model {
 	/* model_definition_dep: per definition index, the dependency's ge1 and ge2 */
 	formula *dep_ge1, *dep_ge2;
 	size_t nr_deps;
+	struct mchoice *choices;	/* per choice index: its mode's variables */
+	size_t nr_choices;
+	/* model-defconfig.c: its builder and, per symbol, the literal of "takes its default" */
+	struct builder *dc_builder;
+	int *dc_default_lit;
 };
 
 /* A tristate value: (value >= m, value == y). */
@@ -75,5 +80,18 @@ struct tv model_tv_expr(struct builder *b, const struct kconfig_expr *e, int rew
 struct tv model_reverse_one(struct builder *b, const struct kconfig_reverse *r);
 void model_add(struct builder *b, formula f, const struct kconfig_location *loc,
 	       const char *symbol, const char *what);
+
+/* What kconfig computes a bool/tristate symbol's value from (model.c). */
+struct model_bounds {
+	struct tv V, P, Ph, R, Rh;
+};
+void model_tristate_bounds(struct builder *b, const struct kconfig_symbol *s, int is_bool,
+			   struct model_bounds *out);
+formula model_value_between(struct builder *b, const struct msym *ms, struct tv lo, struct tv hi,
+			    const struct model_bounds *bd);
+struct tv model_visibility(struct builder *b, struct kconfig_definition *const *defs, size_t nr);
+struct tv model_def_dep(struct builder *b, const struct kconfig_definition *d);
+struct tv model_choice_mode(struct builder *b, const struct kconfig_choice *c);
+void model_defconfig_release(struct model *m);
 
 #endif

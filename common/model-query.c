@@ -81,6 +81,8 @@ void model_free(struct model *m)
 	free(m->reasons);
 	free(m->dep_ge1);
 	free(m->dep_ge2);
+	free(m->choices);
+	model_defconfig_release(m);
 	strmap_clear(&m->by_name, NULL);
 	strmap_clear(&m->strings, free);
 	free(m);

@@ -351,18 +351,14 @@ static const struct kconfig_location *first_loc(const struct kconfig_symbol *s)
 }
 
 /*
- * The value of a bool/tristate symbol (not a choice member), with (y, m) its
- * variables (m = LOGIC_FALSE for a bool).
+ * What kconfig computes a bool/tristate symbol's value from (see the top of
+ * this file): V, and the default P and reverse dependency R with their
+ * variants Ph, Rh where kconfig versions differ (Ph >= P, Rh >= R).
  */
-static void encode_tristate_value(struct builder *b, const struct kconfig_symbol *s,
-				  const struct msym *ms)
+void model_tristate_bounds(struct builder *b, const struct kconfig_symbol *s, int is_bool,
+			   struct model_bounds *out)
 {
 	struct logic *l = b->m->l;
-	int is_bool = ms->kind == MSYM_BOOL;
-	formula Y = logic_atom(l, ms->y);
-	formula M = is_bool ? LOGIC_FALSE : logic_atom(l, ms->m);
-	formula ge1 = logic_or(l, Y, M), nomod = logic_not(b->m->modules);
-	const struct kconfig_location *loc = first_loc(s);
 	struct tv D = tv_const(LOGIC_FALSE, LOGIC_FALSE), V, I, P;
 
 	for (size_t i = 0; i < s->nr_defs; i++)
@@ -389,6 +385,70 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 		P = tv_promote(P);
 		Ph = tv_promote(Ph);
 	}
+	struct tv R = reverse(b, s->selected_by, s->nr_selected_by), Rh = R;
+	for (size_t i = 0; i < s->nr_selected_by; i++)
+		if (s->selected_by[i].from->in_choice)
+			Rh = tv_or(l, Rh, reverse_one_high(b, &s->selected_by[i]));
+	if (is_bool) {
+		R = tv_promote(R);
+		Rh = tv_promote(Rh);
+	}
+	*out = (struct model_bounds){ .V = V, .P = P, .Ph = Ph, .R = R, .Rh = Rh };
+}
+
+/*
+ * A value between max(lo, R) and max(hi, Rh) as (Y, M) of a symbol: the
+ * value kconfig gives a symbol that takes lo (hi where versions differ).
+ */
+formula model_value_between(struct builder *b, const struct msym *ms, struct tv lo, struct tv hi,
+			    const struct model_bounds *bd)
+{
+	struct logic *l = b->m->l;
+	int is_bool = ms->kind == MSYM_BOOL;
+	formula Y = logic_atom(l, ms->y);
+	formula ge1 = is_bool ? Y : ms->ge1, nomod = logic_not(b->m->modules);
+	formula low1 = logic_or(l, lo.ge1, bd->R.ge1), high1 = logic_or(l, hi.ge1, bd->Rh.ge1);
+	formula low2 = is_bool ? low1 : logic_or(l, logic_or(l, lo.ge2, bd->R.ge2), logic_and(l, low1, nomod));
+	formula high2 = is_bool ? high1 :
+		logic_or(l, logic_or(l, hi.ge2, bd->Rh.ge2), logic_and(l, high1, nomod));
+
+	return logic_and(l, logic_and(l, logic_implies(l, low1, ge1), logic_implies(l, ge1, high1)),
+			 logic_and(l, logic_implies(l, low2, Y), logic_implies(l, Y, high2)));
+}
+
+/* For model-defconfig.c: the builder's own views. */
+struct tv model_visibility(struct builder *b, struct kconfig_definition *const *defs, size_t nr)
+{
+	return visibility(b, defs, nr);
+}
+
+struct tv model_def_dep(struct builder *b, const struct kconfig_definition *d)
+{
+	return def_dep(b, d);
+}
+
+struct tv model_choice_mode(struct builder *b, const struct kconfig_choice *c)
+{
+	return tv_choice(b, c);
+}
+
+/*
+ * The value of a bool/tristate symbol (not a choice member), with (y, m) its
+ * variables (m = LOGIC_FALSE for a bool).
+ */
+static void encode_tristate_value(struct builder *b, const struct kconfig_symbol *s,
+				  const struct msym *ms)
+{
+	struct logic *l = b->m->l;
+	int is_bool = ms->kind == MSYM_BOOL;
+	formula Y = logic_atom(l, ms->y);
+	formula M = is_bool ? LOGIC_FALSE : logic_atom(l, ms->m);
+	formula ge1 = logic_or(l, Y, M), nomod = logic_not(b->m->modules);
+	const struct kconfig_location *loc = first_loc(s);
+	struct model_bounds bd;
+
+	model_tristate_bounds(b, s, is_bool, &bd);
+	struct tv V = bd.V, P = bd.P, Ph = bd.Ph;
 
 	/* select: a lower bound per selecting definition, whatever S depends on. */
 	for (size_t i = 0; i < s->nr_selected_by; i++) {
@@ -399,14 +459,7 @@ static void encode_tristate_value(struct builder *b, const struct kconfig_symbol
 		formula f = logic_and(l, logic_implies(l, t.ge1, ge1), logic_implies(l, t.ge2, Y));
 		model_add(b, f, &r->from->loc, ms->display, "select");
 	}
-	struct tv R = reverse(b, s->selected_by, s->nr_selected_by), Rh = R;
-	for (size_t i = 0; i < s->nr_selected_by; i++)
-		if (s->selected_by[i].from->in_choice)
-			Rh = tv_or(l, Rh, reverse_one_high(b, &s->selected_by[i]));
-	if (is_bool) {
-		R = tv_promote(R);
-		Rh = tv_promote(Rh);
-	}
+	struct tv R = bd.R, Rh = bd.Rh;
 
 	/* Upper bound: the user's value is capped by the visibility. */
 	formula up = logic_implies(l, ge1, logic_or_n(l, (formula[]){ V.ge1, Ph.ge1, Rh.ge1 }, 3));
@@ -615,7 +668,8 @@ struct model *model_build(const struct kconfig *kc)
 	for (i = 0; i < kc->nr_choices; i++)
 		encode_choice(&b, kc->choices[i]);
 	keep_definition_deps(&b);
-	free(b.choices);
+	m->choices = b.choices;		/* kept for model_defconfig_new */
+	m->nr_choices = kc->nr_choices;
 	free(b.dep);
 	free(b.has_dep);
 	u64map_release(&b.memo);

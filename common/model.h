@@ -95,6 +95,41 @@ size_t model_explain(struct model *m, formula f, const struct model_reason ***ou
  */
 int model_check_config(struct model *m, const char *config, struct strbuf *why);
 
+/*
+ * A defconfig as Linux 6.1's `conf --olddefconfig` reads it: a symbol it
+ * sets takes the user's value capped by its visibility (then raised by
+ * selects), every other its default; a bool choice takes its last member
+ * set to y when visible, else its default (an optional one none unless the
+ * defconfig sets one). What kconfig versions disagree on, values of probes
+ * and comparisons of numbers stay free, as tristate choices do: the
+ * configurations allowed are at least those that conf can write.
+ */
+struct model_defconfig;
+struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfig *kc);
+void model_defconfig_free(struct model_defconfig *dc);
+/*
+ * The user's value of a bool/tristate symbol of kc: 0 n, 1 m, 2 y (the last
+ * set wins); 3 for an int/hex/string the defconfig sets. Only what these
+ * symbols' values may depend on is asked of the solver.
+ */
+void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol *s, int value);
+/*
+ * Finds one configuration: 1, and model_defconfig_value() then gives a
+ * symbol's value in it (0 n, 1 m, 2 y; an int/hex/string: 2 when it has a
+ * value; -1 for a free or unknown symbol); 0 when none (the model and the
+ * defconfig's rules contradict each other: nothing can be said).
+ */
+int model_defconfig_solve(struct model_defconfig *dc);
+int model_defconfig_value(const struct model_defconfig *dc, const struct kconfig_symbol *s);
+/* Is s visible (its prompt shown, so a user's value counts) in that configuration? */
+int model_defconfig_visible(struct model_defconfig *dc, const struct kconfig_symbol *s);
+/*
+ * Can s end with `value` (as above) in some configuration? `visible` asks
+ * instead whether s can be visible (its prompt shown, so the user's value counts).
+ */
+int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
+			     int value, int visible);
+
 /* DIMACS CNF with "c CONFIG_FOO <var>" / "c CONFIG_FOO_MODULE <var>" lines first. */
 void model_dump_dimacs(struct model *m, FILE *out);
 

@@ -211,6 +211,32 @@ int sat_query_literal(struct sat *s, formula f)
 	return logic_cnf_literal(s->query_enc, f, 1, 1);
 }
 
+int sat_guard(struct sat *s, const int *lits, size_t nr)
+{
+	int g = logic_var_new(s->l, NULL);
+
+	load_solver(s);
+	seen(s);
+	for (size_t i = 0; i < nr; i++) {
+		picosat_add(s->ps, -g);
+		picosat_add(s->ps, lits[i]);
+		picosat_add(s->ps, 0);
+	}
+	return g;
+}
+
+void sat_release_guard(struct sat *s, int guard)
+{
+	picosat_add(s->ps, -guard);
+	picosat_add(s->ps, 0);
+}
+
+void sat_prefer(struct sat *s, int lit, int on)
+{
+	load_solver(s);
+	picosat_set_default_phase_lit(s->ps, lit, on ? (lit > 0 ? 1 : -1) : 0);
+}
+
 static double thread_seconds(void)
 {
 	struct timespec ts;

@@ -36,6 +36,17 @@ size_t sat_nr_base_clauses(const struct sat *s);
  */
 int sat_query_literal(struct sat *s, formula f);
 
+/*
+ * Many assumptions at once (a defconfig's thousands): a fresh guard variable
+ * that implies each literal, by clauses outside the base (never logged nor
+ * saved); assume the guard in sat_solve. sat_release_guard makes it false for
+ * good, and picosat drops its clauses as satisfied.
+ */
+int sat_guard(struct sat *s, const int *lits, size_t nr);
+void sat_release_guard(struct sat *s, int guard);
+/* Decisions on lit's variable try lit first (on), or as by default again (off). */
+void sat_prefer(struct sat *s, int lit, int on);
+
 enum { SAT_UNSAT = 0, SAT_SAT = 1 };
 /* Solves the base under assumptions (literals); SAT_SAT or SAT_UNSAT. */
 int sat_solve(struct sat *s, const int *assumptions, size_t nr);

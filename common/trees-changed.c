@@ -132,6 +132,7 @@ struct users {
 	pcre2_code *re;			/* every CONFIG_ name, captured */
 	pcre2_match_data *md;
 	const struct strmap *changed;	/* names (no CONFIG_) a Kconfig change touched */
+	const struct strmap *influenced;	/* and those whose value they may change */
 	const struct strmap *skip;	/* paths already checked */
 	const struct strvec *pathspec;
 	struct strvec *paths, *blobs;
@@ -196,6 +197,15 @@ static int kconfig_names_changed(struct users *u, const char *data, size_t size)
 	return ku.found;
 }
 
+/* Does a defconfig set a symbol whose value the change may alter (what conf keeps of it)? */
+static int defconfig_names_influenced(struct users *u, const char *data, size_t size)
+{
+	struct users v = *u;
+
+	v.changed = u->influenced;
+	return names_changed(&v, data, size);
+}
+
 static int is_kconfig_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -220,6 +230,7 @@ static int find_users(const struct tree_file *f, void *data)
 	if (repo_read_blob(u->repo, f->blob, &blob) < 0)
 		return 0;
 	if (kconfig ? kconfig_names_changed(u, blob->data, blob->size) :
+	    buildfiles_is_defconfig(f->path) ? defconfig_names_influenced(u, blob->data, blob->size) :
 	    names_changed(u, blob->data, blob->size)) {
 		strvec_push(u->paths, f->path);
 		strvec_push(u->blobs, git_oid_tostr(hex, sizeof(hex), f->blob));
@@ -246,6 +257,8 @@ static char *affected_key(struct trees *new, const git_oid *commit, const struct
 	if (repo_lookup_commit(new->env.repo, repo_git(new->env.repo), commit, &c) < 0)
 		return NULL;
 	strbuf_addf(&all, "tree %s\n", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)));
+	/* Defconfigs are affected through what the changed names influence (issue 27). */
+	strbuf_addstr(&all, "defconfigs influenced\n");
 	git_commit_free(c);
 	strmap_for_each(changed, e)
 		strvec_pushf(&names, "changed %s", e->key);
@@ -323,13 +336,110 @@ static void affected_to_cache(struct diskcache *dc, const char *key, const struc
 	strbuf_release(&sb);
 }
 
+struct influence {
+	struct strmap users;	/* name -> struct strvec of the names whose value it feeds */
+};
+
+static struct strvec *users_of(struct influence *in, const char *name)
+{
+	struct strvec *sv = strmap_get(&in->users, name);
+
+	if (!sv) {
+		sv = xcalloc(1, sizeof(*sv));
+		strmap_put(&in->users, name, sv);
+	}
+	return sv;
+}
+
+static void feeds(struct influence *in, const struct kconfig_expr *e, const struct kconfig_symbol *to)
+{
+	if (!e || e->type == KEXPR_CONST)
+		return;
+	if (e->type != KEXPR_SYMBOL) {
+		feeds(in, e->left, to);
+		if (e->type != KEXPR_NOT)
+			feeds(in, e->right, to);
+		return;
+	}
+	if (!(e->sym->flags & KSYM_CONST))
+		strvec_push(users_of(in, e->sym->name), to->name);
+}
+
+static void symbol_inputs(struct influence *in, const struct kconfig_symbol *s)
+{
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_definition *d = s->defs[k];
+
+		feeds(in, d->dep, s);
+		for (size_t j = 0; j < d->nr_prompts; j++)
+			feeds(in, d->prompts[j].cond, s);
+		for (size_t j = 0; j < d->nr_defaults; j++) {
+			feeds(in, d->defaults[j].value, s);
+			feeds(in, d->defaults[j].cond, s);
+		}
+		for (size_t j = 0; d->choice && j < d->choice->nr_members; j++)
+			if (d->choice->members[j] != s)
+				strvec_push(users_of(in, s->name), d->choice->members[j]->name);
+	}
+	for (size_t i = 0; i < s->nr_selected_by; i++)
+		if (s->selected_by[i].from->symbol) {
+			strvec_push(users_of(in, s->selected_by[i].from->symbol->name), s->name);
+			feeds(in, s->selected_by[i].cond, s);
+		}
+	for (size_t i = 0; i < s->nr_implied_by; i++)
+		if (s->implied_by[i].from->symbol)
+			strvec_push(users_of(in, s->implied_by[i].from->symbol->name), s->name);
+}
+
+/*
+ * The changed names and every name whose value under conf they may alter
+ * (through dependencies, prompts, defaults, selects, implies, choices), on
+ * the primary architecture's tree: what a defconfig must set to be affected.
+ */
+static void influenced_symbols(struct trees *new, const struct strmap *changed,
+			       struct strmap *out)
+{
+	struct influence in = { .users = STRMAP_INIT };
+	struct arch_model *am = trees_model(new, new->tm.primary);
+	struct strvec queue = STRVEC_INIT;
+	struct strmap_entry *e;
+	struct kconfig_symbol *s;
+	size_t i;
+
+	strmap_for_each(changed, e) {
+		strmap_put(out, e->key, (void *)1);
+		strvec_push(&queue, e->key);
+	}
+	if (!am || !am->kconfig)
+		goto done;
+	for_each_kconfig_symbol(am->kconfig, i, s)
+		symbol_inputs(&in, s);
+	for (i = 0; i < queue.nr; i++) {
+		const struct strvec *sv = strmap_get(&in.users, queue.v[i]);
+
+		for (size_t k = 0; sv && k < sv->nr; k++)
+			if (!strmap_get(out, sv->v[k])) {
+				strmap_put(out, sv->v[k], (void *)1);
+				strvec_push(&queue, sv->v[k]);
+			}
+	}
+done:
+	strmap_for_each(&in.users, e) {
+		strvec_clear(e->value);
+		free(e->value);
+	}
+	strmap_clear(&in.users, NULL);
+	strvec_clear(&queue);
+}
+
 void trees_affected_files(struct trees *old, struct trees *new, const git_oid *commit,
 			  const struct strvec *pathspec, const struct strmap *skip,
 			  struct strvec *paths, struct strvec *blobs)
 {
 	static const char pattern[] = "\\bCONFIG_(\\w+)";
-	struct strmap changed = STRMAP_INIT;
-	struct users u = { .repo = new->env.repo, .trees = new, .changed = &changed, .skip = skip,
+	struct strmap changed = STRMAP_INIT, influenced = STRMAP_INIT;
+	struct users u = { .repo = new->env.repo, .trees = new, .changed = &changed,
+			   .influenced = &influenced, .skip = skip,
 			   .pathspec = pathspec, .paths = paths, .blobs = blobs };
 	int errcode;
 	PCRE2_SIZE erroff;
@@ -350,6 +460,7 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 			return;
 		}
 	}
+	influenced_symbols(new, &changed, &influenced);
 	u.re = pcre2_compile((PCRE2_SPTR)pattern, sizeof(pattern) - 1, 0, &errcode, &erroff, NULL);
 	if (!u.re)
 		die("internal error: cannot compile the symbol pattern");
@@ -362,4 +473,5 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 		affected_to_cache(new->env.diskcache, key, paths, blobs, from);
 	free(key);
 	strmap_clear(&changed, NULL);
+	strmap_clear(&influenced, NULL);
 }

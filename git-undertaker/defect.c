@@ -154,7 +154,7 @@ void defect_match(const struct defect_list *before, struct defect_list *after)
 
 const char *defect_kind_name(enum defect_kind k)
 {
-	static const char *const names[] = { "dead", "undead", "undefined", "unmet" };
+	static const char *const names[] = { "dead", "undead", "undefined", "unmet", "dropped" };
 
 	return names[k];
 }
@@ -246,6 +246,8 @@ const char *defect_kind_help(enum defect_kind k)
 		       "where its parent is compiled.";
 	case DEFECT_UNDEFINED:
 		return "The condition names a CONFIG symbol that no Kconfig file defines.";
+	case DEFECT_DROPPED:
+		return "The defconfig sets a value the tree's kconfig would not keep.";
 	default:
 		return NULL;
 	}

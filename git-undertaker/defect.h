@@ -10,8 +10,11 @@
 #include "report.h"
 #include "util.h"
 
-/* unmet: a `select` whose target's own dependencies may be false while it selects. */
-enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED, DEFECT_UNMET };
+/*
+ * unmet: a `select` whose target's own dependencies may be false while it selects.
+ * dropped: a defconfig line whose value the tree's kconfig would not keep.
+ */
+enum defect_kind { DEFECT_DEAD, DEFECT_UNDEAD, DEFECT_UNDEFINED, DEFECT_UNMET, DEFECT_DROPPED };
 enum defect_cause { CAUSE_CODE, CAUSE_KCONFIG, CAUSE_KBUILD, CAUSE_MISSING };
 /* accepted: new, but named by an Undertaker-Accept trailer or undertaker.accept. */
 enum defect_status { STATUS_NEW, STATUS_FIXED, STATUS_UNCHANGED, STATUS_ACCEPTED };

@@ -6,7 +6,7 @@
  * a file is checked against every architecture at once, whether or not
  * some architecture sources it.
  */
-#include "kcheck.h"
+#include "kcheck-internal.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -113,6 +113,7 @@ void kcheck_file(struct tree_models *tm, const char *path, const char *data, siz
 		return;
 	if (!kcheck_is_kconfig_path(path)) {
 		check_defconfig(tm, path, data, size, opt, out);
+		kcheck_dropped(tm, path, data, size, out);
 		return;
 	}
 	kconfig_text_for_each_reference(data, size, undefined_ref, &us);
@@ -741,7 +742,7 @@ static void check_options(struct tree_models *tm, const char *path, const char *
 /* ---- defconfigs ---- */
 
 /* The name of a `CONFIG_X=...` or `# CONFIG_X is not set` line, or 0. */
-static size_t defconfig_name(const char *line, const char *end, const char **name)
+size_t kcheck_defconfig_name(const char *line, const char *end, const char **name)
 {
 	const char *p = line;
 	size_t len = 0;
@@ -777,7 +778,7 @@ static void check_defconfig(struct tree_models *tm, const char *path, const char
 
 		if (!eol)
 			eol = end;
-		len = defconfig_name(p, eol, &name);
+		len = kcheck_defconfig_name(p, eol, &name);
 		if (len) {
 			char *full = xstrndup(name, len);
 

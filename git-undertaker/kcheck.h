@@ -4,7 +4,8 @@
  * in C blocks, reported at the Kconfig line as defects of that file: names
  * that no Kconfig file of the tree defines (`undefined`), selects whose
  * target's own dependencies may be off (`unmet`), options whose dependencies
- * never hold (`dead`) or that every configuration sets (`undead`).
+ * never hold (`dead`) or that every configuration sets (`undead`), defconfig
+ * lines kconfig would not keep (`dropped`).
  */
 #ifndef UT_KCHECK_H
 #define UT_KCHECK_H
@@ -28,7 +29,8 @@ struct kcheck_options {
  * the names in `missing`; with models (tm->get), one `unmet` per select and
  * one `dead` or `undead` per option, decided on every architecture that
  * reads the file. A defconfig gets one `undefined` defect per line that
- * sets a name no Kconfig file defines.
+ * sets a name no Kconfig file defines, and with models one `dropped` per
+ * line whose value the tree's kconfig would not keep.
  */
 void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		 const struct kcheck_options *opt, struct defect_list *out);

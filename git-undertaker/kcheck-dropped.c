@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Defconfig lines the tree's kconfig would not keep (kind `dropped`): the
+ * defconfig is read as `conf --olddefconfig` reads it (model_defconfig_*),
+ * and a line is dropped when no configuration conf can make of the whole
+ * defconfig gives its symbol the value it sets, or when the value is not
+ * one of its type.
+ */
+#include "kcheck-internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "pc.h"
+
+/* One line of the defconfig that sets a symbol this architecture defines. */
+struct dc_line {
+	int line;
+	const char *text;
+	size_t len;
+	struct kconfig_symbol *sym;
+	const char *value;	/* after '=', up to the end of the line; NULL: is not set */
+	size_t value_len;
+	int want;		/* 0 n, 1 m, 2 y; 3 an int/hex/string value */
+	const char *bad;	/* why conf refuses the value, or NULL */
+	int later;		/* the line that sets the symbol again, or 0 */
+};
+
+/*
+ * Files read as whole defconfigs: defconfig, *_defconfig and coreboot's
+ * configs/config.*, not fragments (*.config, U-Boot's included *.defconfig)
+ * nor Zephyr's boards/ (merged with prj.conf).
+ */
+static int is_whole_defconfig(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (starts_with(path, "boards/"))
+		return 0;
+	return !strcmp(base, "defconfig") || ends_with(base, "_defconfig") ||
+	       (starts_with(path, "configs/config.") && !strchr(path + 8, '/'));
+}
+
+/*
+ * Does the defconfig go through cpp first (U-Boot's `#include <configs/x.config>`)?
+ * What it includes is not read here: such a defconfig is left alone.
+ */
+static int is_preprocessed(const char *data, size_t size)
+{
+	for (const char *p = data, *end = data + size; p && p < end;) {
+		if (end - p > 8 && (!strncmp(p, "#include", 8) || !strncmp(p, "#define", 7) ||
+				    !strncmp(p, "#if", 3)))
+			return 1;
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+/* The architecture whose kconfig reads `path`: arch/<a>/configs/ is a's; -1 for none in scope. */
+static long defconfig_arch(const struct tree_models *tm, const char *path)
+{
+	const char *prefix = tm->arch_prefix ? tm->arch_prefix : "arch/";
+
+	if (!tm->nr_arches)
+		return 0;
+	if (starts_with(path, prefix)) {
+		const char *a = path + strlen(prefix), *slash = strchr(a, '/');
+
+		for (size_t i = 0; slash && i < tm->nr_arches; i++) {
+			const char *dir = tm->arch_dirs ? tm->arch_dirs[i] : tm->arch_names[i];
+
+			if (strlen(dir) == (size_t)(slash - a) && !strncmp(dir, a, (size_t)(slash - a)))
+				return tm->only_arch && strcmp(tm->only_arch, tm->arch_names[i]) ? -1 :
+				       (long)i;
+		}
+	}
+	for (size_t i = 0; tm->only_arch && i < tm->nr_arches; i++)
+		if (!strcmp(tm->arch_names[i], tm->only_arch))
+			return (long)i;
+	return (long)tm->primary;
+}
+
+static int is_int(const char *p, size_t n)
+{
+	size_t i = n && *p == '-';
+
+	if (i == n || !isdigit((unsigned char)p[i]) || (p[i] == '0' && i + 1 < n))
+		return 0;
+	while (i < n && isdigit((unsigned char)p[i]))
+		i++;
+	return i == n;
+}
+
+static int is_hex(const char *p, size_t n)
+{
+	size_t i = n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 2 : 0;
+
+	if (i == n)
+		return 0;
+	while (i < n && isxdigit((unsigned char)p[i]))
+		i++;
+	return i == n;
+}
+
+static long long number(const char *p, size_t n, int hex)
+{
+	char *s = xstrndup(p, n);
+	long long v = strtoll(s, NULL, hex ? 16 : 10);
+
+	free(s);
+	return v;
+}
+
+static int const_number(const struct kconfig_expr *e, int hex, long long *out)
+{
+	if (!e || e->type != KEXPR_CONST ||
+	    !(hex ? is_hex(e->value, strlen(e->value)) : is_int(e->value, strlen(e->value))))
+		return 0;
+	*out = number(e->value, strlen(e->value), hex);
+	return 1;
+}
+
+/*
+ * Is the number out of every range kconfig may apply? Only when a range
+ * without condition comes before any other kind, all with constant bounds,
+ * and the value is outside each of them up to it (conf clamps it).
+ */
+static int out_of_range(const struct kconfig_symbol *s, long long v, int hex)
+{
+	for (size_t k = 0; k < s->nr_defs; k++)
+		for (size_t j = 0; j < s->defs[k]->nr_ranges; j++) {
+			const struct kconfig_range *r = &s->defs[k]->ranges[j];
+			long long lo, hi;
+
+			if (!const_number(r->low, hex, &lo) || !const_number(r->high, hex, &hi) ||
+			    (v >= lo && v <= hi))
+				return 0;
+			if (!r->cond && !s->defs[k]->dep)
+				return 1;
+		}
+	return 0;
+}
+
+/* What conf makes of the line's text for the symbol's type: want, or bad. */
+static void line_value(struct dc_line *l)
+{
+	const char *v = l->value;
+	size_t n = l->value_len;
+
+	switch (l->sym->type) {
+	case KCONFIG_BOOL:
+	case KCONFIG_TRISTATE:
+		if (!v)
+			l->want = 0;
+		else if (n && (*v == 'y' || *v == 'n'))
+			l->want = *v == 'y' ? 2 : 0;
+		else if (n && *v == 'm' && l->sym->type == KCONFIG_TRISTATE)
+			l->want = 1;
+		else
+			l->bad = l->sym->type == KCONFIG_BOOL ? "not a bool value" : "not a tristate value";
+		return;
+	case KCONFIG_INT:
+	case KCONFIG_HEX:
+		l->want = 3;
+		if (!v)
+			l->want = -1;	/* conf ignores it: nothing to keep */
+		else if (l->sym->type == KCONFIG_INT ? !is_int(v, n) : !is_hex(v, n))
+			l->bad = l->sym->type == KCONFIG_INT ? "not a number" : "not a hex number";
+		else if (out_of_range(l->sym, number(v, n, l->sym->type == KCONFIG_HEX),
+				      l->sym->type == KCONFIG_HEX))
+			l->bad = "out of range";
+		return;
+	case KCONFIG_STRING:
+		l->want = v ? 3 : -1;
+		if (v && (n < 2 || v[0] != '"' || v[n - 1] != '"'))
+			l->bad = "not a quoted string";
+		return;
+	default:
+		l->want = -1;
+	}
+}
+
+static int same_setting(const struct dc_line *a, const struct dc_line *b)
+{
+	if (!a->value || !b->value)
+		return !a->value && !b->value;
+	return a->value_len == b->value_len && !memcmp(a->value, b->value, a->value_len);
+}
+
+/* The lines of the defconfig that set a symbol of kc (undefined names are another kind's). */
+static size_t read_lines(const struct tree_models *tm, struct kconfig *kc, const char *data,
+			 size_t size, struct dc_line **out)
+{
+	const char *p = data, *end = data + size;
+	struct strmap last = STRMAP_INIT;
+	size_t nr = 0, alloc = 0;
+
+	for (int line = 1; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
+		size_t len;
+
+		if (!eol)
+			eol = end;
+		len = kcheck_defconfig_name(p, eol, &name);
+		if (len) {
+			char *full = xstrndup(name, len);
+			struct kconfig_symbol *s = kconfig_lookup(kc, full + 7);
+			struct dc_line *l;
+			size_t prev = (size_t)(uintptr_t)strmap_get(&last, full);
+
+			if (pc_name_defined_anywhere(tm->kconfig_defined, NULL, full)) {
+				ALLOC_GROW(*out, nr + 1, alloc);
+				l = &(*out)[nr++];
+				*l = (struct dc_line){ .line = line, .text = p, .len = (size_t)(eol - p),
+						       .sym = s && s->nr_defs ? s : NULL };
+				if (*p != '#') {
+					l->value = name + len + 1;
+					l->value_len = (size_t)(eol - l->value);
+				}
+				/* conf: the last line wins; an earlier one that says otherwise is lost. */
+				if (prev && !same_setting(&(*out)[prev - 1], l))
+					(*out)[prev - 1].later = line;
+				strmap_put(&last, full, (void *)(uintptr_t)nr);
+			}
+			free(full);
+		}
+		p = eol + 1;
+	}
+	strmap_clear(&last, NULL);
+	return nr;
+}
+
+static void add_name(struct strvec *sv, const char *name)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], name))
+			return;
+	strvec_push(sv, name);
+}
+
+/*
+ * The symbols of e that fail it in the configuration found: n where e
+ * wants them, y or m under a `!`.
+ */
+static void off_symbols(struct model_defconfig *dc, const struct kconfig_expr *e, int neg,
+			struct strvec *out)
+{
+	if (!e || e->type == KEXPR_CONST || out->nr >= 6)
+		return;
+	if (e->type == KEXPR_SYMBOL) {
+		int v = model_defconfig_value(dc, e->sym);
+
+		if (!(e->sym->flags & KSYM_CONST) && v >= 0 && (neg ? v > 0 : v == 0)) {
+			char *n = xstrfmt("CONFIG_%s", e->sym->name);
+
+			add_name(out, n);
+			free(n);
+		}
+		return;
+	}
+	if (e->type == KEXPR_NOT) {
+		off_symbols(dc, e->left, !neg, out);
+		return;
+	}
+	if (e->type != KEXPR_AND && e->type != KEXPR_OR)
+		return;
+	off_symbols(dc, e->left, neg, out);
+	off_symbols(dc, e->right, neg, out);
+}
+
+/* The symbols that keep s from the line's value, as the configuration found has them. */
+static void culprits(struct model_defconfig *dc, const struct kconfig_symbol *s, int want,
+		     const struct kconfig_symbol *modules, struct strvec *out)
+{
+	if (want == 1 && modules && model_defconfig_value(dc, modules) == 0) {
+		char *n = xstrfmt("CONFIG_%s", modules->name);
+
+		add_name(out, n);
+		free(n);
+	}
+	if (want >= 1 && !model_defconfig_visible(dc, s)) {
+		for (size_t k = 0; k < s->nr_defs; k++) {
+			off_symbols(dc, s->defs[k]->dep, 0, out);
+			for (size_t j = 0; j < s->defs[k]->nr_prompts; j++)
+				off_symbols(dc, s->defs[k]->prompts[j].cond, 0, out);
+		}
+	}
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_choice *c = s->defs[k]->choice;
+
+		for (size_t i = 0; c && want == 2 && i < c->nr_members; i++)
+			if (c->members[i] != s && model_defconfig_value(dc, c->members[i]) == 2) {
+				char *n = xstrfmt("CONFIG_%s", c->members[i]->name);
+
+				add_name(out, n);
+				free(n);
+			}
+	}
+	for (size_t i = 0; want == 0 && i < s->nr_selected_by; i++) {
+		const struct kconfig_definition *from = s->selected_by[i].from;
+
+		if (from->symbol && model_defconfig_value(dc, from->symbol) > 0) {
+			char *n = xstrfmt("CONFIG_%s", from->symbol->name);
+
+			add_name(out, n);
+			free(n);
+		}
+	}
+}
+
+static const char *value_name(int v)
+{
+	return v == 2 ? "y" : v == 1 ? "m" : v == 0 ? "n" : "unset";
+}
+
+static void add_dropped(const char *path, const struct dc_line *l, const char *why,
+			const struct strvec *culprit, struct defect_list *out)
+{
+	struct defect *d = defect_list_add(out);
+	struct strbuf sb = STRBUF_INIT;
+
+	d->path = xstrdup(path);
+	d->line = d->end_line = l->line;
+	d->block = DEFECT_NO_BLOCK;
+	d->kind = DEFECT_DROPPED;
+	d->cause = CAUSE_KCONFIG;
+	d->global = 1;
+	strbuf_add(&sb, l->text, l->len);
+	strbuf_addf(&sb, " (%s", why);
+	for (size_t i = 0; culprit && i < culprit->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : ": ", culprit->v[i]);
+	strbuf_addch(&sb, ')');
+	d->directive = strbuf_detach(&sb, NULL);
+	d->condition = xstrfmt("dropped %.*s", (int)l->len, l->text);
+	strvec_pushf(&d->symbols, "CONFIG_%s", l->sym ? l->sym->name : "?");
+	for (size_t i = 0; culprit && i < culprit->nr; i++)
+		if (strcmp(culprit->v[i], d->symbols.v[0]))
+			strvec_push(&d->symbols, culprit->v[i]);
+}
+
+/* Is the text one of the symbol's constant defaults (kept when the prompt is hidden)? */
+static int default_is(const struct kconfig_symbol *s, const char *v, size_t n)
+{
+	for (size_t k = 0; k < s->nr_defs; k++)
+		for (size_t j = 0; j < s->defs[k]->nr_defaults; j++) {
+			const struct kconfig_expr *e = s->defs[k]->defaults[j].value;
+
+			if (e->type != KEXPR_CONST)
+				return 1;	/* a symbol's value: may be anything */
+			if (strlen(e->value) == n || (n >= 2 && strlen(e->value) == n - 2 && *v == '"'))
+				if (!strncmp(e->value, *v == '"' ? v + 1 : v, strlen(e->value)))
+					return 1;
+		}
+	return 0;
+}
+
+/* A line whose value the configuration found does not have: dropped when no other has it. */
+static void check_value(struct model_defconfig *dc, const char *path, const struct dc_line *l,
+			const struct kconfig_symbol *modules, struct defect_list *out)
+{
+	struct strvec why = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int got;
+
+	if (l->want == 3) {
+		/* Visible, the user's value counts; else a default equal to it may give it. */
+		if (model_defconfig_visible(dc, l->sym) || model_defconfig_possible(dc, l->sym, 0, 1) ||
+		    (default_is(l->sym, l->value, l->value_len) &&
+		     (model_defconfig_value(dc, l->sym) == 2 ||
+		      model_defconfig_possible(dc, l->sym, 2, 0))))
+			return;
+		culprits(dc, l->sym, 1, NULL, &why);
+		add_dropped(path, l, "its prompt never shows", &why, out);
+		strvec_clear(&why);
+		return;
+	}
+	got = model_defconfig_value(dc, l->sym);
+	if (got < 0 || got == l->want)
+		return;
+	culprits(dc, l->sym, l->want, modules, &why);
+	if (model_defconfig_possible(dc, l->sym, l->want, 0)) {
+		strvec_clear(&why);
+		return;
+	}
+	strbuf_addf(&sb, "kconfig makes it %s", value_name(got));
+	add_dropped(path, l, sb.buf, &why, out);
+	strbuf_release(&sb);
+	strvec_clear(&why);
+}
+
+/* The verdicts on the lines of one defconfig, on the model of its architecture. */
+static void dropped_on(struct arch_model *am, const char *path, struct dc_line *lines, size_t nr,
+		       struct defect_list *out)
+{
+	struct model_defconfig *dc = model_defconfig_new(am->model, am->kconfig);
+
+	for (size_t i = 0; i < nr; i++) {
+		struct dc_line *l = &lines[i];
+
+		if (!l->sym) {
+			add_dropped(path, l, am->arch ? "not a symbol of this architecture" :
+				    "not a symbol of the tree's Kconfig", NULL, out);
+			continue;
+		}
+		line_value(l);
+		if (l->bad && !l->later)
+			add_dropped(path, l, l->bad, NULL, out);
+		else if (l->want >= 0 && !l->later)
+			model_defconfig_set(dc, l->sym, l->want);
+	}
+	if (!model_defconfig_solve(dc))
+		nr = 0;	/* the rules contradict the model: nothing can be said */
+	for (size_t i = 0; i < nr; i++) {
+		struct dc_line *l = &lines[i];
+		char why[64];
+
+		if (!l->sym || (l->bad && !l->later) || l->want < 0)
+			continue;
+		if (l->later) {
+			snprintf(why, sizeof(why), "set again at line %d", l->later);
+			add_dropped(path, l, why, NULL, out);
+			continue;
+		}
+		check_value(dc, path, l, am->kconfig->modules, out);
+	}
+	model_defconfig_free(dc);
+}
+
+void kcheck_dropped(struct tree_models *tm, const char *path, const char *data, size_t size,
+		    struct defect_list *out)
+{
+	long a = is_whole_defconfig(path) && tm->get && !is_preprocessed(data, size) ?
+		 defconfig_arch(tm, path) : -1;
+	struct arch_model *am;
+	struct dc_line *lines = NULL;
+
+	if (a < 0)
+		return;
+	if (tm->hold)
+		tm->hold(tm->data, (size_t)a);
+	am = tm->get(tm->data, (size_t)a);
+	if (am && am->model && am->kconfig) {
+		size_t nr = read_lines(tm, am->kconfig, data, size, &lines);
+
+		dropped_on(am, path, lines, nr, out);
+	}
+	if (tm->release)
+		tm->release(tm->data, (size_t)a);
+	free(lines);
+}
