@@ -192,47 +192,47 @@ static int same_setting(const struct dc_line *a, const struct dc_line *b)
 	return a->value_len == b->value_len && !memcmp(a->value, b->value, a->value_len);
 }
 
-/* The lines of the defconfig that set a symbol of kc (undefined names are another kind's). */
+struct line_reader {
+	const struct tree_models *tm;
+	struct kconfig *kc;
+	struct dc_line *v;
+	size_t nr, alloc;
+	struct strmap last;	/* name -> index + 1 of the line that sets it last */
+};
+
+static void read_line(const struct kcheck_setting *set, void *arg)
+{
+	struct line_reader *lr = arg;
+	struct kconfig_symbol *s;
+	struct dc_line *l;
+	size_t prev;
+
+	/* Names no Kconfig defines are another kind's. */
+	if (!pc_name_defined_anywhere(lr->tm->kconfig_defined, NULL, set->name))
+		return;
+	s = kconfig_lookup(lr->kc, set->name + 7);
+	prev = (size_t)(uintptr_t)strmap_get(&lr->last, set->name);
+	ALLOC_GROW(lr->v, lr->nr + 1, lr->alloc);
+	l = &lr->v[lr->nr++];
+	*l = (struct dc_line){ .line = set->line, .text = set->text, .len = set->len,
+			       .sym = s && s->nr_defs ? s : NULL, .value = set->value,
+			       .value_len = set->value_len };
+	/* conf: the last line wins; an earlier one that says otherwise is lost. */
+	if (prev && !same_setting(&lr->v[prev - 1], l))
+		lr->v[prev - 1].later = set->line;
+	strmap_put(&lr->last, set->name, (void *)(uintptr_t)lr->nr);
+}
+
+/* The lines of the defconfig that set a symbol some Kconfig file defines. */
 static size_t read_lines(const struct tree_models *tm, struct kconfig *kc, const char *data,
 			 size_t size, struct dc_line **out)
 {
-	const char *p = data, *end = data + size;
-	struct strmap last = STRMAP_INIT;
-	size_t nr = 0, alloc = 0;
+	struct line_reader lr = { .tm = tm, .kc = kc, .last = STRMAP_INIT };
 
-	for (int line = 1; p < end; line++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
-		size_t len;
-
-		if (!eol)
-			eol = end;
-		len = kcheck_defconfig_name(p, eol, &name);
-		if (len) {
-			char *full = xstrndup(name, len);
-			struct kconfig_symbol *s = kconfig_lookup(kc, full + 7);
-			struct dc_line *l;
-			size_t prev = (size_t)(uintptr_t)strmap_get(&last, full);
-
-			if (pc_name_defined_anywhere(tm->kconfig_defined, NULL, full)) {
-				ALLOC_GROW(*out, nr + 1, alloc);
-				l = &(*out)[nr++];
-				*l = (struct dc_line){ .line = line, .text = p, .len = (size_t)(eol - p),
-						       .sym = s && s->nr_defs ? s : NULL };
-				if (*p != '#') {
-					l->value = name + len + 1;
-					l->value_len = (size_t)(eol - l->value);
-				}
-				/* conf: the last line wins; an earlier one that says otherwise is lost. */
-				if (prev && !same_setting(&(*out)[prev - 1], l))
-					(*out)[prev - 1].later = line;
-				strmap_put(&last, full, (void *)(uintptr_t)nr);
-			}
-			free(full);
-		}
-		p = eol + 1;
-	}
-	strmap_clear(&last, NULL);
-	return nr;
+	kcheck_for_each_setting(data, size, read_line, &lr);
+	strmap_clear(&lr.last, NULL);
+	*out = lr.v;
+	return lr.nr;
 }
 
 static void add_name(struct strvec *sv, const char *name)
@@ -321,15 +321,9 @@ static const char *value_name(int v)
 static void add_dropped(const char *path, const struct dc_line *l, const char *why,
 			const struct strvec *culprit, struct defect_list *out)
 {
-	struct defect *d = defect_list_add(out);
+	struct defect *d = kcheck_add_defect(out, path, l->line, DEFECT_DROPPED, CAUSE_KCONFIG);
 	struct strbuf sb = STRBUF_INIT;
 
-	d->path = xstrdup(path);
-	d->line = d->end_line = l->line;
-	d->block = DEFECT_NO_BLOCK;
-	d->kind = DEFECT_DROPPED;
-	d->cause = CAUSE_KCONFIG;
-	d->global = 1;
 	strbuf_add(&sb, l->text, l->len);
 	strbuf_addf(&sb, " (%s", why);
 	for (size_t i = 0; culprit && i < culprit->nr; i++)

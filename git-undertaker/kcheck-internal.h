@@ -5,13 +5,46 @@
 
 #include "kcheck.h"
 
-/*
- * The name of a `CONFIG_X=...` or `# CONFIG_X is not set` line [line, end):
- * its length (CONFIG_ included), *name where it starts; 0 for another line.
- */
-size_t kcheck_defconfig_name(const char *line, const char *end, const char **name);
+/* A new defect of a Kconfig or defconfig line (no block), global until told otherwise. */
+struct defect *kcheck_add_defect(struct defect_list *out, const char *path, int line,
+				 enum defect_kind kind, enum defect_cause cause);
+/* Is the name in sv? */
+int kcheck_has_name(const struct strvec *sv, const char *name);
+/* Is the symbol a bool or a tristate? */
+int kcheck_is_tristate_logic(const struct kconfig_symbol *s);
 
-/* The `dropped` defects of a defconfig (kcheck-dropped.c). */
+/*
+ * The architectures whose models decide `path`'s selects and options, as
+ * indexes into *scope (room for tm->nr_arches + 1); returns how many
+ * (kcheck-scope.c).
+ */
+size_t kcheck_scope(struct tree_models *tm, const char *path, const char *data, size_t size,
+		    size_t *scope);
+
+/* The checks of a Kconfig file, each appending its defects to `out`. */
+void kcheck_names(struct tree_models *tm, const char *path, const char *data, size_t size,
+		  const struct kcheck_options *opt, struct defect_list *out);
+void kcheck_unmet(struct tree_models *tm, const char *path, const char *data, size_t size,
+		  struct defect_list *out);
+void kcheck_dead_options(struct tree_models *tm, const char *path, const char *data, size_t size,
+			 const struct kcheck_options *opt, struct defect_list *out);
+
+/* One line of a defconfig that sets a symbol. */
+struct kcheck_setting {
+	int line;
+	const char *text;	/* the whole line, without its newline */
+	size_t len;
+	const char *name;	/* "CONFIG_X", NUL-terminated, valid during the call */
+	const char *value;	/* after '=', to the end of the line; NULL: is not set */
+	size_t value_len;
+};
+/* fn for each `CONFIG_X=...` and `# CONFIG_X is not set` line, in order. */
+void kcheck_for_each_setting(const char *data, size_t size,
+			     void (*fn)(const struct kcheck_setting *s, void *arg), void *arg);
+
+/* The checks of a defconfig: names no Kconfig defines, values kconfig would not keep. */
+void kcheck_defconfig_names(struct tree_models *tm, const char *path, const char *data,
+			    size_t size, const struct kcheck_options *opt, struct defect_list *out);
 void kcheck_dropped(struct tree_models *tm, const char *path, const char *data, size_t size,
 		    struct defect_list *out);
 

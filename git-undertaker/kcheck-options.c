@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dead and undead options (kinds `dead`, `undead`): a `config` whose
+ * dependencies never hold, or a bool/tristate with a prompt that every
+ * valid configuration sets, on every architecture that reads the file.
+ */
+#include "kcheck-internal.h"
+
+#include <string.h>
+
+#include "model.h"
+
+#include "analyze.h"
+#include "pc.h"
+
+/* An option of the file while architectures are asked: still dead, still undead? */
+struct option_state {
+	int line;
+	const char *keyword;		/* "config", "menuconfig" */
+	char *name, *dep;		/* its dependency as Kconfig text, or NULL */
+	int seen, dead, undead;		/* on every architecture where it was seen so far */
+	struct strvec missing;		/* names of its dependency that nothing defines */
+};
+
+/* The names of e that no Kconfig file of the tree defines, as CONFIG_ names. */
+static void missing_names(const struct tree_models *tm, const struct kconfig_expr *e,
+			  struct strvec *out)
+{
+	if (!e)
+		return;
+	if (e->type == KEXPR_SYMBOL) {
+		char *name;
+
+		if (e->sym->flags & (KSYM_CONST | KSYM_PROBE | KSYM_ENV))
+			return;
+		name = xstrfmt("CONFIG_%s", e->sym->name);
+		if (!pc_name_defined_anywhere(tm->kconfig_defined, NULL, name) && !kcheck_has_name(out, name))
+			strvec_push(out, name);
+		free(name);
+		return;
+	}
+	if (e->type == KEXPR_CONST)
+		return;
+	missing_names(tm, e->left, out);
+	if (e->type != KEXPR_NOT)
+		missing_names(tm, e->right, out);
+}
+
+static int has_prompt(const struct kconfig_symbol *s)
+{
+	for (size_t k = 0; k < s->nr_defs; k++)
+		if (s->defs[k]->nr_prompts)
+			return 1;
+	return 0;
+}
+
+/*
+ * Is an option switched off on purpose, as `#if 0` is: a conjunct of its
+ * dependency is `n` or BROKEN, or a symbol whose own dependency has one
+ * (ARM64_ERRATUM_4193714 depends on ARM64_SME, which depends on BROKEN)?
+ */
+static int switched_off(const struct kconfig_expr *e, int depth)
+{
+	if (!e || depth > 3)
+		return 0;
+	if (e->type == KEXPR_AND)
+		return switched_off(e->left, depth) || switched_off(e->right, depth);
+	if (e->type != KEXPR_SYMBOL)
+		return 0;
+	if (!strcmp(e->sym->name, "n") || !strcmp(e->sym->name, "BROKEN"))
+		return 1;
+	if (e->sym->flags & KSYM_CONST)
+		return 0;
+	for (size_t k = 0; k < e->sym->nr_defs; k++)
+		if (switched_off(e->sym->defs[k]->dep, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* One architecture's verdicts on the options of `path` it reads. */
+static void options_on(struct tree_models *tm, struct arch_model *am, const char *path,
+			 struct strmap *states, struct strvec *order)
+{
+	struct kconfig_definition *const *defs;
+	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct kconfig_definition *d = defs[i];
+		struct option_state *os;
+		formula d1, d2;
+
+		if (!d->symbol || !kcheck_is_tristate_logic(d->symbol) || switched_off(d->dep, 0))
+			continue;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%d %s", d->loc.line, d->symbol->name);
+		os = strmap_get(states, key.buf);
+		if (!os) {
+			struct strbuf sb = STRBUF_INIT;
+
+			os = xcalloc(1, sizeof(*os));
+			os->line = d->loc.line;
+			os->keyword = d->kind == KDEF_MENUCONFIG ? "menuconfig" : "config";
+			os->name = xstrdup(d->symbol->name);
+			if (d->dep) {
+				kconfig_expr_print(d->dep, &sb);
+				os->dep = strbuf_detach(&sb, NULL);
+			}
+			os->dead = 1;
+			os->undead = d->nr_prompts && !d->choice;
+			missing_names(tm, d->dep, &os->missing);
+			strmap_put(states, key.buf, os);
+			strvec_push(order, key.buf);
+		}
+		os->seen = 1;
+		if (os->dead) {
+			model_definition_dep(am->model, d->index, &d1, &d2);
+			os->dead = !arch_model_satisfiable(am, d1);
+		}
+		if (os->undead && !os->dead && has_prompt(d->symbol)) {
+			char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
+			int defined;
+			formula on = logic_or(am->logic, model_config(am->model, y, &defined),
+					      model_config(am->model, m, &defined));
+
+			os->undead = !arch_model_satisfiable(am, logic_not(on));
+			free(y);
+			free(m);
+		} else {
+			os->undead = 0;
+		}
+	}
+	strbuf_release(&key);
+}
+
+static void add_option_defects(struct tree_models *tm, const char *path, struct strmap *states,
+			       struct strvec *order, const struct kcheck_options *opt,
+			       struct defect_list *out)
+{
+	for (size_t i = 0; i < order->nr; i++) {
+		struct option_state *os = strmap_get(states, order->v[i]);
+
+		if (os->dead || os->undead) {
+			struct defect *d = kcheck_add_defect(out, path, os->line,
+				os->dead ? DEFECT_DEAD : DEFECT_UNDEAD,
+				os->dead && os->missing.nr ? CAUSE_MISSING : CAUSE_KCONFIG);
+
+			if (os->dep)
+				d->directive = xstrfmt("%s %s (depends on %s)", os->keyword, os->name, os->dep);
+			else
+				d->directive = xstrfmt("%s %s", os->keyword, os->name);
+			d->condition = xstrfmt("option %s", os->name);
+			strvec_pushf(&d->symbols, "CONFIG_%s", os->name);
+			for (size_t k = 0; d->cause == CAUSE_MISSING && k < os->missing.nr; k++) {
+				strvec_push(&d->missing, os->missing.v[k]);
+				if (opt->explain)
+					analyze_explain_missing(d, tm, os->missing.v[k]);
+			}
+		}
+		free(os->name);
+		free(os->dep);
+		strvec_clear(&os->missing);
+		free(os);
+	}
+	strmap_clear(states, NULL);
+	strvec_clear(order);
+}
+
+/*
+ * Options of `path` whose dependency no configuration meets (dead) or that
+ * every configuration sets though they have a prompt (undead), on every
+ * architecture that reads the file: the primary one first, then those its
+ * symbols point to, then the others, stopping when none is left.
+ */
+void kcheck_dead_options(struct tree_models *tm, const char *path, const char *data, size_t size,
+			 const struct kcheck_options *opt, struct defect_list *out)
+{
+	size_t *scope = xcalloc(tm->nr_arches + 1, sizeof(*scope));
+	size_t nr_scope = kcheck_scope(tm, path, data, size, scope);
+	struct strmap states = STRMAP_INIT;
+	struct strvec order = STRVEC_INIT;
+	int own = tm->nr_arches && !starts_with(path, tm->arch_prefix ? tm->arch_prefix : "arch/");
+
+	/* Outside arch/, every other architecture after those of kcheck_scope. */
+	for (size_t a = 0; own && !tm->only_arch && a < tm->nr_arches; a++) {
+		size_t k = 0;
+
+		while (k < nr_scope && scope[k] != a)
+			k++;
+		if (k == nr_scope)
+			scope[nr_scope++] = a;
+	}
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct arch_model *am;
+		int left = 0;
+
+		if (tm->hold)
+			tm->hold(tm->data, scope[k]);
+		am = tm->get(tm->data, scope[k]);
+		if (am && am->model && am->kconfig)
+			options_on(tm, am, path, &states, &order);
+		if (tm->release)
+			tm->release(tm->data, scope[k]);
+		/* An architecture that does not read the file settles nothing. */
+		for (size_t i = 0; i < order.nr && !left; i++) {
+			const struct option_state *os = strmap_get(&states, order.v[i]);
+
+			left = os->dead || os->undead;
+		}
+		if (!left && order.nr)
+			break;
+	}
+	add_option_defects(tm, path, &states, &order, opt, out);
+	free(scope);
+}

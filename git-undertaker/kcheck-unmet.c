@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unmet selects (kind `unmet`): `select X` from S where some valid
+ * configuration has S on while X's own dependencies are off, the
+ * configurations where kconfig warns "unmet direct dependencies detected
+ * for X". One satisfiability question per select, on the models of the
+ * architectures kcheck_scope() names.
+ */
+#include "kcheck-internal.h"
+
+#include <string.h>
+
+#include "model.h"
+
+#include "analyze.h"
+
+/* One `select` found unmet on some architectures. */
+struct unmet {
+	int line;
+	char *target, *from;	/* X, S (without CONFIG_) */
+	char *statement;	/* select X [if C] */
+	char *failing;		/* the dependency of X that fails */
+	struct strvec arches;
+};
+
+struct unmet_scan {
+	struct strmap found;	/* "line X S" -> struct unmet */
+	struct strvec order;	/* keys in the order found */
+};
+
+/* Is every conjunct of `e` a symbol that is also a conjunct of `of`? (no question needed) */
+static int conjunct_of(const struct kconfig_expr *sym, const struct kconfig_expr *of)
+{
+	if (!of)
+		return 0;
+	if (of->type == KEXPR_AND)
+		return conjunct_of(sym, of->left) || conjunct_of(sym, of->right);
+	return of == sym || (of->type == KEXPR_SYMBOL && of->sym == sym->sym);
+}
+
+static int implied_by(const struct kconfig_expr *e, const struct kconfig_expr *a,
+		      const struct kconfig_expr *b)
+{
+	if (!e)
+		return 1;
+	if (e->type == KEXPR_AND)
+		return implied_by(e->left, a, b) && implied_by(e->right, a, b);
+	if (e->type != KEXPR_SYMBOL)
+		return 0;
+	return conjunct_of(e, a) || conjunct_of(e, b);
+}
+
+/* The selecting side's value (S && its dependency && the select's `if`): ge1 and ge2. */
+static void select_value(struct arch_model *am, const struct kconfig_definition *d,
+			 const struct kconfig_select *sel, formula *ge1, formula *ge2)
+{
+	struct logic *l = am->logic;
+	char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
+	int defined;
+	formula sy = model_config(am->model, y, &defined), sm = model_config(am->model, m, &defined);
+	formula d1, d2, c1, c2;
+
+	model_definition_dep(am->model, d->index, &d1, &d2);
+	model_expr(am->model, am->kconfig, sel->cond, &c1, &c2);
+	*ge1 = logic_and(l, logic_and(l, logic_or(l, sy, sm), d1), c1);
+	*ge2 = logic_and(l, logic_and(l, sy, d2), c2);
+	free(y);
+	free(m);
+}
+
+/* Is the select's value above the target's dependency `x` (ge1, ge2) in some configuration? */
+static int above(struct arch_model *am, formula r1, formula r2, formula x1, formula x2)
+{
+	struct logic *l = am->logic;
+	formula f = logic_or(l, logic_and(l, r1, logic_not(x1)), logic_and(l, r2, logic_not(x2)));
+
+	return arch_model_satisfiable(am, f);
+}
+
+static int names_probe(const struct kconfig_expr *e)
+{
+	if (!e)
+		return 0;
+	if (e->type == KEXPR_SYMBOL)
+		return (e->sym->flags & KSYM_PROBE) != 0;
+	if (e->type == KEXPR_CONST)
+		return 0;
+	return names_probe(e->left) || (e->type != KEXPR_NOT && names_probe(e->right));
+}
+
+/*
+ * Does the conjunct only say what the toolchain can do: a probe, or a symbol
+ * without a prompt whose every default is one (CC_HAS_ENTRY_PADDING,
+ * def_bool $(cc-option,...))? A select that fails only there fails with a
+ * compiler the tree's other checks already refuse, not by a user's choice.
+ */
+static int toolchain_only(const struct kconfig_expr *e)
+{
+	const struct kconfig_symbol *s;
+
+	if (e->type != KEXPR_SYMBOL)
+		return names_probe(e);
+	s = e->sym;
+	if (s->flags & KSYM_PROBE)
+		return 1;
+	if (!s->nr_defs)
+		return 0;
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_definition *d = s->defs[k];
+
+		if (d->nr_prompts || !d->nr_defaults)
+			return 0;
+		for (size_t j = 0; j < d->nr_defaults; j++)
+			if (!names_probe(d->defaults[j].value))
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * The conjuncts of X's single dependency (its `&&` operands, nested ones
+ * flattened) that are not the toolchain's, into out[]; *dropped set when
+ * some were. 0 when X has no single dependency.
+ */
+static size_t user_conjuncts(const struct kconfig_symbol *x, const struct kconfig_expr **out,
+			     size_t max, int *dropped)
+{
+	const struct kconfig_expr *stack[64], *e;
+	size_t nr = 0, n = 0;
+
+	*dropped = 0;
+	if (x->nr_defs != 1 || !x->defs[0]->dep)
+		return 0;
+	stack[nr++] = x->defs[0]->dep;
+	while (nr) {
+		e = stack[--nr];
+		if (e->type == KEXPR_AND && nr + 2 <= ARRAY_SIZE(stack)) {
+			stack[nr++] = e->right;
+			stack[nr++] = e->left;
+		} else if (toolchain_only(e)) {
+			*dropped = 1;
+		} else if (n < max) {
+			out[n++] = e;
+		}
+	}
+	return n;
+}
+
+/* X's dependency without its toolchain conjuncts (ge1, ge2); 0 when it has none. */
+static int dependency_without_toolchain(struct arch_model *am, const struct kconfig_symbol *x,
+					formula *x1, formula *x2)
+{
+	const struct kconfig_expr *conj[256];
+	int dropped;
+	size_t n = user_conjuncts(x, conj, ARRAY_SIZE(conj), &dropped);
+
+	*x1 = *x2 = LOGIC_TRUE;
+	for (size_t i = 0; dropped && i < n; i++) {
+		formula c1, c2;
+
+		model_expr(am->model, am->kconfig, conj[i], &c1, &c2);
+		*x1 = logic_and(am->logic, *x1, c1);
+		*x2 = logic_and(am->logic, *x2, c2);
+	}
+	return dropped;
+}
+
+static int tristate_operand(const struct kconfig_expr *e)
+{
+	return e && e->type == KEXPR_SYMBOL &&
+	       ((e->sym->flags & KSYM_CONST) || e->sym->type == KCONFIG_BOOL ||
+		e->sym->type == KCONFIG_TRISTATE);
+}
+
+/*
+ * Does e order tristates (A >= B), which the model only knows as a free
+ * atom though it binds A and B? A select decided through one could be unmet
+ * only in the model. (A string symbol against a value is free too, but
+ * only two such atoms that contradict each other could mislead.)
+ */
+static int has_opaque(const struct kconfig_expr *e)
+{
+	if (!e || e->type == KEXPR_SYMBOL || e->type == KEXPR_CONST)
+		return 0;
+	if (e->type == KEXPR_NOT)
+		return has_opaque(e->left);
+	if (e->type == KEXPR_AND || e->type == KEXPR_OR)
+		return has_opaque(e->left) || has_opaque(e->right);
+	if (e->type == KEXPR_EQUAL || e->type == KEXPR_UNEQUAL)
+		return 0;
+	return tristate_operand(e->left) || tristate_operand(e->right);
+}
+
+static int select_has_opaque(const struct kconfig_definition *d, const struct kconfig_select *sel)
+{
+	if (has_opaque(d->dep) || has_opaque(sel->cond))
+		return 1;
+	for (size_t k = 0; k < sel->target->nr_defs; k++)
+		if (has_opaque(sel->target->defs[k]->dep))
+			return 1;
+	return 0;
+}
+
+/* The first conjunct of X's dependency that the select may leave false, as Kconfig text. */
+static void failing_dependency(struct arch_model *am, const struct kconfig_symbol *x,
+			       formula r1, formula r2, struct strbuf *out)
+{
+	const struct kconfig_expr *conj[256];
+	int dropped;
+	size_t n = user_conjuncts(x, conj, ARRAY_SIZE(conj), &dropped);
+
+	if (x->nr_defs != 1 || !x->defs[0]->dep) {
+		for (size_t k = 0; k < x->nr_defs; k++) {
+			strbuf_addstr(out, k ? " || " : "");
+			if (x->defs[k]->dep)
+				kconfig_expr_print(x->defs[k]->dep, out);
+			else
+				strbuf_addstr(out, x->defs[k]->choice ? "<choice>" : "y");
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		formula c1, c2;
+
+		model_expr(am->model, am->kconfig, conj[i], &c1, &c2);
+		if (above(am, r1, r2, c1, x->type == KCONFIG_BOOL ? c1 : c2)) {
+			kconfig_expr_print(conj[i], out);
+			return;
+		}
+	}
+	kconfig_expr_print(x->defs[0]->dep, out);
+}
+
+static void record_unmet(struct unmet_scan *us, const char *arch, const struct kconfig_definition *d,
+			 const struct kconfig_select *sel, struct arch_model *am, formula r1, formula r2)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct unmet *u;
+
+	strbuf_addf(&key, "%d %s %s", sel->line, sel->target->name, d->symbol->name);
+	u = strmap_get(&us->found, key.buf);
+	if (!u) {
+		struct strbuf sb = STRBUF_INIT;
+
+		u = xcalloc(1, sizeof(*u));
+		u->line = sel->line;
+		u->target = xstrdup(sel->target->name);
+		u->from = xstrdup(d->symbol->name);
+		strbuf_addf(&sb, "select %s", sel->target->name);
+		if (sel->cond) {
+			strbuf_addstr(&sb, " if ");
+			kconfig_expr_print(sel->cond, &sb);
+		}
+		u->statement = strbuf_detach(&sb, NULL);
+		failing_dependency(am, sel->target, r1, r2, &sb);
+		u->failing = strbuf_detach(&sb, NULL);
+		strmap_put(&us->found, key.buf, u);
+		strvec_push(&us->order, key.buf);
+	}
+	if (arch)
+		strvec_push(&u->arches, arch);
+	strbuf_release(&key);
+}
+
+/* The selects of `path`'s definitions on one architecture's model. */
+static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan *us)
+{
+	struct kconfig_definition *const *defs;
+	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct kconfig_definition *d = defs[i];
+
+		if (!d->symbol || !kcheck_is_tristate_logic(d->symbol))
+			continue;
+		for (size_t j = 0; j < d->nr_selects; j++) {
+			const struct kconfig_select *sel = &d->selects[j];
+			const struct kconfig_symbol *x = sel->target;
+			formula r1, r2, x1 = LOGIC_FALSE, x2 = LOGIC_FALSE;
+			int always = !x->nr_defs || !kcheck_is_tristate_logic(x);
+
+			for (size_t k = 0; k < x->nr_defs && !always; k++)
+				always = implied_by(x->defs[k]->dep, d->dep, sel->cond) &&
+					 !x->defs[k]->choice;
+			if (always || select_has_opaque(d, sel))
+				continue;
+			for (size_t k = 0; k < x->nr_defs; k++) {
+				formula a, b;
+
+				model_definition_dep(am->model, x->defs[k]->index, &a, &b);
+				x1 = logic_or(am->logic, x1, a);
+				x2 = logic_or(am->logic, x2, b);
+			}
+			select_value(am, d, sel, &r1, &r2);
+			/* A bool target whose dependency is m counts it as y: kconfig does not warn. */
+			if (!above(am, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
+				continue;
+			if (dependency_without_toolchain(am, x, &x1, &x2) &&
+			    !above(am, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
+				continue;
+			record_unmet(us, am->arch, d, sel, am, r1, r2);
+		}
+	}
+}
+
+static void add_unmet_defects(struct tree_models *tm, const char *path, struct unmet_scan *us,
+			      size_t nr_scope, struct defect_list *out)
+{
+	for (size_t i = 0; i < us->order.nr; i++) {
+		struct unmet *u = strmap_get(&us->found, us->order.v[i]);
+		struct defect *d = kcheck_add_defect(out, path, u->line, DEFECT_UNMET, CAUSE_KCONFIG);
+
+		d->global = !tm->nr_arches || u->arches.nr == nr_scope;
+		if (!d->global)
+			for (size_t k = 0; k < u->arches.nr; k++)
+				strvec_push(&d->arches, u->arches.v[k]);
+		d->directive = xstrfmt("%s (CONFIG_%s depends on %s)", u->statement, u->target,
+				       u->failing);
+		d->condition = xstrfmt("select %s from %s", u->target, u->from);
+		strvec_pushf(&d->symbols, "CONFIG_%s", u->target);
+		strvec_pushf(&d->symbols, "CONFIG_%s", u->from);
+		free(u->target);
+		free(u->from);
+		free(u->statement);
+		free(u->failing);
+		strvec_clear(&u->arches);
+		free(u);
+	}
+	strmap_clear(&us->found, NULL);
+	strvec_clear(&us->order);
+}
+
+void kcheck_unmet(struct tree_models *tm, const char *path, const char *data, size_t size,
+		  struct defect_list *out)
+{
+	size_t *scope = xcalloc(tm->nr_arches + 1, sizeof(*scope));
+	size_t nr_scope = kcheck_scope(tm, path, data, size, scope);
+	struct unmet_scan us = { 0 };
+
+	for (size_t k = 0; k < nr_scope; k++) {
+		struct arch_model *am;
+
+		if (tm->hold)
+			tm->hold(tm->data, scope[k]);
+		am = tm->get(tm->data, scope[k]);
+		if (am && am->model && am->kconfig)
+			unmet_on(am, path, &us);
+		if (tm->release)
+			tm->release(tm->data, scope[k]);
+	}
+	add_unmet_defects(tm, path, &us, nr_scope, out);
+	free(scope);
+}
