@@ -41,7 +41,6 @@ static struct builder *defconfig_builder(struct model *m, const struct kconfig *
 			b->has_dep[i] = 1;
 		}
 		m->dc_builder = b;
-		m->dc_default_lit = xcalloc(m->nr_syms + 1, sizeof(*m->dc_default_lit));
 	}
 	m->dc_builder->kc = kc;
 	return m->dc_builder;
@@ -55,9 +54,8 @@ void model_defconfig_release(struct model *m)
 	free(m->dc_builder->has_dep);
 	u64map_release(&m->dc_builder->memo);
 	free(m->dc_builder);
-	free(m->dc_default_lit);
+	u64map_release(&m->dc_lits);
 	m->dc_builder = NULL;
-	m->dc_default_lit = NULL;
 }
 
 struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfig *kc)
@@ -290,7 +288,29 @@ static void add_lit(struct model_defconfig *dc, int lit)
 	dc->lits[dc->nr_lits++] = lit;
 }
 
-/* The rules' literals: a symbol left alone has its own, encoded once per model. */
+/* A rule's literal, encoded once per model: rules depend only on their key. */
+static int rule_literal(struct model_defconfig *dc, uint64_t key, const struct kconfig_symbol *s,
+			const struct kconfig_choice *c)
+{
+	uint64_t lit;
+
+	if (!u64map_get(&dc->m->dc_lits, key, &lit)) {
+		formula f = s ? symbol_rule(dc, s, &dc->m->syms[s->index]) : choice_rule(dc, c);
+
+		lit = (uint64_t)(int64_t)sat_query_literal(dc->m->sat, f);
+		u64map_put(&dc->m->dc_lits, key, lit);
+	}
+	return (int)(int64_t)lit;
+}
+
+static size_t chosen_index(const struct model_defconfig *dc, const struct kconfig_choice *c)
+{
+	const struct kconfig_symbol *u = dc->chosen[c->index];
+
+	return u ? member_index(c, u) + 1 : 0;
+}
+
+/* The rules' literals of the symbols in the cone, and of their choices. */
 static void collect_rules(struct model_defconfig *dc)
 {
 	struct model *m = dc->m;
@@ -306,18 +326,16 @@ static void collect_rules(struct model_defconfig *dc)
 		    (s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV | KSYM_DEFCONFIG_LIST |
 				 KSYM_CHOICE_MEMBER)))
 			continue;
-		if (dc->user[s->index] >= 0) {
-			add_lit(dc, sat_query_literal(m->sat, symbol_rule(dc, s, ms)));
-			continue;
-		}
-		if (!m->dc_default_lit[s->index])
-			m->dc_default_lit[s->index] = sat_query_literal(m->sat, symbol_rule(dc, s, ms));
-		add_lit(dc, m->dc_default_lit[s->index]);
+		add_lit(dc, rule_literal(dc, 1 + (uint64_t)s->index * 4 +
+					     (dc->user[s->index] >= 0 ? (uint64_t)dc->user[s->index] : 3),
+				     s, NULL));
 	}
 	for (i = 0; i < dc->kc->nr_choices; i++)
 		if (dc->kc->choices[i]->nr_members &&
 		    dc->in_cone[dc->kc->choices[i]->members[0]->index])
-			add_lit(dc, sat_query_literal(m->sat, choice_rule(dc, dc->kc->choices[i])));
+			add_lit(dc, rule_literal(dc, (1ULL << 40) + ((uint64_t)i << 20) +
+						 chosen_index(dc, dc->kc->choices[i]),
+					     NULL, dc->kc->choices[i]));
 }
 
 static int var_true(void *data, int var)

@@ -50,9 +50,9 @@ struct model {
 	size_t nr_deps;
 	struct mchoice *choices;	/* per choice index: its mode's variables */
 	size_t nr_choices;
-	/* model-defconfig.c: its builder and, per symbol, the literal of "takes its default" */
+	/* model-defconfig.c: its builder, and its rules' literals (a symbol's per value, a choice's per pick) */
 	struct builder *dc_builder;
-	int *dc_default_lit;
+	struct u64map dc_lits;
 };
 
 /* A tristate value: (value >= m, value == y). */
