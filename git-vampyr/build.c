@@ -38,25 +38,13 @@ static int write_text(const char *text, const char *to)
 	return ret;
 }
 
-/* The low end of sym's first range whose low end is a number, or NULL. */
-static const char *range_low(const struct kconfig_symbol *sym)
-{
-	for (size_t d = 0; d < sym->nr_defs; d++) {
-		const struct kconfig_definition *def = sym->defs[d];
-
-		for (size_t i = 0; i < def->nr_ranges; i++)
-			if (def->ranges[i].low->type == KEXPR_CONST)
-				return def->ranges[i].low->value;
-	}
-	return NULL;
-}
-
 /*
  * The .config a build of c gets: its expanded configuration, where an int
  * or hex symbol that no default gave a value (`CONFIG_SYS_LOAD_ADDR=`, left
- * so by alldefconfig where a board's defconfig would set it) gets the low
- * end of its range, else 0 (0x0): the build's own kconfig would otherwise
- * ask for it, and from /dev/null ask forever. Each such value is said once.
+ * so by alldefconfig where a board's defconfig would set it) gets 0 (0x0):
+ * the build's own kconfig would otherwise ask for it, and from /dev/null ask
+ * forever. (Where a range applies, kconfig itself gives its low end.) Each
+ * such value is said once.
  */
 static char *build_config_text(struct vampyr *v, const struct vconfig *c)
 {
@@ -82,9 +70,7 @@ static char *build_config_text(struct vampyr *v, const struct vconfig *c)
 			strbuf_add(&out, p, (size_t)(eol - p));
 			continue;
 		}
-		value = range_low(sym);
-		if (!value)
-			value = sym->type == KCONFIG_HEX ? "0x0" : "0";
+		value = sym->type == KCONFIG_HEX ? "0x0" : "0";
 		strbuf_addf(&out, "CONFIG_%s=%s\n", sym->name, value);
 		strbuf_addf(&given, "%s CONFIG_%s=%s", given.len ? "," : "", sym->name, value);
 	}
