@@ -194,4 +194,47 @@ test_expect_success 'a select decided through a comparison the model cannot weig
 	test_must_be_empty out
 '
 
+test_expect_success 'a dependency chain proves a select met (S needs A, A needs B, X needs B || COMPILE_TEST)' '
+	write_file Kconfig <<-\EOF &&
+	config B
+		bool "b"
+	config A
+		bool "a"
+		depends on B
+	config S
+		bool "s"
+		depends on A
+		select X
+	config X
+		bool
+		depends on B || COMPILE_TEST
+	config COMPILE_TEST
+		bool "compile test"
+	EOF
+	git add Kconfig && test_tick && git commit -q -m chain &&
+	git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out
+'
+
+test_expect_success KCONF 'conf agrees: no warning for X' '
+	printf "CONFIG_B=y\nCONFIG_A=y\nCONFIG_S=y\n" | conf_warnings >warn &&
+	test_must_be_empty warn
+'
+
+test_expect_success 'a link of the chain that another symbol selects breaks it: the select is unmet' '
+	cat >>Kconfig <<-\EOF &&
+	config T
+		bool "t"
+		select A
+	EOF
+	git add Kconfig && test_tick && git commit -q -m "T selects A" &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^Kconfig:9: unmet (kconfig, global): select X (CONFIG_X depends on B || COMPILE_TEST)" out
+'
+
+test_expect_success KCONF 'conf agrees: T=y and S=y with B=n warn for X' '
+	printf "CONFIG_T=y\nCONFIG_S=y\n" | conf_warnings >warn &&
+	grep "unmet direct dependencies detected for X" warn
+'
+
 test_done
