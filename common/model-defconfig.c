@@ -408,26 +408,71 @@ int model_defconfig_visible(struct model_defconfig *dc, const struct kconfig_sym
 	return dc->vals && logic_eval_with(dc->m->l, f, var_true, dc) > 0;
 }
 
-int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
-			     int value, int visible)
+/* The formula of a possible() question. */
+static formula question_formula(struct model_defconfig *dc, const struct kconfig_symbol *s,
+				int value, int visible)
 {
 	struct logic *l = dc->m->l;
 	const struct msym *ms = &dc->m->syms[s->index];
 	formula y = ms->y ? logic_atom(l, ms->y) : LOGIC_FALSE;
-	formula f, ge1 = ms->kind == MSYM_TRISTATE ? ms->ge1 : y;
-	int ok;
+	formula ge1 = ms->kind == MSYM_TRISTATE ? ms->ge1 : y;
 
 	if (visible)
-		f = model_visibility(dc->b, s->defs, s->nr_defs).ge1;
-	else if (value == 2)
-		f = y;
-	else if (value == 1)
-		f = ms->kind == MSYM_TRISTATE ? logic_and(l, logic_atom(l, ms->m), logic_not(y)) :
+		return model_visibility(dc->b, s->defs, s->nr_defs).ge1;
+	if (value == 2)
+		return y;
+	if (value == 1)
+		return ms->kind == MSYM_TRISTATE ? logic_and(l, logic_atom(l, ms->m), logic_not(y)) :
 			LOGIC_FALSE;
-	else
-		f = logic_not(ge1);
-	int q[2] = { dc->guard, sat_query_literal(dc->m->sat, f) };
+	return logic_not(ge1);
+}
 
-	ok = dc->guard && sat_solve(dc->m->sat, q, 2) == SAT_SAT;
-	return ok;
+int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
+			     int value, int visible)
+{
+	int q[2] = { dc->guard, sat_query_literal(dc->m->sat, question_formula(dc, s, value, visible)) };
+
+	return dc->guard && sat_solve(dc->m->sat, q, 2) == SAT_SAT;
+}
+
+static int solution_true(void *data, int var)
+{
+	return sat_value(data, var) > 0;
+}
+
+/*
+ * All questions still open in one call: when none can be met (a defconfig's
+ * dropped lines, the usual case) that one call says so for all; else the
+ * configuration found answers yes for each it meets, and the rest are asked
+ * again.
+ */
+void model_defconfig_possible_each(struct model_defconfig *dc,
+				   const struct model_defconfig_question *q, size_t n, char *yes)
+{
+	struct logic *l = dc->m->l;
+	formula *f = xcalloc(n + 1, sizeof(*f));
+	size_t open = n;
+
+	for (size_t i = 0; i < n; i++) {
+		f[i] = question_formula(dc, q[i].sym, q[i].value, q[i].visible);
+		yes[i] = 0;
+	}
+	while (open && dc->guard) {
+		formula any = LOGIC_FALSE;
+		int lits[2];
+
+		for (size_t i = 0; i < n; i++)
+			if (!yes[i])
+				any = logic_or(l, any, f[i]);
+		lits[0] = dc->guard;
+		lits[1] = sat_query_literal(dc->m->sat, any);
+		if (sat_solve(dc->m->sat, lits, 2) != SAT_SAT)
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (!yes[i] && logic_eval_with(l, f[i], solution_true, dc->m->sat) > 0) {
+				yes[i] = 1;
+				open--;
+			}
+	}
+	free(f);
 }

@@ -129,6 +129,14 @@ int model_defconfig_visible(struct model_defconfig *dc, const struct kconfig_sym
  */
 int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
 			     int value, int visible);
+/* A possible() question; model_defconfig_possible_each() answers many at once. */
+struct model_defconfig_question {
+	const struct kconfig_symbol *sym;
+	int value, visible;
+};
+/* yes[i] 1 when possible() would say 1 for q[i], else 0; usually one solver call. */
+void model_defconfig_possible_each(struct model_defconfig *dc,
+				   const struct model_defconfig_question *q, size_t n, char *yes);
 
 /* DIMACS CNF with "c CONFIG_FOO <var>" / "c CONFIG_FOO_MODULE <var>" lines first. */
 void model_dump_dimacs(struct model *m, FILE *out);

@@ -353,38 +353,90 @@ static int default_is(const struct kconfig_symbol *s, const char *v, size_t n)
 	return 0;
 }
 
-/* A line whose value the configuration found does not have: dropped when no other has it. */
-static void check_value(struct model_defconfig *dc, const char *path, const struct dc_line *l,
+/*
+ * What a line still needs the solver for, asked for all lines at once
+ * (model_defconfig_possible_each): ASK_NONE when the configuration found
+ * decides it.
+ */
+enum ask { ASK_NONE, ASK_VALUE, ASK_VISIBLE };
+
+/* The line's first question, or ASK_NONE; *kept when it is decided kept. */
+static enum ask first_question(struct model_defconfig *dc, const struct dc_line *l, int *kept)
+{
+	int got;
+
+	*kept = 1;
+	if (l->want == 3) {
+		/* Visible, the user's value counts; else a default equal to it may give it. */
+		if (model_defconfig_visible(dc, l->sym))
+			return ASK_NONE;
+		*kept = 0;
+		return ASK_VISIBLE;
+	}
+	got = model_defconfig_value(dc, l->sym);
+	if (got < 0 || got == l->want)
+		return ASK_NONE;
+	*kept = 0;
+	return ASK_VALUE;
+}
+
+/* A line dropped, with what drops it. */
+static void report_line(struct model_defconfig *dc, const char *path, const struct dc_line *l,
 			const struct kconfig_symbol *modules, struct defect_list *out)
 {
 	struct strvec why = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	int got;
 
 	if (l->want == 3) {
-		/* Visible, the user's value counts; else a default equal to it may give it. */
-		if (model_defconfig_visible(dc, l->sym) || model_defconfig_possible(dc, l->sym, 0, 1) ||
-		    (default_is(l->sym, l->value, l->value_len) &&
-		     (model_defconfig_value(dc, l->sym) == 2 ||
-		      model_defconfig_possible(dc, l->sym, 2, 0))))
-			return;
 		culprits(dc, l->sym, 1, NULL, &why);
 		add_dropped(path, l, "its prompt never shows", &why, out);
-		strvec_clear(&why);
-		return;
+	} else {
+		culprits(dc, l->sym, l->want, modules, &why);
+		strbuf_addf(&sb, "kconfig makes it %s", value_name(model_defconfig_value(dc, l->sym)));
+		add_dropped(path, l, sb.buf, &why, out);
 	}
-	got = model_defconfig_value(dc, l->sym);
-	if (got < 0 || got == l->want)
-		return;
-	culprits(dc, l->sym, l->want, modules, &why);
-	if (model_defconfig_possible(dc, l->sym, l->want, 0)) {
-		strvec_clear(&why);
-		return;
-	}
-	strbuf_addf(&sb, "kconfig makes it %s", value_name(got));
-	add_dropped(path, l, sb.buf, &why, out);
 	strbuf_release(&sb);
 	strvec_clear(&why);
+}
+
+/*
+ * The lines' questions, asked together: kept[i] set for each line some
+ * configuration keeps. A hidden int/hex/string line is kept when it may
+ * show, or when it is one of its defaults and that default may apply.
+ */
+static void ask_lines(struct model_defconfig *dc, const struct dc_line *lines, size_t nr,
+		      const char *asked, char *kept)
+{
+	struct model_defconfig_question *q = xcalloc(nr + 1, sizeof(*q));
+	size_t *at = xcalloc(nr + 1, sizeof(*at));
+	char *yes = xcalloc(nr + 1, 1);
+	size_t n = 0;
+
+	for (int round = 0; round < 2; round++) {
+		n = 0;
+		for (size_t i = 0; i < nr; i++) {
+			const struct dc_line *l = &lines[i];
+
+			if (asked[i] == ASK_NONE || kept[i])
+				continue;
+			if (round == 1 && (l->want != 3 || !default_is(l->sym, l->value, l->value_len)))
+				continue;
+			if (round == 1 && model_defconfig_value(dc, l->sym) == 2) {
+				kept[i] = 1;
+				continue;
+			}
+			q[n].sym = l->sym;
+			q[n].value = round ? 2 : l->want == 3 ? 0 : l->want;
+			q[n].visible = !round && asked[i] == ASK_VISIBLE;
+			at[n++] = i;
+		}
+		model_defconfig_possible_each(dc, q, n, yes);
+		for (size_t k = 0; k < n; k++)
+			kept[at[k]] = yes[k];
+	}
+	free(q);
+	free(at);
+	free(yes);
 }
 
 /* The verdicts on the lines of one defconfig, on the model of its architecture. */
@@ -392,6 +444,7 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		       struct defect_list *out)
 {
 	struct model_defconfig *dc = model_defconfig_new(am->model, am->kconfig);
+	char *asked = xcalloc(nr + 1, 1), *kept = xcalloc(nr + 1, 1);
 
 	for (size_t i = 0; i < nr; i++) {
 		struct dc_line *l = &lines[i];
@@ -411,6 +464,16 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		nr = 0;	/* the rules contradict the model: nothing can be said */
 	for (size_t i = 0; i < nr; i++) {
 		struct dc_line *l = &lines[i];
+		int keep;
+
+		if (l->sym && !(l->bad && !l->later) && l->want >= 0 && !l->later) {
+			asked[i] = (char)first_question(dc, l, &keep);
+			kept[i] = (char)keep;
+		}
+	}
+	ask_lines(dc, lines, nr, asked, kept);
+	for (size_t i = 0; i < nr; i++) {
+		struct dc_line *l = &lines[i];
 		char why[64];
 
 		if (!l->sym || (l->bad && !l->later) || l->want < 0)
@@ -418,10 +481,12 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		if (l->later) {
 			snprintf(why, sizeof(why), "set again at line %d", l->later);
 			add_dropped(path, l, why, NULL, out);
-			continue;
+		} else if (!kept[i]) {
+			report_line(dc, path, l, am->kconfig->modules, out);
 		}
-		check_value(dc, path, l, am->kconfig->modules, out);
 	}
+	free(asked);
+	free(kept);
 	model_defconfig_free(dc);
 }
 
