@@ -435,44 +435,16 @@ int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_sy
 	return dc->guard && sat_solve(dc->m->sat, q, 2) == SAT_SAT;
 }
 
-static int solution_true(void *data, int var)
-{
-	return sat_value(data, var) > 0;
-}
-
-/*
- * All questions still open in one call: when none can be met (a defconfig's
- * dropped lines, the usual case) that one call says so for all; else the
- * configuration found answers yes for each it meets, and the rest are asked
- * again.
- */
 void model_defconfig_possible_each(struct model_defconfig *dc,
 				   const struct model_defconfig_question *q, size_t n, char *yes)
 {
-	struct logic *l = dc->m->l;
 	formula *f = xcalloc(n + 1, sizeof(*f));
-	size_t open = n;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		f[i] = question_formula(dc, q[i].sym, q[i].value, q[i].visible);
-		yes[i] = 0;
-	}
-	while (open && dc->guard) {
-		formula any = LOGIC_FALSE;
-		int lits[2];
-
-		for (size_t i = 0; i < n; i++)
-			if (!yes[i])
-				any = logic_or(l, any, f[i]);
-		lits[0] = dc->guard;
-		lits[1] = sat_query_literal(dc->m->sat, any);
-		if (sat_solve(dc->m->sat, lits, 2) != SAT_SAT)
-			break;
-		for (size_t i = 0; i < n; i++)
-			if (!yes[i] && logic_eval_with(l, f[i], solution_true, dc->m->sat) > 0) {
-				yes[i] = 1;
-				open--;
-			}
-	}
+	if (dc->guard)
+		sat_solve_each(dc->m->sat, &dc->guard, 1, f, n, yes);
+	else
+		memset(yes, 0, n);
 	free(f);
 }

@@ -798,6 +798,48 @@ int sat_satisfiable(struct sat *s, formula f)
 	return r;
 }
 
+static int solution_true(void *data, int var)
+{
+	return sat_value(data, var) > 0;
+}
+
+void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const formula *f, size_t n,
+		    char *yes)
+{
+	int *lits = xcalloc(nr + 1, sizeof(*lits));
+	size_t open = n;
+
+	memcpy(lits, assumptions, nr * sizeof(*lits));
+	memset(yes, 0, n);
+	while (open) {
+		formula any = LOGIC_FALSE;
+		size_t found = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!yes[i])
+				any = logic_or(s->l, any, f[i]);
+		lits[nr] = sat_query_literal(s, any);
+		if (sat_solve(s, lits, nr + 1) != SAT_SAT)
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (!yes[i] && logic_eval_with(s->l, f[i], solution_true, s) > 0) {
+				yes[i] = 1;
+				found++;
+			}
+		if (!found) {
+			/* Cannot be (the model meets `any`), but never loop nor guess: one by one. */
+			for (size_t i = 0; i < n; i++)
+				if (!yes[i]) {
+					lits[nr] = sat_query_literal(s, f[i]);
+					yes[i] = sat_solve(s, lits, nr + 1) == SAT_SAT;
+				}
+			break;
+		}
+		open -= found;
+	}
+	free(lits);
+}
+
 void sat_get_stats(const struct sat *s, struct sat_stats *st)
 {
 	st->queries = s->queries;

@@ -70,6 +70,17 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  * tried with them all false and all true. Such facts keep every answer.
  */
 int sat_satisfiable(struct sat *s, formula f);
+/*
+ * Many questions at once, when most answers are expected to be no (a
+ * defconfig's dropped lines): yes[i] 1 when f[i] is satisfiable with the
+ * assumptions, else 0. One solver call for the disjunction of the open
+ * questions says no for them all; a model found answers yes for each it
+ * meets, and the others are asked again. (A file's unmet selects, asked so
+ * on Linux, cost more than one by one: 8,290 calls took 52 s against 35,701
+ * calls' 42 s.)
+ */
+void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const formula *f, size_t n,
+		    char *yes);
 
 /*
  * Witnesses kept (the oldest replaced): 8 unless set, at most
