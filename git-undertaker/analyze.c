@@ -1031,25 +1031,29 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 }
 
 /*
- * Why kbuild never compiles this .c or .S file in this run, or NULL: no
- * Makefile lists it (a .h, or anything #included, is read through its
- * includer), or it is another architecture's than --arch.
+ * Why kbuild never compiles this file in this run, or NULL: no Makefile
+ * lists this .c or .S (a .h, or anything #included, is read through its
+ * includer), or the build gives this other source no condition (a .txt or
+ * .sh of a suffix some rule runs through cpp, that no list names), or it
+ * is another architecture's than --arch.
  */
 static const char *never_compiled(struct file_state *fs, const char *path, const size_t *scope,
 				  size_t nr_scope)
 {
 	const struct kbuild_file *kf;
-	int unlisted;
+	int c_or_asm = ends_with(path, ".c") || ends_with(path, ".S"), unbuilt;
 
-	if (!fs->tm->file_condition || !(ends_with(path, ".c") || ends_with(path, ".S")))
+	if (!fs->tm->file_condition || ends_with(path, ".h"))
 		return NULL;
 	if (!nr_scope)
 		return fs->tm->only_arch ? "another architecture's file" : NULL;
 	hold_model(fs, scope[0]);
 	kf = fs->tm->file_condition(fs->tm->data, scope[0], path);
-	unlisted = kf && kf->kind == KBUILD_UNLISTED;
+	unbuilt = c_or_asm ? kf && kf->kind == KBUILD_UNLISTED : !kf;
 	release_model(fs, scope[0]);
-	return unlisted ? "no Makefile builds this file" : NULL;
+	if (!unbuilt)
+		return NULL;
+	return c_or_asm ? "no Makefile builds this file" : "the build gives this file no condition";
 }
 
 void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,

@@ -208,4 +208,23 @@ test_expect_success 'git vampyr covers the blocks of a .dtsi the commit touches'
 	grep "^2 configurations compile 2 of 2 blocks" out
 '
 
+test_expect_success 'a census: a broken source the build gives no condition warns with --verbose, no error' '
+	git reset -q --hard base &&
+	write_file tools/notes.asl <<-\EOF &&
+	/* a note that never ends
+	EOF
+	git add . && test_tick && git commit -q -m unbuilt-asl &&
+	test_expect_code 0 git undertaker --no-notes --all HEAD >out 2>err &&
+	! grep "error:" err &&
+	test_expect_code 0 git undertaker --no-notes --all --verbose HEAD >out 2>err &&
+	grep "warning: tools/notes.asl:1: unterminated comment (the build gives this file no condition)" err &&
+	! grep "error:" err
+'
+
+test_expect_success 'a range: the same file gives a warning, not an error, and exit 0' '
+	test_expect_code 0 git undertaker --no-notes HEAD >out 2>err &&
+	grep "warning: tools/notes.asl:1: unterminated comment" err &&
+	! grep "error:" err
+'
+
 test_done
