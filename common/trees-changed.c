@@ -33,16 +33,79 @@ int trees_is_source(const struct trees *t, const char *path)
 	return strmap_contains(t->bf->cpp_suffixes, dot + 1);
 }
 
+/* Does the expression name `s` (as a symbol)? */
+static int names_symbol(const struct kconfig_expr *e, const struct kconfig_symbol *s)
+{
+	if (!e)
+		return 0;
+	if (e->type == KEXPR_SYMBOL)
+		return e->sym == s;
+	if (e->type == KEXPR_CONST)
+		return 0;
+	return names_symbol(e->left, s) || (e->type != KEXPR_NOT && names_symbol(e->right, s));
+}
+
+/*
+ * A symbol new in this commit that every configuration of the parent can
+ * keep, extended with it n: nothing selects or implies it, no default can
+ * make it anything but n, and a choice it joins has other members and does
+ * not default to it. It only adds configurations, so what hangs on it
+ * (its own selects, a `default ... if` on it) makes no new defect in lines
+ * that do not name it: those lines need no second look.
+ */
+static int is_inert_new(const struct kconfig *old, const struct kconfig_symbol *s)
+{
+	if (!s || !old || kconfig_lookup(old, s->name) || s->nr_selected_by || s->nr_implied_by ||
+	    (s->flags & (KSYM_PROBE | KSYM_ENV | KSYM_ALLNOCONFIG_Y)) ||
+	    (s->type != KCONFIG_BOOL && s->type != KCONFIG_TRISTATE))
+		return 0;
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_definition *d = s->defs[k];
+		const struct kconfig_choice *c = d->choice;
+
+		for (size_t j = 0; j < d->nr_defaults; j++) {
+			const struct kconfig_expr *v = d->defaults[j].value;
+
+			if (!v || v->type != KEXPR_SYMBOL || strcmp(v->sym->name, "n"))
+				return 0;
+		}
+		if (c && c->nr_members < 2)
+			return 0;
+		for (size_t i = 0; c && i < c->nr_defs; i++)
+			for (size_t j = 0; j < c->defs[i]->nr_defaults; j++)
+				if (names_symbol(c->defs[i]->defaults[j].value, s))
+					return 0;
+	}
+	return 1;
+}
+
+/* Is a conjunct of e an inert new symbol (e can hold only with it on)? */
+static int needs_inert_new(const struct kconfig *old, const struct kconfig_expr *e)
+{
+	if (!e)
+		return 0;
+	if (e->type == KEXPR_AND)
+		return needs_inert_new(old, e->left) || needs_inert_new(old, e->right);
+	return e->type == KEXPR_SYMBOL && is_inert_new(old, e->sym);
+}
+
 /*
  * A one-line summary of what a symbol's definitions say in a model, to tell
- * which symbols a Kconfig change touched.
+ * which symbols a Kconfig change touched. With `old` (the parent's model),
+ * what only an inert new symbol switches on is left out: a `select` or an
+ * `imply` from one or from a definition that needs one, a `default ... if`
+ * that needs one, another definition of the symbol that needs one.
  */
-static void symbol_signature(const struct kconfig_symbol *sym, struct strbuf *sb)
+static void symbol_signature(const struct kconfig_symbol *sym, const struct kconfig *old,
+			     struct strbuf *sb)
 {
 	strbuf_addf(sb, "%s %s", sym->name, kconfig_type_name(sym->type));
 	for (size_t i = 0; i < sym->nr_defs; i++) {
 		const struct kconfig_definition *d = sym->defs[i];
 
+		/* U-Boot's `if TARGET_X` around a board's own `config SYS_BOARD`. */
+		if (sym->nr_defs > 1 && needs_inert_new(old, d->dep))
+			continue;
 		strbuf_addstr(sb, " |dep ");
 		if (d->dep)
 			kconfig_expr_print(d->dep, sb);
@@ -52,6 +115,8 @@ static void symbol_signature(const struct kconfig_symbol *sym, struct strbuf *sb
 				kconfig_expr_print(d->prompts[j].cond, sb);
 		}
 		for (size_t j = 0; j < d->nr_defaults; j++) {
+			if (needs_inert_new(old, d->defaults[j].cond))
+				continue;
 			strbuf_addstr(sb, " |default ");
 			kconfig_expr_print(d->defaults[j].value, sb);
 			strbuf_addstr(sb, " if ");
@@ -62,14 +127,23 @@ static void symbol_signature(const struct kconfig_symbol *sym, struct strbuf *sb
 			strbuf_addf(sb, " |choice %s", d->choice->name ? d->choice->name : "");
 	}
 	for (size_t i = 0; i < sym->nr_selected_by; i++) {
-		strbuf_addf(sb, " |selected %s", sym->selected_by[i].from->symbol ?
-			    sym->selected_by[i].from->symbol->name : "");
-		if (sym->selected_by[i].cond)
-			kconfig_expr_print(sym->selected_by[i].cond, sb);
+		const struct kconfig_reverse *r = &sym->selected_by[i];
+
+		if ((r->from->symbol && is_inert_new(old, r->from->symbol)) ||
+		    needs_inert_new(old, r->from->dep))
+			continue;
+		strbuf_addf(sb, " |selected %s", r->from->symbol ? r->from->symbol->name : "");
+		if (r->cond)
+			kconfig_expr_print(r->cond, sb);
 	}
-	for (size_t i = 0; i < sym->nr_implied_by; i++)
-		strbuf_addf(sb, " |implied %s", sym->implied_by[i].from->symbol ?
-			    sym->implied_by[i].from->symbol->name : "");
+	for (size_t i = 0; i < sym->nr_implied_by; i++) {
+		const struct kconfig_reverse *r = &sym->implied_by[i];
+
+		if ((r->from->symbol && is_inert_new(old, r->from->symbol)) ||
+		    needs_inert_new(old, r->from->dep))
+			continue;
+		strbuf_addf(sb, " |implied %s", r->from->symbol ? r->from->symbol->name : "");
+	}
 }
 
 static void add_changed_symbols(const struct kconfig *old, const struct kconfig *new,
@@ -86,9 +160,9 @@ static void add_changed_symbols(const struct kconfig *old, const struct kconfig 
 			continue;
 		strbuf_reset(&a);
 		strbuf_reset(&b);
-		symbol_signature(sym, &a);
+		symbol_signature(sym, old, &a);
 		if (o)
-			symbol_signature(o, &b);
+			symbol_signature(o, NULL, &b);
 		if (!o || strcmp(a.buf, b.buf))
 			strmap_put(changed, sym->name, (void *)1);
 	}
@@ -395,23 +469,31 @@ static void symbol_inputs(struct influence *in, const struct kconfig_symbol *s)
  * The changed names and every name whose value under conf they may alter
  * (through dependencies, prompts, defaults, selects, implies, choices), on
  * the primary architecture's tree: what a defconfig must set to be affected.
+ * An inert new symbol (is_inert_new) alters nothing in a defconfig that
+ * does not set it: it is there, and nothing through it.
  */
-static void influenced_symbols(struct trees *new, const struct strmap *changed,
+static void influenced_symbols(struct trees *old, struct trees *new, const struct strmap *changed,
 			       struct strmap *out)
 {
 	struct influence in = { .users = STRMAP_INIT };
 	struct arch_model *am = trees_model(new, new->tm.primary);
+	struct arch_model *om = old ? trees_model(old, old->tm.primary) : NULL;
+	const struct kconfig *okc = om ? om->kconfig : NULL;
 	struct strvec queue = STRVEC_INIT;
 	struct strmap_entry *e;
 	struct kconfig_symbol *s;
 	size_t i;
 
+	if (!am || !am->kconfig) {
+		strmap_for_each(changed, e)
+			strmap_put(out, e->key, (void *)1);
+		goto done;
+	}
 	strmap_for_each(changed, e) {
 		strmap_put(out, e->key, (void *)1);
-		strvec_push(&queue, e->key);
+		if (!is_inert_new(okc, kconfig_lookup(am->kconfig, e->key)))
+			strvec_push(&queue, e->key);
 	}
-	if (!am || !am->kconfig)
-		goto done;
 	for_each_kconfig_symbol(am->kconfig, i, s)
 		symbol_inputs(&in, s);
 	for (i = 0; i < queue.nr; i++) {
@@ -460,7 +542,7 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 			return;
 		}
 	}
-	influenced_symbols(new, &changed, &influenced);
+	influenced_symbols(old, new, &changed, &influenced);
 	u.re = pcre2_compile((PCRE2_SPTR)pattern, sizeof(pattern) - 1, 0, &errcode, &erroff, NULL);
 	if (!u.re)
 		die("internal error: cannot compile the symbol pattern");
