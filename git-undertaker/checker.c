@@ -178,7 +178,7 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 	}
 	if (!c->history)
 		c->history = buildfiles_new(c->repo);
-	ret = kconfig_symbol_removal(c->repo, c->history, commit, name, out);
+	ret = history_symbol_removal(c->repo, c->history, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
