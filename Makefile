@@ -107,7 +107,9 @@ $(VAMPYR_CC): $(O)/git-vampyr/cc/vampyr-cc.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB)
 
 $(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LIBS)
+# The note format of git undertaker, tested through its own header.
+$(O)/t/helper/test-unote: $(O)/git-undertaker/unote.o $(O)/git-undertaker/defect.o
 
 # Fuzzing: each target of fuzz/ runs FUZZ_SECONDS from its seed corpus in the
 # tree (fuzz/corpus/<target>/, left untouched: new inputs go to $(O)/fuzz-work/).
