@@ -32,6 +32,17 @@ static const char *const usage_lines[] = {
 	NULL,
 };
 
+/* --arch names an architecture of the tree at `commit`, or the run ends here (129). */
+static void check_arch(struct repo *r, const git_oid *commit, const char *arch)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	if (!trees_check_arch(r, commit, arch, &why))
+		return;
+	fprintf(stderr, "error: %s\n", why.buf);
+	exit(EXIT_USAGE);
+}
+
 /* What is checked: a commit, or the commit a mailed patch would become. */
 struct checked {
 	git_oid commit;
@@ -402,7 +413,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		commits.nr = kept;
 	}
 	if (commits.nr)
-		trees_check_arch(r, &commits.oid[0], o->arch);
+		check_arch(r, &commits.oid[0], o->arch);
 	if (commits.nr && !o->common.quiet) {
 		const git_oid *ends[2] = { &commits.oid[commits.nr - 1], &commits.oid[0] };
 
@@ -490,7 +501,7 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		usage_error(usage_lines, "--all takes at most one commit");
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
-	trees_check_arch(r, &commit, o->arch);
+	check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	if (!o->common.quiet) {
 		const git_oid *at = &commit;
@@ -547,7 +558,7 @@ static int run_mbox(struct repo *r, struct undertaker_options *o, const struct s
 		mbox_series_clear(&s);
 		return -1;
 	}
-	trees_check_arch(r, &s.v[0].commit, o->arch);
+	check_arch(r, &s.v[0].commit, o->arch);
 	c = checker_new(r, o);
 	checker_set_file_progress(c, s.applied == 1);
 	for (size_t i = 0; i < s.applied && !process_interrupted(); i++) {
@@ -579,7 +590,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 		usage_error(usage_lines, "--dump-model takes at most one commit");
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
-	trees_check_arch(r, &commit, o->arch);
+	check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	ret = checker_dump_model(c, &commit, what);
 	checker_save(c);
