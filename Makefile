@@ -107,7 +107,9 @@ $(VAMPYR_CC): $(O)/git-vampyr/cc/vampyr-cc.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB)
 
 $(O)/t/helper/%: $(O)/t/helper/%.o $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LIBS)
+# The note format of git undertaker, tested through its own header.
+$(O)/t/helper/test-unote: $(O)/git-undertaker/unote.o $(O)/git-undertaker/defect.o
 
 # Fuzzing: each target of fuzz/ runs FUZZ_SECONDS from its seed corpus in the
 # tree (fuzz/corpus/<target>/, left untouched: new inputs go to $(O)/fuzz-work/).
@@ -159,8 +161,15 @@ $(O)/man/%.1: Documentation/%.adoc $(MAN_INCLUDES)
 	@mkdir -p $(dir $@)
 	asciidoctor -b manpage -a mansource="undertaker suite" -a manversion='$(VERSION)' -o $@ $<
 
-test: all kconfig
+test: all kconfig test-lint
 	cd t && UT_BUILD_DIR='$(abspath $(O))' $(PROVE) $(PROVE_OPTS) $(T:%=./%) $(if $(T),,./t[0-9]*.sh)
+
+# Each test script has a number of its own: two t/tNNNN-*.sh of one number
+# are refused before anything runs (git's t/Makefile lints the same).
+test-lint:
+	@dups=$$(cd t && ls t[0-9]*.sh | sed 's/-.*//' | sort | uniq -d); \
+	for n in $$dups; do echo "error: t/$$n is the number of more than one script:" $$(cd t && ls $$n-*.sh) >&2; done; \
+	test -z "$$dups"
 
 install: all doc
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
@@ -225,5 +234,5 @@ $(O)/kconfig/conf: $(LINUX_SOURCE)
 clean:
 	rm -rf build build-sanitize build-tsan build-fuzz t/trash\ directory.* t/test-results
 
-.PHONY: all test install deps doc clean kconfig fuzz FORCE
+.PHONY: all test test-lint install deps doc clean kconfig fuzz FORCE
 -include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d)) $(O)/git-vampyr/cc/vampyr-cc.d

@@ -26,6 +26,7 @@ struct diskcache {
 	pthread_mutex_t lock;	/* the counters: threads share one cache */
 	struct diskcache_stats st;
 	size_t trimmed_at;	/* st.written at the last diskcache_keep_budget */
+	int stats;		/* say the counters */
 };
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
@@ -41,7 +42,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 
 #define FNV_BASIS 0xcbf29ce484222325ULL
 
-struct diskcache *diskcache_open(const char *dir, uint64_t budget)
+struct diskcache *diskcache_open(const char *dir, uint64_t budget, int stats)
 {
 	struct diskcache *dc;
 
@@ -50,6 +51,7 @@ struct diskcache *diskcache_open(const char *dir, uint64_t budget)
 	dc = xcalloc(1, sizeof(*dc));
 	dc->dir = xstrdup(dir);
 	dc->budget = budget;
+	dc->stats = stats;
 	pthread_mutex_init(&dc->lock, NULL);
 	return dc;
 }
@@ -348,7 +350,7 @@ void diskcache_keep_budget(struct diskcache *dc)
 		free_entries(v, nr);
 		dc->trimmed_at = dc->st.written;
 	}
-	if (getenv("UNDERTAKER_STATS"))
+	if (dc->stats)
 		fprintf(stderr, "disk cache: %zu hits, %zu misses, %zu bad, %zu written%s\n",
 			dc->st.hits, dc->st.misses, dc->st.bad, dc->st.written,
 			dc->st.unwritten ? ", some could not be written" : "");

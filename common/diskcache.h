@@ -29,11 +29,14 @@
 
 struct diskcache;
 
-/* A cache in `dir` (created when first written) holding at most `budget` bytes; 0: off. */
-struct diskcache *diskcache_open(const char *dir, uint64_t budget);
+/*
+ * A cache in `dir` (created when first written) holding at most `budget`
+ * bytes; 0: off. `stats`: its counters said on stderr (UNDERTAKER_STATS).
+ */
+struct diskcache *diskcache_open(const char *dir, uint64_t budget, int stats);
 /*
  * Keeps the budget when entries were written since it was last kept, and
- * says the counters (UNDERTAKER_STATS): at the end of a run.
+ * says the counters (when opened with `stats`): at the end of a run.
  */
 void diskcache_keep_budget(struct diskcache *dc);
 void diskcache_close(struct diskcache *dc);

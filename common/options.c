@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <git2.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,21 @@
 
 void common_options_init(struct common_options *c)
 {
+	const char *stats = getenv("UNDERTAKER_STATS");
+	const char *pool = getenv("UNDERTAKER_POOL");
+
 	memset(c, 0, sizeof(*c));
 	c->notes = 1;
 	c->format = "text";
+	c->stats = stats != NULL;
+	if (pool && *pool) {
+		char *end;
+		unsigned long n = strtoul(pool, &end, 10);
+
+		/* Not a number: the default, as an unset variable. */
+		if (!*end)
+			c->pool = !n ? -1 : n > INT_MAX ? INT_MAX : (int)n;
+	}
 }
 
 static const char *const *current_usage;

@@ -64,6 +64,14 @@ struct common_options {
 	int json;		/* derived from format */
 	const char *color;	/* --color[=<when>]: "" is always */
 	int no_color;		/* --no-color */
+	/*
+	 * From the environment, read by common_options_init: UNDERTAKER_STATS
+	 * (set and not empty: where the CPU time goes, on stderr) and
+	 * UNDERTAKER_POOL=<n> (solver samples per model, as trees_env.witnesses
+	 * takes it: 0 the default, -1 none).
+	 */
+	int stats;
+	int pool;
 };
 
 #define OPT_COMMON(c) \

@@ -3,6 +3,7 @@
 #include "project.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -22,7 +23,11 @@ const char *project_kind_name(enum project_kind k)
 	return k < ARRAY_SIZE(names) ? names[k] : "none";
 }
 
-const char *project_host_srcarch(void)
+/* The host's architecture, read once (by whichever thread asks first). */
+static const char *host_srcarch;
+static pthread_once_t host_srcarch_once = PTHREAD_ONCE_INIT;
+
+static void find_host_srcarch(void)
 {
 	static const struct { const char *prefix, *arch; } map[] = {
 		{ "x86_64", "x86" }, { "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" },
@@ -35,14 +40,23 @@ const char *project_host_srcarch(void)
 	static char machine[sizeof(((struct utsname *)0)->machine)];
 	struct utsname u;
 
+	host_srcarch = "x86";
 	if (uname(&u) < 0)
-		return "x86";
+		return;
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
-		if (starts_with(u.machine, map[i].prefix))
-			return map[i].arch;
+		if (starts_with(u.machine, map[i].prefix)) {
+			host_srcarch = map[i].arch;
+			return;
+		}
 	memcpy(machine, u.machine, sizeof(machine));
 	machine[sizeof(machine) - 1] = '\0';
-	return machine;
+	host_srcarch = machine;
+}
+
+const char *project_host_srcarch(void)
+{
+	pthread_once(&host_srcarch_once, find_host_srcarch);
+	return host_srcarch;
 }
 
 void project_config_init(struct project_config *pc, struct repo *r)

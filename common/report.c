@@ -281,3 +281,214 @@ void strbuf_add_colored(struct strbuf *sb, enum color_slot slot, const char *tex
 	}
 	strbuf_addf(sb, "%s%s%s", color_codes[slot], text, color_codes[COLOR_RESET]);
 }
+
+/* Reading JSON: a cursor over the text, each value checked as it is passed. */
+struct json_reader {
+	const char *p, *end;
+};
+
+static void json_skip_space(struct json_reader *rd)
+{
+	while (rd->p < rd->end && (*rd->p == ' ' || *rd->p == '\t' || *rd->p == '\n' || *rd->p == '\r'))
+		rd->p++;
+}
+
+static int json_hex4(const char *p, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i], d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			return -1;
+		*v = *v * 16 + (unsigned)d;
+	}
+	return 0;
+}
+
+static void json_add_utf8(struct strbuf *out, unsigned v)
+{
+	if (v < 0x80) {
+		strbuf_addch(out, (int)v);
+	} else if (v < 0x800) {
+		strbuf_addch(out, (int)(0xc0 | v >> 6));
+		strbuf_addch(out, (int)(0x80 | (v & 0x3f)));
+	} else if (v < 0x10000) {
+		strbuf_addch(out, (int)(0xe0 | v >> 12));
+		strbuf_addch(out, (int)(0x80 | ((v >> 6) & 0x3f)));
+		strbuf_addch(out, (int)(0x80 | (v & 0x3f)));
+	} else {
+		strbuf_addch(out, (int)(0xf0 | v >> 18));
+		strbuf_addch(out, (int)(0x80 | ((v >> 12) & 0x3f)));
+		strbuf_addch(out, (int)(0x80 | ((v >> 6) & 0x3f)));
+		strbuf_addch(out, (int)(0x80 | (v & 0x3f)));
+	}
+}
+
+/* A \uXXXX escape at rd->p (after the backslash and 'u'), a surrogate pair taken whole. */
+static int json_read_unicode(struct json_reader *rd, struct strbuf *out)
+{
+	unsigned v, lo;
+
+	if (rd->end - rd->p < 4 || json_hex4(rd->p, &v))
+		return -1;
+	rd->p += 4;
+	if (v >= 0xd800 && v < 0xdc00 && rd->end - rd->p >= 6 && rd->p[0] == '\\' &&
+	    rd->p[1] == 'u' && !json_hex4(rd->p + 2, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+		v = 0x10000 + ((v - 0xd800) << 10) + (lo - 0xdc00);
+		rd->p += 6;
+	}
+	if (out)
+		json_add_utf8(out, v);
+	return 0;
+}
+
+/* A string at rd->p: decoded into `out`, or only passed when out is NULL. */
+static int json_read_string(struct json_reader *rd, struct strbuf *out)
+{
+	static const char escapes[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+
+	if (rd->p >= rd->end || *rd->p != '"')
+		return -1;
+	for (rd->p++; rd->p < rd->end; ) {
+		unsigned char c = (unsigned char)*rd->p++;
+		const char *e;
+
+		if (c == '"')
+			return 0;
+		if (c < 0x20)
+			return -1;
+		if (c != '\\') {
+			if (out)
+				strbuf_addch(out, c);
+			continue;
+		}
+		if (rd->p >= rd->end)
+			return -1;
+		c = (unsigned char)*rd->p++;
+		if (c == 'u') {
+			if (json_read_unicode(rd, out))
+				return -1;
+			continue;
+		}
+		for (e = escapes; *e && *e != (char)c; e += 2)
+			;
+		if (!*e)
+			return -1;
+		if (out)
+			strbuf_addch(out, e[1]);
+	}
+	return -1;
+}
+
+static int json_skip_value(struct json_reader *rd, int depth);
+
+/* The members of an object or the items of an array, after its opening bracket. */
+static int json_skip_items(struct json_reader *rd, int depth, char close)
+{
+	json_skip_space(rd);
+	if (rd->p < rd->end && *rd->p == close) {
+		rd->p++;
+		return 0;
+	}
+	for (;;) {
+		if (close == '}') {
+			if (json_read_string(rd, NULL))
+				return -1;
+			json_skip_space(rd);
+			if (rd->p >= rd->end || *rd->p++ != ':')
+				return -1;
+		}
+		if (json_skip_value(rd, depth))
+			return -1;
+		json_skip_space(rd);
+		if (rd->p >= rd->end)
+			return -1;
+		if (*rd->p == close) {
+			rd->p++;
+			return 0;
+		}
+		if (*rd->p++ != ',')
+			return -1;
+		json_skip_space(rd);
+	}
+}
+
+static int json_skip_value(struct json_reader *rd, int depth)
+{
+	static const char *const literals[] = { "true", "false", "null" };
+	const char *start;
+
+	json_skip_space(rd);
+	if (rd->p >= rd->end || depth >= JSON_MAX_DEPTH)
+		return -1;
+	if (*rd->p == '"')
+		return json_read_string(rd, NULL);
+	if (*rd->p == '{' || *rd->p == '[') {
+		char close = *rd->p == '{' ? '}' : ']';
+
+		rd->p++;
+		return json_skip_items(rd, depth + 1, close);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(literals); i++) {
+		size_t n = strlen(literals[i]);
+
+		if ((size_t)(rd->end - rd->p) >= n && !memcmp(rd->p, literals[i], n)) {
+			rd->p += n;
+			return 0;
+		}
+	}
+	start = rd->p;
+	while (rd->p < rd->end && *rd->p && strchr("+-.0123456789eE", *rd->p))
+		rd->p++;
+	return rd->p > start ? 0 : -1;
+}
+
+int json_object_get_str(const char *json, size_t len, const char *key, struct strbuf *value)
+{
+	struct json_reader rd = { json, json + len };
+	struct strbuf name = STRBUF_INIT;
+	int found = 0;
+
+	json_skip_space(&rd);
+	if (rd.p >= rd.end || *rd.p++ != '{')
+		return -1;
+	json_skip_space(&rd);
+	if (rd.p < rd.end && *rd.p == '}')
+		rd.p++;
+	else
+		for (;;) {
+			strbuf_reset(&name);
+			if (json_read_string(&rd, &name))
+				goto bad;
+			json_skip_space(&rd);
+			if (rd.p >= rd.end || *rd.p++ != ':')
+				goto bad;
+			json_skip_space(&rd);
+			if (!found && !strcmp(strbuf_str(&name), key) && rd.p < rd.end && *rd.p == '"') {
+				if (json_read_string(&rd, value))
+					goto bad;
+				found = 1;
+			} else if (json_skip_value(&rd, 1)) {
+				goto bad;
+			}
+			json_skip_space(&rd);
+			if (rd.p < rd.end && *rd.p == '}') {
+				rd.p++;
+				break;
+			}
+			if (rd.p >= rd.end || *rd.p++ != ',')
+				goto bad;
+			json_skip_space(&rd);
+		}
+	json_skip_space(&rd);
+	strbuf_release(&name);
+	return rd.p == rd.end ? found : -1;
+bad:
+	strbuf_release(&name);
+	return -1;
+}

@@ -53,6 +53,15 @@ void json_add_raw(struct json_writer *w, const char *key, const char *json);
 void json_add_strvec(struct json_writer *w, const char *key, const struct strvec *sv);
 
 /*
+ * Reading back what the writer wrote: `json` (len bytes) must be one JSON
+ * object, checked whole (strings, numbers, literals, arrays and objects
+ * nested up to JSON_MAX_DEPTH). Returns 1 and its top-level member `key`,
+ * a string, decoded into `value` (appended); 0 when the object has no such
+ * member or its value is not a string; -1 when `json` is not one object.
+ */
+int json_object_get_str(const char *json, size_t len, const char *key, struct strbuf *value);
+
+/*
  * Colours for terminal output. color_init decides once, for output on `fd`:
  * off when NO_COLOR is set (non-empty), else color.<tool> or color.ui from
  * the repository's config (r may be NULL): "always"/true, "never"/false, or

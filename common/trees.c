@@ -24,23 +24,18 @@
  */
 #define MODEL_WITNESSES 1024
 
-static size_t model_witnesses(void)
+static size_t model_witnesses(const struct trees *t)
 {
-	const char *env = getenv("UNDERTAKER_POOL");
-	char *end;
-	unsigned long n;
-
-	if (!env || !*env)
-		return MODEL_WITNESSES;
-	n = strtoul(env, &end, 10);
-	return *end ? MODEL_WITNESSES : (size_t)n;
+	if (t->env.witnesses < 0)
+		return 0;
+	return t->env.witnesses ? (size_t)t->env.witnesses : MODEL_WITNESSES;
 }
 
-double trees_stats_clock(void)
+double trees_stats_clock(int stats)
 {
 	struct timespec ts;
 
-	if (!getenv("UNDERTAKER_STATS"))
+	if (!stats)
 		return 0;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
@@ -64,7 +59,7 @@ void trees_stats_report(const char *what, const char *arch, double start)
 {
 	if (start)
 		fprintf(stderr, "%s%s%s: %.3f s, %ld MB resident\n", what, arch ? " " : "",
-			arch ? arch : "", trees_stats_clock() - start, resident_mb());
+			arch ? arch : "", trees_stats_clock(1) - start, resident_mb());
 }
 
 size_t trees_nr_models(const struct trees *t)
@@ -72,9 +67,9 @@ size_t trees_nr_models(const struct trees *t)
 	return t->arches.nr ? t->arches.nr : 1;
 }
 
-static void print_stats(struct arch_model *am)
+static void print_stats(struct arch_model *am, int stats)
 {
-	if (am->sat && !am->stats_printed && getenv("UNDERTAKER_STATS")) {
+	if (am->sat && !am->stats_printed && stats) {
 		struct sat_stats st;
 
 		sat_get_stats(am->sat, &st);
@@ -89,9 +84,9 @@ static void print_stats(struct arch_model *am)
 	am->stats_printed = 1;
 }
 
-static void arch_model_release(struct arch_model *am)
+static void arch_model_release(struct arch_model *am, int stats)
 {
-	print_stats(am);
+	print_stats(am, stats);
 	if (am->samples_path)
 		sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
 	free(am->samples_path);
@@ -108,7 +103,7 @@ void trees_free(struct trees *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < trees_nr_models(t); i++) {
-		arch_model_release(&t->models[i]);
+		arch_model_release(&t->models[i], t->env.stats);
 		if (t->kbuild[i])
 			kbuild_map_free(t->kbuild[i]);
 	}
@@ -139,7 +134,7 @@ void trees_save(struct trees *t)
 
 		if (am->samples_path && am->sat)
 			sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
-		print_stats(am);
+		print_stats(am, t->env.stats);
 	}
 }
 
@@ -187,10 +182,10 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 	/* No Kconfig tree at all (said once, by trees_new()): no model, quietly. */
 	if (t->project.kind == PROJECT_NONE)
 		return NULL;
-	start = trees_stats_clock();
+	start = trees_stats_clock(t->env.stats);
 	am->kconfig = project_kconfig_parse(&t->project, t->env.repo, &t->commit, am->arch, &kopts);
 	trees_stats_report("kconfig parse", am->arch, start);
-	start = trees_stats_clock();
+	start = trees_stats_clock(t->env.stats);
 	if (!am->kconfig) {
 		error("cannot read the top Kconfig file%s%s", am->arch ? " for " : "",
 		      am->arch ? am->arch : "");
@@ -201,7 +196,7 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
 	am->base_vars = logic_nr_vars(am->logic);
-	sat_set_witnesses(am->sat, model_witnesses());
+	sat_set_witnesses(am->sat, model_witnesses(t));
 	sat_set_random_phase(am->sat);
 	trees_stats_report("model build", am->arch, start);
 	if (t->bf && t->env.samples_dir) {
@@ -209,7 +204,7 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
 		if (t->env.shares) {
 			struct sat_share *sh = sat_shares_get(t->env.shares, am->samples_path,
-							      am->base_vars, model_witnesses());
+							      am->base_vars, model_witnesses(t));
 
 			if (sh)
 				sat_join_share(am->sat, sh);
@@ -328,7 +323,7 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 	if (lock)
 		pthread_mutex_lock(lock);
 	if (!t->kbuild_built[i]) {
-		double start = trees_stats_clock();
+		double start = trees_stats_clock(t->env.stats);
 		/* $(ARCH) is the architecture's name, $(SRCARCH) its directory: Xen's x86_64, x86. */
 		struct kbuild_target target = {
 			.srctree = t->project.srctree,
@@ -592,7 +587,7 @@ static void arch_kconfig_dirs(const struct project *p, struct repo *r, const git
 	strvec_clear(&names);
 }
 
-void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
+int trees_check_arch(struct repo *r, const git_oid *commit, const char *arch, struct strbuf *why)
 {
 	struct project_config pc;
 	struct project p;
@@ -602,13 +597,13 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 	size_t best = (size_t)-1;
 
 	if (!arch)
-		return;
+		return 0;
 	/* ARCH and SRCARCH go into Kconfig's paths: a name, never a path. */
 	if (!*arch || *arch == '.' || *arch == '-' || arch[strspn(arch,
 	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")]) {
-		fprintf(stderr, "error: invalid architecture name '%s': letters, digits, "
-			"'_', '-' and '.' only\n", arch);
-		exit(EXIT_USAGE);
+		strbuf_addf(why, "invalid architecture name '%s': letters, digits, "
+			    "'_', '-' and '.' only", arch);
+		return -1;
 	}
 	project_config_init(&pc, r);
 	project_detect(&p, &pc, r, commit);
@@ -621,7 +616,7 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 			"sets ARCH and SRCARCH for its Kconfig", arch);
 		project_release(&p);
 		strvec_clear(&arches);
-		return;
+		return 0;
 	}
 	for (size_t i = 0; i < arches.nr; i++) {
 		size_t d;
@@ -630,7 +625,7 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 			project_release(&p);
 			strvec_clear(&arches);
 			strbuf_release(&names);
-			return;
+			return 0;
 		}
 		d = edit_distance(arches.v[i], arch);
 		if (d < best) {
@@ -639,11 +634,14 @@ void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch)
 		}
 		strbuf_addf(&names, "%s%s", i ? " " : "", arches.v[i]);
 	}
-	fprintf(stderr, "error: no architecture '%s' in this tree", arch);
+	strbuf_addf(why, "no architecture '%s' in this tree", arch);
 	if (closest && best <= 2)
-		fprintf(stderr, "; did you mean '%s'?", closest);
-	fprintf(stderr, "\nvalid architectures: %s\n", strbuf_str(&names));
-	exit(EXIT_USAGE);
+		strbuf_addf(why, "; did you mean '%s'?", closest);
+	strbuf_addf(why, "\nvalid architectures: %s", strbuf_str(&names));
+	project_release(&p);
+	strvec_clear(&arches);
+	strbuf_release(&names);
+	return -1;
 }
 
 int trees_dump(struct trees *t, const char *arch, const char *what, FILE *out)
@@ -691,7 +689,7 @@ struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit)
 {
 	const struct buildfiles_info *bf;
 	size_t slot = 0;
-	double start = trees_stats_clock();
+	double start = trees_stats_clock(tc->env.stats);
 
 	if (buildfiles_get(tc->buildfiles, commit, &bf) < 0)
 		return NULL;
@@ -744,10 +742,10 @@ static char *diskcache_dir(struct repo *r)
 	return xstrfmt("%sundertaker/cache", repo_commondir(r));
 }
 
-struct diskcache *trees_diskcache_open(struct repo *r)
+struct diskcache *trees_diskcache_open(struct repo *r, int stats)
 {
 	char *dir = diskcache_dir(r);
-	struct diskcache *dc = diskcache_open(dir, diskcache_budget(r));
+	struct diskcache *dc = diskcache_open(dir, diskcache_budget(r), stats);
 
 	free(dir);
 	return dc;

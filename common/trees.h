@@ -97,6 +97,9 @@ struct trees_env {
 	const char *only_arch;			/* --arch (trees_check_arch'ed), or NULL */
 	int no_kbuild;				/* no file conditions */
 	int quiet;				/* the tree's absence was said already */
+	int stats;				/* UNDERTAKER_STATS: trees_stats_* on stderr */
+	/* Solver samples per model (UNDERTAKER_POOL): 0 MODEL_WITNESSES, -1 none. */
+	int witnesses;
 	/* Where the solver's samples are kept ("$GIT_DIR/undertaker/samples"), or NULL. */
 	const char *samples_dir;
 	/*
@@ -247,23 +250,29 @@ void trees_affected_files(struct trees *old, struct trees *new, const git_oid *c
 			  struct strvec *paths, struct strvec *blobs);
 
 /*
- * --arch=<arch> against the architectures of the tree at `commit`: a usage
- * error (exit 129) naming the valid ones and the closest, raised before any
- * work. A tree with one model for every architecture (U-Boot, Zephyr) takes
- * the names of its arch/<dir>/Kconfig directories; a tree without any, any.
+ * --arch=<arch> against the architectures of the tree at `commit`, before any
+ * work: 0 when it is one of them (or NULL), else -1 with the reason appended
+ * to `why` (no newline at its end): an invalid name, or "no architecture" with
+ * the closest and the valid ones on a second line. The command says it and
+ * exits (a usage error, 129). A tree with one model for every architecture
+ * (U-Boot, Zephyr) takes the names of its arch/<dir>/Kconfig directories; a
+ * tree without any, any, with a warning.
  */
-void trees_check_arch(struct repo *r, const git_oid *commit, const char *arch);
+int trees_check_arch(struct repo *r, const git_oid *commit, const char *arch, struct strbuf *why);
 
 /*
  * The disk cache of a repository (diskcache.h): <common dir>/undertaker/cache,
  * its budget undertaker.cacheSize (git's size syntax; 0 turns it off).
  * NULL when off. trees_diskcache_gc is `--gc-cache`.
  */
-struct diskcache *trees_diskcache_open(struct repo *r);
+struct diskcache *trees_diskcache_open(struct repo *r, int stats);
 int trees_diskcache_gc(struct repo *r);
 
-/* UNDERTAKER_STATS=1: where a run's CPU time goes, on stderr. 0 when off. */
-double trees_stats_clock(void);
+/*
+ * Where a run's CPU time goes, on stderr (trees_env.stats, UNDERTAKER_STATS):
+ * the clock when `stats`, else 0; a report of start 0 says nothing.
+ */
+double trees_stats_clock(int stats);
 void trees_stats_report(const char *what, const char *arch, double start);
 
 #endif

@@ -230,7 +230,6 @@ int commit_to_branch(struct run_context *ctx, const char *branch);
 int write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
 
 /* Helpers shared by the files above. */
-int write_file_at(const char *root, const char *path, const void *data, size_t size);
 double now_seconds(void);
 
 #endif

@@ -305,7 +305,7 @@ static int start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t
 		for (size_t i = 0; i < nr; i++)
 			strbuf_addf(&groups, "%s./%s\n", i ? "\n" : "",
 				    ctx->subjects->v[job->subjects[i]].path);
-		if (write_file_at("/", file, groups.buf, groups.len) < 0)
+		if (mkdir_leading(file) < 0 || write_file_atomic(file, groups.buf, groups.len) < 0)
 			ret = error("cannot write %s: %s", file, strerror(errno));
 		if (ctx->opts->jobs > 1 && nr > 1) {
 			strvec_push(&args, "-j");

@@ -270,7 +270,7 @@ int rules_macro_file(struct repo *r, const char *spec, const char *tmpdir, char 
 				     RULES_MACRO_FILE_MAX >> 20);
 		}
 		*path = xstrfmt("%s/macros.h", tmpdir);
-		if (write_file_at("/", *path, blob->data, blob->size) < 0)
+		if (mkdir_leading(*path) < 0 || write_file_atomic(*path, blob->data, blob->size) < 0)
 			ret = error("cannot write %s: %s", *path, strerror(errno));
 		blob_release(r, blob);
 		return ret;

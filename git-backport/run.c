@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,16 +197,20 @@ void parse_errors(const char *err, struct strvec *out)
  */
 #define SPATCH_GC "s=512k,o=300"
 
-/* What spatch gets beside this process's environment. */
+/* What spatch gets beside this process's environment: made once, whichever thread asks first. */
+static struct strvec spatch_env = STRVEC_INIT;
+static pthread_once_t spatch_env_once = PTHREAD_ONCE_INIT;
+
+static void make_spatch_environment(void)
+{
+	if (!getenv("OCAMLRUNPARAM") && !getenv("CAMLRUNPARAM"))
+		strvec_push(&spatch_env, "OCAMLRUNPARAM=" SPATCH_GC);
+}
+
 static const struct strvec *spatch_environment(void)
 {
-	static struct strvec env = STRVEC_INIT;
-	static int made;
-
-	if (!made && !getenv("OCAMLRUNPARAM") && !getenv("CAMLRUNPARAM"))
-		strvec_push(&env, "OCAMLRUNPARAM=" SPATCH_GC);
-	made = 1;
-	return &env;
+	pthread_once(&spatch_env_once, make_spatch_environment);
+	return &spatch_env;
 }
 
 int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)

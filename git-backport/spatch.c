@@ -23,24 +23,6 @@ double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int write_file_at(const char *root, const char *path, const void *data, size_t size)
-{
-	char *full = xstrfmt("%s/%s", root, path);
-	int fd, ret = -1;
-
-	if (mkdir_leading(full) < 0)
-		goto out;
-	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0)
-		goto out;
-	ret = write_all(fd, data, size);
-	if (close(fd) < 0)
-		ret = -1;
-out:
-	free(full);
-	return ret;
-}
-
 /* Runs argv and returns the first line of its standard output (NULL on failure). */
 static char *first_line_of(const char *const *argv)
 {
@@ -101,7 +83,7 @@ int spatch_find(struct repo *r, struct spatch_info *out)
 		}
 		value = xstrfmt("%s%s\n", stamp, out->version);
 		/* Only a cost when it cannot be remembered. */
-		if (write_file_at(repo_gitdir(r), "backport/spatch-version", value, strlen(value)) < 0)
+		if (mkdir_leading(memo) < 0 || write_file_atomic(memo, value, strlen(value)) < 0)
 			warning("cannot write %s: %s", memo, strerror(errno));
 		free(value);
 	}

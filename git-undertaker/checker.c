@@ -84,7 +84,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->repo = r;
 	c->opts = o;
 	c->buildfiles = buildfiles_new(r);
-	c->diskcache = trees_diskcache_open(r);
+	c->diskcache = trees_diskcache_open(r, o->common.stats);
 	buildfiles_set_diskcache(c->buildfiles, c->diskcache);
 	c->kconfig_cache = kconfig_cache_new();
 	c->kbuild_cache = kbuild_cache_new();
@@ -178,7 +178,7 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 	}
 	if (!c->history)
 		c->history = buildfiles_new(c->repo);
-	ret = kconfig_symbol_removal(c->repo, c->history, commit, name, out);
+	ret = history_symbol_removal(c->repo, c->history, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
@@ -196,6 +196,8 @@ static void init_trees(struct checker *c)
 		.no_kbuild = c->opts->no_kbuild,
 		/* A census worker's trees are its parent's again: the parent has said it. */
 		.quiet = c->parent != NULL,
+		.stats = c->opts->common.stats,
+		.witnesses = c->opts->common.pool,
 		.samples_dir = c->samples_dir,
 		.shares = c->shares,
 		.diskcache = c->diskcache,
@@ -217,7 +219,7 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	struct strbuf all = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid id;
-	double t = trees_stats_clock();
+	double t = trees_stats_clock(c->opts->common.stats);
 
 	if (buildfiles_get(c->buildfiles, commit, &bf) < 0) {
 		strbuf_addstr(key, "unknown");

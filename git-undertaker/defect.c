@@ -166,11 +166,21 @@ const char *defect_cause_name(enum defect_cause c)
 	return names[c];
 }
 
+static const char *const status_names[] = { "new", "fixed", "unchanged", "accepted" };
+
 const char *defect_status_name(enum defect_status s)
 {
-	static const char *const names[] = { "new", "fixed", "unchanged", "accepted" };
+	return status_names[s];
+}
 
-	return names[s];
+int defect_status_parse(const char *word, size_t len, enum defect_status *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(status_names); i++)
+		if (strlen(status_names[i]) == len && !memcmp(status_names[i], word, len)) {
+			*s = (enum defect_status)i;
+			return 0;
+		}
+	return -1;
 }
 
 static void add_scope(struct strbuf *sb, const struct defect *d)

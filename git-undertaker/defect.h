@@ -76,6 +76,8 @@ int defect_list_has(const struct defect_list *l, const struct defect *d);
 const char *defect_kind_name(enum defect_kind k);
 const char *defect_cause_name(enum defect_cause c);
 const char *defect_status_name(enum defect_status s);
+/* The status a word of defect_status_name's names (len bytes): 0, or -1 for another word. */
+int defect_status_parse(const char *word, size_t len, enum defect_status *s);
 /* A sentence for people (SARIF rules' help); NULL for a kind or cause without one. */
 const char *defect_kind_help(enum defect_kind k);
 const char *defect_cause_help(enum defect_cause c);

@@ -114,7 +114,7 @@ static int removed_by(struct walk_state *ws, const git_oid *commit, struct strbu
 	return ret;
 }
 
-int kconfig_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
+int history_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
 			   const char *name, struct strbuf *out)
 {
 	struct walk_state ws = { .repo = r };

@@ -23,7 +23,7 @@
  * on a read error.
  */
 struct buildfiles;
-int kconfig_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
+int history_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
 			   const char *name, struct strbuf *out);
 
 #endif

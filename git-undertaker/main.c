@@ -21,6 +21,7 @@
 #include "report.h"
 #include "sarif.h"
 #include "trees.h"
+#include "unote.h"
 
 static const char *const usage_lines[] = {
 	"git undertaker [<options>] [<revision-range>] [-- <pathspec>...]",
@@ -31,149 +32,15 @@ static const char *const usage_lines[] = {
 	NULL,
 };
 
-#define NOTE_MODEL_PREFIX "Undertaker-Model: "
-#define NOTE_SUMMARY_PREFIX "Undertaker: "
-/* A defect's JSON in a note of the first form (before the data note). */
-#define NOTE_DEFECT_PREFIX "Undertaker-Defect: "
-/* The first line of a data note: the id of the readable note it goes with. */
-#define NOTE_DATA_PREFIX "Undertaker-Note: "
-/* A note of a --show=all run: it keeps the unchanged defects too. */
-#define NOTE_SHOW_ALL "Undertaker-Show: all"
-
-/*
- * The note of a checked commit, the one `git log --notes=undertaker` shows:
- * its new, accepted and fixed defects as text lines, then a trailer block
- * with the model key and a summary. Every line stands alone, so
- * `git notes merge -s cat_sort_uniq` still gives a readable note.
- * A --show=all run (whose analysis found the unchanged defects too) keeps
- * those as well, in the same order as it prints them, and says so with an
- * `Undertaker-Show: all` trailer: a later --show=all prints from that note.
- * Their JSON (what --format=json prints from notes) is in the data note.
- */
-static char *format_note(const struct defect_list *l, const char *key, int show_all,
-			 size_t *nr_new, size_t *nr_fixed)
+/* --arch names an architecture of the tree at `commit`, or the run ends here (129). */
+static void check_arch(struct repo *r, const git_oid *commit, const char *arch)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t nr_accepted = 0;
+	struct strbuf why = STRBUF_INIT;
 
-	*nr_new = *nr_fixed = 0;
-	for (size_t i = 0; i < l->nr; i++) {
-		const struct defect *d = &l->v[i];
-
-		if (d->status == STATUS_UNCHANGED && !show_all)
-			continue;
-		defect_format_text(&sb, d, 1);
-		strbuf_addch(&sb, '\n');
-		if (d->status == STATUS_NEW)
-			(*nr_new)++;
-		else if (d->status == STATUS_ACCEPTED)
-			nr_accepted++;
-		else if (d->status == STATUS_FIXED)
-			(*nr_fixed)++;
-	}
-	if (sb.len)
-		strbuf_addch(&sb, '\n');
-	if (show_all)
-		strbuf_addstr(&sb, NOTE_SHOW_ALL "\n");
-	strbuf_addf(&sb, NOTE_MODEL_PREFIX "%s\n", key);
-	strbuf_addf(&sb, NOTE_SUMMARY_PREFIX "%zu new, %zu fixed", *nr_new, *nr_fixed);
-	if (nr_accepted)
-		strbuf_addf(&sb, ", %zu accepted", nr_accepted);
-	strbuf_addch(&sb, '\n');
-	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * The data note that goes with the readable note `note`, in the data notes
- * ref: the readable note's blob id, then each defect of it as a JSON line.
- * The id pairs them: a data note whose readable note was replaced (a run
- * that died between the two ref updates, a merge of one ref and not of the
- * other) names another blob and counts as no data note.
- */
-static char *format_data_note(const struct defect_list *l, const char *note, int show_all)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct json_writer w;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-
-	notes_text_id(note, &id);
-	strbuf_addf(&sb, NOTE_DATA_PREFIX "%s\n", oid_hex(&id, hex));
-	for (size_t i = 0; i < l->nr; i++) {
-		struct defect d = l->v[i];
-
-		if (d.status == STATUS_UNCHANGED && !show_all)
-			continue;
-		/* The reasons of --explain are not kept: --explain analyses again. */
-		memset(&d.explanation, 0, sizeof(d.explanation));
-		json_init(&w, &sb);
-		defect_format_json(&w, NULL, &d);
-		strbuf_addch(&sb, '\n');
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * The JSON lines of the defects of a readable note (blob `id`): its own
- * `Undertaker-Defect:` trailers in a note of the first form, else the lines
- * of its data note in `data_ref` when that note names `id`. NULL when there
- * is no such data note: the commit is checked again.
- */
-static char *note_json_lines(struct repo *r, const char *data_ref, const git_oid *commit,
-			     const char *note, const git_oid *id)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	char *data, *body;
-
-	if (starts_with(note, NOTE_DEFECT_PREFIX) || strstr(note, "\n" NOTE_DEFECT_PREFIX)) {
-		for (const char *p = note; *p; ) {
-			const char *eol = p + strcspn(p, "\n");
-
-			if (starts_with(p, NOTE_DEFECT_PREFIX)) {
-				p += strlen(NOTE_DEFECT_PREFIX);
-				strbuf_add(&sb, p, (size_t)(eol - p));
-				strbuf_addch(&sb, '\n');
-			}
-			p = *eol ? eol + 1 : eol;
-		}
-		return strbuf_detach(&sb, NULL);
-	}
-	data = data_ref ? notes_read(r, data_ref, commit) : NULL;
-	strbuf_addf(&sb, NOTE_DATA_PREFIX "%s\n", oid_hex(id, hex));
-	body = data && starts_with(data, sb.buf) ? xstrdup(data + sb.len) : NULL;
-	/* Two notes merged with cat_sort_uniq: two ids, no pair. */
-	if (body && strstr(body, NOTE_DATA_PREFIX)) {
-		free(body);
-		body = NULL;
-	}
-	strbuf_release(&sb);
-	free(data);
-	return body;
-}
-
-/*
- * A note written by an earlier run with the same model key: returns 1 and the
- * number of new defects it records, so that the commit need not be checked
- * again. For --show=all, only a note that keeps the unchanged defects is.
- */
-static int note_is_current(const char *note, const char *key, int show_all, size_t *nr_new)
-{
-	const char *m = strstr(note, NOTE_MODEL_PREFIX);
-	const char *s = strstr(note, "\n" NOTE_SUMMARY_PREFIX);
-	size_t klen = strlen(key);
-
-	if (!m || !s || (m != note && m[-1] != '\n'))
-		return 0;
-	/* The trailer opens the note when the commit has no defect at all. */
-	if (show_all && !starts_with(note, NOTE_SHOW_ALL "\n") &&
-	    !strstr(note, "\n" NOTE_SHOW_ALL "\n"))
-		return 0;
-	m += strlen(NOTE_MODEL_PREFIX);
-	if (strncmp(m, key, klen) || m[klen] != '\n')
-		return 0;
-	*nr_new = strtoul(s + 1 + strlen(NOTE_SUMMARY_PREFIX), NULL, 10);
-	return 1;
+	if (!trees_check_arch(r, commit, arch, &why))
+		return;
+	fprintf(stderr, "error: %s\n", why.buf);
+	exit(EXIT_USAGE);
 }
 
 /* What is checked: a commit, or the commit a mailed patch would become. */
@@ -323,19 +190,6 @@ static void print_json(const struct checked *ck, const struct defect_list *l,
 	strbuf_release(&sb);
 }
 
-static int line_ends_with(const char *line, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && !memcmp(line + len - n, suffix, n);
-}
-
-/* Is this line of a note one of its trailers (Undertaker-Model:, Undertaker:, ...)? */
-static int is_note_trailer(const char *line)
-{
-	return starts_with(line, "Undertaker-") || starts_with(line, NOTE_SUMMARY_PREFIX);
-}
-
 /*
  * Prints what checking the commit again would print (new defects, or with
  * --show=all the fixed, accepted and unchanged ones too) from its current
@@ -347,6 +201,7 @@ static void replay_note(struct repo *r, const struct checked *ck, const char *no
 	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
 	struct json_writer w;
 	char hex[GIT_OID_HEXSZ + 1];
+	enum defect_status status;
 	int heading = 0;
 
 	if (o->common.json) {
@@ -362,23 +217,17 @@ static void replay_note(struct repo *r, const struct checked *ck, const char *no
 		eol = p + len;
 
 		if (o->common.json) {
-			const char *is_new = strstr(p, "\"status\":\"new\"");
-
 			/* The note's object as it was written. */
-			if (len && (o->show_all || (is_new && is_new < eol))) {
+			if (len && (o->show_all ||
+				    (unote_json_line(p, len, &status) && status == STATUS_NEW))) {
 				strbuf_reset(&raw);
 				strbuf_add(&raw, p, len);
 				json_add_raw(&w, NULL, raw.buf);
 			}
-		} else if (len && !is_note_trailer(p)) {
-			int shown = !(line_ends_with(p, len, " [fixed]") ||
-				      line_ends_with(p, len, " [accepted]") ||
-				      line_ends_with(p, len, " [unchanged]"));
-
-			if (shown || o->show_all) {
-				print_heading(r, ck, &heading);
-				print_defect_line(p, len);
-			}
+		} else if (unote_text_line(p, len, &status) &&
+			   (status == STATUS_NEW || o->show_all)) {
+			print_heading(r, ck, &heading);
+			print_defect_line(p, len);
 		}
 		p = *eol ? eol + 1 : eol;
 	}
@@ -442,7 +291,7 @@ struct note_refs {
 static void add_notes(const struct note_refs *nr, const git_oid *commit,
 		      const struct defect_list *l, const char *note, int show_all)
 {
-	char *data = format_data_note(l, note, show_all);
+	char *data = unote_format_data(l, note, show_all);
 
 	notes_batch_add(nr->batch, commit, note);
 	notes_batch_add(nr->data_batch, commit, data);
@@ -495,11 +344,11 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 	 */
 	if (!o->force && !o->explain && !o->pathspec.nr && nr->ref && !sarif_out)
 		old_note = notes_read_blob(r, nr->ref, commit, &old_id);
-	if (old_note && !note_is_current(old_note, key.buf, o->show_all, &nr_new))
+	if (old_note && !unote_is_current(old_note, key.buf, o->show_all, &nr_new))
 		FREE_NOTE(old_note);
 	/* JSON needs the data note; text and the summary do not. */
 	if (old_note && o->common.json &&
-	    !(json = note_json_lines(r, nr->data_ref, commit, old_note, &old_id)))
+	    !(json = unote_json_lines(r, nr->data_ref, commit, old_note, &old_id)))
 		FREE_NOTE(old_note);
 	if (old_note) {
 		*total_new += nr_new;
@@ -510,7 +359,7 @@ static int range_commit(struct repo *r, struct undertaker_options *o, struct che
 	} else if (process_interrupted()) {
 		/* Cut short: neither printed nor noted, as if never begun. */
 	} else {
-		char *note = format_note(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
+		char *note = unote_format(&defects, key.buf, o->show_all, &nr_new, &nr_fixed);
 
 		*total_new += nr_new;
 		if (sarif_out)
@@ -564,7 +413,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		commits.nr = kept;
 	}
 	if (commits.nr)
-		trees_check_arch(r, &commits.oid[0], o->arch);
+		check_arch(r, &commits.oid[0], o->arch);
 	if (commits.nr && !o->common.quiet) {
 		const git_oid *ends[2] = { &commits.oid[commits.nr - 1], &commits.oid[0] };
 
@@ -652,7 +501,7 @@ static int run_census(struct repo *r, struct undertaker_options *o, const struct
 		usage_error(usage_lines, "--all takes at most one commit");
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
-	trees_check_arch(r, &commit, o->arch);
+	check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	if (!o->common.quiet) {
 		const git_oid *at = &commit;
@@ -709,7 +558,7 @@ static int run_mbox(struct repo *r, struct undertaker_options *o, const struct s
 		mbox_series_clear(&s);
 		return -1;
 	}
-	trees_check_arch(r, &s.v[0].commit, o->arch);
+	check_arch(r, &s.v[0].commit, o->arch);
 	c = checker_new(r, o);
 	checker_set_file_progress(c, s.applied == 1);
 	for (size_t i = 0; i < s.applied && !process_interrupted(); i++) {
@@ -741,7 +590,7 @@ static int run_dump(struct repo *r, struct undertaker_options *o, const struct s
 		usage_error(usage_lines, "--dump-model takes at most one commit");
 	if (repo_resolve_commit(r, revs->nr ? revs->v[0] : "HEAD", &commit) < 0)
 		return -1;
-	trees_check_arch(r, &commit, o->arch);
+	check_arch(r, &commit, o->arch);
 	c = checker_new(r, o);
 	ret = checker_dump_model(c, &commit, what);
 	checker_save(c);

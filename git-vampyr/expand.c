@@ -522,8 +522,8 @@ int run_command(const char *cmd, const char *dir, const struct strvec *env, cons
 	return process_status_code(status);
 }
 
-void kconfig_run_init(struct kconfig_run *r, const char *what, const char *fragment,
-		      const char *config)
+void vampyr_kconfig_run_init(struct vampyr_kconfig_run *r, const char *what,
+			     const char *fragment, const char *config)
 {
 	memset(r, 0, sizeof(*r));
 	r->what = what;
@@ -595,7 +595,7 @@ static char *private_tree(const char *cache, int *lock_fd)
 	return dir;
 }
 
-int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
+int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd)
 {
 	static unsigned long serial;
 	const char *top;
@@ -605,7 +605,7 @@ int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 	r->rundir = r->in_cache ? NULL : private_tree(v->tree, &r->lock_fd);
 	if (!r->in_cache && !r->rundir) {
 		error("%s: cannot copy the tree %s", r->what, v->tree);
-		kconfig_end(r, -1);
+		vampyr_kconfig_end(r, -1);
 		return -1;
 	}
 	top = r->rundir ? r->rundir : v->tree;
@@ -628,12 +628,12 @@ int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd)
 	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
 	free(dir);
 	if (!r->running)
-		kconfig_end(r, -1);
+		vampyr_kconfig_end(r, -1);
 	return r->running ? 0 : -1;
 }
 
 /* The run has ended with wait status `status` (-1: it did not run): its .config, or the error. */
-void kconfig_end(struct kconfig_run *r, int status)
+void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status)
 {
 	int code = status < 0 ? 127 : process_status_code(status);
 
@@ -666,7 +666,7 @@ void kconfig_end(struct kconfig_run *r, int status)
 	r->lock_fd = -1;
 }
 
-int kconfig_poll(struct kconfig_run *r)
+int vampyr_kconfig_poll(struct vampyr_kconfig_run *r)
 {
 	int status, got;
 
@@ -679,17 +679,17 @@ int kconfig_poll(struct kconfig_run *r)
 	}
 	if (!got)
 		return 0;
-	kconfig_end(r, got > 0 ? status : -1);
+	vampyr_kconfig_end(r, got > 0 ? status : -1);
 	return 1;
 }
 
-void kconfig_wait(struct kconfig_run *r)
+void vampyr_kconfig_wait(struct vampyr_kconfig_run *r)
 {
-	while (!kconfig_poll(r))
+	while (!vampyr_kconfig_poll(r))
 		poll(NULL, 0, 20);
 }
 
-char *kconfig_run_release(struct kconfig_run *r)
+char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r)
 {
 	char *text = r->text;
 
@@ -702,12 +702,12 @@ char *kconfig_run_release(struct kconfig_run *r)
 char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
 		  const char *config)
 {
-	struct kconfig_run r;
+	struct vampyr_kconfig_run r;
 
-	kconfig_run_init(&r, what, fragment, config);
-	if (!kconfig_start(v, &r, cmd))
-		kconfig_wait(&r);
-	return kconfig_run_release(&r);
+	vampyr_kconfig_run_init(&r, what, fragment, config);
+	if (!vampyr_kconfig_start(v, &r, cmd))
+		vampyr_kconfig_wait(&r);
+	return vampyr_kconfig_run_release(&r);
 }
 
 static void clear_lost(struct vconfig *c)
@@ -760,7 +760,7 @@ static int expand_check(struct vampyr *v, struct vconfig *c, char *text, struct 
 	return 0;
 }
 
-const char *kconfig_command(const struct expand_options *o)
+const char *vampyr_kconfig_command(const struct expand_options *o)
 {
 	if (o->kconfig_cmd)
 		return o->kconfig_cmd;
@@ -799,15 +799,15 @@ static size_t add_pins(struct vconfig *c, const struct strvec *pins)
 }
 
 /* Starts kconfig on c's fragment (a start that fails is done at once, without text). */
-static void expand_start(struct vampyr *v, struct vconfig *c, struct kconfig_run *r,
+static void expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r,
 			 const char *cmd)
 {
 	if (!quiet)
 		fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
 			c->name, c->assignments.nr, c->pins.nr);
 	set_expanded_path(c);
-	kconfig_run_init(r, c->name, c->path, c->expanded_path);
-	kconfig_start(v, r, cmd);
+	vampyr_kconfig_run_init(r, c->name, c->path, c->expanded_path);
+	vampyr_kconfig_start(v, r, cmd);
 }
 
 /*
@@ -815,12 +815,12 @@ static void expand_start(struct vampyr *v, struct vconfig *c, struct kconfig_run
  * pinning what the traces of its lost blocks name (written into its
  * fragment); 0 when it is done; -1 after an error.
  */
-static int expand_ended(struct vampyr *v, struct vconfig *c, struct kconfig_run *r, int round)
+static int expand_ended(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r, int round)
 {
 	struct strvec pins = STRVEC_INIT;
 	size_t added;
 
-	if (expand_check(v, c, kconfig_run_release(r), &pins)) {
+	if (expand_check(v, c, vampyr_kconfig_run_release(r), &pins)) {
 		strvec_clear(&pins);
 		return -1;
 	}
@@ -839,10 +839,10 @@ static int expand_ended(struct vampyr *v, struct vconfig *c, struct kconfig_run 
  */
 static int expand_all(struct vampyr *v, const struct expand_options *o)
 {
-	const char *cmd = kconfig_command(o);
+	const char *cmd = vampyr_kconfig_command(o);
 	size_t nr = v->nr_configs, *queue = xcalloc(nr + 1, sizeof(*queue));
 	size_t head = 0, tail = 0, running = 0, jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
-	struct kconfig_run *runs = xcalloc(nr + 1, sizeof(*runs));
+	struct vampyr_kconfig_run *runs = xcalloc(nr + 1, sizeof(*runs));
 	int *rounds = xcalloc(nr + 1, sizeof(*rounds)), ret = 0;
 
 	for (size_t i = 0; i < nr; i++)
@@ -858,7 +858,7 @@ static int expand_all(struct vampyr *v, const struct expand_options *o)
 		for (size_t i = 0; i < nr; i++) {
 			int again;
 
-			if (!(runs[i].running || runs[i].done) || !kconfig_poll(&runs[i]))
+			if (!(runs[i].running || runs[i].done) || !vampyr_kconfig_poll(&runs[i]))
 				continue;
 			running--;
 			ended = 1;

@@ -255,7 +255,8 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
  * defines, the model of one architecture (--arch, else the host's, else the
  * first) and its Kbuild map.
  */
-static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
+static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
+		      const struct common_options *common)
 {
 	struct trees_env env = {
 		.repo = v->repo,
@@ -264,6 +265,8 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 		.only_arch = want_arch,
 		.no_kbuild = !use_kbuild,
 		.quiet = 1,
+		.stats = common->stats,
+		.witnesses = common->pool,
 	};
 	const char *at = oid_short(v->repo, &v->commit);
 	const struct buildfiles_info *bf;
@@ -271,7 +274,7 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild)
 	struct trees *t;
 
 	v->buildfiles = buildfiles_new(v->repo);
-	v->diskcache = trees_diskcache_open(v->repo);
+	v->diskcache = trees_diskcache_open(v->repo, common->stats);
 	buildfiles_set_diskcache(v->buildfiles, v->diskcache);
 	env.diskcache = v->diskcache;
 	if (buildfiles_get(v->buildfiles, &v->commit, &bf) < 0)
@@ -472,6 +475,7 @@ static int find_files(struct invocation *in)
 {
 	struct vampyr *v = &in->v;
 	const git_oid *at = &v->commit;
+	struct strbuf why = STRBUF_INIT;
 
 	if (!v->repo)
 		v->repo = repo_open();
@@ -479,7 +483,10 @@ static int find_files(struct invocation *in)
 	if (repo_pathspec_from_cwd(v->repo, &in->pa.paths) < 0 ||
 	    repo_resolve_commit(v->repo, in->commit ? in->commit : "HEAD", &v->commit))
 		return -1;
-	trees_check_arch(v->repo, &v->commit, in->arch);
+	if (trees_check_arch(v->repo, &v->commit, in->arch, &why)) {
+		fprintf(stderr, "error: %s\n", why.buf);
+		exit(EXIT_USAGE);
+	}
 	repo_pathspec_warn_unmatched(v->repo, &at, 1, &in->pa.paths);
 	if (!in->kconfig_cmd)
 		in->kconfig_cmd = in->config_kconfig = repo_config_get(v->repo, "vampyr.kconfig");
@@ -487,7 +494,7 @@ static int find_files(struct invocation *in)
 
 	in->fl.pathspec = &in->pa.paths;
 	/* The model first: its build files say which files are sources. */
-	if (load_model(v, in->arch, in->use_kbuild) < 0)
+	if (load_model(v, in->arch, in->use_kbuild, &in->common) < 0)
 		return -1;
 	in->fl.trees = v->trees;
 	if (in->pa.paths.nr && !in->hunks) {

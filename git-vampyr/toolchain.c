@@ -335,11 +335,11 @@ int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
 	ret = write_all_yes(v, fragment);
 	if (!ret) {
 		v->toolchain_run = xmalloc(sizeof(*v->toolchain_run));
-		kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
+		vampyr_kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
 		/* The first run, alone: the kconfig programs it builds stay for the others. */
 		v->toolchain_run->in_cache = 1;
 		/* A command that cannot start is said, and vampyr_toolchain() fails. */
-		kconfig_start(v, v->toolchain_run, kconfig_command(o));
+		vampyr_kconfig_start(v, v->toolchain_run, vampyr_kconfig_command(o));
 	}
 	free(fragment);
 	free(config);
@@ -359,10 +359,10 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 
 	if (!v->toolchain_run && vampyr_toolchain_start(v, o))
 		return -1;
-	kconfig_wait(v->toolchain_run);
+	vampyr_kconfig_wait(v->toolchain_run);
 	unlink(v->toolchain_run->fragment);
 	unlink(v->toolchain_run->config);
-	text = kconfig_run_release(v->toolchain_run);
+	text = vampyr_kconfig_run_release(v->toolchain_run);
 	free(v->toolchain_run);
 	v->toolchain_run = NULL;
 	if (!text)

@@ -19,7 +19,7 @@
 #include "sat.h"
 #include "trees.h"
 
-struct kconfig_run;
+struct vampyr_kconfig_run;
 struct diskcache;
 
 /* One conditional block to cover. */
@@ -106,7 +106,7 @@ struct vampyr {
 	struct strvec toolchain_facts;	/* "CC_IS_CLANG=n", ... */
 	int toolchain_done;
 	char *tree;			/* the configuring tree of --expand, or NULL */
-	struct kconfig_run *toolchain_run;	/* vampyr_toolchain_start's kconfig, running */
+	struct vampyr_kconfig_run *toolchain_run;	/* vampyr_toolchain_start's kconfig, running */
 	size_t lower_bound;
 	size_t *clique, nr_clique;	/* the blocks that prove the lower bound */
 	/* after --expand: targets compiled by some expanded configuration */
@@ -241,7 +241,7 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o);
 char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
 		  const char *config);
 /* One kconfig command in flight: run_kconfig in steps, so that several run at once. */
-struct kconfig_run {
+struct vampyr_kconfig_run {
 	const char *what, *cmd;
 	char *fragment, *config;	/* absolute paths */
 	char *log;
@@ -258,20 +258,20 @@ struct kconfig_run {
 	int running, done;
 	char *text;			/* once done: the .config, or NULL after an error (said) */
 };
-void kconfig_run_init(struct kconfig_run *r, const char *what, const char *fragment,
-		      const char *config);
+void vampyr_kconfig_run_init(struct vampyr_kconfig_run *r, const char *what,
+			     const char *fragment, const char *config);
 /* Starts it in v->tree: 0, or -1 (said; then done, without text). */
-int kconfig_start(struct vampyr *v, struct kconfig_run *r, const char *cmd);
+int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd);
 /* 1 once it has ended (r->text set), 0 while it runs; never blocks. */
-int kconfig_poll(struct kconfig_run *r);
+int vampyr_kconfig_poll(struct vampyr_kconfig_run *r);
 /* Waits for its end. */
-void kconfig_wait(struct kconfig_run *r);
+void vampyr_kconfig_wait(struct vampyr_kconfig_run *r);
 /* Its end with wait status `status`, -1 when it did not run: reads the .config, says an error. */
-void kconfig_end(struct kconfig_run *r, int status);
+void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status);
 /* Frees it; returns its text (to be freed). */
-char *kconfig_run_release(struct kconfig_run *r);
+char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r);
 /* The default kconfig command, when o->kconfig_cmd is NULL. */
-const char *kconfig_command(const struct expand_options *o);
+const char *vampyr_kconfig_command(const struct expand_options *o);
 /* Removes v->tree (or says where it is kept). */
 void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
 

@@ -17,6 +17,46 @@ test_expect_success 'the JSON writer nests, separates and escapes' '
 	test_cmp expect actual
 '
 
+test_expect_success 'the JSON reader takes a string member back, and checks the whole object' '
+	test-report json >doc &&
+	test-report json-get file <doc >actual &&
+	echo "1 drivers/a \"b\".c" >expect &&
+	test_cmp expect actual &&
+	cat >in <<-\EOF &&
+	{"a":{"status":"inner"},"b":[1,-2.5e3,true,null,"x\"y"],"status":"new"}
+	{ "status" : "fixed" , "status":"again" }
+	{"status":"\u00e9\ud83d\ude00\n\/"}
+	{"k":1}
+	{"status":1}
+	{"status":"new"
+	{"status":"new"} trailing
+	{"status":"new",}
+	[1]
+	{"status":"a	b"}
+	{"x":tru}
+	{"status":"\q"}
+	EOF
+	test-report json-get status <in >actual &&
+	cat >expect <<-\EOF &&
+	1 new
+	1 fixed
+	1 =C3=A9=F0=9F=98=80=0A/
+	0
+	0
+	-1
+	-1
+	-1
+	-1
+	-1
+	-1
+	-1
+	EOF
+	test_cmp expect actual &&
+	printf "{\"status\":\"new\"}\n" | test-report json-get "" >actual &&
+	echo 0 >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'no progress when stderr is not a terminal' '
 	test-report progress 20 2>err &&
 	test_must_be_empty err

@@ -64,4 +64,30 @@ test_expect_success 'nm: no global without its module prefix' '
 	test_must_be_empty bad
 '
 
+# The commands link the library: a command that defines a name with a library
+# module's prefix (kconfig_start in git-vampyr) or a word of the vocabulary
+# reads, at its call sites, as the library's, and the two collide the day the
+# library takes the name. Each command's globals carry prefixes of its own.
+test_expect_success 'nm: no command object defines a name of the library' '
+	for d in git-undertaker git-vampyr git-vampyr/cc git-backport
+	do
+		ls "$UT_BUILD_DIR/$d"/*.o || return 1
+	done >objects &&
+	test_line_count -gt 30 objects &&
+	nm -A -g --defined-only $(cat objects) >nm-cmd.out &&
+	awk '"'"'$2 ~ /^[TDBRC]$/ && $3 !~ /^__/ { n = split($1, a, "/"); o = a[n-1] "/" a[n]; sub(/:.*$/, "", o); print o, $3 }'"'"' nm-cmd.out >cmd-globals &&
+	test $(wc -l <cmd-globals) -gt 100 &&
+	while read obj name; do
+		while read mod prefix; do
+			case $name in $prefix*) echo "$obj: $name (prefix of $mod)" ;; esac
+		done <prefixes &&
+		while read mod words; do
+			for w in $words; do
+				case $name in $w) echo "$obj: $name (vocabulary of $mod)" ;; esac
+			done
+		done <vocabulary
+	done <cmd-globals >bad-cmd &&
+	test_must_be_empty bad-cmd
+'
+
 test_done

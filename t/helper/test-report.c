@@ -3,6 +3,8 @@
  * test-report json: a fixed document through the JSON writer.
  * test-report progress <total> [-q]: counts 1..total under "Checking commits".
  * test-report color [--no-repo]: "on" or "off", then a coloured word.
+ * test-report json-get <key>: each line of stdin read as one JSON object:
+ *   "1 <value>" (bytes outside ASCII as =XX), "0" (no string member `key`) or "-1".
  */
 #include "report.h"
 #include "repo.h"
@@ -44,11 +46,43 @@ static void json(void)
 	strbuf_release(&sb);
 }
 
+static void json_get(const char *key)
+{
+	struct strbuf line = STRBUF_INIT, value = STRBUF_INIT;
+
+	if (strbuf_read_fd(&line, 0) < 0)
+		die("cannot read stdin");
+	for (const char *p = strbuf_str(&line); *p; ) {
+		size_t len = strcspn(p, "\n");
+		int ret;
+
+		strbuf_reset(&value);
+		ret = json_object_get_str(p, len, key, &value);
+		if (ret == 1) {
+			printf("1 ");
+			for (size_t i = 0; i < value.len; i++) {
+				unsigned char c = (unsigned char)value.buf[i];
+
+				if (c < 0x20 || c >= 0x7f || c == '=')
+					printf("=%02X", c);
+				else
+					putchar(c);
+			}
+			putchar('\n');
+		} else {
+			printf("%d\n", ret);
+		}
+		p += len + (p[len] == '\n');
+	}
+	strbuf_release(&line);
+	strbuf_release(&value);
+}
+
 int main(int argc, const char **argv)
 {
 	set_program_name("git undertaker");
 	if (argc < 2)
-		die("usage: test-report (json | progress <total> [-q] | color [--no-repo])");
+		die("usage: test-report (json | json-get <key> | progress <total> [-q] | color [--no-repo])");
 	if (!strcmp(argv[1], "json")) {
 		json();
 	} else if (!strcmp(argv[1], "progress") && argc > 2) {
@@ -62,6 +96,8 @@ int main(int argc, const char **argv)
 		for (long i = 1; i <= total; i++)
 			progress_update(p, (uint64_t)i);
 		progress_stop(&p);
+	} else if (!strcmp(argv[1], "json-get") && argc > 2) {
+		json_get(argv[2]);
 	} else if (!strcmp(argv[1], "color")) {
 		struct repo *r = argc > 2 && !strcmp(argv[2], "--no-repo") ? NULL : repo_open();
 		struct strbuf sb = STRBUF_INIT;
