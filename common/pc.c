@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "pc.h"
+#include "model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,37 @@ static formula pc_formula_uncached(struct pc_context *ctx, const struct cpp_expr
 	return LOGIC_TRUE;
 }
 
+/*
+ * A string option's value in a Kbuild condition (U-Boot's board directory):
+ * the model's "S=text" variable where it enumerates S's values; false for a
+ * text S never takes, and for S undefined but as ""; else free.
+ */
+static formula equals_formula(struct pc_context *ctx, const struct kbuild_expr *e)
+{
+	const char *eq = strchr(e->name, '=');
+	char *name = xstrndup(e->name, eq - e->name);
+	const struct kconfig_symbol *sym = kconfig_symbol(ctx, name);
+	struct strvec values = STRVEC_INIT;
+	formula f;
+
+	free(name);
+	if (!ctx->kconfig)
+		f = named_var(ctx->logic, "kbuild:", e->name);
+	else if (!sym)
+		f = eq[1] ? LOGIC_FALSE : LOGIC_TRUE;
+	else if (sym->type != KCONFIG_STRING || !model_string_values(sym, &values))
+		f = named_var(ctx->logic, "kbuild:", e->name);
+	else {
+		int possible = !eq[1];
+
+		for (size_t i = 0; i < values.nr && !possible; i++)
+			possible = !strcmp(values.v[i], eq + 1);
+		f = possible ? named_var(ctx->logic, "", e->name) : LOGIC_FALSE;
+	}
+	strvec_clear(&values);
+	return f;
+}
+
 formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e)
 {
 	struct logic *l = ctx->logic;
@@ -271,6 +303,8 @@ formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e)
 	case KB_DEFINED:
 		/* The variable of `defined(CONFIG_SPL_BUILD)` in the file's blocks. */
 		return named_var(l, "cpp:", e->name);
+	case KB_EQUALS:
+		return equals_formula(ctx, e);
 	case KB_NOT:
 		return logic_not(pc_kbuild_formula(ctx, e->sub[0]));
 	case KB_AND:
