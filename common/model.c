@@ -156,7 +156,6 @@ int model_string_values(const struct kconfig_symbol *s, struct strvec *values)
 	for (size_t i = 0; ok && i < s->nr_defs; i++) {
 		const struct kconfig_definition *d = s->defs[i];
 
-		ok = !d->nr_prompts;
 		for (size_t j = 0; ok && j < d->nr_defaults; j++) {
 			const char *t = constant_text(d->defaults[j].value);
 
@@ -172,28 +171,48 @@ int model_string_values(const struct kconfig_symbol *s, struct strvec *values)
 	return ok;
 }
 
+int model_string_typed(const struct kconfig_symbol *s)
+{
+	for (size_t i = 0; i < s->nr_defs; i++)
+		if (s->defs[i]->nr_prompts)
+			return 1;
+	return 0;
+}
+
+static const struct kconfig_location *first_loc(const struct kconfig_symbol *s);
+
+static formula named_atom(struct builder *b, const char *sym, const char *text)
+{
+	char *name = xstrfmt("%s=%s", sym, text);
+	formula f = logic_atom(b->m->l, logic_var(b->m->l, name));
+
+	free(name);
+	return f;
+}
+
 /*
  * "S is text" for an enumerable string option: its variable (tied to the
- * defaults at the end of model_build), or false when no default gives it.
+ * defaults at the end of model_build); a text no default gives only as
+ * typed by the user (S=*), or false when S has no prompt.
  */
 static formula string_equals(struct builder *b, const struct kconfig_symbol *s, const char *text)
 {
 	struct strvec values = STRVEC_INIT;
-	int possible = !*text;
-	char *name;
+	int defaulted = !*text;
 	formula f;
 
 	model_string_values(s, &values);
-	for (size_t i = 0; i < values.nr && !possible; i++)
-		possible = !strcmp(values.v[i], text);
+	for (size_t i = 0; i < values.nr && !defaulted; i++)
+		defaulted = !strcmp(values.v[i], text);
 	strvec_clear(&values);
-	if (!possible)
+	if (!defaulted && !model_string_typed(s))
 		return LOGIC_FALSE;
 	if (b->strings)	/* NULL after the build (model_expr): tied already, or free */
 		b->strings[s->index] = 1;
-	name = xstrfmt("%s=%s", s->name, text);
-	f = logic_atom(b->m->l, logic_var(b->m->l, name));
-	free(name);
+	f = named_atom(b, s->name, text);
+	if (!defaulted)
+		model_add(b, logic_implies(b->m->l, f, named_atom(b, s->name, "*")),
+			  first_loc(s), msym_of(b, s)->display, "default");
 	return f;
 }
 
@@ -589,8 +608,10 @@ static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, 
 /*
  * An enumerable string option's "S=text" variables (model_string_values):
  * each holds exactly when the first active default gives that text, "" when
- * none is active. A chain of "no default active before this one" keeps it
- * linear in the defaults, however many texts there are.
+ * none is active, unless the user typed the value (S=*, only while a prompt
+ * is visible: then every text a default gives is false, and a text no
+ * default gives may hold). A chain of "no default active before this one"
+ * keeps it linear in the defaults, however many texts there are.
  */
 static void encode_string_values(struct builder *b, const struct kconfig_symbol *s,
 				 const struct msym *ms)
@@ -598,10 +619,15 @@ static void encode_string_values(struct builder *b, const struct kconfig_symbol 
 	struct logic *l = b->m->l;
 	struct strvec values = STRVEC_INIT;
 	struct strmap index = STRMAP_INIT;
-	formula none = LOGIC_TRUE, *eq;
+	formula none = LOGIC_TRUE, typed = LOGIC_FALSE, *eq;
 
 	if (!model_string_values(s, &values))
 		return;
+	if (model_string_typed(s)) {
+		typed = named_atom(b, s->name, "*");
+		model_add(b, logic_implies(l, typed, visibility(b, s->defs, s->nr_defs).ge1),
+			  first_loc(s), ms->display, "depends on");
+	}
 	eq = xcalloc(values.nr + 1, sizeof(*eq));
 	for (size_t i = 0; i < values.nr; i++)
 		strmap_put(&index, values.v[i], (void *)(uintptr_t)(i + 1));
@@ -619,21 +645,16 @@ static void encode_string_values(struct builder *b, const struct kconfig_symbol 
 	}
 	for (size_t k = 0; k < values.nr; k++) {
 		formula f = eq[k];
-		char *name = xstrfmt("%s=%s", s->name, values.v[k]);
 
 		if (!*values.v[k])
 			f = logic_or(l, f, none);
-		model_add(b, logic_iff(l, logic_atom(l, logic_var(l, name)), f),
+		model_add(b, logic_iff(l, named_atom(b, s->name, values.v[k]),
+				       logic_and(l, logic_not(typed), f)),
 			  first_loc(s), ms->display, "default");
-		free(name);
 	}
-	if (!strmap_contains(&index, "")) {
-		char *name = xstrfmt("%s=", s->name);
-
-		model_add(b, logic_iff(l, logic_atom(l, logic_var(l, name)), none),
+	if (!strmap_contains(&index, ""))
+		model_add(b, logic_iff(l, named_atom(b, s->name, ""), logic_and(l, logic_not(typed), none)),
 			  first_loc(s), ms->display, "default");
-		free(name);
-	}
 	free(eq);
 	strmap_clear(&index, NULL);
 	strvec_clear(&values);

@@ -258,8 +258,9 @@ static formula pc_formula_uncached(struct pc_context *ctx, const struct cpp_expr
 
 /*
  * A string option's value in a Kbuild condition (U-Boot's board directory):
- * the model's "S=text" variable where it enumerates S's values; false for a
- * text S never takes, and for S undefined but as ""; else free.
+ * the model's "S=text" variable where it enumerates S's values (a text no
+ * default gives: only as typed by the user, S=*, or false without a prompt);
+ * false for S undefined but as ""; else free.
  */
 static formula equals_formula(struct pc_context *ctx, const struct kbuild_expr *e)
 {
@@ -281,7 +282,20 @@ static formula equals_formula(struct pc_context *ctx, const struct kbuild_expr *
 
 		for (size_t i = 0; i < values.nr && !possible; i++)
 			possible = !strcmp(values.v[i], eq + 1);
-		f = possible ? named_var(ctx->logic, "", e->name) : LOGIC_FALSE;
+		if (possible) {
+			f = named_var(ctx->logic, "", e->name);
+		} else if (model_string_typed(sym)) {
+			/* Only as the user's own value: a fact of Kconfig, S=text implies S=*. */
+			char *typed = xstrfmt("%s=*", sym->name);
+			int t = logic_var(ctx->logic, typed);
+
+			f = named_var(ctx->logic, "", e->name);
+			if (ctx->facts)
+				sat_add_clause(ctx->facts, (int[]){ -logic_literal(ctx->logic, f), t }, 2);
+			free(typed);
+		} else {
+			f = LOGIC_FALSE;
+		}
 	}
 	strvec_clear(&values);
 	return f;

@@ -188,4 +188,54 @@ test_expect_success 'vampyr compiles a new board file only for its own board' '
 	grep "^CONFIG_TARGET_Z=y\$" vout2/config-1.config
 '
 
+# U-Boot's meson, zynq, mediatek...: a prompt under the SoC, whose users type
+# the board (CONFIG_SYS_BOARD="vim3" in a defconfig). A directory no default
+# names is built only where that prompt is visible (here: always with
+# TARGET_M_SOC, so its block is undead).
+test_expect_success 'a typed board name: only where the prompt is visible' '
+	cat >>Kconfig <<-\EOF &&
+	config TARGET_M_SOC
+		bool "an SoC whose boards are typed"
+		depends on TARGET_Z
+	if TARGET_M_SOC
+	config SYS_BOARD
+		string "Board name"
+		default "m1"
+	config SYS_VENDOR
+		string "Vendor name"
+		default "v"
+	endif
+	EOF
+	write_file board/v/typed/Makefile <<-\EOF &&
+	obj-y += board.o
+	EOF
+	write_file board/v/typed/board.c <<-\EOF &&
+	int typed;
+	#ifdef CONFIG_TARGET_M_SOC
+	int typed_live;
+	#endif
+	#ifdef CONFIG_TARGET_X
+	int typed_dead;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m typed &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^board/v/typed/board.c:5: dead block" out &&
+	grep "^board/v/typed/board.c:2: undead block" out &&
+	grep "dead block" out >dead &&
+	test_line_count = 2 dead &&
+	test_expect_code 1 git undertaker --no-notes --all HEAD >all &&
+	grep "^board/v/x/board.c:2: dead block" all
+'
+
+test_expect_success KCONF 'kconfig keeps a typed board name under the SoC, and not elsewhere' '
+	printf "CONFIG_TARGET_Z=y\nCONFIG_TARGET_M_SOC=y\nCONFIG_SYS_BOARD=\"typed\"\n" >frag &&
+	KCONFIG_ALLCONFIG=frag "$KCONF" --alldefconfig Kconfig &&
+	grep "^CONFIG_SYS_BOARD=\"typed\"\$" .config &&
+	grep "^CONFIG_SYS_VENDOR=\"v\"\$" .config &&
+	printf "CONFIG_TARGET_X=y\nCONFIG_SYS_BOARD=\"typed\"\n" >frag &&
+	KCONFIG_ALLCONFIG=frag "$KCONF" --alldefconfig Kconfig &&
+	grep "^CONFIG_SYS_BOARD=\"x\"\$" .config
+'
+
 test_done
