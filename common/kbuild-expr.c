@@ -237,6 +237,20 @@ const struct kbuild_expr *kbuild_expr_defined(struct kbuild_exprs *ex, const cha
 	return intern(ex, KB_DEFINED, name, NULL, 0);
 }
 
+const struct kbuild_expr *kbuild_expr_equals(struct kbuild_exprs *ex, const char *sym,
+					     const char *text)
+{
+	char *name;
+	const struct kbuild_expr *e;
+
+	if (starts_with(sym, "CONFIG_"))
+		sym += strlen("CONFIG_");
+	name = xstrfmt("%s=%s", sym, text);
+	e = intern(ex, KB_EQUALS, name, NULL, 0);
+	free(name);
+	return e;
+}
+
 const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a)
 {
 	if (a->op == KB_TRUE)
@@ -861,6 +875,12 @@ static void print(const struct kbuild_expr *e, struct strbuf *out, int prec)
 	case KB_DEFINED:
 		strbuf_addf(out, "defined(%s)", e->name);
 		return;
+	case KB_EQUALS: {
+		const char *eq = strchr(e->name, '=');
+
+		strbuf_addf(out, "CONFIG_%.*s=\"%s\"", (int)(eq - e->name), e->name, eq + 1);
+		return;
+	}
 	case KB_FREE:
 		strbuf_addch(out, '[');
 		for (const char *p = e->name; *p; p++) {
@@ -927,6 +947,7 @@ int kbuild_expr_eval(const struct kbuild_expr *e,
 	case KB_MODULE:
 		return value(e->name, data) == 'm';
 	case KB_DEFINED:
+	case KB_EQUALS:
 	case KB_FREE:
 		return -1;
 	case KB_NOT: {

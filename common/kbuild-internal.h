@@ -286,11 +286,17 @@ struct builder {
 	int subdirs_model;
 	struct strvec tree_paths;	/* that model's: every file and directory, sorted */
 	struct strvec tree_dirs;	/* and the directories alone */
+	const struct kbuild_named_dir *named_dirs;	/* kbuild_target's */
+	size_t nr_named_dirs;
 };
 
 /* kbuild_map_build with $(ARCH) apart from $(SRCARCH): Xen's x86_64 is built from arch/x86/. */
 struct kbuild_map *kbuild_map_build_arch(const struct kbuild_reader *rd, const char *arch,
 					 const char *srcarch, struct kbuild_cache *cache);
+/* The same for a target (its arch, srcarch and named directories). */
+struct kbuild_map *kbuild_map_build_target(const struct kbuild_reader *rd,
+					   const struct kbuild_target *target,
+					   struct kbuild_cache *cache);
 /* The map's paths are under `prefix` ("xen/"): they are renamed so. */
 void kbuild_map_prefix(struct kbuild_map *m, const char *prefix);
 

@@ -195,8 +195,7 @@ struct kbuild_map *kbuild_map_for_commit_inputs(struct repo *r, const git_oid *c
 	struct kbuild_map *m;
 
 	kbuild_repo_reader(&rd, &ctx);
-	m = kbuild_map_build_arch(&rd, target->arch,
-				  target->srcarch ? target->srcarch : target->arch, cache);
+	m = kbuild_map_build_target(&rd, target, cache);
 	if (target->srctree && *target->srctree) {
 		char *prefix = xstrfmt("%s/", target->srctree);
 

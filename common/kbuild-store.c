@@ -14,7 +14,7 @@
 #include "u64map.h"
 
 /* The layout below; a new one makes an older entry a miss. */
-#define STORE_LAYOUT 1
+#define STORE_LAYOUT 2
 
 struct saver {
 	struct strbuf nodes_sb, origins_sb;

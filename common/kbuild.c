@@ -257,6 +257,94 @@ static void parse_top(struct builder *b, const char *srcarch)
 	kbuild_make_release(&mk);
 }
 
+/* Does `dir` (no trailing slash) match the pattern? Then the condition it names, else NULL. */
+static const struct kbuild_expr *named_dir_cond(struct builder *b, const struct kbuild_named_dir *nd,
+						const char *dir)
+{
+	const struct kbuild_expr *c = kbuild_expr_true(b->ex);
+	const char *p = nd->dir, *q = dir;
+
+	while (*p && *q) {
+		size_t pl = strcspn(p, "/"), ql = strcspn(q, "/");
+
+		if (*p == '$') {
+			char *sym = xstrndup(p + 1, pl - 1), *text = xstrndup(q, ql);
+
+			c = kbuild_expr_and(b->ex, c, kbuild_expr_equals(b->ex, sym, text));
+			free(sym);
+			free(text);
+		} else if (pl != ql || strncmp(p, q, pl)) {
+			return NULL;
+		}
+		p += pl + (p[pl] == '/');
+		q += ql + (q[ql] == '/');
+	}
+	if (*p || *q)
+		return NULL;
+	if (nd->empty)
+		c = kbuild_expr_and(b->ex, c, kbuild_expr_equals(b->ex, nd->empty, ""));
+	return c;
+}
+
+/* An entry for it, told as "<pattern>/ when <condition>" of the top Makefile. */
+static void add_named_entry(struct builder *b, const struct kbuild_named_dir *nd, const char *dir,
+			    const struct kbuild_expr *c)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_addf(&text, "%s/ when ", nd->dir);
+	kbuild_expr_print(c, &text);
+	ALLOC_GROW(b->entry, b->nr_entry + 1, b->alloc_entry);
+	b->entry[b->nr_entry].dir = xstrdup(dir);
+	b->entry[b->nr_entry].b = b->entry[b->nr_entry].a = c;
+	b->entry[b->nr_entry].origin = kbuild_exprs_origin(b->ex, "Makefile", 0, text.buf, text.len);
+	b->nr_entry++;
+	strbuf_release(&text);
+}
+
+/*
+ * The target's named directories (U-Boot's board/$(VENDOR)/$(BOARD)/) as
+ * entries: each directory of a source file that a pattern matches, and that
+ * has a Makefile, under the condition the pattern names.
+ */
+static void add_named_dirs(struct builder *b)
+{
+	struct strmap seen = STRMAP_INIT;
+
+	for (size_t i = 0; i < b->paths.nr; i++) {
+		const char *path = b->paths.v[i];
+
+		for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+			char *dir = xstrndup(path, s - path);
+
+			if (strmap_contains(&seen, dir)) {
+				free(dir);
+				continue;
+			}
+			strmap_put(&seen, dir, NULL);
+			for (size_t k = 0; k < b->nr_named_dirs; k++) {
+				const struct kbuild_expr *c = named_dir_cond(b, &b->named_dirs[k], dir);
+				struct kbuild_text t;
+				char *mk;
+				int absent;
+
+				if (!c)
+					continue;
+				mk = xstrfmt("%s/Makefile", dir);
+				absent = b->rd->read(b->rd->ctx, mk, &t);
+				free(mk);
+				if (absent)
+					continue;
+				if (b->rd->release)
+					b->rd->release(b->rd->ctx, &t);
+				add_named_entry(b, &b->named_dirs[k], dir, c);
+			}
+			free(dir);
+		}
+	}
+	strmap_clear(&seen, NULL);
+}
+
 static int collect_file(const char *path, void *data)
 {
 	struct builder *b = data;
@@ -480,6 +568,7 @@ static void walk_phase(struct builder *b, const char *srcarch)
 	int root_parsed;
 
 	parse_top(b, srcarch);
+	add_named_dirs(b);
 	/* A top CMakeLists.txt and no top Makefile: CMake builds the tree (Zephyr). */
 	if (!b->subdirs_model && !b->rd->read(b->rd->ctx, "CMakeLists.txt", &t)) {
 		if (b->rd->release)
@@ -567,7 +656,19 @@ struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *
 struct kbuild_map *kbuild_map_build_arch(const struct kbuild_reader *rd, const char *arch,
 					 const char *srcarch, struct kbuild_cache *cache)
 {
-	struct builder b = { .arch = arch };
+	struct kbuild_target t = { .arch = arch, .srcarch = srcarch };
+
+	return kbuild_map_build_target(rd, &t, cache);
+}
+
+struct kbuild_map *kbuild_map_build_target(const struct kbuild_reader *rd,
+					   const struct kbuild_target *target,
+					   struct kbuild_cache *cache)
+{
+	const char *arch = target->arch;
+	const char *srcarch = target->srcarch ? target->srcarch : target->arch;
+	struct builder b = { .arch = arch, .named_dirs = target->named_dirs,
+			     .nr_named_dirs = target->nr_named_dirs };
 	struct kbuild_map *m = xcalloc(1, sizeof(*m));
 	struct kbuild_phase *phases;
 	size_t nr_phases;

@@ -31,6 +31,7 @@ enum kbuild_op {
 	KB_BUILTIN,	/* CONFIG_<name> is y */
 	KB_MODULE,	/* CONFIG_<name> is m */
 	KB_DEFINED,	/* the build passes -D<name> (a phase's name: CONFIG_SPL_BUILD) */
+	KB_EQUALS,	/* the string option's value is the text: name is "<symbol>=<text>" */
 	KB_FREE,	/* something kbuild decides that we cannot: a free variable named by its text */
 	KB_NOT,
 	KB_AND,
@@ -64,6 +65,9 @@ const struct kbuild_expr *kbuild_expr_module(struct kbuild_exprs *ex, const char
 const struct kbuild_expr *kbuild_expr_free(struct kbuild_exprs *ex, const char *text);
 /* `name` (as the C code writes it, CONFIG_SPL_BUILD) is passed with -D. */
 const struct kbuild_expr *kbuild_expr_defined(struct kbuild_exprs *ex, const char *name);
+/* The string option `sym` (without CONFIG_) is "text" ("" when unset): U-Boot's SYS_BOARD. */
+const struct kbuild_expr *kbuild_expr_equals(struct kbuild_exprs *ex, const char *sym,
+					     const char *text);
 /* These simplify: constants, x && !x, CONFIG_X=y || CONFIG_X=m == CONFIG_X, absorption. */
 const struct kbuild_expr *kbuild_expr_not(struct kbuild_exprs *ex, const struct kbuild_expr *a);
 const struct kbuild_expr *kbuild_expr_and(struct kbuild_exprs *ex, const struct kbuild_expr *a,
@@ -74,7 +78,8 @@ const struct kbuild_expr *kbuild_expr_or(struct kbuild_exprs *ex, const struct k
 /*
  * Appends a readable, stable infix form: `CONFIG_A && (CONFIG_B=y || !CONFIG_C=m)`,
  * where CONFIG_X means y or m, CONFIG_X=y built in, CONFIG_X=m a module,
- * `defined(N)` a name passed with -D, `[text]` a free variable, `true` and
+ * `defined(N)` a name passed with -D, `CONFIG_S="text"` a string option's
+ * value, `[text]` a free variable, `true` and
  * `false` the constants.
  * Precedence: ! over && over ||.
  */
@@ -84,7 +89,7 @@ int kbuild_expr_has_free(const struct kbuild_expr *e);
 
 /*
  * Evaluates e under a configuration: `value` returns 'y', 'm' or 'n' for a
- * symbol name (without CONFIG_). Free variables and -D names are unknown:
+ * symbol name (without CONFIG_). Free variables, string values and -D names are unknown:
  * the result is 1 (true), 0 (false) or -1 (depends on one), Kleene logic.
  */
 int kbuild_expr_eval(const struct kbuild_expr *e,
@@ -224,12 +229,28 @@ void kbuild_set_expansion_limit(size_t bytes);
  */
 struct kbuild_map *kbuild_map_build(const struct kbuild_reader *rd, const char *srcarch,
 				    struct kbuild_cache *cache);
+/*
+ * A directory the build enters when string options name it, as U-Boot's
+ * top Makefile enters board/$(VENDOR)/$(BOARD)/ from CONFIG_SYS_VENDOR and
+ * CONFIG_SYS_BOARD: in `dir` ("board/$SYS_VENDOR/$SYS_BOARD"), a component
+ * "$NAME" matches any directory and holds when the string option NAME equals
+ * that directory's name; `empty`, when set, names an option that must be "".
+ * Only directories that hold a Makefile and sources count.
+ */
+struct kbuild_named_dir {
+	const char *dir;
+	const char *empty;
+};
+
 /* What a build of a commit's tree is for. */
 struct kbuild_target {
 	/* The top Makefile's directory: NULL or "" for the root, Xen's "xen". */
 	const char *srctree;
 	const char *arch;	/* $(ARCH): "x86", Xen's "x86_64"; NULL: no arch Makefile */
 	const char *srcarch;	/* $(SRCARCH), the directory under arch/: Xen's "x86"; NULL: arch */
+	/* Entered besides the top Makefile's lists, in every phase. */
+	const struct kbuild_named_dir *named_dirs;
+	size_t nr_named_dirs;
 };
 /*
  * The same for a commit of the repository; paths in the map are the

@@ -72,6 +72,7 @@ struct builder {
 	struct u64map memo;	/* model_tv_expr() by expression (low bit: rewrite_m) */
 	struct tv *dep;		/* per definition index, once computed */
 	uint8_t *has_dep;
+	uint8_t *strings;	/* per symbol index: tie its "S=text" variables (model_string_values) */
 };
 
 struct model *model_new(const struct kconfig *kc);

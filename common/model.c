@@ -134,10 +134,114 @@ static formula opaque(struct builder *b, const char *op, struct operand *x, stru
 	return f;
 }
 
+/*
+ * The text of a default's value when it is a constant: "b", a word no Kconfig
+ * defines, or y, m, n (kconfig reads `default "y"` as the symbol y).
+ */
+static const char *constant_text(const struct kconfig_expr *e)
+{
+	if (e && e->type == KEXPR_CONST)
+		return e->value;
+	if (e && e->type == KEXPR_SYMBOL && !e->sym->nr_defs)
+		return e->sym->name;
+	return NULL;
+}
+
+int model_string_values(const struct kconfig_symbol *s, struct strvec *values)
+{
+	struct strmap seen = STRMAP_INIT;
+	int ok = s->type == KCONFIG_STRING && s->nr_defs &&
+		 !(s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV | KSYM_DEFCONFIG_LIST));
+
+	for (size_t i = 0; ok && i < s->nr_defs; i++) {
+		const struct kconfig_definition *d = s->defs[i];
+
+		for (size_t j = 0; ok && j < d->nr_defaults; j++) {
+			const char *t = constant_text(d->defaults[j].value);
+
+			ok = t != NULL && seen.nr < MODEL_STRING_MAX;
+			if (ok && !strmap_contains(&seen, t)) {
+				strmap_put(&seen, t, NULL);
+				if (values)
+					strvec_push(values, t);
+			}
+		}
+	}
+	strmap_clear(&seen, NULL);
+	return ok;
+}
+
+int model_string_typed(const struct kconfig_symbol *s)
+{
+	for (size_t i = 0; i < s->nr_defs; i++)
+		if (s->defs[i]->nr_prompts)
+			return 1;
+	return 0;
+}
+
+static const struct kconfig_location *first_loc(const struct kconfig_symbol *s);
+
+static formula named_atom(struct builder *b, const char *sym, const char *text)
+{
+	char *name = xstrfmt("%s=%s", sym, text);
+	formula f = logic_atom(b->m->l, logic_var(b->m->l, name));
+
+	free(name);
+	return f;
+}
+
+/*
+ * "S is text" for an enumerable string option: its variable (tied to the
+ * defaults at the end of model_build); a text no default gives only as
+ * typed by the user (S=*), or false when S has no prompt.
+ */
+static formula string_equals(struct builder *b, const struct kconfig_symbol *s, const char *text)
+{
+	struct strvec values = STRVEC_INIT;
+	int defaulted = !*text;
+	formula f;
+
+	model_string_values(s, &values);
+	for (size_t i = 0; i < values.nr && !defaulted; i++)
+		defaulted = !strcmp(values.v[i], text);
+	strvec_clear(&values);
+	if (!defaulted && !model_string_typed(s))
+		return LOGIC_FALSE;
+	if (b->strings)	/* NULL after the build (model_expr): tied already, or free */
+		b->strings[s->index] = 1;
+	f = named_atom(b, s->name, text);
+	if (!defaulted)
+		model_add(b, logic_implies(b->m->l, f, named_atom(b, s->name, "*")),
+			  first_loc(s), msym_of(b, s)->display, "default");
+	return f;
+}
+
+/* The enumerable string option one side of `a = b` names, the other side's text. */
+static const struct kconfig_symbol *string_side(struct builder *b, const struct kconfig_expr *e,
+						const struct operand *x, const struct operand *y,
+						const char **text)
+{
+	const struct kconfig_expr *sides[2] = { e->left, e->right };
+	const struct operand *texts[2] = { y, x };
+
+	for (int k = 0; k < 2; k++) {
+		const struct kconfig_symbol *s = sides[k]->type == KEXPR_SYMBOL ? sides[k]->sym : NULL;
+
+		if (s && texts[k]->text && msym_of(b, s)->kind == MSYM_VALUE &&
+		    model_string_values(s, NULL)) {
+			*text = texts[k]->text;
+			return s;
+		}
+	}
+	return NULL;
+}
+
 static formula comparison(struct builder *b, const struct kconfig_expr *e)
 {
 	struct logic *l = b->m->l;
 	struct operand x = operand_of(b, e->left), y = operand_of(b, e->right);
+	const struct kconfig_symbol *s;
+	const char *text;
 	long long a, c;
 	static const char *const ops[] = {
 		[KEXPR_EQUAL] = "=", [KEXPR_UNEQUAL] = "!=", [KEXPR_LESS] = "<",
@@ -159,6 +263,8 @@ static formula comparison(struct builder *b, const struct kconfig_expr *e)
 			eq = tri_equals(b, x.tri, y.text);
 		} else if (y.is_tri && x.text) {
 			eq = tri_equals(b, y.tri, x.text);
+		} else if ((s = string_side(b, e, &x, &y, &text))) {
+			eq = string_equals(b, s, text);
 		} else {
 			eq = opaque(b, "=", &x, &y);
 		}
@@ -500,6 +606,61 @@ static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, 
 }
 
 /*
+ * An enumerable string option's "S=text" variables (model_string_values):
+ * each holds exactly when the first active default gives that text, "" when
+ * none is active, unless the user typed the value (S=*, only while a prompt
+ * is visible: then every text a default gives is false, and a text no
+ * default gives may hold). A chain of "no default active before this one"
+ * keeps it linear in the defaults, however many texts there are.
+ */
+static void encode_string_values(struct builder *b, const struct kconfig_symbol *s,
+				 const struct msym *ms)
+{
+	struct logic *l = b->m->l;
+	struct strvec values = STRVEC_INIT;
+	struct strmap index = STRMAP_INIT;
+	formula none = LOGIC_TRUE, typed = LOGIC_FALSE, *eq;
+
+	if (!model_string_values(s, &values))
+		return;
+	if (model_string_typed(s)) {
+		typed = named_atom(b, s->name, "*");
+		model_add(b, logic_implies(l, typed, visibility(b, s->defs, s->nr_defs).ge1),
+			  first_loc(s), ms->display, "depends on");
+	}
+	eq = xcalloc(values.nr + 1, sizeof(*eq));
+	for (size_t i = 0; i < values.nr; i++)
+		strmap_put(&index, values.v[i], (void *)(uintptr_t)(i + 1));
+	for (size_t i = 0; i < s->nr_defs; i++) {
+		const struct kconfig_definition *d = s->defs[i];
+
+		for (size_t j = 0; j < d->nr_defaults; j++) {
+			formula active = logic_and(l, def_dep(b, d).ge1,
+						   model_tv_expr(b, d->defaults[j].cond, 1).ge1);
+			size_t k = (uintptr_t)strmap_get(&index, constant_text(d->defaults[j].value)) - 1;
+
+			eq[k] = logic_or(l, eq[k], logic_and(l, none, active));
+			none = logic_and(l, none, logic_not(active));
+		}
+	}
+	for (size_t k = 0; k < values.nr; k++) {
+		formula f = eq[k];
+
+		if (!*values.v[k])
+			f = logic_or(l, f, none);
+		model_add(b, logic_iff(l, named_atom(b, s->name, values.v[k]),
+				       logic_and(l, logic_not(typed), f)),
+			  first_loc(s), ms->display, "default");
+	}
+	if (!strmap_contains(&index, ""))
+		model_add(b, logic_iff(l, named_atom(b, s->name, ""), logic_and(l, logic_not(typed), none)),
+			  first_loc(s), ms->display, "default");
+	free(eq);
+	strmap_clear(&index, NULL);
+	strvec_clear(&values);
+}
+
+/*
  * A choice: its mode is at most its visibility and, unless `optional`, at
  * least m (y for a bool choice) when visible. A member whose visibility is y
  * is y exactly when chosen: at most one is, and one is when the mode is y and
@@ -635,11 +796,22 @@ void model_expr(struct model *m, const struct kconfig *kc, const struct kconfig_
 
 struct model *model_build(const struct kconfig *kc)
 {
+	return model_build_strings(kc, NULL);
+}
+
+struct model *model_build_strings(const struct kconfig *kc, const char *const *strings)
+{
 	struct model *m = model_new(kc);
 	struct builder b = { .m = m, .kc = kc };
 	size_t i;
 	const struct kconfig_symbol *s;
 
+	b.strings = xcalloc(kc->nr_symbols + 1, 1);
+	for (; strings && *strings; strings++) {
+		s = kconfig_lookup(kc, *strings);
+		if (s && m->syms[s->index].kind == MSYM_VALUE && model_string_values(s, NULL))
+			b.strings[s->index] = 1;
+	}
 	b.dep = xcalloc(kc->nr_definitions + 1, sizeof(*b.dep));
 	b.has_dep = xcalloc(kc->nr_definitions + 1, 1);
 	b.choices = xcalloc(kc->nr_choices + 1, sizeof(*b.choices));
@@ -667,11 +839,15 @@ struct model *model_build(const struct kconfig *kc)
 	}
 	for (i = 0; i < kc->nr_choices; i++)
 		encode_choice(&b, kc->choices[i]);
+	for_each_kconfig_symbol(kc, i, s)
+		if (b.strings[s->index])
+			encode_string_values(&b, s, &m->syms[s->index]);
 	keep_definition_deps(&b);
 	m->choices = b.choices;		/* kept for model_defconfig_new */
 	m->nr_choices = kc->nr_choices;
 	free(b.dep);
 	free(b.has_dep);
+	free(b.strings);
 	u64map_release(&b.memo);
 	return m;
 }

@@ -17,7 +17,8 @@
  * Where it is looser than kconfig (never tighter, as far as tested): a visible
  * symbol is only bounded (at least its reverse dependency, at most its
  * visibility, default or reverse dependency), not tied to the user's choices;
- * int/hex/string values and their comparisons are free; `transitional`,
+ * int/hex/string values and their comparisons are free (but for the
+ * enumerable string options of model_string_values); `transitional`,
  * `option env` and probe symbols are free. Choices follow Linux 6.1 (a mode
  * y/m/n, select of a member ignored, members of an invisible choice take their
  * defaults), which also accepts what 6.11+ kconfig makes of bool choices.
@@ -38,6 +39,31 @@
 struct model;
 
 struct model *model_build(const struct kconfig *kc);
+/*
+ * The same, with the value of each string option named in `strings`
+ * (without CONFIG_, NULL-terminated; U-Boot's SYS_BOARD) tied to its
+ * defaults where model_string_values enumerates it.
+ */
+struct model *model_build_strings(const struct kconfig *kc, const char *const *strings);
+
+/*
+ * A string option whose defaults are all constants (U-Boot's SYS_BOARD,
+ * `default "b"` under each `if TARGET_B`) takes one of those constants, or
+ * "" when no default is active: the first active default's, unless the user
+ * types a value where a prompt is visible (model_string_typed). For such an
+ * option (at most MODEL_STRING_MAX constants), the variable named
+ * "<S>=<text>" is "S is text" in the model, and "<S>=*" is "the user typed a
+ * value": no text a default gives then, whatever the user typed (a board
+ * directory with its own default is built through its own target), and a
+ * text no default gives only then. The model ties them to the defaults when
+ * a Kconfig comparison names S or model_build_strings was given S. Returns
+ * 1 and, when `values` is not NULL, appends the distinct constants; 0 for
+ * any other symbol.
+ */
+#define MODEL_STRING_MAX 4096
+int model_string_values(const struct kconfig_symbol *s, struct strvec *values);
+/* Has the option a prompt (somewhere)? */
+int model_string_typed(const struct kconfig_symbol *s);
 void model_free(struct model *m);
 
 struct logic *model_logic(struct model *m);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "pc.h"
+#include "model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,51 @@ static formula pc_formula_uncached(struct pc_context *ctx, const struct cpp_expr
 	return LOGIC_TRUE;
 }
 
+/*
+ * A string option's value in a Kbuild condition (U-Boot's board directory):
+ * the model's "S=text" variable where it enumerates S's values (a text no
+ * default gives: only as typed by the user, S=*, or false without a prompt);
+ * false for S undefined but as ""; else free.
+ */
+static formula equals_formula(struct pc_context *ctx, const struct kbuild_expr *e)
+{
+	const char *eq = strchr(e->name, '=');
+	char *name = xstrndup(e->name, eq - e->name);
+	const struct kconfig_symbol *sym = kconfig_symbol(ctx, name);
+	struct strvec values = STRVEC_INIT;
+	formula f;
+
+	free(name);
+	if (!ctx->kconfig)
+		f = named_var(ctx->logic, "kbuild:", e->name);
+	else if (!sym)
+		f = eq[1] ? LOGIC_FALSE : LOGIC_TRUE;
+	else if (sym->type != KCONFIG_STRING || !model_string_values(sym, &values))
+		f = named_var(ctx->logic, "kbuild:", e->name);
+	else {
+		int possible = !eq[1];
+
+		for (size_t i = 0; i < values.nr && !possible; i++)
+			possible = !strcmp(values.v[i], eq + 1);
+		if (possible) {
+			f = named_var(ctx->logic, "", e->name);
+		} else if (model_string_typed(sym)) {
+			/* Only as the user's own value: a fact of Kconfig, S=text implies S=*. */
+			char *typed = xstrfmt("%s=*", sym->name);
+			int t = logic_var(ctx->logic, typed);
+
+			f = named_var(ctx->logic, "", e->name);
+			if (ctx->facts)
+				sat_add_clause(ctx->facts, (int[]){ -logic_literal(ctx->logic, f), t }, 2);
+			free(typed);
+		} else {
+			f = LOGIC_FALSE;
+		}
+	}
+	strvec_clear(&values);
+	return f;
+}
+
 formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e)
 {
 	struct logic *l = ctx->logic;
@@ -271,6 +317,8 @@ formula pc_kbuild_formula(struct pc_context *ctx, const struct kbuild_expr *e)
 	case KB_DEFINED:
 		/* The variable of `defined(CONFIG_SPL_BUILD)` in the file's blocks. */
 		return named_var(l, "cpp:", e->name);
+	case KB_EQUALS:
+		return equals_formula(ctx, e);
 	case KB_NOT:
 		return logic_not(pc_kbuild_formula(ctx, e->sub[0]));
 	case KB_AND:

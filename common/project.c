@@ -719,3 +719,27 @@ void project_foreign_trees(const struct project *p, struct repo *r, const git_oi
 		return;
 	repo_for_each_file(r, commit, "", walk_foreign, &w);
 }
+
+/*
+ * U-Boot's config.mk: BOARDDIR is $(VENDOR)/$(BOARD) from CONFIG_SYS_VENDOR
+ * and CONFIG_SYS_BOARD, $(BOARD) alone when the vendor is empty; the top
+ * Makefile (and scripts/Makefile.xpl) enter board/$(BOARDDIR)/ and, when it
+ * has a Makefile, board/$(VENDOR)/common/.
+ */
+static const struct kbuild_named_dir uboot_board_dirs[] = {
+	{ "board/$SYS_VENDOR/$SYS_BOARD", NULL },
+	{ "board/$SYS_VENDOR/common", NULL },
+	{ "board/$SYS_BOARD", "SYS_VENDOR" },
+};
+static const char *const uboot_board_options[] = { "SYS_VENDOR", "SYS_BOARD", NULL };
+
+const struct kbuild_named_dir *project_named_dirs(const struct project *p, size_t *nr)
+{
+	*nr = p->kind == PROJECT_UBOOT ? ARRAY_SIZE(uboot_board_dirs) : 0;
+	return *nr ? uboot_board_dirs : NULL;
+}
+
+const char *const *project_string_options(const struct project *p)
+{
+	return p->kind == PROJECT_UBOOT ? uboot_board_options : NULL;
+}

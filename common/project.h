@@ -16,6 +16,7 @@
 #define UT_PROJECT_H
 
 #include "cpp.h"
+#include "kbuild.h"
 #include "kconfig.h"
 #include "repo.h"
 
@@ -98,6 +99,14 @@ int project_architectures(const struct project *p, struct repo *r, const git_oid
  * other tree the name itself.
  */
 const char *project_arch_dir(const struct project *p, const char *arch);
+
+/*
+ * The directories the tree's build enters by string options' values
+ * (U-Boot's board/$(VENDOR)/$(BOARD)/: see kbuild_named_dir), *nr of them,
+ * and those options (NULL-terminated), whose values the model must know.
+ */
+const struct kbuild_named_dir *project_named_dirs(const struct project *p, size_t *nr);
+const char *const *project_string_options(const struct project *p);
 
 /*
  * kconfig_parse() over the commit's Kconfig tree, with the project's

@@ -191,7 +191,7 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 		      am->arch ? am->arch : "");
 		return NULL;
 	}
-	am->model = model_build(am->kconfig);
+	am->model = model_build_strings(am->kconfig, project_string_options(&t->project));
 	am->logic = model_logic(am->model);
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
@@ -331,6 +331,7 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 			.srcarch = t->arches.nr ? t->arch_dirs.v[i] : NULL,
 		};
 
+		target.named_dirs = project_named_dirs(&t->project, &target.nr_named_dirs);
 		t->kbuild_built[i] = 1;
 		t->kbuild[i] = kbuild_build(t, &target);
 		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);

@@ -128,12 +128,23 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 	}
 }
 
-/* The Kconfig symbol behind a model variable name: CONFIG_FOO or CONFIG_FOO_MODULE. */
+/*
+ * The Kconfig symbol behind a model variable name: CONFIG_FOO or
+ * CONFIG_FOO_MODULE, or FOO=text, a string option's value (model.h's
+ * model_string_values: U-Boot's SYS_BOARD, whose defaults the cone follows).
+ */
 struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
 {
 	struct kconfig_symbol *sym;
 	size_t len;
 
+	if (name && !starts_with(name, "CONFIG_") && strchr(name, '=') && !strchr(name, ':')) {
+		char *base = xstrndup(name, strchr(name, '=') - name);
+
+		sym = kconfig_lookup(v->kconfig, base);
+		free(base);
+		return sym && sym->nr_defs && sym->type == KCONFIG_STRING ? sym : NULL;
+	}
 	if (!name || !starts_with(name, "CONFIG_"))
 		return NULL;
 	name += 7;
