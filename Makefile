@@ -235,4 +235,4 @@ clean:
 	rm -rf build build-sanitize build-tsan build-fuzz t/trash\ directory.* t/test-results
 
 .PHONY: all test test-lint install deps doc clean kconfig fuzz FORCE
--include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d)) $(O)/git-vampyr/cc/vampyr-cc.d
+-include $(COMMON_OBJ:.o=.d) $(foreach c,$(COMMANDS),$($(c)_OBJ:.o=.d)) $(O)/git-vampyr/cc/vampyr-cc.d $(HELPER_BIN:=.d)
