@@ -675,6 +675,304 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 	return b->words;
 }
 
+/* See logic.h: the rewrites so far, by node. */
+struct logic_restrict {
+	struct logic *l;
+	int (*value)(void *data, int var);
+	void *data;
+	formula *memo;		/* per node: its rewrite + 1, 0 not computed */
+	size_t nr_memo;
+	uint32_t *stack;
+	size_t alloc_stack;
+	formula *args;
+	size_t alloc_args;
+};
+
+struct logic_restrict *logic_restrict_new(struct logic *l, int (*value)(void *data, int var),
+					  void *data)
+{
+	struct logic_restrict *r = xcalloc(1, sizeof(*r));
+
+	r->l = l;
+	r->value = value;
+	r->data = data;
+	return r;
+}
+
+void logic_restrict_free(struct logic_restrict *r)
+{
+	if (!r)
+		return;
+	free(r->memo);
+	free(r->stack);
+	free(r->args);
+	free(r);
+}
+
+static void restrict_fit(struct logic_restrict *r)
+{
+	size_t want = r->l->nr_nodes;
+
+	if (r->nr_memo >= want)
+		return;
+	want += want / 2 + 64;
+	r->memo = xrealloc(r->memo, want * sizeof(*r->memo));
+	memset(r->memo + r->nr_memo, 0, (want - r->nr_memo) * sizeof(*r->memo));
+	r->nr_memo = want;
+}
+
+/* The rewrite of node n, whose arguments are rewritten (memo). */
+static formula restrict_node(struct logic_restrict *r, uint32_t n)
+{
+	struct logic *l = r->l;
+	struct node nd = l->nodes[n];
+	int changed = 0;
+
+	if (nd.op == OP_CONST)
+		return MKF(n, 0);
+	if (nd.op == OP_VAR) {
+		int v = r->value(r->data, (int)nd.arg);
+
+		return v > 0 ? LOGIC_TRUE : v < 0 ? LOGIC_FALSE : MKF(n, 0);
+	}
+	ALLOC_GROW(r->args, nd.nargs, r->alloc_args);
+	for (uint32_t i = 0; i < nd.nargs; i++) {
+		formula a = l->args[nd.arg + i];
+
+		r->args[i] = (r->memo[NODE(a)] - 1) ^ NEG(a);
+		changed |= r->args[i] != a;
+	}
+	if (!changed)
+		return MKF(n, 0);
+	/* The constructors fold the constants; they may move l->nodes and l->args. */
+	switch (nd.op) {
+	case OP_AND:
+		return logic_and_n(l, r->args, nd.nargs);
+	case OP_XOR:
+		return logic_xor(l, r->args[0], r->args[1]);
+	default:
+		return logic_ite(l, r->args[0], r->args[1], r->args[2]);
+	}
+}
+
+formula logic_restrict(struct logic_restrict *r, formula f)
+{
+	struct logic *l = r->l;
+	size_t nr = 0;
+
+	restrict_fit(r);
+	/* Post-order without recursion, as logic_eval. */
+	ALLOC_GROW(r->stack, 1, r->alloc_stack);
+	r->stack[nr++] = NODE(f);
+	while (nr) {
+		uint32_t n = r->stack[nr - 1];
+		int pending = 0;
+
+		if (r->memo[n]) {
+			nr--;
+			continue;
+		}
+		if (l->nodes[n].op != OP_VAR && l->nodes[n].op != OP_CONST) {
+			for (uint32_t i = 0; i < l->nodes[n].nargs; i++) {
+				uint32_t c = NODE(l->args[l->nodes[n].arg + i]);
+
+				if (r->memo[c])
+					continue;
+				ALLOC_GROW(r->stack, nr + 1, r->alloc_stack);
+				r->stack[nr++] = c;
+				pending = 1;
+			}
+		}
+		if (pending)
+			continue;
+		formula g = restrict_node(r, n);
+
+		/* New nodes made by the rewrite: room for them (they need none). */
+		restrict_fit(r);
+		r->memo[n] = g + 1;
+		nr--;
+	}
+	return (r->memo[NODE(f)] - 1) ^ NEG(f);
+}
+
+/* See logic.h: the obligations of one logic_extend() call. */
+struct logic_extend {
+	struct logic *l;
+	uint32_t call;
+	uint32_t *stamp;	/* per node: the call that committed it */
+	uint8_t *want;		/* per node: the value committed to */
+	size_t nr_nodes;
+	uint32_t *var_stamp;	/* per variable: the call that chose its value */
+	uint8_t *var_want;
+	size_t nr_vars;
+	formula *stack, *choices;	/* forced obligations; disjunctions to choose in */
+	size_t nr_stack, alloc_stack, nr_choices, alloc_choices;
+	int (*value)(void *data, int var);
+	void *data;
+};
+
+struct logic_extend *logic_extend_new(struct logic *l)
+{
+	struct logic_extend *x = xcalloc(1, sizeof(*x));
+
+	x->l = l;
+	return x;
+}
+
+void logic_extend_free(struct logic_extend *x)
+{
+	if (!x)
+		return;
+	free(x->stamp);
+	free(x->want);
+	free(x->var_stamp);
+	free(x->var_want);
+	free(x->stack);
+	free(x->choices);
+	free(x);
+}
+
+static void extend_fit(struct logic_extend *x)
+{
+	struct logic *l = x->l;
+
+	if (x->nr_nodes < l->nr_nodes) {
+		x->stamp = xrealloc(x->stamp, l->nr_nodes * sizeof(*x->stamp));
+		x->want = xrealloc(x->want, l->nr_nodes);
+		memset(x->stamp + x->nr_nodes, 0, (l->nr_nodes - x->nr_nodes) * sizeof(*x->stamp));
+		x->nr_nodes = l->nr_nodes;
+	}
+	if (x->nr_vars < l->nr_vars) {
+		x->var_stamp = xrealloc(x->var_stamp, l->nr_vars * sizeof(*x->var_stamp));
+		x->var_want = xrealloc(x->var_want, l->nr_vars);
+		memset(x->var_stamp + x->nr_vars, 0, (l->nr_vars - x->nr_vars) * sizeof(*x->var_stamp));
+		x->nr_vars = l->nr_vars;
+	}
+	if (!++x->call) {
+		memset(x->stamp, 0, x->nr_nodes * sizeof(*x->stamp));
+		memset(x->var_stamp, 0, x->nr_vars * sizeof(*x->var_stamp));
+		x->call = 1;
+	}
+}
+
+/* f's value as far as it is known: 1 true, -1 false, 0 not yet (only literals and commitments). */
+static int extend_known(struct logic_extend *x, formula f)
+{
+	const struct node *nd = &x->l->nodes[NODE(f)];
+	int v = 0;
+
+	if (nd->op == OP_CONST) {
+		v = -1;
+	} else if (nd->op == OP_VAR) {
+		v = x->value(x->data, (int)nd->arg);
+		if (!v && x->var_stamp[nd->arg] == x->call)
+			v = x->var_want[nd->arg] ? 1 : -1;
+	} else if (x->stamp[NODE(f)] == x->call) {
+		v = x->want[NODE(f)] ? 1 : -1;
+	}
+	return NEG(f) ? -v : v;
+}
+
+/* Commits f to be true; 0 on a contradiction. */
+static int extend_commit(struct logic_extend *x, formula f)
+{
+	uint32_t n = NODE(f);
+	const struct node *nd = &x->l->nodes[n];
+	int want = !NEG(f), known = extend_known(x, f);
+
+	if (known)
+		return known > 0;
+	if (nd->op == OP_VAR) {
+		x->var_stamp[nd->arg] = x->call;
+		x->var_want[nd->arg] = (uint8_t)want;
+		return 1;
+	}
+	x->stamp[n] = x->call;
+	x->want[n] = (uint8_t)want;
+	if (nd->op == OP_AND && !want) {
+		ALLOC_GROW(x->choices, x->nr_choices + 1, x->alloc_choices);
+		x->choices[x->nr_choices++] = f;
+	} else {
+		ALLOC_GROW(x->stack, x->nr_stack + 1, x->alloc_stack);
+		x->stack[x->nr_stack++] = f;
+	}
+	return 1;
+}
+
+/* The obligations of a committed node that are forced. */
+static int extend_forced(struct logic_extend *x, formula f)
+{
+	const struct node *nd = &x->l->nodes[NODE(f)];
+	const formula *a = x->l->args + nd->arg;
+	int want = !NEG(f), c;
+
+	switch (nd->op) {
+	case OP_AND:
+		/* Committed true (false ones are choices). */
+		for (uint32_t i = 0; i < nd->nargs; i++)
+			if (!extend_commit(x, x->l->args[nd->arg + i]))
+				return 0;
+		return 1;
+	case OP_XOR:
+		/* a ^ b == want: b follows from a once a is known. */
+		c = extend_known(x, a[0]);
+		if (!c && !extend_commit(x, a[0] ^ 1))
+			return 0;
+		c = extend_known(x, a[0]);
+		return extend_commit(x, a[1] ^ (formula)((c > 0) == want));
+	default:
+		c = extend_known(x, a[0]);
+		if (!c) {
+			if (!extend_commit(x, a[0]))
+				return 0;
+			c = 1;
+		}
+		return extend_commit(x, (c > 0 ? a[1] : a[2]) ^ (formula)!want);
+	}
+}
+
+/* A false conjunction: one argument false, one that is already if there is one. */
+static int extend_choose(struct logic_extend *x, formula f)
+{
+	const struct node *nd = &x->l->nodes[NODE(f)];
+	formula pick = 0;
+	int found = 0;
+
+	for (uint32_t i = 0; i < nd->nargs; i++) {
+		formula a = x->l->args[nd->arg + i] ^ 1;
+		int k = extend_known(x, a);
+
+		if (k > 0)
+			return 1;
+		if (!k && !found) {
+			pick = a;
+			found = 1;
+		}
+	}
+	return found && extend_commit(x, pick);
+}
+
+int logic_extend(struct logic_extend *x, formula f, int (*value)(void *data, int var), void *data)
+{
+	size_t next = 0;
+
+	extend_fit(x);
+	x->value = value;
+	x->data = data;
+	x->nr_stack = x->nr_choices = 0;
+	if (!extend_commit(x, f))
+		return 0;
+	for (;;) {
+		while (x->nr_stack)
+			if (!extend_forced(x, x->stack[--x->nr_stack]))
+				return 0;
+		if (next == x->nr_choices)
+			return 1;
+		if (!extend_choose(x, x->choices[next++]))
+			return 0;
+	}
+}
+
 /*
  * Two-valued evaluation of a small formula with values from a callback, no
  * memo: for presence conditions (trees of a few nodes) checked against many

@@ -96,6 +96,33 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 void logic_bits_free(struct logic_bits *b);
 
 /*
+ * Formulas with some variables replaced by constants: value(data, var) is 1
+ * (true), -1 (false) or 0 (kept), asked once per variable, and may not
+ * change. Memoised across calls by node, so the formulas of a file, which
+ * share their parents' and earlier arms' conditions, are rewritten in time
+ * linear in all of them together, however deep or long their chains.
+ */
+struct logic_restrict;
+struct logic_restrict *logic_restrict_new(struct logic *l, int (*value)(void *data, int var),
+					  void *data);
+formula logic_restrict(struct logic_restrict *r, formula f);
+void logic_restrict_free(struct logic_restrict *r);
+
+/*
+ * Values for the free variables of f (value() 0; the others are fixed: > 0
+ * true, < 0 false) that make f true, looked for greedily in one pass over f
+ * (each node once, no backtracking): 1 when found, so f is satisfiable with
+ * the fixed values; 0 when not, though f may be. Forced parts first (the
+ * arguments of a conjunction), then a choice per disjunction, taking an
+ * argument that already holds when there is one. value() may be asked
+ * several times for a variable and must answer alike.
+ */
+struct logic_extend;
+struct logic_extend *logic_extend_new(struct logic *l);
+int logic_extend(struct logic_extend *x, formula f, int (*value)(void *data, int var), void *data);
+void logic_extend_free(struct logic_extend *x);
+
+/*
  * Two-valued evaluation without memo, values from a callback (> 0 true):
  * for small formulas checked against many assignments.
  */

@@ -48,6 +48,8 @@ struct sat {
 	size_t share_next;	/* the share's first model not looked at yet */
 	size_t shared;
 	struct logic_bits *bits;
+	struct logic_extend *extend;
+	size_t extend_slot;	/* the witness logic_extend() looks at */
 	int random_phase;	/* decisions take random phases: diverse witnesses */
 	int phases_saved;	/* picosat holds the phases of a model it found */
 	int interrupted;	/* a solve was cut short: answers are made up */
@@ -175,6 +177,7 @@ void sat_free(struct sat *s)
 	free(s->ones);
 	free(s->late);
 	logic_bits_free(s->bits);
+	logic_extend_free(s->extend);
 	free(s);
 }
 
@@ -568,6 +571,42 @@ static int witnessed(struct sat *s, formula f)
 	return 0;
 }
 
+/* A variable's value in witness extend_slot (fixed), or 0: one no base clause names. */
+static int extend_value(void *data, int var)
+{
+	struct sat *s = data;
+	const uint64_t *col = pool_column(s, var);
+
+	if (!col)
+		return 0;
+	return (col[s->extend_slot / 64] >> (s->extend_slot % 64)) & 1 ? 1 : -1;
+}
+
+/* The witnesses logic_extend() tries, newest first. */
+#define SAT_EXTEND_TRIES 4
+
+/*
+ * Does one of the newest witnesses become a model of f with other values
+ * for the variables no base clause names (C names outside Kconfig, missing
+ * ones)? One pass over f each: the conditions of an #elif chain's arms
+ * differ from the last arms' models only there, and without this each arm
+ * took a solve. Several: the #ifdef and #else inside an arm want a Kconfig
+ * symbol both ways.
+ */
+static int extended(struct sat *s, formula f)
+{
+	size_t tries = s->nr_witnesses < SAT_EXTEND_TRIES ? s->nr_witnesses : SAT_EXTEND_TRIES;
+
+	if (!s->extend && tries)
+		s->extend = logic_extend_new(s->l);
+	for (size_t k = 1; k <= tries; k++) {
+		s->extend_slot = (s->next_witness + s->max_witnesses - k) % s->max_witnesses;
+		if (s->extend_slot < s->nr_witnesses && logic_extend(s->extend, f, extend_value, s))
+			return 1;
+	}
+	return 0;
+}
+
 void sat_set_random_phase(struct sat *s)
 {
 	s->random_phase = 1;
@@ -771,7 +810,7 @@ int sat_satisfiable(struct sat *s, formula f)
 	int r;
 	if (f == LOGIC_FALSE) {
 		r = SAT_UNSAT;
-	} else if (witnessed(s, f) || (take_shared(s) && witnessed(s, f))) {
+	} else if (extended(s, f) || witnessed(s, f) || (take_shared(s) && witnessed(s, f))) {
 		r = SAT_SAT;
 		s->witnessed++;
 	} else {

@@ -90,6 +90,7 @@ static void arch_model_release(struct arch_model *am, int stats)
 	if (am->samples_path)
 		sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
 	free(am->samples_path);
+	logic_restrict_free(am->missing_off);
 	if (am->code_sat)
 		sat_free(am->code_sat);
 	if (am->model)

@@ -35,6 +35,8 @@ struct arch_model {
 	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
 	int stats_printed;	/* UNDERTAKER_STATS */
 	size_t constant;	/* questions answered as their formula was built (a constant) */
+	/* The analysis's rewrite of formulas with names no Kconfig defines off, or NULL. */
+	struct logic_restrict *missing_off;
 	/* Shared (trees_share): how often and how long a worker waited for another's use. */
 	size_t waits;
 	double wait_seconds;
