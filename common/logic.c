@@ -533,10 +533,16 @@ int logic_eval(struct logic_eval *ev, formula f)
 
 struct logic_bits {
 	struct logic *l;
-	uint32_t *stamp;	/* per node: the call that computed it */
+	uint32_t *stamp;	/* per node: the epoch that computed it */
 	uint32_t *at;		/* per node: its words' offset in `words` */
+	uint8_t *used_free;	/* per node: a free variable below it */
 	size_t nr_nodes;
-	uint32_t call;
+	uint32_t epoch;		/* 0: nothing computed */
+	/* What the computed rows were computed with. */
+	size_t row_words;
+	uint64_t free_value;
+	const uint64_t *(*column)(void *data, int var);
+	void *data;
 	uint64_t *words;
 	size_t nr_words, alloc_words;
 	uint32_t *stack;
@@ -557,6 +563,7 @@ void logic_bits_free(struct logic_bits *b)
 		return;
 	free(b->stamp);
 	free(b->at);
+	free(b->used_free);
 	free(b->words);
 	free(b->stack);
 	free(b);
@@ -572,6 +579,72 @@ static void bits_arg(const struct logic_bits *b, formula f, size_t words, uint64
 		out[i] = w[i] ^ neg;
 }
 
+/* Node n's words (its arguments' computed), its used_free. */
+static void bits_node(struct logic_bits *b, uint32_t n, size_t words,
+		      const uint64_t *(*column)(void *data, int var), void *data,
+		      uint64_t free_value)
+{
+	struct logic *l = b->l;
+	const struct node *nd = &l->nodes[n];
+	uint64_t *out;
+
+	ALLOC_GROW(b->words, b->nr_words + words, b->alloc_words);
+	b->at[n] = (uint32_t)b->nr_words;
+	b->nr_words += words;
+	out = b->words + b->at[n];
+	b->used_free[n] = 0;
+	switch (nd->op) {
+	case OP_CONST:
+		memset(out, 0, words * sizeof(*out));
+		break;
+	case OP_VAR: {
+		const uint64_t *col = column(data, (int)nd->arg);
+
+		if (col) {
+			memcpy(out, col, words * sizeof(*out));
+		} else {
+			b->used_free[n] = 1;
+			for (size_t i = 0; i < words; i++)
+				out[i] = free_value;
+		}
+		break;
+	}
+	case OP_AND: {
+		uint64_t *arg = b->words + words;
+
+		bits_arg(b, l->args[nd->arg], words, out);
+		for (uint32_t k = 1; k < nd->nargs; k++) {
+			bits_arg(b, l->args[nd->arg + k], words, arg);
+			for (size_t i = 0; i < words; i++)
+				out[i] &= arg[i];
+		}
+		break;
+	}
+	case OP_XOR: {
+		uint64_t *arg = b->words + words;
+
+		bits_arg(b, l->args[nd->arg], words, out);
+		bits_arg(b, l->args[nd->arg + 1], words, arg);
+		for (size_t i = 0; i < words; i++)
+			out[i] ^= arg[i];
+		break;
+	}
+	case OP_ITE: {
+		uint64_t *arg = b->words + words, *c = b->words;
+
+		bits_arg(b, l->args[nd->arg], words, c);
+		bits_arg(b, l->args[nd->arg + 1], words, out);
+		bits_arg(b, l->args[nd->arg + 2], words, arg);
+		for (size_t i = 0; i < words; i++)
+			out[i] = (c[i] & out[i]) | (~c[i] & arg[i]);
+		break;
+	}
+	}
+	if (nd->op != OP_VAR && nd->op != OP_CONST)
+		for (uint32_t i = 0; i < nd->nargs; i++)
+			b->used_free[n] |= b->used_free[NODE(l->args[nd->arg + i])];
+}
+
 const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 				const uint64_t *(*column)(void *data, int var), void *data,
 				uint64_t free_value, int *used_free)
@@ -582,25 +655,26 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 	if (b->nr_nodes < l->nr_nodes) {
 		b->stamp = xrealloc(b->stamp, l->nr_nodes * sizeof(*b->stamp));
 		b->at = xrealloc(b->at, l->nr_nodes * sizeof(*b->at));
+		b->used_free = xrealloc(b->used_free, l->nr_nodes);
 		memset(b->stamp + b->nr_nodes, 0, (l->nr_nodes - b->nr_nodes) * sizeof(*b->stamp));
 		b->nr_nodes = l->nr_nodes;
 	}
-	if (!++b->call) {
-		memset(b->stamp, 0, b->nr_nodes * sizeof(*b->stamp));
-		b->call = 1;
+	if (!b->epoch || words != b->row_words || free_value != b->free_value ||
+	    column != b->column || data != b->data) {
+		b->row_words = words;
+		b->free_value = free_value;
+		b->column = column;
+		b->data = data;
+		logic_bits_forget(b);
 	}
-	/* Two scratch rows first (result, argument), then one row per node computed. */
-	b->nr_words = 2 * words;
-	ALLOC_GROW(b->words, b->nr_words, b->alloc_words);
 	ALLOC_GROW(b->stack, 1, b->alloc_stack);
 	b->stack[nr++] = NODE(f);
 	while (nr) {
 		uint32_t n = b->stack[nr - 1];
 		const struct node *nd = &l->nodes[n];
 		int pending = 0;
-		uint64_t *out;
 
-		if (b->stamp[n] == b->call) {
+		if (b->stamp[n] == b->epoch) {
 			nr--;
 			continue;
 		}
@@ -608,7 +682,7 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 			for (uint32_t i = 0; i < nd->nargs; i++) {
 				uint32_t c = NODE(l->args[nd->arg + i]);
 
-				if (b->stamp[c] == b->call)
+				if (b->stamp[c] == b->epoch)
 					continue;
 				ALLOC_GROW(b->stack, nr + 1, b->alloc_stack);
 				b->stack[nr++] = c;
@@ -617,62 +691,24 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 		}
 		if (pending)
 			continue;
-		ALLOC_GROW(b->words, b->nr_words + words, b->alloc_words);
-		b->at[n] = (uint32_t)b->nr_words;
-		b->nr_words += words;
-		out = b->words + b->at[n];
-		switch (nd->op) {
-		case OP_CONST:
-			memset(out, 0, words * sizeof(*out));
-			break;
-		case OP_VAR: {
-			const uint64_t *col = column(data, (int)nd->arg);
-
-			if (col) {
-				memcpy(out, col, words * sizeof(*out));
-			} else {
-				*used_free = 1;
-				for (size_t i = 0; i < words; i++)
-					out[i] = free_value;
-			}
-			break;
-		}
-		case OP_AND: {
-			uint64_t *arg = b->words + words;
-
-			bits_arg(b, l->args[nd->arg], words, out);
-			for (uint32_t k = 1; k < nd->nargs; k++) {
-				bits_arg(b, l->args[nd->arg + k], words, arg);
-				for (size_t i = 0; i < words; i++)
-					out[i] &= arg[i];
-			}
-			break;
-		}
-		case OP_XOR: {
-			uint64_t *arg = b->words + words;
-
-			bits_arg(b, l->args[nd->arg], words, out);
-			bits_arg(b, l->args[nd->arg + 1], words, arg);
-			for (size_t i = 0; i < words; i++)
-				out[i] ^= arg[i];
-			break;
-		}
-		case OP_ITE: {
-			uint64_t *arg = b->words + words, *c = b->words;
-
-			bits_arg(b, l->args[nd->arg], words, c);
-			bits_arg(b, l->args[nd->arg + 1], words, out);
-			bits_arg(b, l->args[nd->arg + 2], words, arg);
-			for (size_t i = 0; i < words; i++)
-				out[i] = (c[i] & out[i]) | (~c[i] & arg[i]);
-			break;
-		}
-		}
-		b->stamp[n] = b->call;
+		bits_node(b, n, words, column, data, free_value);
+		b->stamp[n] = b->epoch;
 		nr--;
 	}
+	*used_free |= b->used_free[NODE(f)];
 	bits_arg(b, f, words, b->words);
 	return b->words;
+}
+
+void logic_bits_forget(struct logic_bits *b)
+{
+	if (!++b->epoch) {
+		memset(b->stamp, 0, b->nr_nodes * sizeof(*b->stamp));
+		b->epoch = 1;
+	}
+	/* Two scratch rows first (result, argument), then one row per node computed. */
+	b->nr_words = 2 * b->row_words;
+	ALLOC_GROW(b->words, b->nr_words, b->alloc_words);
 }
 
 /* See logic.h: the rewrites so far, by node. */
@@ -793,184 +829,6 @@ formula logic_restrict(struct logic_restrict *r, formula f)
 		nr--;
 	}
 	return (r->memo[NODE(f)] - 1) ^ NEG(f);
-}
-
-/* See logic.h: the obligations of one logic_extend() call. */
-struct logic_extend {
-	struct logic *l;
-	uint32_t call;
-	uint32_t *stamp;	/* per node: the call that committed it */
-	uint8_t *want;		/* per node: the value committed to */
-	size_t nr_nodes;
-	uint32_t *var_stamp;	/* per variable: the call that chose its value */
-	uint8_t *var_want;
-	size_t nr_vars;
-	formula *stack, *choices;	/* forced obligations; disjunctions to choose in */
-	size_t nr_stack, alloc_stack, nr_choices, alloc_choices;
-	int (*value)(void *data, int var);
-	void *data;
-};
-
-struct logic_extend *logic_extend_new(struct logic *l)
-{
-	struct logic_extend *x = xcalloc(1, sizeof(*x));
-
-	x->l = l;
-	return x;
-}
-
-void logic_extend_free(struct logic_extend *x)
-{
-	if (!x)
-		return;
-	free(x->stamp);
-	free(x->want);
-	free(x->var_stamp);
-	free(x->var_want);
-	free(x->stack);
-	free(x->choices);
-	free(x);
-}
-
-static void extend_fit(struct logic_extend *x)
-{
-	struct logic *l = x->l;
-
-	if (x->nr_nodes < l->nr_nodes) {
-		x->stamp = xrealloc(x->stamp, l->nr_nodes * sizeof(*x->stamp));
-		x->want = xrealloc(x->want, l->nr_nodes);
-		memset(x->stamp + x->nr_nodes, 0, (l->nr_nodes - x->nr_nodes) * sizeof(*x->stamp));
-		x->nr_nodes = l->nr_nodes;
-	}
-	if (x->nr_vars < l->nr_vars) {
-		x->var_stamp = xrealloc(x->var_stamp, l->nr_vars * sizeof(*x->var_stamp));
-		x->var_want = xrealloc(x->var_want, l->nr_vars);
-		memset(x->var_stamp + x->nr_vars, 0, (l->nr_vars - x->nr_vars) * sizeof(*x->var_stamp));
-		x->nr_vars = l->nr_vars;
-	}
-	if (!++x->call) {
-		memset(x->stamp, 0, x->nr_nodes * sizeof(*x->stamp));
-		memset(x->var_stamp, 0, x->nr_vars * sizeof(*x->var_stamp));
-		x->call = 1;
-	}
-}
-
-/* f's value as far as it is known: 1 true, -1 false, 0 not yet (only literals and commitments). */
-static int extend_known(struct logic_extend *x, formula f)
-{
-	const struct node *nd = &x->l->nodes[NODE(f)];
-	int v = 0;
-
-	if (nd->op == OP_CONST) {
-		v = -1;
-	} else if (nd->op == OP_VAR) {
-		v = x->value(x->data, (int)nd->arg);
-		if (!v && x->var_stamp[nd->arg] == x->call)
-			v = x->var_want[nd->arg] ? 1 : -1;
-	} else if (x->stamp[NODE(f)] == x->call) {
-		v = x->want[NODE(f)] ? 1 : -1;
-	}
-	return NEG(f) ? -v : v;
-}
-
-/* Commits f to be true; 0 on a contradiction. */
-static int extend_commit(struct logic_extend *x, formula f)
-{
-	uint32_t n = NODE(f);
-	const struct node *nd = &x->l->nodes[n];
-	int want = !NEG(f), known = extend_known(x, f);
-
-	if (known)
-		return known > 0;
-	if (nd->op == OP_VAR) {
-		x->var_stamp[nd->arg] = x->call;
-		x->var_want[nd->arg] = (uint8_t)want;
-		return 1;
-	}
-	x->stamp[n] = x->call;
-	x->want[n] = (uint8_t)want;
-	if (nd->op == OP_AND && !want) {
-		ALLOC_GROW(x->choices, x->nr_choices + 1, x->alloc_choices);
-		x->choices[x->nr_choices++] = f;
-	} else {
-		ALLOC_GROW(x->stack, x->nr_stack + 1, x->alloc_stack);
-		x->stack[x->nr_stack++] = f;
-	}
-	return 1;
-}
-
-/* The obligations of a committed node that are forced. */
-static int extend_forced(struct logic_extend *x, formula f)
-{
-	const struct node *nd = &x->l->nodes[NODE(f)];
-	const formula *a = x->l->args + nd->arg;
-	int want = !NEG(f), c;
-
-	switch (nd->op) {
-	case OP_AND:
-		/* Committed true (false ones are choices). */
-		for (uint32_t i = 0; i < nd->nargs; i++)
-			if (!extend_commit(x, x->l->args[nd->arg + i]))
-				return 0;
-		return 1;
-	case OP_XOR:
-		/* a ^ b == want: b follows from a once a is known. */
-		c = extend_known(x, a[0]);
-		if (!c && !extend_commit(x, a[0] ^ 1))
-			return 0;
-		c = extend_known(x, a[0]);
-		return extend_commit(x, a[1] ^ (formula)((c > 0) == want));
-	default:
-		c = extend_known(x, a[0]);
-		if (!c) {
-			if (!extend_commit(x, a[0]))
-				return 0;
-			c = 1;
-		}
-		return extend_commit(x, (c > 0 ? a[1] : a[2]) ^ (formula)!want);
-	}
-}
-
-/* A false conjunction: one argument false, one that is already if there is one. */
-static int extend_choose(struct logic_extend *x, formula f)
-{
-	const struct node *nd = &x->l->nodes[NODE(f)];
-	formula pick = 0;
-	int found = 0;
-
-	for (uint32_t i = 0; i < nd->nargs; i++) {
-		formula a = x->l->args[nd->arg + i] ^ 1;
-		int k = extend_known(x, a);
-
-		if (k > 0)
-			return 1;
-		if (!k && !found) {
-			pick = a;
-			found = 1;
-		}
-	}
-	return found && extend_commit(x, pick);
-}
-
-int logic_extend(struct logic_extend *x, formula f, int (*value)(void *data, int var), void *data)
-{
-	size_t next = 0;
-
-	extend_fit(x);
-	x->value = value;
-	x->data = data;
-	x->nr_stack = x->nr_choices = 0;
-	if (!extend_commit(x, f))
-		return 0;
-	for (;;) {
-		while (x->nr_stack)
-			if (!extend_forced(x, x->stack[--x->nr_stack]))
-				return 0;
-		if (next == x->nr_choices)
-			return 1;
-		if (!extend_choose(x, x->choices[next++]))
-			return 0;
-	}
 }
 
 /*

@@ -66,8 +66,10 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  * it: a solve of the Linux model costs tens of milliseconds, evaluating a
  * query in a few witnesses microseconds, and most queries are satisfiable.
  * The newest few witnesses are also tried with other values for the
- * variables no base clause names (logic_extend(): one pass over f), so the
- * arms of a long #elif chain over C names take no solve each.
+ * variables no base clause names (logic_extend(): one pass over the parts
+ * of f that do not already hold), so the arms of a long #elif chain over C
+ * names take no solve each. Evaluations are kept by node until the
+ * witnesses change: a query costs its own nodes, not its parents' again.
  * Variables made after a witness are taken from their unit facts (a base
  * clause on a variable no question named yet), or are free: the query is then
  * tried with them all false and all true. Such facts keep every answer.

@@ -84,6 +84,33 @@ test_expect_success 'undertaker: 8,000 nested #ifs each naming a missing symbol'
 	grep "^deep.c:8000: dead block B7999 (missing CONFIG_UNDEF8000, global): #if CONFIG_A && CONFIG_UNDEF8000$" out
 '
 
+# The issue's two shapes at three times their size, under a wall-clock cap
+# that main cannot meet: 24,000 nested #ifs took 35 s there (the 8,000 of
+# the test above 2.5 s), 18,000 #elif arms over two minutes (6,000: 20 s).
+# Now 0.4 s and 0.9 s (1.8 s and 3.8 s under ASan): each query evaluates
+# only its own nodes, the shared parents and earlier arms being kept from
+# the queries before (logic_bits) or taken as they hold (logic_extend).
+test_expect_success 'undertaker: 24,000 nested #ifs each naming a missing symbol, within 20 s' '
+	git checkout -q base &&
+	perl -e "print qq(#if CONFIG_A && CONFIG_UNDEF\$_\n) for 1..24000; print qq(int x;\n), qq(#endif\n) x 24000" >deep3.c &&
+	git add deep3.c && test_tick && git commit -q -m deep3 && git tag deep3 &&
+	test_expect_code 1 timeout 20 git undertaker --no-notes deep3^! >out 2>err &&
+	test_must_be_empty err &&
+	test $(grep -c "dead block" out) = 24000 &&
+	grep "^deep3.c:24000: dead block B23999 (missing CONFIG_UNDEF24000, global): #if CONFIG_A && CONFIG_UNDEF24000$" out
+'
+
+test_expect_success 'undertaker: 18,000 #elif arms each naming a missing symbol, an #ifdef inside each, within 20 s' '
+	git checkout -q base &&
+	perl -e "print qq(#if CONFIG_A\nint a;\n); for (1..18000) { print qq(#elif defined(CONFIG_U\$_)\n#ifdef CONFIG_B\nint b\$_;\n#endif\n) } print qq(#endif\n)" >arms3.c &&
+	git add arms3.c && test_tick && git commit -q -m arms3 && git tag arms3 &&
+	test_expect_code 1 timeout 20 git undertaker --no-notes arms3^! >out 2>err &&
+	test_must_be_empty err &&
+	test $(grep -c "dead block" out) = 36000 &&
+	grep "^arms3.c:71999: dead block B35999 (missing CONFIG_U18000, global): #elif defined(CONFIG_U18000)$" out &&
+	grep "^arms3.c:72000: dead block B36000 (missing, global): #ifdef CONFIG_B$" out
+'
+
 test_expect_success 'undertaker: one #if naming 80k undefined names: linear, 64 names and 512 bytes shown' '
 	perl -e "print qq(#if defined(CONFIG_U1)); print qq( || defined(CONFIG_U\$_)) for 2..80000; print qq(\nint u;\n#endif\n)" >many.c &&
 	git add many.c && test_tick && git commit -q -m many && git tag many &&

@@ -411,6 +411,7 @@ static int dimacs(void)
 struct assignment {
 	int fixed[NV + 1];
 	int full[NV + 1];
+	struct logic *l;
 };
 
 static int fixed_value(void *data, int var)
@@ -440,6 +441,18 @@ static int extendable(struct logic *l, formula f, struct assignment *as)
 	return 0;
 }
 
+/* holds() for logic_extend(): g with the free variables false, or at times "unsure". */
+static int free_false_holds(void *data, formula g)
+{
+	struct assignment *as = data;
+
+	if (rnd(4) == 0)
+		return 0;
+	for (int v = 1; v <= NV; v++)
+		as->full[v] = as->fixed[v] ? as->fixed[v] : -1;
+	return logic_eval_with(as->l, g, full_value, as);
+}
+
 /*
  * logic_restrict() against substitution in every assignment; logic_extend()
  * never finds values where there are none, and finds them where f holds with
@@ -450,7 +463,7 @@ static int rewrite(void)
 	struct logic *l = logic_new();
 	formula pool[NV];
 	int bad = 0;
-	size_t found = 0, total = 0;
+	size_t found = 0, found_hinted = 0, total = 0;
 
 	for (int i = 0; i < NV; i++) {
 		char name[16];
@@ -458,7 +471,7 @@ static int rewrite(void)
 		pool[i] = logic_atom(l, logic_var(l, name));
 	}
 	for (int round = 0; round < 300; round++) {
-		struct assignment as;
+		struct assignment as = { .l = l };
 		struct logic_restrict *r;
 		struct logic_extend *x = logic_extend_new(l);
 
@@ -468,7 +481,8 @@ static int rewrite(void)
 		for (int k = 0; k < 20; k++) {
 			formula f = random_formula(l, pool, NV, 4);
 			formula g = logic_restrict(r, f);
-			int can = extendable(l, f, &as), ext = logic_extend(x, f, fixed_value, &as);
+			int can = extendable(l, f, &as), ext = logic_extend(x, f, fixed_value, NULL, &as);
+			int hinted = logic_extend(x, f, fixed_value, free_false_holds, &as);
 
 			bad += check(logic_restrict(r, f) == g && logic_restrict(r, logic_not(f)) == logic_not(g),
 				     "restrict memo");
@@ -488,7 +502,9 @@ static int rewrite(void)
 				bad += check(fv == gv, "restrict agrees with substitution");
 			}
 			bad += check(!ext || can, "extend found values where there are none");
+			bad += check(!hinted || can, "extend with holds() found values where there are none");
 			found += ext;
+			found_hinted += hinted;
 			total += can;
 		}
 		logic_restrict_free(r);
@@ -496,7 +512,8 @@ static int rewrite(void)
 	}
 	/* Greedy, so not every one, but most. */
 	bad += check(found * 2 > total, "extend finds most");
-	printf("rewrite: extend found %zu of %zu\n", found, total);
+	bad += check(found_hinted * 2 > total, "extend with holds() finds most");
+	printf("rewrite: extend found %zu of %zu, with holds() %zu\n", found, total, found_hinted);
 	logic_free(l);
 	if (!bad)
 		printf("rewrite ok\n");
