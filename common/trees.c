@@ -400,6 +400,15 @@ void trees_borrow(struct trees *t, struct trees *owner)
 	t->tm.release = release_model;
 }
 
+void trees_unborrow(struct trees *t)
+{
+	t->owner = NULL;
+	if (!t->locks) {
+		t->tm.hold = NULL;
+		t->tm.release = NULL;
+	}
+}
+
 static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
 {
 	struct kbuild_map *map;

@@ -163,6 +163,11 @@ void trees_share(struct trees *t);
  * the primary architecture's model, which every file asks, stays its own.
  */
 void trees_borrow(struct trees *t, struct trees *owner);
+/*
+ * Ends trees_borrow(): `t` builds its own models again. A worker's trees are
+ * kept from one commit to the next, the owner's may not be.
+ */
+void trees_unborrow(struct trees *t);
 
 /* arches.nr, or 1 for a tree with a single model. */
 size_t trees_nr_models(const struct trees *t);
