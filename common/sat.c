@@ -381,6 +381,7 @@ static void pool_set(struct sat *s, size_t slot, int var)
 
 struct sat_share {
 	pthread_mutex_t lock;
+	size_t users;		/* sat_shares_get() not yet put back (the set's lock) */
 	int nr_vars;
 	size_t bytes, max;
 	unsigned char *rows;	/* bit var % 8 of byte var / 8 */
@@ -499,6 +500,7 @@ struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr
 		sh = sat_share_new(nr_vars, max);
 		strmap_put(&shs->by_key, key, sh);
 	}
+	sh->users++;
 	pthread_mutex_unlock(&shs->lock);
 	/* Another build of the same key cannot differ, but be safe. */
 	return sh->nr_vars == nr_vars ? sh : NULL;
@@ -507,6 +509,27 @@ struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr
 static void free_share(void *p)
 {
 	sat_share_free(p);
+}
+
+void sat_shares_put(struct sat_shares *shs, const char *key)
+{
+	struct sat_share *sh;
+
+	pthread_mutex_lock(&shs->lock);
+	sh = strmap_get(&shs->by_key, key);
+	if (sh && !--sh->users) {
+		/* No solver of that base left: the map without it (no removal in place). */
+		struct strmap kept = STRMAP_INIT;
+		struct strmap_entry *e;
+
+		strmap_for_each(&shs->by_key, e)
+			if (e->value != sh)
+				strmap_put(&kept, e->key, e->value);
+		strmap_clear(&shs->by_key, NULL);
+		shs->by_key = kept;
+		sat_share_free(sh);
+	}
+	pthread_mutex_unlock(&shs->lock);
 }
 
 void sat_shares_free(struct sat_shares *shs)

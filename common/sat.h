@@ -138,6 +138,12 @@ void sat_join_share(struct sat *s, struct sat_share *sh);
 struct sat_shares;
 struct sat_shares *sat_shares_new(void);
 struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr_vars, size_t max);
+/*
+ * Gives back what sat_shares_get() returned (even NULL), once the solver
+ * that joined it is freed: the last one frees the share, so a range's
+ * shares are those of the models alive, not of every model it built.
+ */
+void sat_shares_put(struct sat_shares *shs, const char *key);
 void sat_shares_free(struct sat_shares *shs);
 
 struct sat_stats {

@@ -87,6 +87,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->diskcache = trees_diskcache_open(r, o->common.stats);
 	buildfiles_set_diskcache(c->buildfiles, c->diskcache);
 	c->kconfig_cache = kconfig_cache_new();
+	kconfig_cache_set_budget(c->kconfig_cache, o->common.kconfig_cache_kib * 1024);
 	c->kbuild_cache = kbuild_cache_new();
 	c->macros = cpp_macros_new();
 	project_config_init(&c->project_config, r);
@@ -123,6 +124,25 @@ void checker_save(struct checker *c)
 		trees_cache_save(&c->trees);
 	if (c && !c->parent && !c->results_of)
 		diskcache_keep_budget(c->diskcache);
+	if (c && !c->parent && c->opts->common.stats) {
+		struct kconfig_cache_stats st;
+
+		kconfig_cache_stats(c->kconfig_cache, &st);
+		fprintf(stderr, "kconfig cache: %zu files lexed, %zu reused, %zu evicted; "
+			"%zu KB held at most\n", st.lexed, st.reused, st.evicted, st.peak >> 10);
+	}
+}
+
+void checker_trim(struct checker *c)
+{
+	git_oid *keep = NULL;
+	size_t nr = 0, alloc = 0;
+
+	trees_cache_digests(&c->trees, &keep, &nr, &alloc);
+	for (size_t w = 0; w < c->nr_workers; w++)
+		trees_cache_digests(&c->workers[w]->trees, &keep, &nr, &alloc);
+	buildfiles_trim(c->buildfiles, keep, nr);
+	free(keep);
 }
 
 void checker_free(struct checker *c)
