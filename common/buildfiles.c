@@ -124,6 +124,48 @@ static void free_strvec(void *p)
 	free(p);
 }
 
+/* buildfiles_trim(): how much of each memo a range keeps at most. */
+#define TRIM_INFOS 16
+#define TRIM_BLOBS 50000
+#define TRIM_SUBTREES 200000
+
+static int kept_digest(const struct commit_info *ci, const git_oid *keep, size_t nr_keep)
+{
+	for (size_t i = 0; i < nr_keep; i++)
+		if (git_oid_equal(&ci->info.digest, &keep[i]))
+			return 1;
+	return 0;
+}
+
+void buildfiles_trim(struct buildfiles *b, const git_oid *keep, size_t nr_keep)
+{
+	if (b->by_digest.nr > TRIM_INFOS) {
+		struct strmap digests = STRMAP_INIT, commits = STRMAP_INIT;
+		struct strmap_entry *e;
+
+		/* by_commit first: its values are by_digest's, still there. */
+		strmap_for_each(&b->by_commit, e)
+			if (kept_digest(e->value, keep, nr_keep))
+				strmap_put(&commits, e->key, e->value);
+		strmap_for_each(&b->by_digest, e) {
+			if (kept_digest(e->value, keep, nr_keep))
+				strmap_put(&digests, e->key, e->value);
+			else
+				free_commit_info(e->value);
+		}
+		strmap_clear(&b->by_commit, NULL);
+		strmap_clear(&b->by_digest, NULL);
+		b->by_commit = commits;
+		b->by_digest = digests;
+	}
+	if (b->blob_names.nr > TRIM_BLOBS)
+		strmap_clear(&b->blob_names, free_strvec);
+	if (b->cpp_rules.nr > TRIM_BLOBS)
+		strmap_clear(&b->cpp_rules, free_strvec);
+	if (b->subtrees.nr > TRIM_SUBTREES)
+		strmap_clear(&b->subtrees, free_subtree);
+}
+
 void buildfiles_free(struct buildfiles *b)
 {
 	if (!b)

@@ -39,8 +39,16 @@ void buildfiles_free(struct buildfiles *b);
  */
 struct diskcache;
 void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc);
-/* Info for the tree of `commit`; valid until buildfiles_free. */
+/* Info for the tree of `commit`; valid until buildfiles_free or buildfiles_trim. */
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
+/*
+ * Forgets what a long range no longer needs, once its memos pass their
+ * bounds: the info of every set of build files but the `nr_keep` digests
+ * `keep` (those still in use: their buildfiles_info stays valid), and the
+ * per-blob and per-tree memos whole. Called between commits; a memory bound,
+ * not a cost: what is forgotten is read again (or from the disk cache).
+ */
+void buildfiles_trim(struct buildfiles *b, const git_oid *keep, size_t nr_keep);
 /*
  * Does a Kconfig file of the tree of `commit` define `name` (without
  * CONFIG_)? Memoized per subtree and blob for the same name, so that a walk

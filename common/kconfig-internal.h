@@ -60,6 +60,10 @@ struct kconfig_lexed {
 	struct strbuf text;
 	struct lex_message *msgs;	/* lexing errors, replayed on each parse */
 	size_t nr_msgs, alloc_msgs;
+	/* In a kconfig_cache, under its lock: */
+	size_t bytes;		/* what it holds, counted against the budget */
+	unsigned users;		/* parses reading it now: not evicted */
+	uint64_t last_use;	/* the cache's clock when last found or added */
 };
 
 struct kconfig_lexed *kconfig_lex(const char *data, size_t size);
@@ -75,7 +79,13 @@ struct kconfig_cache {
 	struct strmap lexed;	/* id -> struct kconfig_lexed (never changed once in) */
 	struct strmap printed;	/* messages already printed once */
 	struct strmap ids;	/* "<scope>:<path>" -> id ("" when absent) */
-	size_t nr_lexed, nr_reused;
+	size_t nr_lexed, nr_reused, nr_evicted;
+	/*
+	 * The lexed files' bytes, and the most they may hold: past it the least
+	 * recently used that no parse reads are evicted (lexed again when met).
+	 */
+	size_t bytes, budget, peak;
+	uint64_t clock;
 };
 
 /* ---- the preprocessor ---------------------------------------------------- */

@@ -444,7 +444,13 @@ struct kconfig_cache *kconfig_cache_new(void)
 	struct kconfig_cache *c = xcalloc(1, sizeof(*c));
 
 	pthread_mutex_init(&c->lock, NULL);
+	c->budget = KCONFIG_CACHE_BUDGET;
 	return c;
+}
+
+void kconfig_cache_set_budget(struct kconfig_cache *c, size_t bytes)
+{
+	c->budget = bytes ? bytes : KCONFIG_CACHE_BUDGET;
 }
 
 static void free_lexed(void *p)
@@ -463,9 +469,15 @@ void kconfig_cache_free(struct kconfig_cache *c)
 	free(c);
 }
 
-void kconfig_cache_stats(const struct kconfig_cache *c, size_t *lexed, size_t *reused)
+void kconfig_cache_stats(const struct kconfig_cache *c, struct kconfig_cache_stats *st)
 {
 	/* Called between parses: no lock (the mutex is not const). */
-	*lexed = c ? c->nr_lexed : 0;
-	*reused = c ? c->nr_reused : 0;
+	memset(st, 0, sizeof(*st));
+	if (!c)
+		return;
+	st->lexed = c->nr_lexed;
+	st->reused = c->nr_reused;
+	st->evicted = c->nr_evicted;
+	st->bytes = c->bytes;
+	st->peak = c->peak;
 }

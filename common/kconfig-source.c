@@ -88,14 +88,38 @@ struct kconfig *kconfig_ps_kconfig(struct parse_state *ps) { return ps->kc; }
 
 /* ---- files ---- */
 
+/* The most path -> id answers kept (about 100 bytes each). */
+#define KCONFIG_IDS_MAX (1 << 18)
+
+
+static size_t lexed_bytes(const struct kconfig_lexed *lf)
+{
+	size_t n = sizeof(*lf) + lf->alloc_lines * sizeof(*lf->lines) +
+		   lf->alloc_toks * sizeof(*lf->toks) + lf->text.alloc +
+		   lf->alloc_msgs * sizeof(*lf->msgs);
+
+	for (size_t i = 0; i < lf->nr_msgs; i++)
+		n += strlen(lf->msgs[i].msg) + 1;
+	return n;
+}
+
+/* Under the lock: one more parse reads lf. */
+static void cache_use(struct kconfig_cache *cache, struct kconfig_lexed *lf)
+{
+	lf->users++;
+	lf->last_use = ++cache->clock;
+}
+
 static struct kconfig_lexed *cache_find(struct kconfig_cache *cache, const char *id)
 {
 	struct kconfig_lexed *lf;
 
 	pthread_mutex_lock(&cache->lock);
 	lf = strmap_get(&cache->lexed, id);
-	if (lf)
+	if (lf) {
 		cache->nr_reused++;
+		cache_use(cache, lf);
+	}
 	pthread_mutex_unlock(&cache->lock);
 	return lf;
 }
@@ -109,15 +133,84 @@ static struct kconfig_lexed *cache_add(struct kconfig_cache *cache, const char *
 	pthread_mutex_lock(&cache->lock);
 	had = strmap_get(&cache->lexed, id);
 	if (!had) {
+		lf->bytes = lexed_bytes(lf);
 		strmap_put(&cache->lexed, id, lf);
 		cache->nr_lexed++;
+		cache->bytes += lf->bytes;
+		if (cache->bytes > cache->peak)
+			cache->peak = cache->bytes;
+		cache_use(cache, lf);
 	} else {
 		cache->nr_reused++;	/* lexed twice at once: count it as one file */
+		cache_use(cache, had);
 	}
 	pthread_mutex_unlock(&cache->lock);
 	if (had)
 		kconfig_lexed_free(lf);
 	return had ? had : lf;
+}
+
+static int by_last_use(const void *a, const void *b)
+{
+	const struct kconfig_lexed *x = *(const struct kconfig_lexed *const *)a;
+	const struct kconfig_lexed *y = *(const struct kconfig_lexed *const *)b;
+
+	return x->last_use < y->last_use ? -1 : x->last_use > y->last_use;
+}
+
+/*
+ * Under the lock, past the budget: the least recently used files that no
+ * parse reads go, until the cache holds 3/4 of its budget (one pass over
+ * the map, not one per file).
+ */
+static void cache_evict(struct kconfig_cache *cache)
+{
+	struct strmap kept = STRMAP_INIT;
+	struct strmap_entry *e;
+	struct kconfig_lexed **idle = NULL;
+	size_t nr = 0, alloc = 0, k = 0, freed = 0;
+	size_t excess = cache->bytes - cache->budget / 4 * 3;
+	uint64_t cut;
+
+	strmap_for_each(&cache->lexed, e) {
+		struct kconfig_lexed *lf = e->value;
+
+		if (!lf->users) {
+			ALLOC_GROW(idle, nr + 1, alloc);
+			idle[nr++] = lf;
+		}
+	}
+	if (nr)
+		qsort(idle, nr, sizeof(*idle), by_last_use);
+	while (k < nr && freed < excess)
+		freed += idle[k++]->bytes;
+	cut = k ? idle[k - 1]->last_use : 0;
+	free(idle);
+	if (!k)
+		return;
+	strmap_for_each(&cache->lexed, e) {
+		struct kconfig_lexed *lf = e->value;
+
+		if (lf->users || lf->last_use > cut) {
+			strmap_put(&kept, e->key, lf);
+			continue;
+		}
+		cache->bytes -= lf->bytes;
+		cache->nr_evicted++;
+		kconfig_lexed_free(lf);
+	}
+	strmap_clear(&cache->lexed, NULL);
+	cache->lexed = kept;
+}
+
+/* The parse is done with lf (from cache_find or cache_add). */
+static void cache_release(struct kconfig_cache *cache, struct kconfig_lexed *lf)
+{
+	pthread_mutex_lock(&cache->lock);
+	lf->users--;
+	if (cache->bytes > cache->budget)
+		cache_evict(cache);
+	pthread_mutex_unlock(&cache->lock);
 }
 
 /* file_id through the cache's memory of the reader's scope. */
@@ -143,6 +236,9 @@ static int scoped_file_id(const struct kconfig_reader *r, struct kconfig_cache *
 	ret = r->file_id(r->data, path, id);
 	if (ret >= 0) {
 		pthread_mutex_lock(&cache->lock);
+		/* A memo of older commits' trees too: forgotten whole past its bound. */
+		if (cache->ids.nr >= KCONFIG_IDS_MAX)
+			strmap_clear(&cache->ids, free);
 		if (!strmap_contains(&cache->ids, key.buf))
 			strmap_put(&cache->ids, key.buf, xstrdup(ret ? "" : id));
 		pthread_mutex_unlock(&cache->lock);
@@ -227,6 +323,8 @@ static int parse_file(struct parse_state *ps, const char *path)
 	ps->line = saved_line;
 	if (owned)
 		kconfig_lexed_free(lf);
+	else
+		cache_release(ps->cache, lf);
 	return 0;
 }
 

@@ -115,10 +115,24 @@ void kconfig_text_for_each_reference(const char *data, size_t size,
  * the architecture and is redone on every parse.
  */
 struct kconfig_cache;
+/* The bytes of lexed files a cache keeps at most by default: Linux 6.1 is 12 MB. */
+#define KCONFIG_CACHE_BUDGET ((size_t)64 << 20)
 struct kconfig_cache *kconfig_cache_new(void);
 void kconfig_cache_free(struct kconfig_cache *c);
-/* Statistics: files lexed (misses) and files found lexed (hits). */
-void kconfig_cache_stats(const struct kconfig_cache *c, size_t *lexed, size_t *reused);
+/*
+ * At most `bytes` of lexed files kept (0: the default): past it, the least
+ * recently used that no parse is reading are dropped and lexed again when a
+ * later parse meets them. A range's memory stays bounded as its commits
+ * change Kconfig files.
+ */
+void kconfig_cache_set_budget(struct kconfig_cache *c, size_t bytes);
+struct kconfig_cache_stats {
+	size_t lexed;		/* files lexed (misses) */
+	size_t reused;		/* files found lexed (hits) */
+	size_t evicted;		/* dropped for the budget */
+	size_t bytes, peak;	/* held now, and at most */
+};
+void kconfig_cache_stats(const struct kconfig_cache *c, struct kconfig_cache_stats *st);
 
 /* ---- the symbol table ----------------------------------------------- */
 

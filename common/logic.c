@@ -533,10 +533,16 @@ int logic_eval(struct logic_eval *ev, formula f)
 
 struct logic_bits {
 	struct logic *l;
-	uint32_t *stamp;	/* per node: the call that computed it */
+	uint32_t *stamp;	/* per node: the epoch that computed it */
 	uint32_t *at;		/* per node: its words' offset in `words` */
+	uint8_t *used_free;	/* per node: a free variable below it */
 	size_t nr_nodes;
-	uint32_t call;
+	uint32_t epoch;		/* 0: nothing computed */
+	/* What the computed rows were computed with. */
+	size_t row_words;
+	uint64_t free_value;
+	const uint64_t *(*column)(void *data, int var);
+	void *data;
 	uint64_t *words;
 	size_t nr_words, alloc_words;
 	uint32_t *stack;
@@ -557,6 +563,7 @@ void logic_bits_free(struct logic_bits *b)
 		return;
 	free(b->stamp);
 	free(b->at);
+	free(b->used_free);
 	free(b->words);
 	free(b->stack);
 	free(b);
@@ -572,6 +579,72 @@ static void bits_arg(const struct logic_bits *b, formula f, size_t words, uint64
 		out[i] = w[i] ^ neg;
 }
 
+/* Node n's words (its arguments' computed), its used_free. */
+static void bits_node(struct logic_bits *b, uint32_t n, size_t words,
+		      const uint64_t *(*column)(void *data, int var), void *data,
+		      uint64_t free_value)
+{
+	struct logic *l = b->l;
+	const struct node *nd = &l->nodes[n];
+	uint64_t *out;
+
+	ALLOC_GROW(b->words, b->nr_words + words, b->alloc_words);
+	b->at[n] = (uint32_t)b->nr_words;
+	b->nr_words += words;
+	out = b->words + b->at[n];
+	b->used_free[n] = 0;
+	switch (nd->op) {
+	case OP_CONST:
+		memset(out, 0, words * sizeof(*out));
+		break;
+	case OP_VAR: {
+		const uint64_t *col = column(data, (int)nd->arg);
+
+		if (col) {
+			memcpy(out, col, words * sizeof(*out));
+		} else {
+			b->used_free[n] = 1;
+			for (size_t i = 0; i < words; i++)
+				out[i] = free_value;
+		}
+		break;
+	}
+	case OP_AND: {
+		uint64_t *arg = b->words + words;
+
+		bits_arg(b, l->args[nd->arg], words, out);
+		for (uint32_t k = 1; k < nd->nargs; k++) {
+			bits_arg(b, l->args[nd->arg + k], words, arg);
+			for (size_t i = 0; i < words; i++)
+				out[i] &= arg[i];
+		}
+		break;
+	}
+	case OP_XOR: {
+		uint64_t *arg = b->words + words;
+
+		bits_arg(b, l->args[nd->arg], words, out);
+		bits_arg(b, l->args[nd->arg + 1], words, arg);
+		for (size_t i = 0; i < words; i++)
+			out[i] ^= arg[i];
+		break;
+	}
+	case OP_ITE: {
+		uint64_t *arg = b->words + words, *c = b->words;
+
+		bits_arg(b, l->args[nd->arg], words, c);
+		bits_arg(b, l->args[nd->arg + 1], words, out);
+		bits_arg(b, l->args[nd->arg + 2], words, arg);
+		for (size_t i = 0; i < words; i++)
+			out[i] = (c[i] & out[i]) | (~c[i] & arg[i]);
+		break;
+	}
+	}
+	if (nd->op != OP_VAR && nd->op != OP_CONST)
+		for (uint32_t i = 0; i < nd->nargs; i++)
+			b->used_free[n] |= b->used_free[NODE(l->args[nd->arg + i])];
+}
+
 const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 				const uint64_t *(*column)(void *data, int var), void *data,
 				uint64_t free_value, int *used_free)
@@ -582,25 +655,26 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 	if (b->nr_nodes < l->nr_nodes) {
 		b->stamp = xrealloc(b->stamp, l->nr_nodes * sizeof(*b->stamp));
 		b->at = xrealloc(b->at, l->nr_nodes * sizeof(*b->at));
+		b->used_free = xrealloc(b->used_free, l->nr_nodes);
 		memset(b->stamp + b->nr_nodes, 0, (l->nr_nodes - b->nr_nodes) * sizeof(*b->stamp));
 		b->nr_nodes = l->nr_nodes;
 	}
-	if (!++b->call) {
-		memset(b->stamp, 0, b->nr_nodes * sizeof(*b->stamp));
-		b->call = 1;
+	if (!b->epoch || words != b->row_words || free_value != b->free_value ||
+	    column != b->column || data != b->data) {
+		b->row_words = words;
+		b->free_value = free_value;
+		b->column = column;
+		b->data = data;
+		logic_bits_forget(b);
 	}
-	/* Two scratch rows first (result, argument), then one row per node computed. */
-	b->nr_words = 2 * words;
-	ALLOC_GROW(b->words, b->nr_words, b->alloc_words);
 	ALLOC_GROW(b->stack, 1, b->alloc_stack);
 	b->stack[nr++] = NODE(f);
 	while (nr) {
 		uint32_t n = b->stack[nr - 1];
 		const struct node *nd = &l->nodes[n];
 		int pending = 0;
-		uint64_t *out;
 
-		if (b->stamp[n] == b->call) {
+		if (b->stamp[n] == b->epoch) {
 			nr--;
 			continue;
 		}
@@ -608,7 +682,7 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 			for (uint32_t i = 0; i < nd->nargs; i++) {
 				uint32_t c = NODE(l->args[nd->arg + i]);
 
-				if (b->stamp[c] == b->call)
+				if (b->stamp[c] == b->epoch)
 					continue;
 				ALLOC_GROW(b->stack, nr + 1, b->alloc_stack);
 				b->stack[nr++] = c;
@@ -617,62 +691,144 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 		}
 		if (pending)
 			continue;
-		ALLOC_GROW(b->words, b->nr_words + words, b->alloc_words);
-		b->at[n] = (uint32_t)b->nr_words;
-		b->nr_words += words;
-		out = b->words + b->at[n];
-		switch (nd->op) {
-		case OP_CONST:
-			memset(out, 0, words * sizeof(*out));
-			break;
-		case OP_VAR: {
-			const uint64_t *col = column(data, (int)nd->arg);
-
-			if (col) {
-				memcpy(out, col, words * sizeof(*out));
-			} else {
-				*used_free = 1;
-				for (size_t i = 0; i < words; i++)
-					out[i] = free_value;
-			}
-			break;
-		}
-		case OP_AND: {
-			uint64_t *arg = b->words + words;
-
-			bits_arg(b, l->args[nd->arg], words, out);
-			for (uint32_t k = 1; k < nd->nargs; k++) {
-				bits_arg(b, l->args[nd->arg + k], words, arg);
-				for (size_t i = 0; i < words; i++)
-					out[i] &= arg[i];
-			}
-			break;
-		}
-		case OP_XOR: {
-			uint64_t *arg = b->words + words;
-
-			bits_arg(b, l->args[nd->arg], words, out);
-			bits_arg(b, l->args[nd->arg + 1], words, arg);
-			for (size_t i = 0; i < words; i++)
-				out[i] ^= arg[i];
-			break;
-		}
-		case OP_ITE: {
-			uint64_t *arg = b->words + words, *c = b->words;
-
-			bits_arg(b, l->args[nd->arg], words, c);
-			bits_arg(b, l->args[nd->arg + 1], words, out);
-			bits_arg(b, l->args[nd->arg + 2], words, arg);
-			for (size_t i = 0; i < words; i++)
-				out[i] = (c[i] & out[i]) | (~c[i] & arg[i]);
-			break;
-		}
-		}
-		b->stamp[n] = b->call;
+		bits_node(b, n, words, column, data, free_value);
+		b->stamp[n] = b->epoch;
 		nr--;
 	}
+	*used_free |= b->used_free[NODE(f)];
 	bits_arg(b, f, words, b->words);
 	return b->words;
+}
+
+void logic_bits_forget(struct logic_bits *b)
+{
+	if (!++b->epoch) {
+		memset(b->stamp, 0, b->nr_nodes * sizeof(*b->stamp));
+		b->epoch = 1;
+	}
+	/* Two scratch rows first (result, argument), then one row per node computed. */
+	b->nr_words = 2 * b->row_words;
+	ALLOC_GROW(b->words, b->nr_words, b->alloc_words);
+}
+
+/* See logic.h: the rewrites so far, by node. */
+struct logic_restrict {
+	struct logic *l;
+	int (*value)(void *data, int var);
+	void *data;
+	formula *memo;		/* per node: its rewrite + 1, 0 not computed */
+	size_t nr_memo;
+	uint32_t *stack;
+	size_t alloc_stack;
+	formula *args;
+	size_t alloc_args;
+};
+
+struct logic_restrict *logic_restrict_new(struct logic *l, int (*value)(void *data, int var),
+					  void *data)
+{
+	struct logic_restrict *r = xcalloc(1, sizeof(*r));
+
+	r->l = l;
+	r->value = value;
+	r->data = data;
+	return r;
+}
+
+void logic_restrict_free(struct logic_restrict *r)
+{
+	if (!r)
+		return;
+	free(r->memo);
+	free(r->stack);
+	free(r->args);
+	free(r);
+}
+
+static void restrict_fit(struct logic_restrict *r)
+{
+	size_t want = r->l->nr_nodes;
+
+	if (r->nr_memo >= want)
+		return;
+	want += want / 2 + 64;
+	r->memo = xrealloc(r->memo, want * sizeof(*r->memo));
+	memset(r->memo + r->nr_memo, 0, (want - r->nr_memo) * sizeof(*r->memo));
+	r->nr_memo = want;
+}
+
+/* The rewrite of node n, whose arguments are rewritten (memo). */
+static formula restrict_node(struct logic_restrict *r, uint32_t n)
+{
+	struct logic *l = r->l;
+	struct node nd = l->nodes[n];
+	int changed = 0;
+
+	if (nd.op == OP_CONST)
+		return MKF(n, 0);
+	if (nd.op == OP_VAR) {
+		int v = r->value(r->data, (int)nd.arg);
+
+		return v > 0 ? LOGIC_TRUE : v < 0 ? LOGIC_FALSE : MKF(n, 0);
+	}
+	ALLOC_GROW(r->args, nd.nargs, r->alloc_args);
+	for (uint32_t i = 0; i < nd.nargs; i++) {
+		formula a = l->args[nd.arg + i];
+
+		r->args[i] = (r->memo[NODE(a)] - 1) ^ NEG(a);
+		changed |= r->args[i] != a;
+	}
+	if (!changed)
+		return MKF(n, 0);
+	/* The constructors fold the constants; they may move l->nodes and l->args. */
+	switch (nd.op) {
+	case OP_AND:
+		return logic_and_n(l, r->args, nd.nargs);
+	case OP_XOR:
+		return logic_xor(l, r->args[0], r->args[1]);
+	default:
+		return logic_ite(l, r->args[0], r->args[1], r->args[2]);
+	}
+}
+
+formula logic_restrict(struct logic_restrict *r, formula f)
+{
+	struct logic *l = r->l;
+	size_t nr = 0;
+
+	restrict_fit(r);
+	/* Post-order without recursion, as logic_eval. */
+	ALLOC_GROW(r->stack, 1, r->alloc_stack);
+	r->stack[nr++] = NODE(f);
+	while (nr) {
+		uint32_t n = r->stack[nr - 1];
+		int pending = 0;
+
+		if (r->memo[n]) {
+			nr--;
+			continue;
+		}
+		if (l->nodes[n].op != OP_VAR && l->nodes[n].op != OP_CONST) {
+			for (uint32_t i = 0; i < l->nodes[n].nargs; i++) {
+				uint32_t c = NODE(l->args[l->nodes[n].arg + i]);
+
+				if (r->memo[c])
+					continue;
+				ALLOC_GROW(r->stack, nr + 1, r->alloc_stack);
+				r->stack[nr++] = c;
+				pending = 1;
+			}
+		}
+		if (pending)
+			continue;
+		formula g = restrict_node(r, n);
+
+		/* New nodes made by the rewrite: room for them (they need none). */
+		restrict_fit(r);
+		r->memo[n] = g + 1;
+		nr--;
+	}
+	return (r->memo[NODE(f)] - 1) ^ NEG(f);
 }
 
 /*

@@ -86,14 +86,54 @@ void logic_eval_free(struct logic_eval *ev);
  * word. column(data, var) gives a variable's `words` words, or NULL for one
  * the assignments do not know, which is then `free_value` (0 or ~0) in all of
  * them and sets *used_free. Returns f's `words` words, valid until the next
- * call. Shared subformulas are computed once per call.
+ * call. Each node is computed once and kept for later calls with the same
+ * words, free_value, column and data, until logic_bits_forget(): the
+ * conditions of a file share their parents' and earlier arms' nodes, and
+ * evaluating each whole made an 8,000-deep nesting quadratic.
  */
 struct logic_bits;
 struct logic_bits *logic_bits_new(struct logic *l);
 const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 				const uint64_t *(*column)(void *data, int var), void *data,
 				uint64_t free_value, int *used_free);
+/* The columns changed: nothing computed so far holds. */
+void logic_bits_forget(struct logic_bits *b);
 void logic_bits_free(struct logic_bits *b);
+
+/*
+ * Formulas with some variables replaced by constants: value(data, var) is 1
+ * (true), -1 (false) or 0 (kept), asked once per variable, and may not
+ * change. Memoised across calls by node, so the formulas of a file, which
+ * share their parents' and earlier arms' conditions, are rewritten in time
+ * linear in all of them together, however deep or long their chains.
+ */
+struct logic_restrict;
+struct logic_restrict *logic_restrict_new(struct logic *l, int (*value)(void *data, int var),
+					  void *data);
+formula logic_restrict(struct logic_restrict *r, formula f);
+void logic_restrict_free(struct logic_restrict *r);
+
+/*
+ * Values for the free variables of f (value() 0; the others are fixed: > 0
+ * true, < 0 false) that make f true, looked for greedily in one pass over f
+ * (each node once, no backtracking): 1 when found, so f is satisfiable with
+ * the fixed values; 0 when not, though f may be. Forced parts first (the
+ * arguments of a conjunction), then a choice per disjunction, taking an
+ * argument that already holds when there is one. value() may be asked
+ * several times for a variable and must answer alike.
+ *
+ * holds(data, g), or NULL: 1 when g is true with the fixed values and every
+ * free variable false (0 when not or unsure). Such a part is not walked, so
+ * the conditions of a chain or a nesting, which share their earlier arms and
+ * parents, cost each query its own nodes only, not the whole chain again
+ * (holds() keeping its answers). It stays true unless a free variable below
+ * it is chosen true elsewhere: then f is walked whole.
+ */
+struct logic_extend;
+struct logic_extend *logic_extend_new(struct logic *l);
+int logic_extend(struct logic_extend *x, formula f, int (*value)(void *data, int var),
+		 int (*holds)(void *data, formula g), void *data);
+void logic_extend_free(struct logic_extend *x);
 
 /*
  * Two-valued evaluation without memo, values from a callback (> 0 true):

@@ -462,6 +462,38 @@ out:
 	return ret;
 }
 
+/*
+ * Reads back what was just written: libgit2 may report success for an object
+ * it did not keep (the disk filled up as it wrote; a corrupt file already at
+ * the object's path, which it takes for the object). 0, or -1 said.
+ */
+static int check_kept(struct notes_batch *b, git_repository *g, const git_oid *commit_id,
+		      const git_oid *tree_id)
+{
+	const git_oid *ids[] = { tree_id, commit_id };
+	git_odb *odb = NULL;
+	int ret = 0;
+
+	if (git_repository_odb(&odb, g) < 0)
+		return 0;	/* the ref update says what is wrong */
+	for (size_t i = 0; i < ARRAY_SIZE(ids) && !ret; i++) {
+		git_odb_object *obj = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (!git_odb_read(&obj, odb, ids[i])) {
+			git_odb_object_free(obj);
+			continue;
+		}
+		error("%s: cannot write notes: object %s cannot be read back after it was written "
+		      "(%s); is the disk full? Nothing written", b->ref,
+		      git_oid_tostr(hex, sizeof(hex), ids[i]),
+		      git_error_last() ? git_error_last()->message : "unknown error");
+		ret = -1;
+	}
+	git_odb_free(odb);
+	return ret;
+}
+
 /* Re-reads the tip of the ref after another writer moved it. */
 static int reread_tip(struct notes_batch *b, git_repository *g)
 {
@@ -501,6 +533,8 @@ static int commit_once(struct notes_batch *b, git_repository *g, const git_signa
 		      git_error_last() ? git_error_last()->message : "unknown error");
 		goto out;
 	}
+	if (check_kept(b, g, &commit_id, &tree_id) < 0)
+		goto out;
 	/*
 	 * A zero id means "must not exist yet", checked under the ref's lock:
 	 * git_reference_create without force checks before it locks, and two

@@ -14,6 +14,7 @@ void common_options_init(struct common_options *c)
 {
 	const char *stats = getenv("UNDERTAKER_STATS");
 	const char *pool = getenv("UNDERTAKER_POOL");
+	const char *kcache = getenv("UNDERTAKER_KCONFIG_CACHE");
 
 	memset(c, 0, sizeof(*c));
 	c->notes = 1;
@@ -26,6 +27,13 @@ void common_options_init(struct common_options *c)
 		/* Not a number: the default, as an unset variable. */
 		if (!*end)
 			c->pool = !n ? -1 : n > INT_MAX ? INT_MAX : (int)n;
+	}
+	if (kcache && *kcache) {
+		char *end;
+		unsigned long long n = strtoull(kcache, &end, 10);
+
+		if (!*end && n <= SIZE_MAX / 1024)
+			c->kconfig_cache_kib = (size_t)n;
 	}
 }
 

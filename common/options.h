@@ -68,10 +68,12 @@ struct common_options {
 	 * From the environment, read by common_options_init: UNDERTAKER_STATS
 	 * (set and not empty: where the CPU time goes, on stderr) and
 	 * UNDERTAKER_POOL=<n> (solver samples per model, as trees_env.witnesses
-	 * takes it: 0 the default, -1 none).
+	 * takes it: 0 the default, -1 none) and UNDERTAKER_KCONFIG_CACHE=<KiB>
+	 * (the lexed Kconfig files a run keeps at most; 0 the default).
 	 */
 	int stats;
 	int pool;
+	size_t kconfig_cache_kib;
 };
 
 #define OPT_COMMON(c) \

@@ -47,7 +47,11 @@ struct sat {
 	struct sat_share *share;	/* other solvers' models, or NULL */
 	size_t share_next;	/* the share's first model not looked at yet */
 	size_t shared;
-	struct logic_bits *bits;
+	/* witnessed()'s evaluations with free variables false and true, kept while pool_gen holds. */
+	struct logic_bits *bits[2];
+	uint64_t pool_gen, bits_gen;	/* changes of the pool or the unit facts; as bits[] saw them */
+	struct logic_extend *extend;
+	size_t extend_slot;	/* the witness logic_extend() looks at */
 	int random_phase;	/* decisions take random phases: diverse witnesses */
 	int phases_saved;	/* picosat holds the phases of a model it found */
 	int interrupted;	/* a solve was cut short: answers are made up */
@@ -116,6 +120,7 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	}
 	s->log[s->nr_log++] = 0;
 	s->nr_base_clauses++;
+	s->pool_gen++;
 	if (s->ps)
 		add_to_solver(s, lits, nr);
 	if (nr && fresh_clause(s, lits, nr)) {
@@ -174,7 +179,9 @@ void sat_free(struct sat *s)
 	free(s->pool);
 	free(s->ones);
 	free(s->late);
-	logic_bits_free(s->bits);
+	logic_bits_free(s->bits[0]);
+	logic_bits_free(s->bits[1]);
+	logic_extend_free(s->extend);
 	free(s);
 }
 
@@ -320,6 +327,7 @@ static void pool_resize(struct sat *s, int vars, size_t words)
 {
 	uint64_t *pool = xcalloc(((size_t)vars + 1) * words, sizeof(uint64_t));
 
+	s->pool_gen++;
 	if (s->pool && vars == s->pool_vars)
 		for (int v = 0; v <= vars; v++)
 			memcpy(pool + (size_t)v * words, s->pool + (size_t)v * s->pool_words,
@@ -342,6 +350,7 @@ static size_t pool_slot(struct sat *s, int vars)
 	size_t i = s->next_witness;
 	uint64_t bit;
 
+	s->pool_gen++;
 	if (!s->nr_witnesses) {
 		if (vars < s->pool_hint)
 			vars = s->pool_hint;
@@ -366,11 +375,13 @@ static size_t pool_slot(struct sat *s, int vars)
 
 static void pool_set(struct sat *s, size_t slot, int var)
 {
+	s->pool_gen++;
 	s->pool[(size_t)var * s->pool_words + slot / 64] |= (uint64_t)1 << (slot % 64);
 }
 
 struct sat_share {
 	pthread_mutex_t lock;
+	size_t users;		/* sat_shares_get() not yet put back (the set's lock) */
 	int nr_vars;
 	size_t bytes, max;
 	unsigned char *rows;	/* bit var % 8 of byte var / 8 */
@@ -489,6 +500,7 @@ struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr
 		sh = sat_share_new(nr_vars, max);
 		strmap_put(&shs->by_key, key, sh);
 	}
+	sh->users++;
 	pthread_mutex_unlock(&shs->lock);
 	/* Another build of the same key cannot differ, but be safe. */
 	return sh->nr_vars == nr_vars ? sh : NULL;
@@ -497,6 +509,27 @@ struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr
 static void free_share(void *p)
 {
 	sat_share_free(p);
+}
+
+void sat_shares_put(struct sat_shares *shs, const char *key)
+{
+	struct sat_share *sh;
+
+	pthread_mutex_lock(&shs->lock);
+	sh = strmap_get(&shs->by_key, key);
+	if (sh && !--sh->users) {
+		/* No solver of that base left: the map without it (no removal in place). */
+		struct strmap kept = STRMAP_INIT;
+		struct strmap_entry *e;
+
+		strmap_for_each(&shs->by_key, e)
+			if (e->value != sh)
+				strmap_put(&kept, e->key, e->value);
+		strmap_clear(&shs->by_key, NULL);
+		shs->by_key = kept;
+		sat_share_free(sh);
+	}
+	pthread_mutex_unlock(&shs->lock);
 }
 
 void sat_shares_free(struct sat_shares *shs)
@@ -539,6 +572,28 @@ static const uint64_t *pool_column(void *data, int var)
 }
 
 /*
+ * f's words over the pool's models, the variables no model knows all false
+ * (pass 0) or all true (pass 1); sets *used_free when f names one. Each
+ * node's words are kept until the pool or the unit facts change.
+ */
+static const uint64_t *pool_eval(struct sat *s, formula f, int pass, int *used_free)
+{
+	size_t words = (s->nr_witnesses + 63) / 64;
+
+	if (!s->bits[0]) {
+		s->bits[0] = logic_bits_new(s->l);
+		s->bits[1] = logic_bits_new(s->l);
+	}
+	if (s->bits_gen != s->pool_gen) {
+		logic_bits_forget(s->bits[0]);
+		logic_bits_forget(s->bits[1]);
+		s->bits_gen = s->pool_gen;
+	}
+	return logic_bits_eval(s->bits[pass], f, words, pool_column, s,
+			       pass ? ~(uint64_t)0 : 0, used_free);
+}
+
+/*
  * Is f true in a model of the pool? Variables made since it are fixed by
  * their unit facts, or free: then tried all false, then all true (both extend
  * a model of the base, which says nothing of them).
@@ -551,11 +606,8 @@ static int witnessed(struct sat *s, formula f)
 
 	if (!s->nr_witnesses)
 		return 0;
-	if (!s->bits)
-		s->bits = logic_bits_new(s->l);
 	for (int pass = 0; pass < 2; pass++) {
-		const uint64_t *r = logic_bits_eval(s->bits, f, words, pool_column, s,
-						    pass ? ~(uint64_t)0 : 0, &used_free);
+		const uint64_t *r = pool_eval(s, f, pass, &used_free);
 		uint64_t any = r[words - 1] & last;
 
 		for (size_t i = 0; i + 1 < words; i++)
@@ -564,6 +616,51 @@ static int witnessed(struct sat *s, formula f)
 			return 1;
 		if (!used_free)
 			break;
+	}
+	return 0;
+}
+
+/* A variable's value in witness extend_slot (fixed), or 0: one no base clause names. */
+static int extend_value(void *data, int var)
+{
+	struct sat *s = data;
+	const uint64_t *col = pool_column(s, var);
+
+	if (!col)
+		return 0;
+	return (col[s->extend_slot / 64] >> (s->extend_slot % 64)) & 1 ? 1 : -1;
+}
+
+/* Is g true in witness extend_slot with the variables no base clause names false? */
+static int extend_holds(void *data, formula g)
+{
+	struct sat *s = data;
+	int used_free = 0;
+
+	return (pool_eval(s, g, 0, &used_free)[s->extend_slot / 64] >> (s->extend_slot % 64)) & 1;
+}
+
+/* The witnesses logic_extend() tries, newest first. */
+#define SAT_EXTEND_TRIES 4
+
+/*
+ * Does one of the newest witnesses become a model of f with other values
+ * for the variables no base clause names (C names outside Kconfig, missing
+ * ones)? One pass over f each: the conditions of an #elif chain's arms
+ * differ from the last arms' models only there, and without this each arm
+ * took a solve. Several: the #ifdef and #else inside an arm want a Kconfig
+ * symbol both ways.
+ */
+static int extended(struct sat *s, formula f)
+{
+	size_t tries = s->nr_witnesses < SAT_EXTEND_TRIES ? s->nr_witnesses : SAT_EXTEND_TRIES;
+
+	if (!s->extend && tries)
+		s->extend = logic_extend_new(s->l);
+	for (size_t k = 1; k <= tries; k++) {
+		s->extend_slot = (s->next_witness + s->max_witnesses - k) % s->max_witnesses;
+		if (s->extend_slot < s->nr_witnesses && logic_extend(s->extend, f, extend_value, extend_holds, s))
+			return 1;
 	}
 	return 0;
 }
@@ -582,6 +679,7 @@ void sat_set_witnesses(struct sat *s, size_t n)
 	s->max_witnesses = n;
 	/* Another size of pool: the models go (it is set before the first question). */
 	s->nr_witnesses = s->next_witness = 0;
+	s->pool_gen++;
 }
 
 /*
@@ -771,7 +869,7 @@ int sat_satisfiable(struct sat *s, formula f)
 	int r;
 	if (f == LOGIC_FALSE) {
 		r = SAT_UNSAT;
-	} else if (witnessed(s, f) || (take_shared(s) && witnessed(s, f))) {
+	} else if (witnessed(s, f) || extended(s, f) || (take_shared(s) && witnessed(s, f))) {
 		r = SAT_SAT;
 		s->witnessed++;
 	} else {

@@ -65,6 +65,11 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  * holds in a model the solver found before (a witness) is answered without
  * it: a solve of the Linux model costs tens of milliseconds, evaluating a
  * query in a few witnesses microseconds, and most queries are satisfiable.
+ * The newest few witnesses are also tried with other values for the
+ * variables no base clause names (logic_extend(): one pass over the parts
+ * of f that do not already hold), so the arms of a long #elif chain over C
+ * names take no solve each. Evaluations are kept by node until the
+ * witnesses change: a query costs its own nodes, not its parents' again.
  * Variables made after a witness are taken from their unit facts (a base
  * clause on a variable no question named yet), or are free: the query is then
  * tried with them all false and all true. Such facts keep every answer.
@@ -133,6 +138,12 @@ void sat_join_share(struct sat *s, struct sat_share *sh);
 struct sat_shares;
 struct sat_shares *sat_shares_new(void);
 struct sat_share *sat_shares_get(struct sat_shares *shs, const char *key, int nr_vars, size_t max);
+/*
+ * Gives back what sat_shares_get() returned (even NULL), once the solver
+ * that joined it is freed: the last one frees the share, so a range's
+ * shares are those of the models alive, not of every model it built.
+ */
+void sat_shares_put(struct sat_shares *shs, const char *key);
 void sat_shares_free(struct sat_shares *shs);
 
 struct sat_stats {

@@ -84,16 +84,20 @@ static void print_stats(struct arch_model *am, int stats)
 	am->stats_printed = 1;
 }
 
-static void arch_model_release(struct arch_model *am, int stats)
+static void arch_model_release(struct arch_model *am, const struct trees_env *env)
 {
-	print_stats(am, stats);
+	print_stats(am, env->stats);
 	if (am->samples_path)
 		sat_save_witnesses(am->sat, am->samples_path, am->base_vars);
-	free(am->samples_path);
+	logic_restrict_free(am->missing_off);
 	if (am->code_sat)
 		sat_free(am->code_sat);
 	if (am->model)
 		model_free(am->model);
+	/* After the model's solver, which used it. */
+	if (am->in_share)
+		sat_shares_put(env->shares, am->samples_path);
+	free(am->samples_path);
 	if (am->kconfig)
 		kconfig_free(am->kconfig);
 }
@@ -103,7 +107,7 @@ void trees_free(struct trees *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < trees_nr_models(t); i++) {
-		arch_model_release(&t->models[i], t->env.stats);
+		arch_model_release(&t->models[i], &t->env);
 		if (t->kbuild[i])
 			kbuild_map_free(t->kbuild[i]);
 	}
@@ -206,6 +210,7 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 			struct sat_share *sh = sat_shares_get(t->env.shares, am->samples_path,
 							      am->base_vars, model_witnesses(t));
 
+			am->in_share = 1;
 			if (sh)
 				sat_join_share(am->sat, sh);
 		}
@@ -397,6 +402,15 @@ void trees_borrow(struct trees *t, struct trees *owner)
 	t->owner = owner;
 	t->tm.hold = hold_model;
 	t->tm.release = release_model;
+}
+
+void trees_unborrow(struct trees *t)
+{
+	t->owner = NULL;
+	if (!t->locks) {
+		t->tm.hold = NULL;
+		t->tm.release = NULL;
+	}
 }
 
 static const struct kbuild_file *file_condition(void *data, size_t i, const char *path)
@@ -708,6 +722,16 @@ struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit)
 	tc->sets[slot] = trees_new(&tc->env, commit, bf);
 	tc->last_use[slot] = tc->clock;
 	return tc->sets[slot];
+}
+
+void trees_cache_digests(const struct trees_cache *tc, git_oid **out, size_t *nr, size_t *alloc)
+{
+	for (size_t i = 0; i < TREES_CACHE_SIZE; i++) {
+		if (!tc->sets[i])
+			continue;
+		ALLOC_GROW(*out, *nr + 1, *alloc);
+		(*out)[(*nr)++] = tc->sets[i]->digest;
+	}
 }
 
 void trees_cache_save(struct trees_cache *tc)

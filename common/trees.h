@@ -33,8 +33,11 @@ struct arch_model {
 	struct sat *code_sat;	/* the same store, no Kconfig: the `code` cause */
 	int base_vars;		/* the model's own variables, 1..base_vars */
 	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
+	int in_share;		/* sat_shares_get() under samples_path: put back when freed */
 	int stats_printed;	/* UNDERTAKER_STATS */
 	size_t constant;	/* questions answered as their formula was built (a constant) */
+	/* The analysis's rewrite of formulas with names no Kconfig defines off, or NULL. */
+	struct logic_restrict *missing_off;
 	/* Shared (trees_share): how often and how long a worker waited for another's use. */
 	size_t waits;
 	double wait_seconds;
@@ -161,6 +164,11 @@ void trees_share(struct trees *t);
  * the primary architecture's model, which every file asks, stays its own.
  */
 void trees_borrow(struct trees *t, struct trees *owner);
+/*
+ * Ends trees_borrow(): `t` builds its own models again. A worker's trees are
+ * kept from one commit to the next, the owner's may not be.
+ */
+void trees_unborrow(struct trees *t);
 
 /* arches.nr, or 1 for a tree with a single model. */
 size_t trees_nr_models(const struct trees *t);
@@ -207,6 +215,11 @@ void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
 		      struct buildfiles *bf);
 /* The trees of `commit` (those of a commit with the same build files); NULL on error. */
 struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit);
+/*
+ * Appends the build-file digests of the trees the cache holds to *out
+ * (*nr of *alloc used): what buildfiles_trim() must keep.
+ */
+void trees_cache_digests(const struct trees_cache *tc, git_oid **out, size_t *nr, size_t *alloc);
 void trees_cache_save(struct trees_cache *tc);
 void trees_cache_release(struct trees_cache *tc);
 

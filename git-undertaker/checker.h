@@ -35,6 +35,12 @@ struct checker;
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o);
 /* Writes what is kept between runs (the solver's samples); checker_free does too. */
 void checker_save(struct checker *c);
+/*
+ * Between two commits of a range (no worker running): forgets the build
+ * files' scans that no kept model uses, so that memory follows the commits
+ * at hand, not the length of the range.
+ */
+void checker_trim(struct checker *c);
 void checker_free(struct checker *c);
 
 /*

@@ -432,6 +432,7 @@ static int run_range(struct repo *r, struct undertaker_options *o, const struct 
 		struct checked ck = { .commit = commits.oid[i] };
 
 		ret = range_commit(r, o, c, &nr, &ck, &total_new);
+		checker_trim(c);
 		progress_update(progress, i + 1);
 		if (ret < 0)
 			break;

@@ -12,6 +12,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	buildfiles* buildfiles_
 	diskcache diskcache_
 	logic-cnf logic_
+	logic-extend logic_
 	cpp-* cpp_
 	repo-diff repo_
 	repo-commit repo_

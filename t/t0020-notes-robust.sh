@@ -170,4 +170,21 @@ test_expect_success 'a symbolic notes ref: the notes go to its target, as git up
 	grep "a note" note
 '
 
+test_expect_success 'a notes commit the object database did not keep: said, and the ref not moved' '
+	git rev-list -1 HEAD | sed "s/\$/ kept or not/" >kept &&
+	test_tick &&
+	test-notes write refs/notes/keep <kept &&
+	id=$(git rev-parse refs/notes/keep) &&
+	git update-ref -d refs/notes/keep &&
+	obj=.git/objects/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-) &&
+	test -f $obj &&
+	rm -f $obj &&
+	echo "not a zlib stream" >$obj &&
+	test_must_fail test-notes write refs/notes/keep <kept 2>err &&
+	rm -f $obj &&
+	grep "refs/notes/keep: cannot write notes: object $id cannot be read back after it was written" err &&
+	grep "is the disk full? Nothing written" err &&
+	test_must_fail git rev-parse --verify -q refs/notes/keep
+'
+
 test_done

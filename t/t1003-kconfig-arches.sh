@@ -127,6 +127,21 @@ test_expect_success 'architectures parsed in two threads sharing the cache give 
 	grep "s, 11 files lexed, 9 reused" err
 '
 
+test_expect_success 'a cache over its budget lexes files again and gives the same models' '
+	test-kconfig --all-arches --cache-kib=1 --stats tree >tiny 2>err &&
+	test_cmp from-fs tiny &&
+	lexed=$(sed -n "s/.* s, \([0-9]*\) files lexed.*/\1/p" err) &&
+	test "$lexed" -gt 11 &&
+	held=$(sed -n "s/^cache: [1-9][0-9]* evicted, \([0-9]*\) bytes held.*/\1/p" err) &&
+	test "$held" -le 1024 &&
+	test-kconfig --git=HEAD --all-arches -j 2 --cache-kib=1 --stats >tiny 2>err &&
+	test_cmp from-fs tiny &&
+	test-kconfig --all-arches --cache-kib=1024 --stats tree >roomy 2>err &&
+	test_cmp from-fs roomy &&
+	grep "s, 11 files lexed, 9 reused" err &&
+	grep "cache: 0 evicted" err
+'
+
 test_expect_success 'reading from an older commit sees that commit only' '
 	printf "config NEW\n\tbool\n" >>init/Kconfig &&
 	git commit -q -a -m new &&

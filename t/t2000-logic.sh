@@ -22,6 +22,11 @@ test_expect_success 'the memo map (u64map): growth, replace, absent keys, clear'
 	grep "^u64map ok$" out
 '
 
+test_expect_success 'rewrites: variables fixed to constants (memoised), free ones chosen greedily' '
+	test-logic rewrite >out &&
+	grep "^rewrite ok$" out
+'
+
 test_expect_success 'witnesses: facts on new variables keep answers; saved and loaded' '
 	test-logic witnesses "$PWD" >out &&
 	grep "^witnesses ok$" out &&

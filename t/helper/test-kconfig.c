@@ -165,6 +165,7 @@ int main(int argc, const char **argv)
 	struct repo *repo = NULL;
 	git_oid commit;
 	int all = 0, list = 0, details = 0, no_dump = 0, stats = 0, repeat = 1, reader_per_arch = 0, jobs = 1;
+	int cache_kib = 0;
 	struct strvec env = STRVEC_INIT, arches = STRVEC_INIT;
 	struct option opts[] = {
 		OPT_STRING(0, "arch", &arch, "arch", "parse for this architecture"),
@@ -175,6 +176,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "no-dump", &no_dump, "print nothing but errors"),
 		OPT_BOOL(0, "reader-per-arch", &reader_per_arch, "a new reader for each parse (with --git)"),
 		OPT_BOOL(0, "stats", &stats, "print timing and cache figures on stderr"),
+		OPT_INT(0, "cache-kib", &cache_kib, "n", "keep at most n KiB of lexed files"),
 		OPT_INT(0, "repeat", &repeat, "n", "parse n times (timing)"),
 		OPT_INT('j', "jobs", &jobs, "n", "parse architectures in n threads sharing one cache"),
 		OPT_LIST(0, "env", &env, "name=value", "a variable for $(name)"),
@@ -184,7 +186,7 @@ int main(int argc, const char **argv)
 	struct kconfig_reader reader;
 	struct kconfig_options kopts = { 0 };
 	double start;
-	size_t i, lexed, reused;
+	size_t i;
 	int errors = 0, ret = 0, r;
 
 	set_program_name("test-kconfig");
@@ -205,6 +207,7 @@ int main(int argc, const char **argv)
 	}
 	kopts.env = &env;
 	kopts.cache = kconfig_cache_new();
+	kconfig_cache_set_budget(kopts.cache, (size_t)(cache_kib > 0 ? cache_kib : 0) * 1024);
 
 	start = now();
 	if (list || all) {
@@ -231,8 +234,13 @@ int main(int argc, const char **argv)
 			ret = 128;
 	}
 	if (stats) {
-		kconfig_cache_stats(kopts.cache, &lexed, &reused);
-		fprintf(stderr, "%.3f s, %zu files lexed, %zu reused\n", now() - start, lexed, reused);
+		struct kconfig_cache_stats st;
+
+		kconfig_cache_stats(kopts.cache, &st);
+		fprintf(stderr, "%.3f s, %zu files lexed, %zu reused\n", now() - start,
+			st.lexed, st.reused);
+		fprintf(stderr, "cache: %zu evicted, %zu bytes held, %zu at most\n",
+			st.evicted, st.bytes, st.peak);
 	}
 	if (errors && !ret) {
 		fprintf(stderr, "%d errors\n", errors);

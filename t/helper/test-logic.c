@@ -407,6 +407,119 @@ static int dimacs(void)
 	return 0;
 }
 
+/* Values of V0..V5 for the rewrite checks: fixed[] (1, -1, 0 free) and a full assignment. */
+struct assignment {
+	int fixed[NV + 1];
+	int full[NV + 1];
+	struct logic *l;
+};
+
+static int fixed_value(void *data, int var)
+{
+	return var <= NV ? ((struct assignment *)data)->fixed[var] : 0;
+}
+
+static int full_value(void *data, int var)
+{
+	return var <= NV && ((struct assignment *)data)->full[var] > 0;
+}
+
+/* Some values of the free variables make f true, the fixed ones kept? */
+static int extendable(struct logic *l, formula f, struct assignment *as)
+{
+	for (int bits = 0; bits < 1 << NV; bits++) {
+		int ok = 1;
+
+		for (int v = 1; v <= NV; v++) {
+			as->full[v] = (bits >> (v - 1)) & 1 ? 1 : -1;
+			if (as->fixed[v] && as->fixed[v] != as->full[v])
+				ok = 0;
+		}
+		if (ok && logic_eval_with(l, f, full_value, as))
+			return 1;
+	}
+	return 0;
+}
+
+/* holds() for logic_extend(): g with the free variables false, or at times "unsure". */
+static int free_false_holds(void *data, formula g)
+{
+	struct assignment *as = data;
+
+	if (rnd(4) == 0)
+		return 0;
+	for (int v = 1; v <= NV; v++)
+		as->full[v] = as->fixed[v] ? as->fixed[v] : -1;
+	return logic_eval_with(as->l, g, full_value, as);
+}
+
+/*
+ * logic_restrict() against substitution in every assignment; logic_extend()
+ * never finds values where there are none, and finds them where f holds with
+ * the free variables unknown.
+ */
+static int rewrite(void)
+{
+	struct logic *l = logic_new();
+	formula pool[NV];
+	int bad = 0;
+	size_t found = 0, found_hinted = 0, total = 0;
+
+	for (int i = 0; i < NV; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "V%d", i);
+		pool[i] = logic_atom(l, logic_var(l, name));
+	}
+	for (int round = 0; round < 300; round++) {
+		struct assignment as = { .l = l };
+		struct logic_restrict *r;
+		struct logic_extend *x = logic_extend_new(l);
+
+		for (int v = 1; v <= NV; v++)
+			as.fixed[v] = (int)rnd(3) - 1;
+		r = logic_restrict_new(l, fixed_value, &as);
+		for (int k = 0; k < 20; k++) {
+			formula f = random_formula(l, pool, NV, 4);
+			formula g = logic_restrict(r, f);
+			int can = extendable(l, f, &as), ext = logic_extend(x, f, fixed_value, NULL, &as);
+			int hinted = logic_extend(x, f, fixed_value, free_false_holds, &as);
+
+			bad += check(logic_restrict(r, f) == g && logic_restrict(r, logic_not(f)) == logic_not(g),
+				     "restrict memo");
+			for (int bits = 0; bits < 1 << NV; bits++) {
+				for (int v = 1; v <= NV; v++)
+					as.full[v] = (bits >> (v - 1)) & 1 ? 1 : -1;
+				/* g is f with the fixed variables substituted. */
+				int fv, gv = logic_eval_with(l, g, full_value, &as);
+				int saved[NV + 1];
+
+				memcpy(saved, as.full, sizeof(saved));
+				for (int v = 1; v <= NV; v++)
+					if (as.fixed[v])
+						as.full[v] = as.fixed[v];
+				fv = logic_eval_with(l, f, full_value, &as);
+				memcpy(as.full, saved, sizeof(saved));
+				bad += check(fv == gv, "restrict agrees with substitution");
+			}
+			bad += check(!ext || can, "extend found values where there are none");
+			bad += check(!hinted || can, "extend with holds() found values where there are none");
+			found += ext;
+			found_hinted += hinted;
+			total += can;
+		}
+		logic_restrict_free(r);
+		logic_extend_free(x);
+	}
+	/* Greedy, so not every one, but most. */
+	bad += check(found * 2 > total, "extend finds most");
+	bad += check(found_hinted * 2 > total, "extend with holds() finds most");
+	printf("rewrite: extend found %zu of %zu, with holds() %zu\n", found, total, found_hinted);
+	logic_free(l);
+	if (!bad)
+		printf("rewrite ok\n");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "selftest"))
@@ -415,10 +528,12 @@ int main(int argc, char **argv)
 		return dimacs();
 	if (argc == 2 && !strcmp(argv[1], "u64map"))
 		return u64map();
+	if (argc == 2 && !strcmp(argv[1], "rewrite"))
+		return rewrite();
 	if (argc == 3 && !strcmp(argv[1], "witnesses"))
 		return witnesses(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "pool"))
 		return pool(argv[2]);
-	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | witnesses <dir> | pool <dir>)\n");
+	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | rewrite | witnesses <dir> | pool <dir>)\n");
 	return 129;
 }
