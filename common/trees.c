@@ -404,6 +404,23 @@ void trees_borrow(struct trees *t, struct trees *owner)
 	t->tm.release = release_model;
 }
 
+void trees_release_others(struct trees *t)
+{
+	for (size_t i = 0; i < trees_nr_models(t); i++) {
+		if (i == t->tm.primary)
+			continue;
+		if (t->built[i]) {
+			arch_model_release(&t->models[i], &t->env);
+			memset(&t->models[i], 0, sizeof(t->models[i]));
+			t->built[i] = 0;
+		}
+		if (t->kbuild[i])
+			kbuild_map_free(t->kbuild[i]);
+		t->kbuild[i] = NULL;
+		t->kbuild_built[i] = 0;
+	}
+}
+
 void trees_unborrow(struct trees *t)
 {
 	t->owner = NULL;

@@ -170,6 +170,14 @@ void trees_borrow(struct trees *t, struct trees *owner);
  */
 void trees_unborrow(struct trees *t);
 
+/*
+ * Frees the models and Kbuild maps of every architecture but the primary
+ * one (built again if asked for): a range's commit whose parent side is
+ * done keeps one side's architectures alive, not both. Not while another
+ * thread uses `t` (borrowers included).
+ */
+void trees_release_others(struct trees *t);
+
 /* arches.nr, or 1 for a tree with a single model. */
 size_t trees_nr_models(const struct trees *t);
 /* Model i, built when first asked; NULL when it could not be built. */

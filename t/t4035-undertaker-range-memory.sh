@@ -70,4 +70,53 @@ test_expect_success 'the range after its build-file scans were forgotten: the sa
 	grep "^Undertaker: 1 new" note
 '
 
+test_expect_success 'two architectures, a Kconfig change: the parent side is done and its other models freed before the commit side builds its own' '
+	git init -q arches &&
+	(
+		cd arches &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "Test/$(SRCARCH)"
+		config COMMON
+			bool "common"
+		source "arch/$(SRCARCH)/Kconfig"
+		EOF
+		write_file arch/alpha/Kconfig <<-\EOF &&
+		config ALPHA
+			def_bool y
+		EOF
+		write_file arch/beta/Kconfig <<-\EOF &&
+		config BETA
+			def_bool y
+		EOF
+		write_file a.c <<-\EOF &&
+		#if defined(CONFIG_ALPHA) && defined(CONFIG_BETA)
+		int both;
+		#endif
+		EOF
+		git add . && test_tick && git commit -q -m base &&
+		printf "config OTHER\n\tbool \"other\"\n" >>Kconfig &&
+		write_file a.c <<-\EOF &&
+		#if defined(CONFIG_ALPHA) && defined(CONFIG_BETA)
+		int both;
+		#endif
+		#if defined(CONFIG_BETA) && !defined(CONFIG_BETA)
+		int never;
+		#endif
+		EOF
+		git add . && test_tick && git commit -q -m change &&
+		for j in 1 2; do
+			test_expect_code 1 env UNDERTAKER_STATS=1 \
+				git undertaker --no-notes -j$j HEAD^! >out 2>err &&
+			grep "^a.c:4: dead block B1 (code, global)" out &&
+			! grep "^a.c:1:" out &&
+			# Both sides build both models; the parent'"'"'s non-primary one is
+			# freed (its figures printed) before the commit'"'"'s is built.
+			test $(grep -c "^model build" err) = 4 &&
+			grep -n "^model build\|solver calls" err >order &&
+			grep -A1 -m1 "model build beta" order | tail -n 1 >next &&
+			grep "beta: .* solver calls" next || return 1
+		done
+	)
+'
+
 test_done
