@@ -272,9 +272,26 @@ static int checked_file(const struct trees *ts, const char *path)
 	return path && (trees_is_source(ts, path) || kcheck_is_checked_path(path));
 }
 
-/* Appends the defects of one blob under one model set to `l`. */
-static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
-			 const git_oid *blob_id, struct defect_list *l)
+/*
+ * The files a defconfig of U-Boot (whose build runs them through cpp)
+ * includes at `commit`, into *inc: 1; 0 for every other file.
+ */
+static int read_includes(struct checker *c, const struct trees *ms, const git_oid *commit,
+			 const char *path, const struct blob *blob, struct buildfiles_includes *inc)
+{
+	memset(inc, 0, sizeof(*inc));
+	if (ms->project.kind != PROJECT_UBOOT || kcheck_is_kconfig_path(path) ||
+	    !buildfiles_is_defconfig(path))
+		return 0;
+	if (buildfiles_has_include(blob->data, blob->size))
+		buildfiles_read_includes(c->repo, commit, ms->project.srctree, path, blob->data,
+					 blob->size, inc);
+	return 1;
+}
+
+/* Appends the defects of one blob (at `commit`) under one model set to `l`. */
+static void analyze_blob(struct checker *c, struct trees *ms, const git_oid *commit,
+			 const char *path, const git_oid *blob_id, struct defect_list *l)
 {
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
 					 .macro_defs = &c->macro_defs,
@@ -292,17 +309,51 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 	}
 	if (kcheck_is_checked_path(path)) {
 		struct kcheck_options kopt = { .explain = c->opts->explain };
+		struct buildfiles_includes inc;
 
+		if (read_includes(c, ms, commit, path, blob, &inc))
+			kopt.includes = &inc;
+		for (size_t i = 0; i < inc.errors.nr; i++)
+			error("%s", inc.errors.v[i]);
 		kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);
+		buildfiles_includes_release(c->repo, &inc);
 	} else {
 		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
 	}
 	blob_release(c->repo, blob);
 }
 
-/* The defects of one blob under one model set (cached: each version is analysed once). */
+/*
+ * The blob ids of the files a defconfig includes at `commit` (read_includes),
+ * and those it could not, appended to key: its result depends on them.
+ */
+static void includes_key(struct checker *c, const struct trees *ms, const git_oid *commit,
+			 const char *path, const git_oid *blob_id, struct strbuf *key)
+{
+	struct buildfiles_includes inc;
+	struct blob *blob;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (kcheck_is_kconfig_path(path) || !buildfiles_is_defconfig(path) ||
+	    ms->project.kind != PROJECT_UBOOT || repo_read_blob(c->repo, blob_id, &blob) < 0)
+		return;
+	read_includes(c, ms, commit, path, blob, &inc);
+	for (size_t i = 0; i < inc.nr; i++)
+		strbuf_addf(key, " %s:%s", git_oid_tostr(hex, sizeof(hex), &inc.v[i].blob),
+			    inc.v[i].path);
+	for (size_t i = 0; i < inc.errors.nr; i++)
+		strbuf_addf(key, " !%s", inc.errors.v[i]);
+	buildfiles_includes_release(c->repo, &inc);
+	blob_release(c->repo, blob);
+}
+
+/*
+ * The defects of one blob at `commit` under one model set (cached: each
+ * version is analysed once).
+ */
 static const struct defect_list *blob_defects(struct checker *c, struct trees *ms,
-					      const char *path, const git_oid *blob_id)
+					      const git_oid *commit, const char *path,
+					      const git_oid *blob_id)
 {
 	char bhex[GIT_OID_HEXSZ + 1], dhex[GIT_OID_HEXSZ + 1];
 	struct strbuf key = STRBUF_INIT;
@@ -312,6 +363,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
 		    git_oid_tostr(dhex, sizeof(dhex), &ms->digest), path);
+	includes_key(c, ms, commit, path, blob_id, &key);
 	pthread_mutex_lock(&rc->results_lock);
 	found = strmap_get(&rc->results, key.buf);
 	pthread_mutex_unlock(&rc->results_lock);
@@ -320,7 +372,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
-	analyze_blob(c, ms, path, blob_id, l);
+	analyze_blob(c, ms, commit, path, blob_id, l);
 	pthread_mutex_lock(&rc->results_lock);
 	/* Another worker may have analysed the same blob meanwhile: keep one. */
 	found = strmap_get(&rc->results, key.buf);
@@ -398,16 +450,27 @@ struct commit_item {
 	struct defect_list out;		/* its defects, compared with the parent */
 };
 
-static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
-		       struct commit_item *it)
+/* The files of one commit, shared out among the range workers. */
+struct commit_work {
+	const git_oid *commit, *parent;	/* parent NULL: a root commit */
+	struct commit_item *items;
+	size_t nr, next;
+	pthread_mutex_t lock;
+	struct progress *progress;
+	int parent_side;	/* item_before() only */
+};
+
+static void check_item(struct checker *c, const struct commit_work *cw, struct trees *ps,
+		       struct trees *ms, struct commit_item *it)
 {
 	struct defect_list before = { 0 }, after = { 0 };
 	const struct file_change *fc = it->fc;
 
 	if (!fc) {
 		if (ps)
-			copy_list(&before, blob_defects(c, ps, it->path, &it->blob), NULL);
-		copy_list(&after, blob_defects(c, ms, it->path, &it->blob), NULL);
+			copy_list(&before, blob_defects(c, ps, cw->parent, it->path, &it->blob),
+				  NULL);
+		copy_list(&after, blob_defects(c, ms, cw->commit, it->path, &it->blob), NULL);
 	} else {
 		const char *path = fc->new_path ? fc->new_path : fc->old_path;
 
@@ -418,11 +481,11 @@ static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
 			;	/* only the blocks that differ */
 		else {
 			if (fc->status != 'A' && ps && checked_file(ps, fc->old_path))
-				copy_list(&before, blob_defects(c, ps, fc->old_path, &fc->old_blob),
-					  path);
+				copy_list(&before, blob_defects(c, ps, cw->parent, fc->old_path,
+								&fc->old_blob), path);
 			if (fc->status != 'D' && checked_file(ms, fc->new_path))
-				copy_list(&after, blob_defects(c, ms, fc->new_path, &fc->new_blob),
-					  path);
+				copy_list(&after, blob_defects(c, ms, cw->commit, fc->new_path,
+							       &fc->new_blob), path);
 		}
 	}
 	defect_match(&before, &after);
@@ -435,25 +498,17 @@ static void check_item(struct checker *c, struct trees *ps, struct trees *ms,
  * from the commit's: its defect lists go to the results, where check_item()
  * finds them.
  */
-static void item_before(struct checker *c, struct trees *ps, struct commit_item *it)
+static void item_before(struct checker *c, const struct commit_work *cw, struct trees *ps,
+			struct commit_item *it)
 {
 	const struct file_change *fc = it->fc;
 
 	if (!fc)
-		blob_defects(c, ps, it->path, &it->blob);
+		blob_defects(c, ps, cw->parent, it->path, &it->blob);
 	else if (fc->status != 'A' && checked_file(ps, fc->old_path))
-		blob_defects(c, ps, fc->old_path, &fc->old_blob);
+		blob_defects(c, ps, cw->parent, fc->old_path, &fc->old_blob);
 }
 
-/* The files of one commit, shared out among the range workers. */
-struct commit_work {
-	const git_oid *commit, *parent;	/* parent NULL: a root commit */
-	struct commit_item *items;
-	size_t nr, next;
-	pthread_mutex_t lock;
-	struct progress *progress;
-	int parent_side;	/* item_before() only */
-};
 
 static struct checker *checker_worker(struct checker *parent);
 
@@ -543,10 +598,10 @@ static void commit_run(struct checker *wc, size_t j, void *data)
 		if (i >= cw->nr || process_interrupted())
 			break;
 		if (cw->parent_side) {
-			item_before(wc, ps, &cw->items[i]);
+			item_before(wc, cw, ps, &cw->items[i]);
 			continue;
 		}
-		check_item(wc, ps, ms, &cw->items[i]);
+		check_item(wc, cw, ps, ms, &cw->items[i]);
 		progress_add(cw->progress, 1);
 	}
 }
@@ -609,11 +664,11 @@ static void check_items_serial(struct checker *c, struct commit_work *cw)
 
 	if (parent_first(ps, ms)) {
 		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
-			item_before(c, ps, &cw->items[i]);
+			item_before(c, cw, ps, &cw->items[i]);
 		trees_release_others(ps);
 	}
 	for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
-		check_item(c, ps, ms, &cw->items[i]);
+		check_item(c, cw, ps, ms, &cw->items[i]);
 		progress_add(cw->progress, 1);
 	}
 }
@@ -673,7 +728,8 @@ static int other_parents(struct checker *c, const git_oid *parents, size_t nr_pa
 					theirs = NULL;
 					if (!repo_path_oid(c->repo, &parents[p], path, &blob) &&
 					    checked_file(ps, path))
-						theirs = blob_defects(c, ps, path, &blob);
+						theirs = blob_defects(c, ps, &parents[p], path,
+								      &blob);
 				}
 				has = theirs && defect_list_has(theirs, d);
 			}
@@ -687,6 +743,49 @@ static int other_parents(struct checker *c, const git_oid *parents, size_t nr_pa
 		*out = kept;
 	}
 	return 0;
+}
+
+/*
+ * The defconfigs that include a defconfig the commit changed, or one a
+ * Kconfig change affects (among apaths), through any number of files:
+ * what they read changed, so they are checked again (appended to cw's
+ * items, their paths and blobs kept in apaths and ablobs).
+ */
+static void add_includers(struct checker *c, struct trees *ms, const git_oid *commit,
+			  const struct change_list *changes, struct strmap *checked,
+			  struct strvec *apaths, struct strvec *ablobs, struct commit_work *cw,
+			  size_t *alloc)
+{
+	struct strvec files = STRVEC_INIT, paths = STRVEC_INIT, blobs = STRVEC_INIT;
+
+	for (size_t i = 0; i < changes->nr; i++) {
+		const struct file_change *fc = &changes->files[i];
+
+		if (fc->new_path && buildfiles_is_defconfig(fc->new_path))
+			strvec_push(&files, fc->new_path);
+		if (fc->old_path && buildfiles_is_defconfig(fc->old_path) &&
+		    (!fc->new_path || strcmp(fc->old_path, fc->new_path)))
+			strvec_push(&files, fc->old_path);
+	}
+	for (size_t i = 0; i < apaths->nr; i++)
+		if (buildfiles_is_defconfig(apaths->v[i]))
+			strvec_push(&files, apaths->v[i]);
+	if (files.nr)
+		buildfiles_includers(c->repo, commit, ms->project.srctree, &files, &paths, &blobs);
+	for (size_t i = 0; i < paths.nr; i++) {
+		if (strmap_get(checked, paths.v[i]) || !pathspec_match(&c->opts->pathspec, paths.v[i]))
+			continue;
+		strmap_put(checked, paths.v[i], (void *)1);
+		strvec_push(apaths, paths.v[i]);
+		strvec_push(ablobs, blobs.v[i]);
+		ALLOC_GROW(cw->items, cw->nr + 1, *alloc);
+		memset(&cw->items[cw->nr], 0, sizeof(*cw->items));
+		cw->items[cw->nr].path = apaths->v[apaths->nr - 1];
+		git_oid_fromstr(&cw->items[cw->nr++].blob, blobs.v[i]);
+	}
+	strvec_clear(&files);
+	strvec_clear(&paths);
+	strvec_clear(&blobs);
 }
 
 int checker_check_commit(struct checker *c, const git_oid *commit, struct defect_list *out)
@@ -745,6 +844,8 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 			git_oid_fromstr(&cw.items[cw.nr++].blob, ablobs.v[i]);
 		}
 	}
+	if (ms->project.kind == PROJECT_UBOOT)
+		add_includers(c, ms, commit, &changes, &checked, &apaths, &ablobs, &cw, &alloc);
 	/* A big commit (a merge of a release) takes minutes: say how far it is. */
 	if (c->file_progress && cw.nr >= 100)
 		cw.progress = progress_start("Checking files", cw.nr);
@@ -933,7 +1034,7 @@ static void census_run(struct checker *wc, size_t j, void *data)
 		if (i >= cs->nr || !ms || process_interrupted())
 			break;
 		/* The census sees each blob once: nothing kept (blob_defects) but its defects. */
-		analyze_blob(wc, ms, cs->paths.v[i], &cs->blobs[i], &w->out);
+		analyze_blob(wc, ms, &cs->commit, cs->paths.v[i], &cs->blobs[i], &w->out);
 		pthread_mutex_lock(&cs->lock);
 		progress_update(cs->progress, ++cs->done);
 		pthread_mutex_unlock(&cs->lock);

@@ -36,32 +36,46 @@ static size_t setting_name(const char *line, const char *end, const char **name)
 	return 7 + len;
 }
 
-void kcheck_for_each_setting(const char *data, size_t size,
+struct setting_walk {
+	void (*fn)(const struct kcheck_setting *s, void *arg);
+	void *arg;
+};
+
+static void setting_line(const struct buildfiles_line *bl, void *arg)
+{
+	struct setting_walk *w = arg;
+	const char *name, *eol = bl->text + bl->len;
+	size_t len = setting_name(bl->text, eol, &name);
+	char *full;
+	struct kcheck_setting s = { .line = bl->top_line, .path = bl->path, .file_line = bl->line,
+				    .text = bl->text, .len = bl->len };
+
+	if (!len)
+		return;
+	full = xstrndup(name, len);
+	s.name = full;
+	if (*bl->text != '#') {
+		s.value = name + len + 1;
+		s.value_len = (size_t)(eol - s.value);
+	}
+	w->fn(&s, w->arg);
+	free(full);
+}
+
+void kcheck_for_each_setting(const char *path, const char *data, size_t size,
+			     const struct buildfiles_includes *inc,
 			     void (*fn)(const struct kcheck_setting *s, void *arg), void *arg)
 {
-	const char *p = data, *end = data + size;
+	struct setting_walk w = { .fn = fn, .arg = arg };
 
-	for (int line = 1; p < end; line++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
-		size_t len;
+	buildfiles_for_each_defconfig_line(path, data, size, inc, setting_line, &w);
+}
 
-		if (!eol)
-			eol = end;
-		len = setting_name(p, eol, &name);
-		if (len) {
-			char *full = xstrndup(name, len);
-			struct kcheck_setting s = { .line = line, .text = p, .len = (size_t)(eol - p),
-						    .name = full };
-
-			if (*p != '#') {
-				s.value = name + len + 1;
-				s.value_len = (size_t)(eol - s.value);
-			}
-			fn(&s, arg);
-			free(full);
-		}
-		p = eol + 1;
-	}
+char *kcheck_setting_text(const char *path, const struct kcheck_setting *s)
+{
+	if (!strcmp(s->path, path))
+		return xstrndup(s->text, s->len);
+	return xstrfmt("%s:%d: %.*s", s->path, s->file_line, (int)s->len, s->text);
 }
 
 struct undefined_settings {
@@ -76,10 +90,12 @@ static void undefined_setting(const struct kcheck_setting *s, void *arg)
 	struct undefined_settings *us = arg;
 	struct defect *d;
 
-	if (pc_name_defined_anywhere(us->tm->kconfig_defined, NULL, s->name))
+	/* An included defconfig's own lines are its own defects, said where it is checked. */
+	if (pc_name_defined_anywhere(us->tm->kconfig_defined, NULL, s->name) ||
+	    (strcmp(s->path, us->path) && kcheck_is_checked_path(s->path)))
 		return;
 	d = kcheck_add_defect(us->out, us->path, s->line, DEFECT_UNDEFINED, CAUSE_MISSING);
-	d->directive = xstrndup(s->text, s->len);
+	d->directive = kcheck_setting_text(us->path, s);
 	d->condition = xstrfmt("defconfig %s", s->name);
 	strvec_push(&d->symbols, s->name);
 	strvec_push(&d->missing, s->name);
@@ -92,5 +108,5 @@ void kcheck_defconfig_names(struct tree_models *tm, const char *path, const char
 {
 	struct undefined_settings us = { .tm = tm, .path = path, .opt = opt, .out = out };
 
-	kcheck_for_each_setting(data, size, undefined_setting, &us);
+	kcheck_for_each_setting(path, data, size, opt->includes, undefined_setting, &us);
 }

@@ -17,7 +17,9 @@
 
 /* One line of the defconfig that sets a symbol this architecture defines. */
 struct dc_line {
-	int line;
+	int line;		/* the defconfig's (an included line's: its #include's) */
+	const char *path;	/* the file that holds it */
+	int file_line;		/* its line there */
 	const char *text;
 	size_t len;
 	struct kconfig_symbol *sym;
@@ -25,7 +27,7 @@ struct dc_line {
 	size_t value_len;
 	int want;		/* 0 n, 1 m, 2 y; 3 an int/hex/string value */
 	const char *bad;	/* why conf refuses the value, or NULL */
-	int later;		/* the line that sets the symbol again, or 0 */
+	size_t later;		/* 1 + the index of the line that sets the symbol again, or 0 */
 };
 
 /*
@@ -45,14 +47,16 @@ static int is_whole_defconfig(const char *path)
 }
 
 /*
- * Does the defconfig go through cpp first (U-Boot's `#include <configs/x.config>`)?
- * What it includes is not read here: such a defconfig is left alone.
+ * Does kconfig read something else than the text? A defconfig with cpp's
+ * conditionals or macros is left alone; with `#include` lines, unless the
+ * tree's build follows them (opt->includes) and could follow every one.
  */
-static int is_preprocessed(const char *data, size_t size)
+static int is_preprocessed(const char *data, size_t size, const struct kcheck_options *opt)
 {
+	if (opt->includes ? opt->includes->missing : buildfiles_has_include(data, size))
+		return 1;
 	for (const char *p = data, *end = data + size; p && p < end;) {
-		if (end - p > 8 && (!strncmp(p, "#include", 8) || !strncmp(p, "#define", 7) ||
-				    !strncmp(p, "#if", 3)))
+		if (end - p > 8 && (!strncmp(p, "#define", 7) || !strncmp(p, "#if", 3)))
 			return 1;
 		p = memchr(p, '\n', (size_t)(end - p));
 		if (p)
@@ -214,22 +218,24 @@ static void read_line(const struct kcheck_setting *set, void *arg)
 	prev = (size_t)(uintptr_t)strmap_get(&lr->last, set->name);
 	ALLOC_GROW(lr->v, lr->nr + 1, lr->alloc);
 	l = &lr->v[lr->nr++];
-	*l = (struct dc_line){ .line = set->line, .text = set->text, .len = set->len,
+	*l = (struct dc_line){ .line = set->line, .path = set->path, .file_line = set->file_line,
+			       .text = set->text, .len = set->len,
 			       .sym = s && s->nr_defs ? s : NULL, .value = set->value,
 			       .value_len = set->value_len };
 	/* conf: the last line wins; an earlier one that says otherwise is lost. */
 	if (prev && !same_setting(&lr->v[prev - 1], l))
-		lr->v[prev - 1].later = set->line;
+		lr->v[prev - 1].later = lr->nr;
 	strmap_put(&lr->last, set->name, (void *)(uintptr_t)lr->nr);
 }
 
 /* The lines of the defconfig that set a symbol some Kconfig file defines. */
-static size_t read_lines(const struct tree_models *tm, struct kconfig *kc, const char *data,
-			 size_t size, struct dc_line **out)
+static size_t read_lines(const struct tree_models *tm, struct kconfig *kc, const char *path,
+			 const char *data, size_t size, const struct buildfiles_includes *inc,
+			 struct dc_line **out)
 {
 	struct line_reader lr = { .tm = tm, .kc = kc, .last = STRMAP_INIT };
 
-	kcheck_for_each_setting(data, size, read_line, &lr);
+	kcheck_for_each_setting(path, data, size, inc, read_line, &lr);
 	strmap_clear(&lr.last, NULL);
 	*out = lr.v;
 	return lr.nr;
@@ -324,6 +330,8 @@ static void add_dropped(const char *path, const struct dc_line *l, const char *w
 	struct defect *d = kcheck_add_defect(out, path, l->line, DEFECT_DROPPED, CAUSE_KCONFIG);
 	struct strbuf sb = STRBUF_INIT;
 
+	if (strcmp(l->path, path))
+		strbuf_addf(&sb, "%s:%d: ", l->path, l->file_line);
 	strbuf_add(&sb, l->text, l->len);
 	strbuf_addf(&sb, " (%s", why);
 	for (size_t i = 0; culprit && i < culprit->nr; i++)
@@ -439,6 +447,34 @@ static void ask_lines(struct model_defconfig *dc, const struct dc_line *lines, s
 	free(yes);
 }
 
+/*
+ * Does a later line of another file than l's set another member of l's
+ * choice to y? An included file's pick that the includer changes is
+ * overridden, as its own lines are (U-Boot's am62dx_evm_a53_defconfig
+ * includes am62ax_evm_a53_defconfig and picks its own target).
+ */
+static int choice_overridden(const struct dc_line *lines, size_t nr, size_t i)
+{
+	const struct dc_line *l = &lines[i];
+
+	if (l->want != 2)
+		return 0;
+	for (size_t j = i + 1; j < nr; j++) {
+		const struct dc_line *o = &lines[j];
+
+		if (!o->sym || o->sym == l->sym || o->want != 2 || !strcmp(o->path, l->path))
+			continue;
+		for (size_t k = 0; k < l->sym->nr_defs; k++) {
+			const struct kconfig_choice *c = l->sym->defs[k]->choice;
+
+			for (size_t m = 0; c && m < c->nr_members; m++)
+				if (c->members[m] == o->sym)
+					return 1;
+		}
+	}
+	return 0;
+}
+
 /* The verdicts on the lines of one defconfig, on the model of its architecture. */
 static void dropped_on(struct arch_model *am, const char *path, struct dc_line *lines, size_t nr,
 		       struct defect_list *out)
@@ -479,9 +515,14 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		if (!l->sym || (l->bad && !l->later) || l->want < 0)
 			continue;
 		if (l->later) {
-			snprintf(why, sizeof(why), "set again at line %d", l->later);
+			const struct dc_line *again = &lines[l->later - 1];
+
+			/* An included file's value that another file sets again is overridden. */
+			if (strcmp(again->path, l->path))
+				continue;
+			snprintf(why, sizeof(why), "set again at line %d", again->file_line);
 			add_dropped(path, l, why, NULL, out);
-		} else if (!kept[i]) {
+		} else if (!kept[i] && !choice_overridden(lines, nr, i)) {
 			report_line(dc, path, l, am->kconfig->modules, out);
 		}
 	}
@@ -491,9 +532,9 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 }
 
 void kcheck_dropped(struct tree_models *tm, const char *path, const char *data, size_t size,
-		    struct defect_list *out)
+		    const struct kcheck_options *opt, struct defect_list *out)
 {
-	long a = is_whole_defconfig(path) && tm->get && !is_preprocessed(data, size) ?
+	long a = is_whole_defconfig(path) && tm->get && !is_preprocessed(data, size, opt) ?
 		 defconfig_arch(tm, path) : -1;
 	struct arch_model *am;
 	struct dc_line *lines = NULL;
@@ -504,7 +545,7 @@ void kcheck_dropped(struct tree_models *tm, const char *path, const char *data, 
 		tm->hold(tm->data, (size_t)a);
 	am = tm->get(tm->data, (size_t)a);
 	if (am && am->model && am->kconfig) {
-		size_t nr = read_lines(tm, am->kconfig, data, size, &lines);
+		size_t nr = read_lines(tm, am->kconfig, path, data, size, opt->includes, &lines);
 
 		dropped_on(am, path, lines, nr, out);
 	}

@@ -31,21 +31,33 @@ void kcheck_dead_options(struct tree_models *tm, const char *path, const char *d
 
 /* One line of a defconfig that sets a symbol. */
 struct kcheck_setting {
-	int line;
+	int line;		/* the defconfig's: this one, or the #include that brings it */
+	const char *path;	/* the file that holds it (the defconfig, or one it includes) */
+	int file_line;		/* its line there */
 	const char *text;	/* the whole line, without its newline */
 	size_t len;
 	const char *name;	/* "CONFIG_X", NUL-terminated, valid during the call */
 	const char *value;	/* after '=', to the end of the line; NULL: is not set */
 	size_t value_len;
 };
-/* fn for each `CONFIG_X=...` and `# CONFIG_X is not set` line, in order. */
-void kcheck_for_each_setting(const char *data, size_t size,
+/*
+ * fn for each `CONFIG_X=...` and `# CONFIG_X is not set` line, in the
+ * order kconfig reads them: the lines of the files the defconfig at `path`
+ * includes (inc, or NULL) where their `#include` lines are.
+ */
+void kcheck_for_each_setting(const char *path, const char *data, size_t size,
+			     const struct buildfiles_includes *inc,
 			     void (*fn)(const struct kcheck_setting *s, void *arg), void *arg);
+/*
+ * The text of a defect of the line in the defconfig at `path`: the line,
+ * "file:line: " before it when an included file holds it.
+ */
+char *kcheck_setting_text(const char *path, const struct kcheck_setting *s);
 
 /* The checks of a defconfig: names no Kconfig defines, values kconfig would not keep. */
 void kcheck_defconfig_names(struct tree_models *tm, const char *path, const char *data,
 			    size_t size, const struct kcheck_options *opt, struct defect_list *out);
 void kcheck_dropped(struct tree_models *tm, const char *path, const char *data, size_t size,
-		    struct defect_list *out);
+		    const struct kcheck_options *opt, struct defect_list *out);
 
 #endif

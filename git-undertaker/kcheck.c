@@ -57,7 +57,7 @@ void kcheck_file(struct tree_models *tm, const char *path, const char *data, siz
 		return;
 	if (!kcheck_is_kconfig_path(path)) {
 		kcheck_defconfig_names(tm, path, data, size, opt, out);
-		kcheck_dropped(tm, path, data, size, out);
+		kcheck_dropped(tm, path, data, size, opt, out);
 		return;
 	}
 	kcheck_names(tm, path, data, size, opt, out);

@@ -10,6 +10,7 @@
 #ifndef UT_KCHECK_H
 #define UT_KCHECK_H
 
+#include "buildfiles.h"
 #include "defect.h"
 #include "trees.h"
 
@@ -20,6 +21,18 @@ int kcheck_is_checked_path(const char *path);
 
 struct kcheck_options {
 	int explain;
+	/*
+	 * A defconfig's `#include` files (buildfiles_read_includes) when the
+	 * tree's build runs defconfigs through cpp (U-Boot), else NULL: an
+	 * `#include` line is then a comment to kconfig, and a defconfig that
+	 * holds one is left to the build that reads it so. Their lines count
+	 * where the `#include` is: a line of an included file that another
+	 * file's line sets again is overridden, not dropped, and its defects
+	 * are the defconfig's, at the `#include` line, the text naming the
+	 * file and line. Names no Kconfig defines in an included file are
+	 * that file's own defects when it is checked itself.
+	 */
+	const struct buildfiles_includes *includes;
 };
 
 /*
