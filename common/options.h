@@ -81,7 +81,7 @@ struct common_options {
 	OPT_BOOL(0, "notes", &(c)->notes, "write notes (default; --no-notes to skip)"), \
 	OPT_STRING(0, "notes-ref", &(c)->notes_ref, "ref", "notes ref to write (default refs/notes/<tool>)"), \
 	OPT_STRING(0, "format", &(c)->format, "text|json", "output format"), \
-	OPT_BOOL('q', "quiet", &(c)->quiet, "no progress or warnings"), \
+	OPT_BOOL('q', "quiet", &(c)->quiet, "no progress or warnings (git undertaker: no text report)"), \
 	OPT_INT('j', "jobs", &(c)->jobs, "n", "parallel jobs (default: number of CPUs)"), \
 	OPT_OPTSTRING(0, "color", &(c)->color, "when", "colour: always, never or auto (default: color.ui)"), \
 	OPT_BOOL(0, "no-color", &(c)->no_color, NULL)
