@@ -846,10 +846,17 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	if (!fs->tm->file_condition)
 		return 0;
 	for (size_t k = 0; k < nr_scope; k++) {
+		const struct kbuild_file *kf;
 		struct file_arch *fa;
 		int alive;
 
 		hold_model(fs, scope[k]);
+		/* No condition there (a header, a file no list names): alive, no model built. */
+		kf = fs->tm->file_condition(fs->tm->data, scope[k], fs->path);
+		if (!kf || kf->kind != KBUILD_OBJECT) {
+			release_model(fs, scope[k]);
+			return 0;
+		}
 		fa = file_arch(fs, scope[k]);
 		if (fa)
 			ensure_kbuild(fs, fa, scope[k]);

@@ -96,4 +96,26 @@ test_expect_success '--no-kbuild ignores the Makefiles (the option NEVER is stil
 	test_cmp expect actual
 '
 
+test_expect_success 'a commit whose files have no build condition and no Kconfig block builds no model' '
+	git init -q nomodel &&
+	(
+		cd nomodel &&
+		printf "config FOO\n\tbool \"foo\"\n" >Kconfig &&
+		printf "obj-\$(CONFIG_FOO) += foo.o\n" >Makefile &&
+		printf "int foo;\n" >foo.c &&
+		printf "#ifndef GUARD_H\n#define GUARD_H\nint g;\n#endif\n" >guard.h &&
+		git add . && test_tick && git commit -q -m base &&
+		printf "#ifndef GUARD_H\n#define GUARD_H\nint g, h;\n#endif\n" >guard.h &&
+		git add . && test_tick && git commit -q -m header &&
+		UNDERTAKER_STATS=1 git undertaker --no-notes HEAD^! >out 2>err &&
+		test_must_be_empty out &&
+		! grep "^model build" err &&
+		printf "int foo;\n#ifdef CONFIG_FOO\nint bar;\n#endif\n" >foo.c &&
+		git add . && test_tick && git commit -q -m block &&
+		UNDERTAKER_STATS=1 git undertaker --no-notes HEAD^! >out 2>err &&
+		test_must_be_empty out &&
+		grep "^model build" err
+	)
+'
+
 test_done
