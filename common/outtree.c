@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -217,11 +218,18 @@ int outtree_remove(struct outtree *t, const char *path)
 	return 0;
 }
 
-/* The bytes of `in` into `out`: in the kernel when it can, else through a buffer. */
+#define COPY_BUFFER 65536
+
+/*
+ * The bytes of `in` into `out`: in the kernel when it can, else through a
+ * buffer on the heap. Not on the stack: inlined into copy_entry(), 64 KiB
+ * a level of a tree 120 directories deep overflowed it (fuzz-outtree).
+ */
 static int copy_bytes(int in, int out)
 {
-	char buf[65536];
+	char *buf = NULL;
 	ssize_t n;
+	int ret;
 
 	for (;;) {
 		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
@@ -233,10 +241,13 @@ static int copy_bytes(int in, int out)
 			return -1;
 		break;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
+	buf = xmalloc(COPY_BUFFER);
+	while ((n = read(in, buf, COPY_BUFFER)) > 0)
 		if (write_all(out, buf, (size_t)n) < 0)
-			return -1;
-	return n < 0 ? -1 : 0;
+			break;
+	ret = n != 0 ? -1 : 0;
+	free(buf);
+	return ret;
 }
 
 static int copy_regular(struct outtree *t, int dir, const char *name, const char *path,
@@ -264,12 +275,16 @@ static int copy_regular(struct outtree *t, int dir, const char *name, const char
 
 static int copy_link(struct outtree *t, int dir, const char *name, const char *path)
 {
-	char target[4096];
-	ssize_t n = readlinkat(dir, name, target, sizeof(target));
+	char *target = xmalloc(PATH_MAX);
+	ssize_t n = readlinkat(dir, name, target, PATH_MAX);
+	int ret;
 
-	if (n < 0 || (size_t)n >= sizeof(target))
-		return error("cannot read the symlink %s: %m", path);
-	return outtree_write(t, path, 0120000, target, (size_t)n);
+	if (n < 0 || n >= PATH_MAX)
+		ret = error("cannot read the symlink %s: %m", path);
+	else
+		ret = outtree_write(t, path, 0120000, target, (size_t)n);
+	free(target);
+	return ret;
 }
 
 static int copy_dir(struct outtree *t, int fd, struct strbuf *rel, const char *skip);
