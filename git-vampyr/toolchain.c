@@ -367,6 +367,8 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	v->toolchain_run = NULL;
 	if (!text)
 		return -1;
+	repo_hash_blob(text, strlen(text), &v->toolchain_id);
+	v->has_toolchain_id = 1;
 	tc = xcalloc(kc->nr_symbols + 1, 1);
 	/* Toolchain symbols build on each other (CC_IS_CLANG, then HAVE_KMSAN_COMPILER). */
 	while (changed) {
