@@ -456,6 +456,107 @@ static char *absolute(const char *path)
 	return abs;
 }
 
+/*
+ * Kept expansions. A kconfig run's .config follows from the tree (its cache
+ * directory names the digest of its build files), the command, the
+ * environment, the fragment and the toolchain. The toolchain is vouched for
+ * by this invocation's own toolchain run (toolchain.c: every symbol a user
+ * can set asked y, run afresh each time while the solver works): its
+ * .config holds the versions and the probe answers kconfig writes. A
+ * fragment expanded before under the same tree, command, environment and
+ * toolchain .config is read from <tree>/.vampyr-expanded/<digest of the
+ * key> (the whole key kept and compared: a collision is a miss) instead of
+ * running kconfig again, and its claims are checked exactly as on a fresh
+ * .config. VAMPYR_NO_EXPAND_CACHE=1 runs kconfig every time.
+ */
+#define KEPT_FORMAT 1
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Variables that change from shell to shell but reach no kconfig result. */
+static int env_in_key(const char *var)
+{
+	return !starts_with(var, "PWD=") && !starts_with(var, "OLDPWD=") &&
+	       !starts_with(var, "_=") && !starts_with(var, "SHLVL=") && !starts_with(var, "VAMPYR_");
+}
+
+static void add_environment(struct strbuf *key)
+{
+	extern char **environ;
+	struct strvec env = STRVEC_INIT;
+
+	for (char **e = environ; e && *e; e++)
+		if (env_in_key(*e))
+			strvec_push(&env, *e);
+	if (env.nr)
+		qsort(env.v, env.nr, sizeof(*env.v), cmp_str);
+	for (size_t i = 0; i < env.nr; i++)
+		strbuf_addf(key, "env %zu %s\n", strlen(env.v[i]), env.v[i]);
+	strvec_clear(&env);
+}
+
+/* The key of expanding the fragment at `path` with cmd, or NULL when nothing is kept. */
+static char *kept_key(struct vampyr *v, const char *cmd, const char *path)
+{
+	const char *off = getenv("VAMPYR_NO_EXPAND_CACHE");
+	struct strbuf key = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *fragment;
+
+	if ((off && *off && strcmp(off, "0")) || !v->has_toolchain_id || !v->tree ||
+	    !(fragment = read_text(path)))
+		return NULL;
+	strbuf_addf(&key, "vampyr expanded %d\ntree %s\nsrctree %s\narch %s %s\ncmd %zu %s\n"
+		    "toolchain %s\n", KEPT_FORMAT, v->tree, v->srctree, v->arch ? v->arch : "-",
+		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd, oid_hex(&v->toolchain_id, hex));
+	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
+		strbuf_addf(&key, "project %s\n", v->trees->project.env.v[i]);
+	add_environment(&key);
+	strbuf_addf(&key, "fragment %zu\n%s", strlen(fragment), fragment);
+	free(fragment);
+	return strbuf_detach(&key, NULL);
+}
+
+static char *kept_path(struct vampyr *v, const char *key)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	repo_hash_blob(key, strlen(key), &id);
+	return xstrfmt("%s/.vampyr-expanded/%s", v->tree, oid_hex(&id, hex));
+}
+
+/* The .config kept under `key` at path, or NULL. */
+static char *kept_read(const char *path, const char *key)
+{
+	char *text = read_text(path);
+	size_t len = strlen(key);
+
+	if (!text || strncmp(text, key, len)) {
+		free(text);
+		return NULL;
+	}
+	memmove(text, text + len, strlen(text + len) + 1);
+	return text;
+}
+
+/* Keeps a successful run's .config (a failure to keep it only costs a run later). */
+static void kept_write(const struct vampyr_kconfig_run *r)
+{
+	char *dir = xstrdup(r->kept_path), *slash = strrchr(dir, '/');
+	struct strbuf b = STRBUF_INIT;
+
+	*slash = '\0';
+	strbuf_addstr(&b, r->kept_key);
+	strbuf_addstr(&b, r->text);
+	if (!mkdir_p(dir))
+		write_file_atomic(r->kept_path, b.buf, b.len);
+	strbuf_release(&b);
+	free(dir);
+}
+
 /* Opens log and starts `sh -c cmd` in dir, its output there: 0, or -1 (said). */
 static int command_start(struct process *p, const char *cmd, const char *dir,
 			 const struct strvec *env, const char *log)
@@ -653,6 +754,8 @@ void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status)
 		if (r->log)
 			print_log_tail(r->log);
 	}
+	if (r->text && r->kept_path)
+		kept_write(r);
 	if (r->log)
 		unlink(r->log);
 	free(r->log);
@@ -695,6 +798,8 @@ char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r)
 
 	free(r->fragment);
 	free(r->config);
+	free(r->kept_key);
+	free(r->kept_path);
 	memset(r, 0, sizeof(*r));
 	return text;
 }
@@ -798,15 +903,35 @@ static size_t add_pins(struct vconfig *c, const struct strvec *pins)
 	return added;
 }
 
-/* Starts kconfig on c's fragment (a start that fails is done at once, without text). */
+/*
+ * Starts kconfig on c's fragment (a start that fails is done at once, without
+ * text), or takes the .config kept for it: then done at once, with it.
+ */
 static void expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r,
 			 const char *cmd)
 {
+	char *key = kept_key(v, cmd, c->path), *path = key ? kept_path(v, key) : NULL;
+	char *text = path ? kept_read(path, key) : NULL;
+
+	set_expanded_path(c);
+	vampyr_kconfig_run_init(r, c->name, c->path, c->expanded_path);
+	if (text && !write_file_atomic(c->expanded_path, text, strlen(text))) {
+		if (!quiet)
+			fprintf(stderr, "vampyr: %s expanded as before (%zu assignments, %zu pinned "
+				"for lost blocks; kept in %s)\n", c->name, c->assignments.nr,
+				c->pins.nr, path);
+		r->done = 1;
+		r->text = text;
+		free(key);
+		free(path);
+		return;
+	}
+	free(text);
 	if (!quiet)
 		fprintf(stderr, "vampyr: expanding %s (%zu assignments, %zu pinned for lost blocks)\n",
 			c->name, c->assignments.nr, c->pins.nr);
-	set_expanded_path(c);
-	vampyr_kconfig_run_init(r, c->name, c->path, c->expanded_path);
+	r->kept_key = key;
+	r->kept_path = path;
 	vampyr_kconfig_start(v, r, cmd);
 }
 

@@ -346,6 +346,29 @@ int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
 	return ret;
 }
 
+/*
+ * The .config of the toolchain's run (started here if need be), to be freed;
+ * its digest vouches for the expansions kept (expand.c). NULL after an error.
+ */
+static char *toolchain_config(struct vampyr *v, const struct expand_options *o)
+{
+	char *text;
+
+	if (!v->toolchain_run && vampyr_toolchain_start(v, o))
+		return NULL;
+	vampyr_kconfig_wait(v->toolchain_run);
+	unlink(v->toolchain_run->fragment);
+	unlink(v->toolchain_run->config);
+	text = vampyr_kconfig_run_release(v->toolchain_run);
+	free(v->toolchain_run);
+	v->toolchain_run = NULL;
+	if (text) {
+		repo_hash_blob(text, strlen(text), &v->toolchain_id);
+		v->has_toolchain_id = 1;
+	}
+	return text;
+}
+
 int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 {
 	struct kconfig *kc = v->kconfig;
@@ -357,15 +380,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	struct strmap cfg = STRMAP_INIT;
 	unsigned char *known;
 
-	if (!v->toolchain_run && vampyr_toolchain_start(v, o))
-		return -1;
-	vampyr_kconfig_wait(v->toolchain_run);
-	unlink(v->toolchain_run->fragment);
-	unlink(v->toolchain_run->config);
-	text = vampyr_kconfig_run_release(v->toolchain_run);
-	free(v->toolchain_run);
-	v->toolchain_run = NULL;
-	if (!text)
+	if (!(text = toolchain_config(v, o)))
 		return -1;
 	tc = xcalloc(kc->nr_symbols + 1, 1);
 	/* Toolchain symbols build on each other (CC_IS_CLANG, then HAVE_KMSAN_COMPILER). */

@@ -105,6 +105,9 @@ struct vampyr {
 	size_t nr_toolchain;		/* live targets it rules out */
 	struct strvec toolchain_facts;	/* "CC_IS_CLANG=n", ... */
 	int toolchain_done;
+	/* The digest of the toolchain run's .config: what vouches for kept expansions (expand.c). */
+	git_oid toolchain_id;
+	int has_toolchain_id;
 	char *tree;			/* the configuring tree of --expand, or NULL */
 	struct vampyr_kconfig_run *toolchain_run;	/* vampyr_toolchain_start's kconfig, running */
 	size_t lower_bound;
@@ -257,6 +260,8 @@ struct vampyr_kconfig_run {
 	struct process p;
 	int running, done;
 	char *text;			/* once done: the .config, or NULL after an error (said) */
+	/* The kept expansion to write once it succeeds (<tree>/.vampyr-expanded/<id>), its key. */
+	char *kept_path, *kept_key;
 };
 void vampyr_kconfig_run_init(struct vampyr_kconfig_run *r, const char *what,
 			     const char *fragment, const char *config);

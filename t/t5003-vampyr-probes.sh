@@ -60,7 +60,11 @@ test_expect_success 'setup' '
 	git commit -q -m base &&
 	git config vampyr.kconfig "\"$KCONF\" --alldefconfig Kconfig" &&
 	PATH="$PWD/fakebin:$PATH" &&
-	export PATH
+	export PATH &&
+	# Every kconfig run runs: the probe cache is under test here, not the
+	# expansions kept from run to run (t5006).
+	VAMPYR_NO_EXPAND_CACHE=1 &&
+	export VAMPYR_NO_EXPAND_CACHE
 '
 
 probes="--version
