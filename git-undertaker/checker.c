@@ -274,24 +274,45 @@ static int checked_file(const struct trees *ts, const char *path)
 
 /*
  * The files a defconfig of U-Boot (whose build runs them through cpp)
- * includes at `commit`, into *inc: 1; 0 for every other file.
+ * includes at `commit`, into *inc: 1 (inc to release); 0 for every other
+ * file, or a blob that cannot be read (analyze_blob says so).
  */
-static int read_includes(struct checker *c, const struct trees *ms, const git_oid *commit,
-			 const char *path, const struct blob *blob, struct buildfiles_includes *inc)
+static int defconfig_includes(struct checker *c, const struct trees *ms, const git_oid *commit,
+			      const char *path, const git_oid *blob_id,
+			      struct buildfiles_includes *inc)
 {
+	struct blob *blob;
+
 	memset(inc, 0, sizeof(*inc));
 	if (ms->project.kind != PROJECT_UBOOT || kcheck_is_kconfig_path(path) ||
-	    !buildfiles_is_defconfig(path))
+	    !buildfiles_is_defconfig(path) || repo_read_blob(c->repo, blob_id, &blob) < 0)
 		return 0;
 	if (buildfiles_has_include(blob->data, blob->size))
 		buildfiles_read_includes(c->repo, commit, ms->project.srctree, path, blob->data,
 					 blob->size, inc);
+	blob_release(c->repo, blob);
 	return 1;
 }
 
-/* Appends the defects of one blob (at `commit`) under one model set to `l`. */
-static void analyze_blob(struct checker *c, struct trees *ms, const git_oid *commit,
-			 const char *path, const git_oid *blob_id, struct defect_list *l)
+/* The blob ids of the files included (defconfig_includes) and those missing: the key's. */
+static void includes_key(const struct buildfiles_includes *inc, struct strbuf *key)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	for (size_t i = 0; i < inc->nr; i++)
+		strbuf_addf(key, " %s:%s", git_oid_tostr(hex, sizeof(hex), &inc->v[i].blob),
+			    inc->v[i].path);
+	for (size_t i = 0; i < inc->errors.nr; i++)
+		strbuf_addf(key, " !%s", inc->errors.v[i]);
+}
+
+/*
+ * Appends the defects of one blob under one model set to `l`; `includes`:
+ * a U-Boot defconfig's (defconfig_includes), else NULL.
+ */
+static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
+			 const git_oid *blob_id, const struct buildfiles_includes *includes,
+			 struct defect_list *l)
 {
 	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
 					 .macro_defs = &c->macro_defs,
@@ -308,42 +329,14 @@ static void analyze_blob(struct checker *c, struct trees *ms, const git_oid *com
 		return;
 	}
 	if (kcheck_is_checked_path(path)) {
-		struct kcheck_options kopt = { .explain = c->opts->explain };
-		struct buildfiles_includes inc;
+		struct kcheck_options kopt = { .explain = c->opts->explain, .includes = includes };
 
-		if (read_includes(c, ms, commit, path, blob, &inc))
-			kopt.includes = &inc;
-		for (size_t i = 0; i < inc.errors.nr; i++)
-			error("%s", inc.errors.v[i]);
+		for (size_t i = 0; includes && i < includes->errors.nr; i++)
+			error("%s", includes->errors.v[i]);
 		kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);
-		buildfiles_includes_release(c->repo, &inc);
 	} else {
 		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
 	}
-	blob_release(c->repo, blob);
-}
-
-/*
- * The blob ids of the files a defconfig includes at `commit` (read_includes),
- * and those it could not, appended to key: its result depends on them.
- */
-static void includes_key(struct checker *c, const struct trees *ms, const git_oid *commit,
-			 const char *path, const git_oid *blob_id, struct strbuf *key)
-{
-	struct buildfiles_includes inc;
-	struct blob *blob;
-	char hex[GIT_OID_HEXSZ + 1];
-
-	if (kcheck_is_kconfig_path(path) || !buildfiles_is_defconfig(path) ||
-	    ms->project.kind != PROJECT_UBOOT || repo_read_blob(c->repo, blob_id, &blob) < 0)
-		return;
-	read_includes(c, ms, commit, path, blob, &inc);
-	for (size_t i = 0; i < inc.nr; i++)
-		strbuf_addf(key, " %s:%s", git_oid_tostr(hex, sizeof(hex), &inc.v[i].blob),
-			    inc.v[i].path);
-	for (size_t i = 0; i < inc.errors.nr; i++)
-		strbuf_addf(key, " !%s", inc.errors.v[i]);
-	buildfiles_includes_release(c->repo, &inc);
 	blob_release(c->repo, blob);
 }
 
@@ -360,19 +353,24 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 	struct defect_list *l;
 	struct checker *rc = c->results_of ? c->results_of : c;
 	const struct defect_list *found;
+	struct buildfiles_includes inc;
+	int has_inc;
 
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
 		    git_oid_tostr(dhex, sizeof(dhex), &ms->digest), path);
-	includes_key(c, ms, commit, path, blob_id, &key);
+	has_inc = defconfig_includes(c, ms, commit, path, blob_id, &inc);
+	includes_key(&inc, &key);
 	pthread_mutex_lock(&rc->results_lock);
 	found = strmap_get(&rc->results, key.buf);
 	pthread_mutex_unlock(&rc->results_lock);
 	if (found) {
+		buildfiles_includes_release(c->repo, &inc);
 		strbuf_release(&key);
 		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
-	analyze_blob(c, ms, commit, path, blob_id, l);
+	analyze_blob(c, ms, path, blob_id, has_inc ? &inc : NULL, l);
+	buildfiles_includes_release(c->repo, &inc);
 	pthread_mutex_lock(&rc->results_lock);
 	/* Another worker may have analysed the same blob meanwhile: keep one. */
 	found = strmap_get(&rc->results, key.buf);
@@ -460,6 +458,27 @@ struct commit_work {
 	int parent_side;	/* item_before() only */
 };
 
+/*
+ * The parent's defects of an item (NULL: none to compare with), as
+ * check_item() compares them. Run alone first when the parent side goes
+ * first (parent_first): they wait in the results, where check_item() finds
+ * them. Not for a file changed under unchanged build files (its changed
+ * blocks alone are compared).
+ */
+static const struct defect_list *item_before(struct checker *c, const struct commit_work *cw,
+					     struct trees *ps, const struct commit_item *it)
+{
+	const struct file_change *fc = it->fc;
+
+	if (!ps)
+		return NULL;
+	if (!fc)
+		return blob_defects(c, ps, cw->parent, it->path, &it->blob);
+	if (fc->status != 'A' && checked_file(ps, fc->old_path))
+		return blob_defects(c, ps, cw->parent, fc->old_path, &fc->old_blob);
+	return NULL;
+}
+
 static void check_item(struct checker *c, const struct commit_work *cw, struct trees *ps,
 		       struct trees *ms, struct commit_item *it)
 {
@@ -468,8 +487,7 @@ static void check_item(struct checker *c, const struct commit_work *cw, struct t
 
 	if (!fc) {
 		if (ps)
-			copy_list(&before, blob_defects(c, ps, cw->parent, it->path, &it->blob),
-				  NULL);
+			copy_list(&before, item_before(c, cw, ps, it), NULL);
 		copy_list(&after, blob_defects(c, ms, cw->commit, it->path, &it->blob), NULL);
 	} else {
 		const char *path = fc->new_path ? fc->new_path : fc->old_path;
@@ -480,9 +498,10 @@ static void check_item(struct checker *c, const struct commit_work *cw, struct t
 					    &before, &after))
 			;	/* only the blocks that differ */
 		else {
-			if (fc->status != 'A' && ps && checked_file(ps, fc->old_path))
-				copy_list(&before, blob_defects(c, ps, cw->parent, fc->old_path,
-								&fc->old_blob), path);
+			const struct defect_list *was = item_before(c, cw, ps, it);
+
+			if (was)
+				copy_list(&before, was, path);
 			if (fc->status != 'D' && checked_file(ms, fc->new_path))
 				copy_list(&after, blob_defects(c, ms, cw->commit, fc->new_path,
 							       &fc->new_blob), path);
@@ -492,23 +511,6 @@ static void check_item(struct checker *c, const struct commit_work *cw, struct t
 	defect_list_take(&it->out, &after);
 	defect_list_clear(&before);
 }
-
-/*
- * The parent side of check_item(), when the parent's build files differ
- * from the commit's: its defect lists go to the results, where check_item()
- * finds them.
- */
-static void item_before(struct checker *c, const struct commit_work *cw, struct trees *ps,
-			struct commit_item *it)
-{
-	const struct file_change *fc = it->fc;
-
-	if (!fc)
-		blob_defects(c, ps, cw->parent, it->path, &it->blob);
-	else if (fc->status != 'A' && checked_file(ps, fc->old_path))
-		blob_defects(c, ps, cw->parent, fc->old_path, &fc->old_blob);
-}
-
 
 static struct checker *checker_worker(struct checker *parent);
 
@@ -1026,6 +1028,8 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	struct trees *ms = commit_trees(wc, &cs->commit);
 
 	for (;;) {
+		struct buildfiles_includes inc;
+		int has_inc;
 		size_t i;
 
 		pthread_mutex_lock(&cs->lock);
@@ -1034,7 +1038,10 @@ static void census_run(struct checker *wc, size_t j, void *data)
 		if (i >= cs->nr || !ms || process_interrupted())
 			break;
 		/* The census sees each blob once: nothing kept (blob_defects) but its defects. */
-		analyze_blob(wc, ms, &cs->commit, cs->paths.v[i], &cs->blobs[i], &w->out);
+		has_inc = defconfig_includes(wc, ms, &cs->commit, cs->paths.v[i], &cs->blobs[i],
+					     &inc);
+		analyze_blob(wc, ms, cs->paths.v[i], &cs->blobs[i], has_inc ? &inc : NULL, &w->out);
+		buildfiles_includes_release(wc->repo, &inc);
 		pthread_mutex_lock(&cs->lock);
 		progress_update(cs->progress, ++cs->done);
 		pthread_mutex_unlock(&cs->lock);
