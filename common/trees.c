@@ -11,6 +11,7 @@
 #include "kconfig-git.h"
 #include "model.h"
 #include "options.h"
+#include "pc.h"
 #include "process.h"
 
 /*
@@ -125,9 +126,12 @@ void trees_free(struct trees *t)
 	strvec_clear(&t->foreign);
 	free(t->arch_prefix);
 	project_release(&t->project);
+	strvec_clear(&t->macro_defs);
+	cpp_macros_free(t->macros);
 	strmap_clear(&t->build_defined, free);
 	trees_sources_free(t->sources);
 	free(t->files_digest);
+	buildfiles_free(t->own_buildfiles);
 	free(t);
 }
 
@@ -479,6 +483,16 @@ int trees_path_arch(const struct trees *t, const char *path)
 	return -1;
 }
 
+int trees_no_kconfig(const struct trees *t)
+{
+	return t->project.kind == PROJECT_NONE;
+}
+
+int trees_defconfig_cpp(const struct trees *t)
+{
+	return t->project.kind == PROJECT_UBOOT;
+}
+
 int trees_not_checked(const struct trees *t, const char *path)
 {
 	if (t->project.kind == PROJECT_NONE)
@@ -532,6 +546,59 @@ out:
 	free(key);
 }
 
+/* The project's macros of the commit's kind of tree (tree_models.macros). */
+static void trees_macros(struct trees *t)
+{
+	project_macros(t->project.kind, t->env.project_config, &t->macro_defs);
+	t->macros = cpp_macros_new();
+	/* trees_config_new() gave the command those cpp refuses: left out. */
+	for (size_t i = 0; i < t->macro_defs.nr; i++)
+		cpp_macros_add(t->macros, t->macro_defs.v[i]);
+	t->tm.macros = t->macros;
+	t->tm.macro_defs = &t->macro_defs;
+}
+
+struct project_config *trees_config_new(struct repo *r, struct strvec *bad)
+{
+	struct project_config *pc = xcalloc(1, sizeof(*pc));
+	struct cpp_macros *m = cpp_macros_new();
+
+	project_config_init(pc, r);
+	for (size_t i = 0; i < pc->macros.nr; i++)
+		if (cpp_macros_add(m, pc->macros.v[i]) < 0 && bad)
+			strvec_push(bad, pc->macros.v[i]);
+	cpp_macros_free(m);
+	return pc;
+}
+
+void trees_config_free(struct project_config *pc)
+{
+	if (!pc)
+		return;
+	project_config_release(pc);
+	free(pc);
+}
+
+void trees_macro_defs(const struct project_config *pc, struct repo *r, const git_oid *commit,
+		      struct strvec *defs)
+{
+	struct project p;
+
+	project_detect(&p, pc, r, commit);
+	project_macros(p.kind, pc, defs);
+	project_release(&p);
+}
+
+int trees_defines(const struct tree_models *tm, const char *name)
+{
+	return pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined, name);
+}
+
+int trees_kconfig_defines(const struct tree_models *tm, const char *name)
+{
+	return pc_name_defined_anywhere(tm->kconfig_defined, NULL, name);
+}
+
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf)
 {
@@ -544,7 +611,11 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	if (bf)
 		t->digest = bf->digest;
 	t->bf = bf;
+	if (!t->env.host_arch)
+		t->env.host_arch = project_host_srcarch();
+	env = &t->env;
 	project_detect(&t->project, env->project_config, env->repo, commit);
+	trees_macros(t);
 	n = t->project.kind == PROJECT_NONE ? -1 :
 	    project_architectures(&t->project, env->repo, commit, &t->arches);
 	if (n < 0 && !env->quiet)
@@ -591,6 +662,22 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 		t->tm.cmdline_defined = &t->build_defined;
 		t->tm.arch_mentions = bf->arch_mentions;
 	}
+	return t;
+}
+
+struct trees *trees_open(const struct trees_env *env, const git_oid *commit)
+{
+	struct buildfiles *b = buildfiles_new(env->repo);
+	const struct buildfiles_info *bf;
+	struct trees *t;
+
+	buildfiles_set_diskcache(b, env->diskcache);
+	if (buildfiles_get(b, commit, &bf) < 0) {
+		buildfiles_free(b);
+		return NULL;
+	}
+	t = trees_new(env, commit, bf);
+	t->own_buildfiles = b;
 	return t;
 }
 

@@ -10,6 +10,7 @@
 #define UT_TREES_H
 
 #include "buildfiles.h"
+#include "cpp.h"
 #include "kbuild.h"
 #include "kconfig.h"
 #include "logic.h"
@@ -82,6 +83,13 @@ struct tree_models {
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 	/*
+	 * The project's macros for C (U-Boot's CONFIG_IS_ENABLED): the presets
+	 * of this commit's kind of tree, then undertaker.macro, as
+	 * cpp_macros_add() took them (those it refused left out of `macros`).
+	 */
+	const struct cpp_macros *macros;
+	const struct strvec *macro_defs;
+	/*
 	 * Models shared between threads (trees_share): hold(data, i) before
 	 * model i (get, its formulas, its solver, file_condition, file_why) is
 	 * used, release(data, i) after, one model held at a time. NULL: not shared.
@@ -90,13 +98,29 @@ struct tree_models {
 	void (*release)(void *data, size_t i);
 };
 
+/*
+ * What the user's git config says of every commit's trees (project.h:
+ * undertaker.srctree, .env, .macro, .presets), read once per run. The
+ * undertaker.macro definitions that cpp refuses are pushed to `bad` (may
+ * be NULL): the command says so; the trees leave them out.
+ */
+struct project_config *trees_config_new(struct repo *r, struct strvec *bad);
+void trees_config_free(struct project_config *pc);
+
+/*
+ * The macro definitions (tree_models.macro_defs) of the trees of `commit`
+ * under `pc`, without building them: a key of what a run's results depend on.
+ */
+void trees_macro_defs(const struct project_config *pc, struct repo *r, const git_oid *commit,
+		      struct strvec *defs);
+
 /* What the command hands the trees of a commit; copied by trees_new. */
 struct trees_env {
 	struct repo *repo;
 	const struct project_config *project_config;
 	struct kconfig_cache *kconfig_cache;	/* may be shared between threads */
 	struct kbuild_cache *kbuild_cache;	/* one per thread */
-	const char *host_arch;			/* the primary architecture by default */
+	const char *host_arch;			/* the primary one by default (NULL: the host's) */
 	const char *only_arch;			/* --arch (trees_check_arch'ed), or NULL */
 	int no_kbuild;				/* no file conditions */
 	int quiet;				/* the tree's absence was said already */
@@ -125,6 +149,8 @@ struct trees {
 	struct strvec arches;		/* empty: a single model */
 	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
 	struct strvec foreign;		/* project_foreign_trees(): files there are not checked */
+	struct strvec macro_defs;	/* tm.macro_defs */
+	struct cpp_macros *macros;	/* tm.macros */
 	struct tree_models tm;		/* data is this struct */
 	/* the rest is trees.c's own */
 	struct trees_env env;
@@ -138,6 +164,7 @@ struct trees {
 	pthread_mutex_t *locks;		/* trees_share: one per model, then the Kbuild maps' */
 	struct trees_sources *sources;	/* trees-sources.c's */
 	char *files_digest;		/* of the tree's file list, once asked (Kbuild maps' cache) */
+	struct buildfiles *own_buildfiles;	/* trees_open's */
 };
 
 /*
@@ -146,6 +173,12 @@ struct trees {
  */
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf);
+/*
+ * The trees of `commit` with a scan of its build files of their own (kept in
+ * env->diskcache): what a command that looks at one commit needs. NULL when
+ * the build files cannot be read; trees_free() frees the scan too.
+ */
+struct trees *trees_open(const struct trees_env *env, const git_oid *commit);
 /* Saves the samples (trees_save) and frees. */
 void trees_free(struct trees *t);
 /* Writes the solver's samples of every model built so far. */
@@ -177,6 +210,14 @@ void trees_unborrow(struct trees *t);
  * thread uses `t` (borrowers included).
  */
 void trees_release_others(struct trees *t);
+
+/* No Kconfig tree at the commit (no top Kconfig, no <dir>/Kconfig with a mainmenu). */
+int trees_no_kconfig(const struct trees *t);
+/*
+ * Does the tree's build run its defconfigs through cpp (U-Boot: `#include`
+ * lines in configs/), so that a defconfig's includes are part of it?
+ */
+int trees_defconfig_cpp(const struct trees *t);
 
 /* arches.nr, or 1 for a tree with a single model. */
 size_t trees_nr_models(const struct trees *t);
@@ -231,6 +272,14 @@ void trees_cache_digests(const struct trees_cache *tc, git_oid **out, size_t *nr
 void trees_cache_save(struct trees_cache *tc);
 void trees_cache_release(struct trees_cache *tc);
 
+/*
+ * Is the name (with or without CONFIG_; CONFIG_X_MODULE for a tristate X)
+ * defined by some Kconfig file of the tree, or passed by its build with -D?
+ * trees_kconfig_defines: by a Kconfig file.
+ */
+int trees_defines(const struct tree_models *tm, const char *name);
+int trees_kconfig_defines(const struct tree_models *tm, const char *name);
+
 /* ---- trees-sources.c ---- */
 
 /*
@@ -247,6 +296,10 @@ void trees_sources_free(struct trees_sources *s);
 
 /* A .c, .h or .S file. */
 int trees_is_c_file(const char *path);
+/* A Kconfig file (by its name: Kconfig*, *.kconfig, Config.in, Config.src*). */
+int trees_is_kconfig_path(const char *path);
+/* A defconfig or config fragment (CONFIG_X=y lines): buildfiles_is_defconfig. */
+int trees_is_defconfig(const char *path);
 /*
  * The files whose blocks are checked: C's, and those whose suffix the
  * Makefiles of `t` run through cpp (buildfiles_info.cpp_suffixes: .dts,

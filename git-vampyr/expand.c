@@ -23,7 +23,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "buildfiles.h"
 #include "options.h"
 #include "vampyr.h"
 
@@ -75,7 +74,7 @@ static int wanted_for_config(const char *path, const struct config_files *cf)
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
 	       starts_with(base, "Kbuild") || ends_with(base, ".mk") || is_config_tool(path) ||
-	       is_config_tool(slash + 1) || buildfiles_is_defconfig(path) ||
+	       is_config_tool(slash + 1) || trees_is_defconfig(path) ||
 	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
 }
 

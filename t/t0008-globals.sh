@@ -9,6 +9,7 @@ test_description='every global of libundertaker.a carries the prefix of its modu
 test_expect_success 'setup: prefixes and vocabulary' '
 	cat >prefixes <<-\EOF &&
 	arena arena_
+	blocks blocks_
 	buildfiles* buildfiles_
 	diskcache diskcache_
 	logic-cnf logic_
