@@ -571,6 +571,11 @@ struct project_config *trees_config_new(struct repo *r, struct strvec *bad)
 	return pc;
 }
 
+const char *trees_host_arch(void)
+{
+	return project_host_srcarch();
+}
+
 void trees_config_free(struct project_config *pc)
 {
 	if (!pc)

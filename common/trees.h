@@ -106,6 +106,11 @@ struct tree_models {
  */
 struct project_config *trees_config_new(struct repo *r, struct strvec *bad);
 void trees_config_free(struct project_config *pc);
+/*
+ * The host's architecture as the kernel's top Makefile derives SRCARCH from
+ * `uname -m` (project_host_srcarch): the primary one when no --arch is given.
+ */
+const char *trees_host_arch(void);
 
 /*
  * The macro definitions (tree_models.macro_defs) of the trees of `commit`

@@ -19,9 +19,7 @@
 #include "trees.h"
 #include "history.h"
 #include "kcheck.h"
-#include "kconfig-git.h"
 #include "process.h"
-#include "project.h"
 #include "report.h"
 
 struct checker {
@@ -31,11 +29,9 @@ struct checker {
 	struct kconfig_cache *kconfig_cache;
 	struct kbuild_cache *kbuild_cache;
 	struct diskcache *diskcache;	/* the parent's in a worker; NULL: off */
-	struct cpp_macros *macros;
-	struct strvec macro_defs;
 	struct strvec accept;		/* undertaker.accept */
 	struct accept_file *accept_file;	/* undertaker.acceptFile, or NULL */
-	struct project_config project_config;
+	struct project_config *project_config;	/* the parent's in a worker */
 	struct trees_cache trees;
 	char *samples_dir;
 	struct sat_shares *shares;	/* the parent's in a worker */
@@ -45,7 +41,7 @@ struct checker {
 	struct buildfiles *history;	/* --explain: the walk back to a removal, this thread's */
 	size_t input_errors;
 	char *host_arch;
-	/* A census worker: buildfiles and macros are its parent's, read only. */
+	/* A census worker: buildfiles and git config are its parent's, read only. */
 	struct checker *parent;
 	/*
 	 * Range workers (kept from one commit to the next, each with its own
@@ -80,6 +76,7 @@ static void init_accept_file(struct checker *c)
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 {
 	struct checker *c = xcalloc(1, sizeof(*c));
+	struct strvec bad = STRVEC_INIT;
 
 	c->repo = r;
 	c->opts = o;
@@ -89,15 +86,14 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 	c->kconfig_cache = kconfig_cache_new();
 	kconfig_cache_set_budget(c->kconfig_cache, o->common.kconfig_cache_kib * 1024);
 	c->kbuild_cache = kbuild_cache_new();
-	c->macros = cpp_macros_new();
-	project_config_init(&c->project_config, r);
-	project_head_macros(&c->project_config, r, &c->macro_defs);
+	/* The macros are each commit's trees' (tree_models.macros): its kind of tree's own. */
+	c->project_config = trees_config_new(r, &bad);
 	repo_config_get_all(r, "undertaker.accept", &c->accept);
 	init_accept_file(c);
-	for (size_t i = 0; i < c->macro_defs.nr; i++)
-		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
-			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
-	c->host_arch = xstrdup(project_host_srcarch());
+	for (size_t i = 0; i < bad.nr; i++)
+		error("bad undertaker.macro '%s' ignored", bad.v[i]);
+	strvec_clear(&bad);
+	c->host_arch = xstrdup(trees_host_arch());
 	c->samples_dir = xstrfmt("%sundertaker/samples", repo_gitdir(r));
 	c->shares = sat_shares_new();
 	pthread_mutex_init(&c->results_lock, NULL);
@@ -163,13 +159,11 @@ void checker_free(struct checker *c)
 	if (!c->parent) {
 		buildfiles_free(c->buildfiles);
 		diskcache_close(c->diskcache);
-		cpp_macros_free(c->macros);
-		strvec_clear(&c->macro_defs);
 		strvec_clear(&c->accept);
 		if (c->accept_file)
 			accept_file_release(c->accept_file);
 		free(c->accept_file);
-		project_config_release(&c->project_config);
+		trees_config_free(c->project_config);
 		sat_shares_free(c->shares);
 	}
 	free(c->host_arch);
@@ -208,7 +202,7 @@ static void init_trees(struct checker *c)
 {
 	struct trees_env env = {
 		.repo = c->repo,
-		.project_config = &c->project_config,
+		.project_config = c->project_config,
 		.kconfig_cache = c->kconfig_cache,
 		.kbuild_cache = c->kbuild_cache,
 		.host_arch = c->host_arch,
@@ -237,6 +231,7 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 {
 	const struct buildfiles_info *bf;
 	struct strbuf all = STRBUF_INIT;
+	struct strvec macro_defs = STRVEC_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid id;
 	double t = trees_stats_clock(c->opts->common.stats);
@@ -247,8 +242,11 @@ void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *
 	}
 	trees_stats_report("build files", NULL, t);
 	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &bf->digest));
-	for (size_t i = 0; i < c->macro_defs.nr; i++)
-		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
+	/* The commit's own macros: those its trees scan its files with. */
+	trees_macro_defs(c->project_config, c->repo, commit, &macro_defs);
+	for (size_t i = 0; i < macro_defs.nr; i++)
+		strbuf_addf(&all, "macro %s\n", macro_defs.v[i]);
+	strvec_clear(&macro_defs);
 	if (c->opts->arch)
 		strbuf_addf(&all, "arch %s\n", c->opts->arch);
 	for (size_t i = 0; i < c->accept.nr; i++)
@@ -284,8 +282,8 @@ static int defconfig_includes(struct checker *c, const struct trees *ms, const g
 	struct blob *blob;
 
 	memset(inc, 0, sizeof(*inc));
-	if (ms->project.kind != PROJECT_UBOOT || kcheck_is_kconfig_path(path) ||
-	    !buildfiles_is_defconfig(path) || repo_read_blob(c->repo, blob_id, &blob) < 0)
+	if (!trees_defconfig_cpp(ms) || trees_is_kconfig_path(path) ||
+	    !trees_is_defconfig(path) || repo_read_blob(c->repo, blob_id, &blob) < 0)
 		return 0;
 	if (buildfiles_has_include(blob->data, blob->size))
 		buildfiles_read_includes(c->repo, commit, ms->project.srctree, path, blob->data,
@@ -314,9 +312,7 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 			 const git_oid *blob_id, const struct buildfiles_includes *includes,
 			 struct defect_list *l)
 {
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
-					 .macro_defs = &c->macro_defs,
-					 .asm_file = !ends_with(path, ".c") && !ends_with(path, ".h"),
+	struct analyze_options aopt = { .explain = c->opts->explain,
 					 .quiet_unbuilt = c->opts->all && !c->opts->verbose };
 	struct blob *blob;
 
@@ -394,9 +390,7 @@ static int changed_blocks_defects(struct checker *c, struct trees *ms, const cha
 				  const git_oid *old_id, const git_oid *new_id,
 				  struct defect_list *before, struct defect_list *after)
 {
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
-					.macro_defs = &c->macro_defs,
-					.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h") };
+	struct analyze_options aopt = { .explain = c->opts->explain };
 	struct strmap old_keys = STRMAP_INIT, new_keys = STRMAP_INIT, skip = STRMAP_INIT;
 	struct strmap_entry *e;
 	struct blob *ob, *nb;
@@ -412,8 +406,8 @@ static int changed_blocks_defects(struct checker *c, struct trees *ms, const cha
 		blob_release(c->repo, ob);
 		return -1;
 	}
-	of = analyze_scan(path, ob->data, ob->size, &aopt);
-	nf = analyze_scan(path, nb->data, nb->size, &aopt);
+	of = analyze_scan(&ms->tm, path, ob->data, ob->size);
+	nf = analyze_scan(&ms->tm, path, nb->data, nb->size);
 	analyze_block_keys(of, &old_keys);
 	analyze_block_keys(nf, &new_keys);
 	strmap_for_each(&new_keys, e)
@@ -763,14 +757,14 @@ static void add_includers(struct checker *c, struct trees *ms, const git_oid *co
 	for (size_t i = 0; i < changes->nr; i++) {
 		const struct file_change *fc = &changes->files[i];
 
-		if (fc->new_path && buildfiles_is_defconfig(fc->new_path))
+		if (fc->new_path && trees_is_defconfig(fc->new_path))
 			strvec_push(&files, fc->new_path);
-		if (fc->old_path && buildfiles_is_defconfig(fc->old_path) &&
+		if (fc->old_path && trees_is_defconfig(fc->old_path) &&
 		    (!fc->new_path || strcmp(fc->old_path, fc->new_path)))
 			strvec_push(&files, fc->old_path);
 	}
 	for (size_t i = 0; i < apaths->nr; i++)
-		if (buildfiles_is_defconfig(apaths->v[i]))
+		if (trees_is_defconfig(apaths->v[i]))
 			strvec_push(&files, apaths->v[i]);
 	if (files.nr)
 		buildfiles_includers(c->repo, commit, ms->project.srctree, &files, &paths, &blobs);
@@ -898,8 +892,6 @@ static struct checker *checker_worker(struct checker *parent)
 	c->opts = parent->opts;
 	c->buildfiles = parent->buildfiles;
 	c->diskcache = parent->diskcache;
-	c->macros = parent->macros;
-	c->macro_defs = parent->macro_defs;
 	c->project_config = parent->project_config;
 	/*
 	 * The parent's lexed Kconfig files (the cache locks): lexed once for

@@ -6,6 +6,7 @@
 
 #include "buildfiles.h"
 #include "kconfig.h"
+#include "trees.h"
 
 struct walk_state {
 	const char *name;
@@ -38,13 +39,6 @@ static char *renamed_to(struct walk_state *ws)
 		blob_release(ws->repo, ob);
 	}
 	return name;
-}
-
-static int is_kconfig_path(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return buildfiles_is_kconfig_file(slash ? slash + 1 : path);
 }
 
 static int look(struct walk_state *ws, const git_oid *id, int *line)
@@ -89,7 +83,7 @@ static int removed_by(struct walk_state *ws, const git_oid *commit, struct strbu
 	int ret = 0;
 
 	/* Only Kconfig files: the diff never reads another file's contents. */
-	if (repo_diff_first_parent_files(ws->repo, commit, is_kconfig_path, &changes) < 0)
+	if (repo_diff_first_parent_files(ws->repo, commit, trees_is_kconfig_path, &changes) < 0)
 		return -1;
 	ws->found_new = 0;
 	for (size_t k = 0; k < changes.nr && ret == 0; k++)

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "pc.h"
 
 /* The name of a `CONFIG_X=...` or `# CONFIG_X is not set` line, or 0. */
 static size_t setting_name(const char *line, const char *end, const char **name)
@@ -91,7 +90,7 @@ static void undefined_setting(const struct kcheck_setting *s, void *arg)
 	struct defect *d;
 
 	/* An included defconfig's own lines are its own defects, said where it is checked. */
-	if (pc_name_defined_anywhere(us->tm->kconfig_defined, NULL, s->name) ||
+	if (trees_kconfig_defines(us->tm, s->name) ||
 	    (strcmp(s->path, us->path) && kcheck_is_checked_path(s->path)))
 		return;
 	d = kcheck_add_defect(us->out, us->path, s->line, DEFECT_UNDEFINED, CAUSE_MISSING);

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "model.h"
-#include "pc.h"
 
 /* One line of the defconfig that sets a symbol this architecture defines. */
 struct dc_line {
@@ -212,7 +211,7 @@ static void read_line(const struct kcheck_setting *set, void *arg)
 	size_t prev;
 
 	/* Names no Kconfig defines are another kind's. */
-	if (!pc_name_defined_anywhere(lr->tm->kconfig_defined, NULL, set->name))
+	if (!trees_kconfig_defines(lr->tm, set->name))
 		return;
 	s = kconfig_lookup(lr->kc, set->name + 7);
 	prev = (size_t)(uintptr_t)strmap_get(&lr->last, set->name);

@@ -14,9 +14,7 @@
 #include "defect.h"
 #include "trees.h"
 
-/* Is `path` a Kconfig file (Kconfig, Kconfig.*, *.kconfig, Config.in)? */
-int kcheck_is_kconfig_path(const char *path);
-/* Is `path` a Kconfig file or a defconfig (buildfiles_is_defconfig)? */
+/* Is `path` a Kconfig file or a defconfig (trees_is_kconfig_path, trees_is_defconfig)? */
 int kcheck_is_checked_path(const char *path);
 
 struct kcheck_options {
