@@ -483,6 +483,11 @@ int trees_path_arch(const struct trees *t, const char *path)
 	return -1;
 }
 
+const char *trees_srctree(const struct trees *t)
+{
+	return t->project.srctree;
+}
+
 int trees_no_kconfig(const struct trees *t)
 {
 	return t->project.kind == PROJECT_NONE;
@@ -802,11 +807,50 @@ int trees_dump(struct trees *t, const char *arch, const char *what, FILE *out)
 }
 
 void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
-		      struct buildfiles *bf)
+		      const struct trees_cache *share)
 {
 	memset(tc, 0, sizeof(*tc));
 	tc->env = *env;
-	tc->buildfiles = bf;
+	if (share) {
+		tc->buildfiles = share->buildfiles;
+	} else {
+		tc->buildfiles = buildfiles_new(env->repo);
+		buildfiles_set_diskcache(tc->buildfiles, env->diskcache);
+		tc->own_buildfiles = 1;
+	}
+	if (!tc->env.kconfig_cache) {
+		tc->env.kconfig_cache = kconfig_cache_new();
+		kconfig_cache_set_budget(tc->env.kconfig_cache, env->kconfig_cache_budget);
+		tc->own_kconfig_cache = 1;
+	}
+	if (!tc->env.kbuild_cache) {
+		tc->env.kbuild_cache = kbuild_cache_new();
+		tc->own_kbuild_cache = 1;
+	}
+}
+
+int trees_cache_digest(struct trees_cache *tc, const git_oid *commit, git_oid *digest)
+{
+	const struct buildfiles_info *bf;
+
+	if (buildfiles_get(tc->buildfiles, commit, &bf) < 0)
+		return -1;
+	*digest = bf->digest;
+	return 0;
+}
+
+void trees_cache_trim(struct trees_cache *tc, const git_oid *keep, size_t nr)
+{
+	buildfiles_trim(tc->buildfiles, keep, nr);
+}
+
+void trees_cache_stats(const struct trees_cache *tc)
+{
+	struct kconfig_cache_stats st;
+
+	kconfig_cache_stats(tc->env.kconfig_cache, &st);
+	fprintf(stderr, "kconfig cache: %zu files lexed, %zu reused, %zu evicted; "
+		"%zu KB held at most\n", st.lexed, st.reused, st.evicted, st.peak >> 10);
 }
 
 struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit)
@@ -855,6 +899,15 @@ void trees_cache_release(struct trees_cache *tc)
 		trees_free(tc->sets[i]);
 		tc->sets[i] = NULL;
 	}
+	if (tc->own_kconfig_cache)
+		kconfig_cache_free(tc->env.kconfig_cache);
+	if (tc->own_kbuild_cache)
+		kbuild_cache_free(tc->env.kbuild_cache);
+	if (tc->own_buildfiles)
+		buildfiles_free(tc->buildfiles);
+	buildfiles_free(tc->history);
+	tc->history = NULL;
+	tc->own_kconfig_cache = tc->own_kbuild_cache = tc->own_buildfiles = 0;
 }
 
 static uint64_t diskcache_budget(struct repo *r)

@@ -123,8 +123,10 @@ void trees_macro_defs(const struct project_config *pc, struct repo *r, const git
 struct trees_env {
 	struct repo *repo;
 	const struct project_config *project_config;
-	struct kconfig_cache *kconfig_cache;	/* may be shared between threads */
-	struct kbuild_cache *kbuild_cache;	/* one per thread */
+	/* May be shared between threads; NULL: trees_cache_init() makes one. */
+	struct kconfig_cache *kconfig_cache;
+	size_t kconfig_cache_budget;		/* bytes of the one it makes (0: the default) */
+	struct kbuild_cache *kbuild_cache;	/* one per thread; NULL: trees_cache_init() makes one */
 	const char *host_arch;			/* the primary one by default (NULL: the host's) */
 	const char *only_arch;			/* --arch (trees_check_arch'ed), or NULL */
 	int no_kbuild;				/* no file conditions */
@@ -216,6 +218,8 @@ void trees_unborrow(struct trees *t);
  */
 void trees_release_others(struct trees *t);
 
+/* Where the Kconfig tree starts: "" for the repository root, else a directory without slash. */
+const char *trees_srctree(const struct trees *t);
 /* No Kconfig tree at the commit (no top Kconfig, no <dir>/Kconfig with a mainmenu). */
 int trees_no_kconfig(const struct trees *t);
 /*
@@ -263,10 +267,28 @@ struct trees_cache {
 	struct buildfiles *buildfiles;
 	struct trees *sets[TREES_CACHE_SIZE];
 	unsigned long last_use[TREES_CACHE_SIZE], clock;
+	struct buildfiles *history;	/* trees_cache_removal's walk, this cache's own */
+	/* What trees_cache_init() made, trees_cache_release() frees. */
+	unsigned own_buildfiles : 1, own_kconfig_cache : 1, own_kbuild_cache : 1;
 };
-/* `env` is copied; `bf` is the caller's and may be shared by several caches. */
+/*
+ * `env` is copied, its caches made where NULL (env.kconfig_cache then
+ * serves another cache's env: a thread's that shares this one's Kconfig
+ * files). `share`: the cache of another thread whose build files' scan
+ * (thread-safe) this one uses, or NULL for a scan of its own (kept in
+ * env.diskcache).
+ */
 void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
-		      struct buildfiles *bf);
+		      const struct trees_cache *share);
+/* The digest of the build files of `commit` (0), or -1 when they cannot be read. */
+int trees_cache_digest(struct trees_cache *tc, const git_oid *commit, git_oid *digest);
+/*
+ * buildfiles_trim() of the cache's scan, keeping the `nr` digests `keep`
+ * (trees_cache_digests of every cache that shares it).
+ */
+void trees_cache_trim(struct trees_cache *tc, const git_oid *keep, size_t nr);
+/* "kconfig cache: ..." on stderr: the files its Kconfig cache lexed, reused, evicted. */
+void trees_cache_stats(const struct trees_cache *tc);
 /* The trees of `commit` (those of a commit with the same build files); NULL on error. */
 struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit);
 /*
@@ -284,6 +306,22 @@ void trees_cache_release(struct trees_cache *tc);
  */
 int trees_defines(const struct tree_models *tm, const char *name);
 int trees_kconfig_defines(const struct tree_models *tm, const char *name);
+
+/* ---- trees-history.c ---- */
+
+/*
+ * Where a Kconfig symbol went (--explain of a missing name): walks first
+ * parents back from `commit` (whose Kconfig files do not define `name`,
+ * with or without its CONFIG_ prefix) to the commit that removed its last
+ * definition, asking the build files of each parent whether they define
+ * it (each changed subtree read once in the walk, memoized in the cache
+ * between names) and reading the diff of that commit only. Returns 1 and
+ * appends "<path>:<line> until <commit> (<title>)" to `out`, with ", which
+ * renamed it CONFIG_NEW" when that commit put a new `config` line in its
+ * place; 0 when none of 1000 commits did; -1 on a read error.
+ */
+int trees_cache_removal(struct trees_cache *tc, const git_oid *commit, const char *name,
+			struct strbuf *out);
 
 /* ---- trees-sources.c ---- */
 

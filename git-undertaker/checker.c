@@ -14,10 +14,9 @@
 
 #include "accept.h"
 #include "analyze.h"
-#include "buildfiles.h"
+#include "defconfig.h"
 #include "diskcache.h"
 #include "trees.h"
-#include "history.h"
 #include "kcheck.h"
 #include "process.h"
 #include "report.h"
@@ -25,9 +24,6 @@
 struct checker {
 	struct repo *repo;
 	const struct undertaker_options *opts;
-	struct buildfiles *buildfiles;
-	struct kconfig_cache *kconfig_cache;
-	struct kbuild_cache *kbuild_cache;
 	struct diskcache *diskcache;	/* the parent's in a worker; NULL: off */
 	struct strvec accept;		/* undertaker.accept */
 	struct accept_file *accept_file;	/* undertaker.acceptFile, or NULL */
@@ -38,10 +34,9 @@ struct checker {
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
-	struct buildfiles *history;	/* --explain: the walk back to a removal, this thread's */
 	size_t input_errors;
 	char *host_arch;
-	/* A census worker: buildfiles and git config are its parent's, read only. */
+	/* A worker: the build files' scan, Kconfig cache and git config are its parent's. */
 	struct checker *parent;
 	/*
 	 * Range workers (kept from one commit to the next, each with its own
@@ -80,12 +75,7 @@ struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 
 	c->repo = r;
 	c->opts = o;
-	c->buildfiles = buildfiles_new(r);
 	c->diskcache = trees_diskcache_open(r, o->common.stats);
-	buildfiles_set_diskcache(c->buildfiles, c->diskcache);
-	c->kconfig_cache = kconfig_cache_new();
-	kconfig_cache_set_budget(c->kconfig_cache, o->common.kconfig_cache_kib * 1024);
-	c->kbuild_cache = kbuild_cache_new();
 	/* The macros are each commit's trees' (tree_models.macros): its kind of tree's own. */
 	c->project_config = trees_config_new(r, &bad);
 	repo_config_get_all(r, "undertaker.accept", &c->accept);
@@ -120,13 +110,8 @@ void checker_save(struct checker *c)
 		trees_cache_save(&c->trees);
 	if (c && !c->parent && !c->results_of)
 		diskcache_keep_budget(c->diskcache);
-	if (c && !c->parent && c->opts->common.stats) {
-		struct kconfig_cache_stats st;
-
-		kconfig_cache_stats(c->kconfig_cache, &st);
-		fprintf(stderr, "kconfig cache: %zu files lexed, %zu reused, %zu evicted; "
-			"%zu KB held at most\n", st.lexed, st.reused, st.evicted, st.peak >> 10);
-	}
+	if (c && !c->parent && c->opts->common.stats)
+		trees_cache_stats(&c->trees);
 }
 
 void checker_trim(struct checker *c)
@@ -137,7 +122,7 @@ void checker_trim(struct checker *c)
 	trees_cache_digests(&c->trees, &keep, &nr, &alloc);
 	for (size_t w = 0; w < c->nr_workers; w++)
 		trees_cache_digests(&c->workers[w]->trees, &keep, &nr, &alloc);
-	buildfiles_trim(c->buildfiles, keep, nr);
+	trees_cache_trim(&c->trees, keep, nr);
 	free(keep);
 }
 
@@ -152,12 +137,7 @@ void checker_free(struct checker *c)
 	free(c->samples_dir);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
-	buildfiles_free(c->history);
-	if (!c->parent)
-		kconfig_cache_free(c->kconfig_cache);
-	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
-		buildfiles_free(c->buildfiles);
 		diskcache_close(c->diskcache);
 		strvec_clear(&c->accept);
 		if (c->accept_file)
@@ -190,9 +170,7 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 			strbuf_addstr(out, known);
 		return known != NULL;
 	}
-	if (!c->history)
-		c->history = buildfiles_new(c->repo);
-	ret = history_symbol_removal(c->repo, c->history, commit, name, out);
+	ret = trees_cache_removal(&c->trees, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
@@ -203,8 +181,13 @@ static void init_trees(struct checker *c)
 	struct trees_env env = {
 		.repo = c->repo,
 		.project_config = c->project_config,
-		.kconfig_cache = c->kconfig_cache,
-		.kbuild_cache = c->kbuild_cache,
+		/*
+		 * A worker takes the parent's lexed Kconfig files (the cache locks):
+		 * lexed once for all, and a Kconfig error is said once, by
+		 * whichever parses first. Its Kbuild cache is its own.
+		 */
+		.kconfig_cache = c->parent ? c->parent->trees.env.kconfig_cache : NULL,
+		.kconfig_cache_budget = c->opts->common.kconfig_cache_kib * 1024,
 		.host_arch = c->host_arch,
 		.only_arch = c->opts->arch,
 		.no_kbuild = c->opts->no_kbuild,
@@ -219,7 +202,7 @@ static void init_trees(struct checker *c)
 		.removed_data = c,
 	};
 
-	trees_cache_init(&c->trees, &env, c->buildfiles);
+	trees_cache_init(&c->trees, &env, c->parent ? &c->parent->trees : NULL);
 }
 
 static struct trees *commit_trees(struct checker *c, const git_oid *commit)
@@ -229,19 +212,18 @@ static struct trees *commit_trees(struct checker *c, const git_oid *commit)
 
 void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key)
 {
-	const struct buildfiles_info *bf;
 	struct strbuf all = STRBUF_INIT;
 	struct strvec macro_defs = STRVEC_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
+	git_oid id, digest;
 	double t = trees_stats_clock(c->opts->common.stats);
 
-	if (buildfiles_get(c->buildfiles, commit, &bf) < 0) {
+	if (trees_cache_digest(&c->trees, commit, &digest) < 0) {
 		strbuf_addstr(key, "unknown");
 		return;
 	}
 	trees_stats_report("build files", NULL, t);
-	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &bf->digest));
+	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &digest));
 	/* The commit's own macros: those its trees scan its files with. */
 	trees_macro_defs(c->project_config, c->repo, commit, &macro_defs);
 	for (size_t i = 0; i < macro_defs.nr; i++)
@@ -277,7 +259,7 @@ static int checked_file(const struct trees *ts, const char *path)
  */
 static int defconfig_includes(struct checker *c, const struct trees *ms, const git_oid *commit,
 			      const char *path, const git_oid *blob_id,
-			      struct buildfiles_includes *inc)
+			      struct defconfig_includes *inc)
 {
 	struct blob *blob;
 
@@ -285,15 +267,15 @@ static int defconfig_includes(struct checker *c, const struct trees *ms, const g
 	if (!trees_defconfig_cpp(ms) || trees_is_kconfig_path(path) ||
 	    !trees_is_defconfig(path) || repo_read_blob(c->repo, blob_id, &blob) < 0)
 		return 0;
-	if (buildfiles_has_include(blob->data, blob->size))
-		buildfiles_read_includes(c->repo, commit, ms->project.srctree, path, blob->data,
+	if (defconfig_has_include(blob->data, blob->size))
+		defconfig_read_includes(c->repo, commit, trees_srctree(ms), path, blob->data,
 					 blob->size, inc);
 	blob_release(c->repo, blob);
 	return 1;
 }
 
 /* The blob ids of the files included (defconfig_includes) and those missing: the key's. */
-static void includes_key(const struct buildfiles_includes *inc, struct strbuf *key)
+static void includes_key(const struct defconfig_includes *inc, struct strbuf *key)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -309,7 +291,7 @@ static void includes_key(const struct buildfiles_includes *inc, struct strbuf *k
  * a U-Boot defconfig's (defconfig_includes), else NULL.
  */
 static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
-			 const git_oid *blob_id, const struct buildfiles_includes *includes,
+			 const git_oid *blob_id, const struct defconfig_includes *includes,
 			 struct defect_list *l)
 {
 	struct analyze_options aopt = { .explain = c->opts->explain,
@@ -349,7 +331,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 	struct defect_list *l;
 	struct checker *rc = c->results_of ? c->results_of : c;
 	const struct defect_list *found;
-	struct buildfiles_includes inc;
+	struct defconfig_includes inc;
 	int has_inc;
 
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
@@ -360,13 +342,13 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 	found = strmap_get(&rc->results, key.buf);
 	pthread_mutex_unlock(&rc->results_lock);
 	if (found) {
-		buildfiles_includes_release(c->repo, &inc);
+		defconfig_includes_release(c->repo, &inc);
 		strbuf_release(&key);
 		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
 	analyze_blob(c, ms, path, blob_id, has_inc ? &inc : NULL, l);
-	buildfiles_includes_release(c->repo, &inc);
+	defconfig_includes_release(c->repo, &inc);
 	pthread_mutex_lock(&rc->results_lock);
 	/* Another worker may have analysed the same blob meanwhile: keep one. */
 	found = strmap_get(&rc->results, key.buf);
@@ -767,7 +749,7 @@ static void add_includers(struct checker *c, struct trees *ms, const git_oid *co
 		if (trees_is_defconfig(apaths->v[i]))
 			strvec_push(&files, apaths->v[i]);
 	if (files.nr)
-		buildfiles_includers(c->repo, commit, ms->project.srctree, &files, &paths, &blobs);
+		defconfig_includers(c->repo, commit, trees_srctree(ms), &files, &paths, &blobs);
 	for (size_t i = 0; i < paths.nr; i++) {
 		if (strmap_get(checked, paths.v[i]) || !pathspec_match(&c->opts->pathspec, paths.v[i]))
 			continue;
@@ -890,15 +872,8 @@ static struct checker *checker_worker(struct checker *parent)
 	c->parent = parent;
 	c->repo = parent->repo;
 	c->opts = parent->opts;
-	c->buildfiles = parent->buildfiles;
 	c->diskcache = parent->diskcache;
 	c->project_config = parent->project_config;
-	/*
-	 * The parent's lexed Kconfig files (the cache locks): lexed once for
-	 * all workers, and a Kconfig error is said once, by whichever parses first.
-	 */
-	c->kconfig_cache = parent->kconfig_cache;
-	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
 	c->samples_dir = xstrdup(parent->samples_dir);
 	c->shares = parent->shares;
@@ -1020,7 +995,7 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	struct trees *ms = commit_trees(wc, &cs->commit);
 
 	for (;;) {
-		struct buildfiles_includes inc;
+		struct defconfig_includes inc;
 		int has_inc;
 		size_t i;
 
@@ -1033,7 +1008,7 @@ static void census_run(struct checker *wc, size_t j, void *data)
 		has_inc = defconfig_includes(wc, ms, &cs->commit, cs->paths.v[i], &cs->blobs[i],
 					     &inc);
 		analyze_blob(wc, ms, cs->paths.v[i], &cs->blobs[i], has_inc ? &inc : NULL, &w->out);
-		buildfiles_includes_release(wc->repo, &inc);
+		defconfig_includes_release(wc->repo, &inc);
 		pthread_mutex_lock(&cs->lock);
 		progress_update(cs->progress, ++cs->done);
 		pthread_mutex_unlock(&cs->lock);

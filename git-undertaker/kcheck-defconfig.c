@@ -40,7 +40,7 @@ struct setting_walk {
 	void *arg;
 };
 
-static void setting_line(const struct buildfiles_line *bl, void *arg)
+static void setting_line(const struct defconfig_line *bl, void *arg)
 {
 	struct setting_walk *w = arg;
 	const char *name, *eol = bl->text + bl->len;
@@ -62,12 +62,12 @@ static void setting_line(const struct buildfiles_line *bl, void *arg)
 }
 
 void kcheck_for_each_setting(const char *path, const char *data, size_t size,
-			     const struct buildfiles_includes *inc,
+			     const struct defconfig_includes *inc,
 			     void (*fn)(const struct kcheck_setting *s, void *arg), void *arg)
 {
 	struct setting_walk w = { .fn = fn, .arg = arg };
 
-	buildfiles_for_each_defconfig_line(path, data, size, inc, setting_line, &w);
+	defconfig_for_each_line(path, data, size, inc, setting_line, &w);
 }
 
 char *kcheck_setting_text(const char *path, const struct kcheck_setting *s)

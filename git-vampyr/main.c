@@ -278,7 +278,7 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
 		return error("cannot read the Kconfig files of %s", at);
 	v->arch = am->arch;
 	v->arch_dir = t->arches.nr ? t->arch_dirs.v[t->tm.primary] : NULL;
-	v->srctree = t->project.srctree;
+	v->srctree = trees_srctree(t);
 	v->kconfig = am->kconfig;
 	v->model = am->model;
 	v->logic = am->logic;
