@@ -162,6 +162,62 @@ static char *samples_path(struct trees *t, const char *arch)
 	return path;
 }
 
+/*
+ * The disk cache's key of architecture `am`'s model: everything its parse
+ * read (each Kconfig file by blob id, the absent ones) and the arguments of
+ * the parse and of the build. NULL when a file read has no id.
+ */
+static char *model_key(const struct trees *t, const struct arch_model *am)
+{
+	const struct strbuf *in = &am->kconfig->inputs;
+	const char *const *so = project_string_options(&t->project);
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	if (!in->len || !strncmp(in->buf, "? ", 2) || strstr(in->buf, "\n? "))
+		return NULL;
+	strbuf_addf(&sb, "model\n%d\n%s\n%s\n%s\n", (int)t->project.kind, t->project.srctree,
+		    t->project.top ? t->project.top : "", am->arch ? am->arch : "");
+	for (size_t i = 0; i < t->project.env.nr; i++)
+		strbuf_addf(&sb, "env %s\n", t->project.env.v[i]);
+	for (; so && *so; so++)
+		strbuf_addf(&sb, "string %s\n", *so);
+	strbuf_add(&sb, in->buf, in->len);
+	repo_hash_blob(sb.buf, sb.len, &id);
+	strbuf_release(&sb);
+	return xstrdup(git_oid_tostr(hex, sizeof(hex), &id));
+}
+
+/* Architecture `am`'s model from the disk cache, or built (and kept there). */
+static struct model *model_of(struct trees *t, struct arch_model *am)
+{
+	struct diskcache *dc = t->env.diskcache;
+	char *key = dc ? model_key(t, am) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct model *m = NULL;
+
+	if (key && diskcache_read(dc, "model", key, &sb) > 0) {
+		m = model_load(am->kconfig, &sb);
+		if (!m)
+			warning("the cache entry of a model (%s) does not fit its Kconfig "
+				"files: building it again", key);
+	}
+	if (!m) {
+		m = model_build_strings(am->kconfig, project_string_options(&t->project));
+		if (key && !t->env.no_model_entries && !process_interrupted()) {
+			strbuf_reset(&sb);
+			model_save(m, &sb);
+			diskcache_write(dc, "model", key, sb.buf, sb.len);
+		}
+	} else {
+		am->from_cache = 1;
+	}
+	strbuf_release(&sb);
+	free(key);
+	return m;
+}
+
 int trees_model_built(const struct trees *t, size_t i)
 {
 	return t->built[i];
@@ -195,14 +251,15 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 		      am->arch ? am->arch : "");
 		return NULL;
 	}
-	am->model = model_build_strings(am->kconfig, project_string_options(&t->project));
+	am->model = model_of(t, am);
 	am->logic = model_logic(am->model);
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
 	am->base_vars = logic_nr_vars(am->logic);
 	sat_set_witnesses(am->sat, model_witnesses(t));
 	sat_set_random_phase(am->sat);
-	trees_stats_report("model build", am->arch, start);
+	trees_stats_report(am->from_cache ? "model read (disk cache)" : "model build", am->arch,
+			   start);
 	if (t->bf && t->env.samples_dir) {
 		am->samples_path = samples_path(t, am->arch);
 		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
