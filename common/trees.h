@@ -114,6 +114,12 @@ struct trees_env {
 	/* Results kept between runs (diskcache.h), or NULL. */
 	struct diskcache *diskcache;
 	int no_model_entries;			/* models are read from it, not written */
+	/*
+	 * Kbuild maps shared by the trees of one cache whose Makefiles read
+	 * the same files (a commit that changes only Kconfig files, and its
+	 * parent): set by trees_cache_init, NULL elsewhere.
+	 */
+	struct trees_kbuilds *kbuilds;
 	/* tree_models.removed, or NULL. */
 	int (*removed)(void *data, const git_oid *commit, const char *name, struct strbuf *out);
 	void *removed_data;

@@ -128,6 +128,28 @@ test_expect_success 'any changed Kconfig file misses the cache: a new entry, the
 	test $(wc -l <after) -gt $(wc -l <before)
 '
 
+test_expect_success 'a commit that changes only Kconfig files shares its parent'"'"'s Kbuild map' '
+	write_file sub/Kconfig <<-\EOF &&
+	config QUX2
+		bool "qux2 again"
+	EOF
+	echo "int more;" >>a.c &&
+	git add sub/Kconfig a.c && test_tick && git commit -q -m "Kconfig and a.c" &&
+	UNDERTAKER_STATS=1 git undertaker --no-notes HEAD^! >out 2>err &&
+	grep "^kbuild map: " err &&
+	grep "^kbuild map (shared): " err &&
+	git -c undertaker.cacheSize=0 undertaker --no-notes HEAD^! >expect-shared &&
+	test_cmp expect-shared out &&
+	echo "obj-y += b.o" >>Makefile && echo "int b;" >b.c &&
+	write_file sub/Kconfig <<-\EOF &&
+	config QUX2
+		bool "qux2, the third"
+	EOF
+	git add sub/Kconfig Makefile b.c && test_tick && git commit -q -m "Kconfig and Makefile" &&
+	UNDERTAKER_STATS=1 git undertaker --no-notes HEAD^! >out 2>err &&
+	! grep "^kbuild map (shared)" err
+'
+
 test_expect_success 'per architecture: each its own entry' '
 	git init -q arches && (
 		cd arches &&
