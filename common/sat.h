@@ -20,6 +20,15 @@ struct sat;
 struct sat *sat_new(struct logic *l);
 void sat_free(struct sat *s);
 struct logic *sat_logic(struct sat *s);
+/*
+ * The base (its clauses and its encoder's state) with diskcache's encoding,
+ * and read back into a new solver over the store read back with it: the
+ * same base as the solver that was saved, before any question. -1 (and the
+ * reader's `bad`) when the entry does not fit the store.
+ */
+struct diskcache_reader;
+void sat_save_base(const struct sat *s, struct strbuf *sb);
+int sat_load_base(struct sat *s, struct diskcache_reader *rd);
 
 /* The base: clauses of DIMACS literals over the store's variables. */
 void sat_add_clause(struct sat *s, const int *lits, size_t nr);
