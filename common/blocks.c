@@ -57,6 +57,11 @@ int blocks_build_known(const struct kbuild_file *kf)
 	return kf && kf->kind == KBUILD_OBJECT;
 }
 
+int blocks_build_unlisted(const struct kbuild_file *kf)
+{
+	return kf && kf->kind == KBUILD_UNLISTED;
+}
+
 formula blocks_build_formula(struct blocks *b, const struct kbuild_file *kf,
 			     enum blocks_build which)
 {

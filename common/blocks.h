@@ -50,6 +50,8 @@ formula blocks_build_formula(struct blocks *b, const struct kbuild_file *kf,
 			     enum blocks_build which);
 /* Is `kf` an object the build compiles (one that blocks_build_formula conditions)? */
 int blocks_build_known(const struct kbuild_file *kf);
+/* Does the build list the file nowhere (a .c #included by another, a tool's)? */
+int blocks_build_unlisted(const struct kbuild_file *kf);
 
 /* The cpp expressions given so far are about to be freed: forget them. */
 void blocks_forget_exprs(struct blocks *b);

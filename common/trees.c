@@ -643,6 +643,11 @@ const char *trees_srctree(const struct trees *t)
 	return t->project.srctree;
 }
 
+const struct strvec *trees_variables(const struct trees *t)
+{
+	return &t->project.env;
+}
+
 int trees_no_kconfig(const struct trees *t)
 {
 	return t->project.kind == PROJECT_NONE;

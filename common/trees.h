@@ -228,6 +228,8 @@ void trees_release_others(struct trees *t);
 
 /* Where the Kconfig tree starts: "" for the repository root, else a directory without slash. */
 const char *trees_srctree(const struct trees *t);
+/* NAME=value for $(NAME) in its Kconfig files: the project's presets, then undertaker.env. */
+const struct strvec *trees_variables(const struct trees *t);
 /* No Kconfig tree at the commit (no top Kconfig, no <dir>/Kconfig with a mainmenu). */
 int trees_no_kconfig(const struct trees *t);
 /*

@@ -848,7 +848,7 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 		hold_model(fs, scope[k]);
 		/* No condition there (a header, a file no list names): alive, no model built. */
 		kf = fs->tm->file_condition(fs->tm->data, scope[k], fs->path);
-		if (!kf || kf->kind != KBUILD_OBJECT) {
+		if (!blocks_build_known(kf)) {
 			release_model(fs, scope[k]);
 			return 0;
 		}
@@ -1062,7 +1062,7 @@ static const char *never_compiled(struct file_state *fs, const char *path, const
 		return fs->tm->only_arch ? "another architecture's file" : NULL;
 	hold_model(fs, scope[0]);
 	kf = fs->tm->file_condition(fs->tm->data, scope[0], path);
-	unbuilt = c_or_asm ? kf && kf->kind == KBUILD_UNLISTED : !kf;
+	unbuilt = c_or_asm ? blocks_build_unlisted(kf) : !kf;
 	release_model(fs, scope[0]);
 	if (!unbuilt)
 		return NULL;

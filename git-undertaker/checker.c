@@ -828,7 +828,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 			git_oid_fromstr(&cw.items[cw.nr++].blob, ablobs.v[i]);
 		}
 	}
-	if (ms->project.kind == PROJECT_UBOOT)
+	if (trees_defconfig_cpp(ms))
 		add_includers(c, ms, commit, &changes, &checked, &apaths, &ablobs, &cw, &alloc);
 	/* A big commit (a merge of a release) takes minutes: say how far it is. */
 	if (c->file_progress && cw.nr >= 100)

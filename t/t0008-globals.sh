@@ -109,7 +109,11 @@ test_expect_success 'no command includes kconfig.h, kconfig-git.h, kbuild.h, bui
 			esac
 		done
 	done <cmd-sources >bad-includes &&
-	test_must_be_empty bad-includes
+	test_must_be_empty bad-includes &&
+	# Nor reads what trees.h shows of them: the project of a trees, its
+	# kinds, the kinds of a Kbuild file (trees_*, blocks_build_* say it).
+	(cd "$UT_SRC_DIR" && xargs grep -nE "project\\.|PROJECT_[A-Z]|KBUILD_(OBJECT|HOST|UNLISTED)" || :) <cmd-sources >bad-uses &&
+	test_must_be_empty bad-uses
 '
 
 # Nor calls their functions by another road: what a command reads of a model
