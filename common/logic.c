@@ -631,9 +631,11 @@ int logic_eval(struct logic_eval *ev, formula f)
 	struct logic *l = ev->l;
 	size_t nr = 0;
 	if (ev->nr_memo < l->nr_nodes) {
-		ev->memo = xrealloc(ev->memo, l->nr_nodes);
-		memset(ev->memo + ev->nr_memo, 0, l->nr_nodes - ev->nr_memo);
-		ev->nr_memo = l->nr_nodes;
+		size_t cap = logic_grown(ev->nr_memo, l->nr_nodes);
+
+		ev->memo = xrealloc(ev->memo, cap);
+		memset(ev->memo + ev->nr_memo, 0, cap - ev->nr_memo);
+		ev->nr_memo = cap;
 	}
 	/* Post-order without recursion: a node is computed once its arguments are. */
 	ALLOC_GROW(ev->stack, 1, ev->alloc_stack);
@@ -788,11 +790,13 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 	size_t nr = 0;
 
 	if (b->nr_nodes < l->nr_nodes) {
-		b->stamp = xrealloc(b->stamp, l->nr_nodes * sizeof(*b->stamp));
-		b->at = xrealloc(b->at, l->nr_nodes * sizeof(*b->at));
-		b->used_free = xrealloc(b->used_free, l->nr_nodes);
-		memset(b->stamp + b->nr_nodes, 0, (l->nr_nodes - b->nr_nodes) * sizeof(*b->stamp));
-		b->nr_nodes = l->nr_nodes;
+		size_t cap = logic_grown(b->nr_nodes, l->nr_nodes);
+
+		b->stamp = xrealloc(b->stamp, cap * sizeof(*b->stamp));
+		b->at = xrealloc(b->at, cap * sizeof(*b->at));
+		b->used_free = xrealloc(b->used_free, cap);
+		memset(b->stamp + b->nr_nodes, 0, (cap - b->nr_nodes) * sizeof(*b->stamp));
+		b->nr_nodes = cap;
 	}
 	if (!b->epoch || words != b->row_words || free_value != b->free_value ||
 	    column != b->column || data != b->data) {
