@@ -28,6 +28,7 @@ struct sat {
 	int max_var;		/* the highest variable in the base */
 	int hard_var;		/* the highest in a base clause that is no fact in late[] */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
+	struct u64map facts;	/* sat_add_fact()'s literals (+ 2^32), each added once */
 	size_t queries, cached, calls, witnessed, unsat;
 	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
@@ -177,6 +178,7 @@ void sat_free(struct sat *s)
 	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
 	u64map_release(&s->answers);
+	u64map_release(&s->facts);
 	free(s->pool);
 	free(s->ones);
 	free(s->late);
@@ -256,6 +258,16 @@ struct logic *sat_logic(struct sat *s) { return s->l; }
 void sat_add_clause(struct sat *s, const int *lits, size_t nr)
 {
 	base_sink(s, lits, nr);
+}
+
+void sat_add_fact(struct sat *s, int lit)
+{
+	uint64_t key = (uint64_t)((int64_t)lit + ((int64_t)1 << 32)), seen;
+
+	if (u64map_get(&s->facts, key, &seen))
+		return;
+	u64map_put(&s->facts, key, 1);
+	base_sink(s, &lit, 1);
 }
 
 void sat_assert(struct sat *s, formula f)
