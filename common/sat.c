@@ -206,10 +206,12 @@ static int adopt_log(struct sat *s, int vars)
 	size_t start = 0;
 
 	for (size_t i = 0; i < s->nr_log; i++) {
-		int v = abs(s->log[i]);
+		int v;
 
-		if (v > vars)
+		/* Not abs() first: abs(INT_MIN) is no variable number. */
+		if (s->log[i] < -vars || s->log[i] > vars)
 			return -1;
+		v = abs(s->log[i]);
 		if (v > s->max_var)
 			s->max_var = v;
 		if (s->log[i])
