@@ -291,8 +291,13 @@ static formula equals_formula(struct pc_context *ctx, const struct kbuild_expr *
 			int t = logic_var(ctx->logic, typed);
 
 			f = named_var(ctx->logic, "", e->name);
+			/*
+			 * Once per solver: the clause again, for every file, was a
+			 * stronger base each time, which dropped the solver's
+			 * answers and samples.
+			 */
 			if (ctx->facts)
-				sat_add_clause(ctx->facts, (int[]){ -logic_literal(ctx->logic, f), t }, 2);
+				sat_add_pair(ctx->facts, -logic_literal(ctx->logic, f), t);
 			free(typed);
 		} else {
 			f = LOGIC_FALSE;

@@ -41,6 +41,8 @@ void sat_add_clause(struct sat *s, const int *lits, size_t nr);
  * need not have its fact yet.
  */
 void sat_add_fact(struct sat *s, int lit);
+/* The clause (a || b), added once, likewise. */
+void sat_add_pair(struct sat *s, int a, int b);
 void sat_assert(struct sat *s, formula f);
 /* Asserts `guard -> f` in the base: f holds when guard is assumed. */
 void sat_assert_guarded(struct sat *s, formula f, int guard);
