@@ -156,6 +156,17 @@ formula model_config(struct model *m, const char *name, int *defined)
 		}
 	}
 	*defined = 0;
+	if (ms && ms->kind == MSYM_UNDEFINED) {
+		/*
+		 * A symbol this architecture's Kconfig names but does not define:
+		 * n in the model, as pc.c has it (the same variable and fact), so
+		 * that no answer depends on which of them asked first.
+		 */
+		int var = logic_var(m->l, name);
+
+		sat_add_fact(m->sat, -var);
+		return logic_atom(m->l, var);
+	}
 	return logic_atom(m->l, logic_var(m->l, name));
 }
 

@@ -89,7 +89,9 @@ int model_symbol_defined(const struct model *m, const char *symbol);
 /*
  * The formula for a C macro name: CONFIG_FOO (y, or "has a value"),
  * CONFIG_FOO_MODULE (m; false for a bool). For a name no Kconfig defines,
- * *defined is set to 0 and the result is a free variable of that name (the
+ * *defined is set to 0 and the result is a variable of that name: n in the
+ * model's solver when this architecture's Kconfig names the symbol without
+ * defining it (as pc.c's symbols of other architectures), else free (the
  * caller decides whether to force it off). Names without CONFIG_ are free
  * variables too.
  */

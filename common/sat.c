@@ -28,6 +28,8 @@ struct sat {
 	int max_var;		/* the highest variable in the base */
 	int hard_var;		/* the highest in a base clause that is no fact in late[] */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
+	struct u64map facts;	/* sat_add_fact()'s literals (+ 2^32), each added once */
+	struct u64map pairs;	/* sat_add_pair()'s clauses, each added once */
 	size_t queries, cached, calls, witnessed, unsat;
 	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
@@ -177,6 +179,8 @@ void sat_free(struct sat *s)
 	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
 	u64map_release(&s->answers);
+	u64map_release(&s->facts);
+	u64map_release(&s->pairs);
 	free(s->pool);
 	free(s->ones);
 	free(s->late);
@@ -202,10 +206,12 @@ static int adopt_log(struct sat *s, int vars)
 	size_t start = 0;
 
 	for (size_t i = 0; i < s->nr_log; i++) {
-		int v = abs(s->log[i]);
+		int v;
 
-		if (v > vars)
+		/* Not abs() first: abs(INT_MIN) is no variable number. */
+		if (s->log[i] < -vars || s->log[i] > vars)
 			return -1;
+		v = abs(s->log[i]);
 		if (v > s->max_var)
 			s->max_var = v;
 		if (s->log[i])
@@ -256,6 +262,28 @@ struct logic *sat_logic(struct sat *s) { return s->l; }
 void sat_add_clause(struct sat *s, const int *lits, size_t nr)
 {
 	base_sink(s, lits, nr);
+}
+
+void sat_add_fact(struct sat *s, int lit)
+{
+	uint64_t key = (uint64_t)((int64_t)lit + ((int64_t)1 << 32)), seen;
+
+	if (u64map_get(&s->facts, key, &seen))
+		return;
+	u64map_put(&s->facts, key, 1);
+	base_sink(s, &lit, 1);
+}
+
+void sat_add_pair(struct sat *s, int a, int b)
+{
+	uint64_t key, seen;
+	int lits[2] = { a < b ? a : b, a < b ? b : a };
+
+	key = (uint64_t)(uint32_t)lits[0] << 32 | (uint32_t)lits[1];
+	if (u64map_get(&s->pairs, key, &seen))
+		return;
+	u64map_put(&s->pairs, key, 1);
+	base_sink(s, lits, 2);
 }
 
 void sat_assert(struct sat *s, formula f)

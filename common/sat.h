@@ -33,6 +33,16 @@ int sat_load_base(struct sat *s, struct diskcache_reader *rd);
 /* The base: clauses of DIMACS literals over the store's variables. */
 void sat_add_clause(struct sat *s, const int *lits, size_t nr);
 /* Asserts f in the base (Tseitin encoded, polarity-aware). */
+/*
+ * The unit clause `lit`, added once: a later call with the same literal adds
+ * nothing. For a fact several callers may state about one variable, whoever
+ * made the variable (pc.c's "another architecture's symbol is n here",
+ * model_config()'s names the model leaves undefined): a variable that exists
+ * need not have its fact yet.
+ */
+void sat_add_fact(struct sat *s, int lit);
+/* The clause (a || b), added once, likewise. */
+void sat_add_pair(struct sat *s, int a, int b);
 void sat_assert(struct sat *s, formula f);
 /* Asserts `guard -> f` in the base: f holds when guard is assumed. */
 void sat_assert_guarded(struct sat *s, formula f, int guard);

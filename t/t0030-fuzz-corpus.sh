@@ -2,7 +2,7 @@
 test_description='every input kept in fuzz/corpus/ (the seeds) and fuzz/regress/ (what the fuzzers found) replayed through its target without libFuzzer; under SANITIZE=1 with the sanitizers'
 . ./test-lib.sh
 
-for target in cpp kbuild kconfig notes outtree
+for target in cpp kbuild kconfig model notes outtree
 do
 	test_expect_success "fuzz-$target: every input of fuzz/corpus/$target" '
 		corpus="$UT_SRC_DIR/fuzz/corpus/'$target'" &&
