@@ -687,6 +687,60 @@ out:
 	free(key);
 }
 
+/*
+ * project_architectures(), kept in the disk cache by root tree: finding them
+ * reads the top Kconfig and what it sources a few levels down, half of what a
+ * stop of `rebase --exec` costs on a commit that needs no model (U-Boot).
+ */
+static int architectures(struct trees *t, const git_oid *commit)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *key = NULL;
+	git_commit *c;
+	int n = -1;
+
+	if (dc && !repo_lookup_commit(t->env.repo, repo_git(t->env.repo), commit, &c)) {
+		key = xstrfmt("%s %d %s %s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
+			      (int)t->project.kind, t->project.srctree,
+			      t->project.top ? t->project.top : "");
+		git_commit_free(c);
+	}
+	if (key && diskcache_read(dc, "arches", key, &sb) > 0) {
+		struct diskcache_reader rd;
+		uint64_t nr;
+
+		diskcache_reader_init(&rd, &sb);
+		n = (int)diskcache_get_u64(&rd);
+		nr = diskcache_get_u64(&rd);
+		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
+			char *a = diskcache_get_str(&rd);
+
+			if (a)
+				strvec_push(&t->arches, a);
+			free(a);
+		}
+		if (diskcache_reader_done(&rd) && n >= 0 && (size_t)n <= t->arches.nr) {
+			strbuf_release(&sb);
+			free(key);
+			return n;
+		}
+		strvec_clear(&t->arches);
+	}
+	n = project_architectures(&t->project, t->env.repo, commit, &t->arches);
+	if (key && n >= 0) {
+		strbuf_reset(&sb);
+		diskcache_put_u64(&sb, (uint64_t)n);
+		diskcache_put_u64(&sb, t->arches.nr);
+		for (size_t i = 0; i < t->arches.nr; i++)
+			diskcache_put_str(&sb, t->arches.v[i]);
+		diskcache_write(dc, "arches", key, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	free(key);
+	return n;
+}
+
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf)
 {
@@ -700,8 +754,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 		t->digest = bf->digest;
 	t->bf = bf;
 	project_detect(&t->project, env->project_config, env->repo, commit);
-	n = t->project.kind == PROJECT_NONE ? -1 :
-	    project_architectures(&t->project, env->repo, commit, &t->arches);
+	n = t->project.kind == PROJECT_NONE ? -1 : architectures(t, commit);
 	if (n < 0 && !env->quiet)
 		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
 	nr = trees_nr_models(t);

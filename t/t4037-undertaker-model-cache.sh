@@ -165,7 +165,14 @@ test_expect_success 'per architecture: each its own entry' '
 		test_cmp arm1.cnf arm2.cnf &&
 		! cmp -s arm1.cnf x861.cnf &&
 		ls .git/undertaker/cache/model-* >entries &&
-		test_line_count = 2 entries
+		test_line_count = 2 entries &&
+		# The architectures themselves, by root tree: read back, the same.
+		ls .git/undertaker/cache/arches-* >entries &&
+		test_line_count = 1 entries &&
+		git undertaker --dump-model=dimacs --arch=arm >arm3.cnf &&
+		test_cmp arm1.cnf arm3.cnf &&
+		test_must_fail git undertaker --dump-model=dimacs --arch=sparc 2>err &&
+		grep "arm" err && grep "x86" err
 	)
 '
 
