@@ -343,7 +343,8 @@ static struct kbuild_map *shared_kbuild_get(struct trees *t, const char *target)
 	pthread_mutex_lock(&k->lock);
 	for (size_t i = 0; i < k->nr && !m; i++)
 		if (!strcmp(k->v[i].target, target) &&
-		    kbuild_repo_inputs_same(t->env.repo, &t->commit, k->v[i].inputs, files_digest(t))) {
+		    kbuild_repo_inputs_same(t->env.repo, &t->commit, k->v[i].inputs, files_digest(t),
+					    NULL)) {
 			k->v[i].refs++;
 			m = k->v[i].map;
 		}
@@ -402,6 +403,18 @@ static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
 }
 
 /*
+ * A path the build files' digest covers (a Makefile of any of the names the
+ * build files' walk takes, present or not): the key of a Kbuild map's entry
+ * holds that digest, so such an input is the same without a look.
+ */
+static int build_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return buildfiles_is_makefile(base ? base + 1 : path);
+}
+
+/*
  * An earlier run's map of the same build files, when every input it read is
  * the same; `inputs` gets that list.
  */
@@ -419,7 +432,7 @@ static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key, ch
 	}
 	diskcache_reader_init(&rd, &sb);
 	*inputs = diskcache_get_str(&rd);
-	if (*inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, *inputs, files)) {
+	if (*inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, *inputs, files, build_file)) {
 		/* A view of the rest of the entry, read only: no copy. */
 		struct strbuf rest = { (char *)rd.p, (size_t)(rd.end - rd.p), 0 };
 
