@@ -493,6 +493,29 @@ size_t diskcache_get_u32s(struct diskcache_reader *rd, uint32_t **out, size_t ma
 	return nr;
 }
 
+void diskcache_put_strvec(struct strbuf *sb, const struct strvec *sv)
+{
+	diskcache_put_u64(sb, sv->nr);
+	for (size_t i = 0; i < sv->nr; i++)
+		diskcache_put_str(sb, sv->v[i]);
+}
+
+int diskcache_get_strvec(struct diskcache_reader *rd, struct strvec *out)
+{
+	uint64_t nr = diskcache_get_u64(rd);
+
+	for (uint64_t i = 0; i < nr && !rd->bad; i++) {
+		char *s = diskcache_get_str(rd);
+
+		if (s)
+			strvec_push(out, s);
+		else
+			rd->bad = 1;
+		free(s);
+	}
+	return rd->bad ? -1 : 0;
+}
+
 void diskcache_reader_init(struct diskcache_reader *rd, const struct strbuf *sb)
 {
 	rd->p = sb->buf ? sb->buf : "";

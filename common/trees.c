@@ -667,7 +667,6 @@ static void foreign_trees(struct trees *t)
 	struct strbuf sb = STRBUF_INIT;
 	struct diskcache_reader rd;
 	char hex[GIT_OID_HEXSZ + 1], *key;
-	uint64_t nr;
 
 	if (!dc || !t->bf || t->project.kind == PROJECT_NONE || t->project.kind == PROJECT_LINUX) {
 		project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
@@ -677,23 +676,13 @@ static void foreign_trees(struct trees *t)
 		      (int)t->project.kind, t->project.srctree, t->project.top);
 	if (diskcache_read(dc, "foreign", key, &sb) > 0) {
 		diskcache_reader_init(&rd, &sb);
-		nr = diskcache_get_u64(&rd);
-		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
-			char *dir = diskcache_get_str(&rd);
-
-			if (dir)
-				strvec_push(&t->foreign, dir);
-			free(dir);
-		}
-		if (diskcache_reader_done(&rd))
+		if (!diskcache_get_strvec(&rd, &t->foreign) && diskcache_reader_done(&rd))
 			goto out;
 		strvec_clear(&t->foreign);
 	}
 	project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
 	strbuf_reset(&sb);
-	diskcache_put_u64(&sb, t->foreign.nr);
-	for (size_t i = 0; i < t->foreign.nr; i++)
-		diskcache_put_str(&sb, t->foreign.v[i]);
+	diskcache_put_strvec(&sb, &t->foreign);
 	diskcache_write(dc, "foreign", key, sb.buf, sb.len);
 out:
 	strbuf_release(&sb);
@@ -721,19 +710,11 @@ static int architectures(struct trees *t, const git_oid *commit)
 	}
 	if (key && diskcache_read(dc, "arches", key, &sb) > 0) {
 		struct diskcache_reader rd;
-		uint64_t nr;
 
 		diskcache_reader_init(&rd, &sb);
 		n = (int)diskcache_get_u64(&rd);
-		nr = diskcache_get_u64(&rd);
-		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
-			char *a = diskcache_get_str(&rd);
-
-			if (a)
-				strvec_push(&t->arches, a);
-			free(a);
-		}
-		if (diskcache_reader_done(&rd) && n >= 0 && (size_t)n <= t->arches.nr) {
+		if (!diskcache_get_strvec(&rd, &t->arches) && diskcache_reader_done(&rd) &&
+		    n >= 0 && (size_t)n <= t->arches.nr) {
 			strbuf_release(&sb);
 			free(key);
 			return n;
@@ -744,9 +725,7 @@ static int architectures(struct trees *t, const git_oid *commit)
 	if (key && n >= 0) {
 		strbuf_reset(&sb);
 		diskcache_put_u64(&sb, (uint64_t)n);
-		diskcache_put_u64(&sb, t->arches.nr);
-		for (size_t i = 0; i < t->arches.nr; i++)
-			diskcache_put_str(&sb, t->arches.v[i]);
+		diskcache_put_strvec(&sb, &t->arches);
 		diskcache_write(dc, "arches", key, sb.buf, sb.len);
 	}
 	strbuf_release(&sb);
