@@ -193,7 +193,8 @@ static char *model_key(const struct trees *t, const struct arch_model *am)
 /* Architecture `am`'s model from the disk cache, or built (and kept there). */
 static struct model *model_of(struct trees *t, struct arch_model *am)
 {
-	struct diskcache *dc = t->env.diskcache;
+	struct diskcache *dc = t->env.project_config && t->env.project_config->cache_models ?
+			       t->env.diskcache : NULL;
 	char *key = dc ? model_key(t, am) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 	struct model *m = NULL;
