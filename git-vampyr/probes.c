@@ -11,7 +11,9 @@
  * by the compiler and assembler (path, inode, size, times), the arguments and
  * the input. The tree's own kconfig still decides everything; it only gets
  * the compiler's answers faster. The entries go with the tree when it is
- * pruned. VAMPYR_NO_PROBE_CACHE=1 runs kconfig without it.
+ * pruned. VAMPYR_NO_PROBE_CACHE=1 runs kconfig without it. The toolchain's
+ * run (in the tree itself) also gets VAMPYR_CC_DEPS: what its compiler
+ * answers depend on, for keeping the whole run (toolchain.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,8 +26,7 @@
 
 #include "vampyr.h"
 
-/* vampyr-cc beside this executable (../libexec/undertaker/), or NULL. */
-static char *find_vampyr_cc(void)
+char *probe_cc_program(void)
 {
 	char *self = realpath("/proc/self/exe", NULL), *slash, *cc;
 
@@ -66,6 +67,11 @@ static int link_to(const char *dir, const char *name, const char *target)
 	return ret;
 }
 
+char *probe_deps_path(const char *tree)
+{
+	return xstrfmt("%s/.vampyr-toolchain/deps.%ld", tree, (long)getpid());
+}
+
 void probe_cache_env(const char *tree, const char *rundir, struct strvec *env)
 {
 	static const char *const names[] = { "gcc", "cc", "clang" };
@@ -74,7 +80,7 @@ void probe_cache_env(const char *tree, const char *rundir, struct strvec *env)
 
 	if ((off && *off && strcmp(off, "0")) || !path)
 		return;
-	cc = find_vampyr_cc();
+	cc = probe_cc_program();
 	if (!cc)
 		return;
 	dir = xstrfmt("%s/.vampyr-probes", tree);
@@ -95,6 +101,12 @@ void probe_cache_env(const char *tree, const char *rundir, struct strvec *env)
 	if (rundir) {
 		strvec_pushf(env, "VAMPYR_CC_RUN_DIR=%s", rundir);
 		strvec_pushf(env, "VAMPYR_CC_TREE=%s", tree);
+	} else {
+		char *deps = probe_deps_path(tree);
+
+		if (!mkdir_leading(deps) && !write_file_atomic(deps, "", 0))
+			strvec_pushf(env, "VAMPYR_CC_DEPS=%s", deps);
+		free(deps);
 	}
 out:
 	free(bin);

@@ -39,6 +39,13 @@
  * The entry holds the whole key, compared on reading: a digest collision is
  * a miss, never a wrong answer.
  *
+ * VAMPYR_CC_DEPS=<file> (git vampyr sets it for the toolchain's kconfig
+ * run, which it keeps whole: toolchain.c): each call appends there the
+ * "<path>\t<identity>" lines its answer depends on beyond the programs on
+ * PATH; a call that is no probe runs the compiler (not exec'd) and then
+ * takes what it depends on as above; one whose options read or write other
+ * files appends "unkept", and the run is not kept.
+ *
  * VAMPYR_TEST_PROBES=<file>: appends "hit", "miss" or "run" and the name
  * for each call (the tests count them).
  */
@@ -72,26 +79,13 @@ static void test_log(const char *what, const char *name)
 	fclose(f);
 }
 
-/* "ino size mtime ctime" of the file at path (symbolic links followed), or "none". */
-static void add_stat(struct strbuf *sb, const char *path)
-{
-	struct stat st;
-
-	if (path && !stat(path, &st))
-		strbuf_addf(sb, "%llu %lld %lld.%09ld %lld.%09ld", (unsigned long long)st.st_ino,
-			 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-			 (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
-	else
-		strbuf_addstr(sb, "none");
-}
-
 /* "path ino size mtime ctime" of the file behind `prog`, or "none". */
 static void add_identity(struct strbuf *key, const char *what, const char *prog)
 {
 	char *real = prog ? realpath(prog, NULL) : NULL;
 
 	strbuf_addf(key, "%s %s ", what, real ? real : "");
-	add_stat(key, real);
+	strbuf_add_file_id(key, real);
 	strbuf_addch(key, '\n');
 	free(real);
 }
@@ -302,31 +296,6 @@ struct answer {
 	long long file_len;
 };
 
-/* Does every file of the deps lines still have the identity it had? */
-static int deps_hold(const char *deps, size_t len)
-{
-	struct strbuf now = STRBUF_INIT;
-	const char *p = deps, *end = deps + len;
-	int ok = 1;
-
-	while (ok && p < end) {
-		const char *tab = memchr(p, '\t', (size_t)(end - p));
-		const char *eol = tab ? memchr(tab, '\n', (size_t)(end - tab)) : NULL;
-		char *path;
-
-		if (!eol)
-			return 0;
-		path = xstrndup(p, (size_t)(tab - p));
-		strbuf_reset(&now);
-		add_stat(&now, path);
-		ok = now.len == (size_t)(eol - tab - 1) && !memcmp(now.buf, tab + 1, now.len);
-		free(path);
-		p = eol + 1;
-	}
-	strbuf_release(&now);
-	return ok;
-}
-
 /*
  * The entry: "vampyr-cc-entry <format> <key> <code> <out> <err> <file> <deps>\n"
  * and the bytes; a hit only while its deps hold.
@@ -353,7 +322,7 @@ static int read_entry(const char *path, const struct strbuf *key, struct answer 
 	    b.len != (size_t)n + klen + olen + elen + dlen +
 		     (unsigned long long)(flen > 0 ? flen : 0) ||
 	    klen != key->len || memcmp(b.buf + n, key->buf, key->len) ||
-	    !deps_hold(b.buf + b.len - dlen, dlen)) {
+	    !file_ids_hold(b.buf + b.len - dlen, dlen)) {
 		strbuf_release(&b);
 		return -1;
 	}
@@ -363,6 +332,7 @@ static int read_entry(const char *path, const struct strbuf *key, struct answer 
 	a->file_len = flen;
 	if (flen > 0)
 		strbuf_add(&a->file, p + olen + elen, (size_t)flen);
+	strbuf_add(&a->deps, b.buf + b.len - dlen, dlen);
 	strbuf_release(&b);
 	return 0;
 }
@@ -588,8 +558,10 @@ static int gather_deps(const char *real, int argc, char **argv, const struct pro
 	struct strbuf none = STRBUF_INIT;
 	int n = 0, ret = 0;
 
+	/* The .dwo of -gsplit-dwarf would go beside /dev/null. */
 	for (int i = 0; i < argc; i++)
-		args[n++] = i && i == p->out_arg ? "/dev/null" : argv[i];
+		if (strcmp(argv[i], "-gsplit-dwarf"))
+			args[n++] = i && i == p->out_arg ? "/dev/null" : argv[i];
 	if (!p->print) {
 		args[n++] = "-v";
 		args[n++] = "-H";
@@ -608,7 +580,7 @@ static int gather_deps(const char *real, int argc, char **argv, const struct pro
 	strvec_sort(&list);
 	for (size_t i = 0; i < list.nr; i++) {
 		strbuf_addf(&a->deps, "%s\t", list.v[i]);
-		add_stat(&a->deps, list.v[i]);
+		strbuf_add_file_id(&a->deps, list.v[i]);
 		strbuf_addch(&a->deps, '\n');
 	}
 	strvec_clear(&list);
@@ -617,6 +589,68 @@ static int gather_deps(const char *real, int argc, char **argv, const struct pro
 	answer_release(&dirs);
 	free(args);
 	return ret;
+}
+
+/* Appends text to $VAMPYR_CC_DEPS, if set (one write: the calls of a run may overlap). */
+static void note_deps(const char *text, size_t len)
+{
+	const char *log = getenv("VAMPYR_CC_DEPS");
+	int fd;
+
+	if (!log || !*log || !len)
+		return;
+	fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return;
+	if (write_all(fd, text, len))
+		fprintf(stderr, "vampyr-cc: cannot write %s: %s\n", log, strerror(errno));
+	close(fd);
+}
+
+/*
+ * A call that is no probe, in the toolchain's run (VAMPYR_CC_DEPS): the
+ * compiler runs and what it printed is passed on, then what its answer
+ * depends on is noted (gather_deps); its exit code. One whose options read
+ * or write other files is noted "unkept" and run as always.
+ */
+static int run_noted(int argc, char **argv, const char *name, const char *real)
+{
+	struct probe p = { 0 };
+	struct answer a = { 0 };
+	struct strbuf in = STRBUF_INIT;
+	struct stat o, e;
+	int merged = !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+	int compile = 0, code;
+
+	for (int i = 1; i < argc; i++) {
+		if (touches_files(argv[i]) && strcmp(argv[i], "-gsplit-dwarf")) {
+			note_deps("unkept\n", 7);
+			test_log("run", name);
+			execv(real, argv);
+			fprintf(stderr, "vampyr-cc: cannot run %s: %s\n", real, strerror(errno));
+			return 127;
+		}
+		compile |= !strcmp(argv[i], "-c") || !strcmp(argv[i], "-S") || !strcmp(argv[i], "-E");
+		p.reads_stdin |= !strcmp(argv[i], "-");
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			p.out_arg = ++i;
+	}
+	p.link = !compile;
+	test_log("run", name);
+	if (p.reads_stdin && strbuf_read_fd(&in, 0))
+		return 127;
+	if (run_compiler(real, argv, &in, merged, NULL, &a)) {
+		note_deps("unkept\n", 7);
+		code = a.code ? a.code : 127;
+	} else {
+		code = replay(&a, NULL);
+		if (gather_deps(real, argc, argv, &p, &in, &a))
+			note_deps("unkept\n", 7);
+		note_deps(a.deps.buf, a.deps.len);
+	}
+	answer_release(&a);
+	strbuf_release(&in);
+	return code;
 }
 
 /* The probe p of argv: from the cache, else from the real compiler (kept). Its exit code. */
@@ -641,6 +675,7 @@ static int answer_probe(char **argv, int argc, const struct probe *p, const char
 	entry = xstrfmt("%s/%s", cache, hex);
 	if (!read_entry(entry, &key, &a)) {
 		test_log("hit", name);
+		note_deps(a.deps.buf, a.deps.len);
 		a.code = replay(&a, out_path);
 		goto out;
 	}
@@ -648,12 +683,16 @@ static int answer_probe(char **argv, int argc, const struct probe *p, const char
 	if (run_compiler(real, argv, &in, merged, out_path, &a)) {
 		/* It could not run, or a signal ended it: nothing is kept. */
 		test_log("run", name);
+		note_deps("unkept\n", 7);
 		if (!a.code)
 			a.code = 127;
 	} else {
 		test_log("miss", name);
 		if (!deps || !gather_deps(real, argc, argv, p, &in, &a))
 			write_entry(cache, hex, &key, &a);
+		else
+			note_deps("unkept\n", 7);
+		note_deps(a.deps.buf, a.deps.len);
 	}
 	/* The compiler wrote the -o file itself. */
 	replay(&a, NULL);
@@ -690,6 +729,13 @@ int main(int argc, char **argv)
 	/* The compiler and what it runs see the PATH vampyr was given. */
 	setenv("PATH", path, 1);
 	if (!cache || !is_probe(argc, argv, &p)) {
+		const char *deps = getenv("VAMPYR_CC_DEPS");
+
+		if (cache && deps && *deps) {
+			code = run_noted(argc, argv, name, real);
+			free(real);
+			return code;
+		}
 		test_log("run", name);
 		execv(real, argv);
 		fprintf(stderr, "vampyr-cc: cannot run %s: %s\n", real, strerror(errno));
