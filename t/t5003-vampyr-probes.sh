@@ -154,4 +154,16 @@ test_expect_success KCONF 'another compiler is asked again, and its answers coun
 	! grep "^CONFIG_CC_HAS_GOOD=y" out4/config-1.expanded
 '
 
+test_expect_success KCONF 'a cross compiler on PATH goes through vampyr-cc too, and its link goes once it is gone' '
+	cp fakebin/gcc fakebin/xyz-linux-gnu-gcc &&
+	git vampyr --no-notes --expand -o out9 >actual &&
+	bin=$(echo .git/vampyr/trees/*/.vampyr-probes/bin) &&
+	test -L "$bin/xyz-linux-gnu-gcc" &&
+	test -L "$bin/gcc" &&
+	rm fakebin/xyz-linux-gnu-gcc &&
+	git vampyr --no-notes --expand -o out10 >actual &&
+	! test -L "$bin/xyz-linux-gnu-gcc" &&
+	test -L "$bin/gcc"
+'
+
 test_done
