@@ -16,7 +16,7 @@
 #include "options.h"
 
 /* The layout of an entry; a new one makes every older entry a quiet miss. */
-#define DISKCACHE_FORMAT "undertaker cache 1"
+#define DISKCACHE_FORMAT "undertaker cache 2"
 /* Nothing the suite keeps is near this: a larger file is not read into memory. */
 #define DISKCACHE_MAX_ENTRY ((size_t)1 << 30)
 
@@ -41,6 +41,30 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 }
 
 #define FNV_BASIS 0xcbf29ce484222325ULL
+
+/*
+ * An entry's checksum: four lanes of eight bytes at a time, each multiplied
+ * and folded (FNV-1a's one byte at a time cost 30 ms for the 12 MB a rebase
+ * stop reads), then the tail byte by byte. Catches truncation and stray
+ * writes; it is no defence against a forger, who could write the entry anew.
+ */
+static uint64_t checksum(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t lane[4] = { FNV_BASIS, FNV_BASIS ^ 1, FNV_BASIS ^ 2, FNV_BASIS ^ 3 }, h;
+	size_t i = 0;
+
+	for (; i + 32 <= len; i += 32)
+		for (int k = 0; k < 4; k++) {
+			uint64_t w;
+
+			memcpy(&w, p + i + 8 * k, 8);
+			lane[k] = (lane[k] ^ w) * 0x9e3779b97f4a7c15ULL;
+			lane[k] ^= lane[k] >> 29;
+		}
+	h = fnv1a(FNV_BASIS, lane, sizeof(lane));
+	return fnv1a(h, p + i, len - i) ^ len;
+}
 
 struct diskcache *diskcache_open(const char *dir, uint64_t budget, int stats)
 {
@@ -121,7 +145,7 @@ static int parse_entry(const char *data, size_t size, const char *kind, const ch
 	if (len != (unsigned long long)(end - p))
 		goto out;
 	*why = "checksum mismatch";
-	if (fnv1a(FNV_BASIS, p, (size_t)len) != (uint64_t)sum)
+	if (checksum(p, (size_t)len) != (uint64_t)sum)
 		goto out;
 	*start = (size_t)(p - data);
 	*length = (size_t)len;
@@ -192,7 +216,7 @@ void diskcache_write(struct diskcache *dc, const char *kind, const char *key,
 	path = entry_path(dc, kind, key);
 	tmp = xstrfmt("%s.tmp-XXXXXX", path);
 	strbuf_addf(&sb, "%s\n%s\n%s\n%s\n%zu %016" PRIx64 "\n", DISKCACHE_FORMAT, suite_version,
-		    kind, key, len, fnv1a(FNV_BASIS, data, len));
+		    kind, key, len, checksum(data, len));
 	if (len)
 		strbuf_add(&sb, data, len);
 	/* A temporary file of its own (threads of one process write too), renamed into place. */
@@ -424,6 +448,49 @@ void diskcache_put_str(struct strbuf *sb, const char *s)
 	}
 	diskcache_put_u64(sb, strlen(s));
 	strbuf_add(sb, s, strlen(s));
+}
+
+void diskcache_put_u32s(struct strbuf *sb, const uint32_t *v, size_t nr)
+{
+	uint32_t order = 0x01020304;
+
+	diskcache_put_u64(sb, nr);
+	strbuf_add(sb, &order, sizeof(order));
+	if (nr)
+		strbuf_add(sb, v, nr * sizeof(*v));
+}
+
+size_t diskcache_get_u32s_at(struct diskcache_reader *rd, const void **at, size_t max)
+{
+	uint64_t nr = diskcache_get_u64(rd);
+	uint32_t order;
+
+	*at = NULL;
+	if (rd->bad || nr > max || (size_t)(rd->end - rd->p) < sizeof(order) ||
+	    nr > ((size_t)(rd->end - rd->p) - sizeof(order)) / sizeof(uint32_t)) {
+		rd->bad = 1;
+		return 0;
+	}
+	memcpy(&order, rd->p, sizeof(order));
+	if (order != 0x01020304) {
+		rd->bad = 1;
+		return 0;
+	}
+	rd->p += sizeof(order);
+	*at = rd->p;
+	rd->p += nr * sizeof(uint32_t);
+	return (size_t)nr;
+}
+
+size_t diskcache_get_u32s(struct diskcache_reader *rd, uint32_t **out, size_t max)
+{
+	const void *at;
+	size_t nr = diskcache_get_u32s_at(rd, &at, max);
+
+	*out = nr ? xmalloc(nr * sizeof(**out)) : NULL;
+	if (nr)
+		memcpy(*out, at, nr * sizeof(**out));
+	return nr;
 }
 
 void diskcache_reader_init(struct diskcache_reader *rd, const struct strbuf *sb)

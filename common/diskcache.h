@@ -77,6 +77,12 @@ int diskcache_parse_size(const char *s, uint64_t *out);
 
 void diskcache_put_u64(struct strbuf *sb, uint64_t v);
 void diskcache_put_str(struct strbuf *sb, const char *s);	/* NULL is kept as NULL */
+/*
+ * An array of `nr` 32-bit values, copied as they lie in memory (a cache is
+ * read where it was written; an entry of a host of the other byte order is
+ * a miss, said by its first value).
+ */
+void diskcache_put_u32s(struct strbuf *sb, const uint32_t *v, size_t nr);
 
 /* A reader over an entry's contents; `bad` is set on the first read past its end. */
 struct diskcache_reader {
@@ -87,6 +93,17 @@ void diskcache_reader_init(struct diskcache_reader *rd, const struct strbuf *sb)
 uint64_t diskcache_get_u64(struct diskcache_reader *rd);
 /* A new string (NULL when NULL was put, or when the reader went bad). */
 char *diskcache_get_str(struct diskcache_reader *rd);
+/*
+ * diskcache_put_u32s()'s array into a new `*out` (NULL when empty): its
+ * length, or 0 with `bad` set when the entry holds no such array or it is
+ * longer than `max`.
+ */
+size_t diskcache_get_u32s(struct diskcache_reader *rd, uint32_t **out, size_t max);
+/*
+ * The same without a copy: *at is where the values lie in the entry (not
+ * aligned: memcpy them out), valid while the entry's buffer is.
+ */
+size_t diskcache_get_u32s_at(struct diskcache_reader *rd, const void **at, size_t max);
 /* Was everything read, and nothing past the end? */
 int diskcache_reader_done(const struct diskcache_reader *rd);
 

@@ -252,7 +252,7 @@ static int scoped_file_id(const struct kconfig_reader *r, struct kconfig_cache *
  * free it), 1 when there is no such file, -1 on error.
  */
 static int get_lexed(const struct kconfig_reader *r, struct kconfig_cache *cache, const char *path,
-		     struct kconfig_lexed **out, int *owned)
+		     struct kconfig_lexed **out, int *owned, struct strbuf *inputs)
 {
 	struct kconfig_file f = { 0 };
 	char id[KCONFIG_ID_MAX];
@@ -261,14 +261,21 @@ static int get_lexed(const struct kconfig_reader *r, struct kconfig_cache *cache
 	*owned = 0;
 	if (r->file_id) {
 		ret = scoped_file_id(r, cache, path, id);
+		if (ret == 1)
+			strbuf_addf(inputs, "- %s\n", path);
 		if (ret)
 			return ret;
+		strbuf_addf(inputs, "%s %s\n", id, path);
 		if ((*out = cache_find(cache, id)))
 			return 0;
 	}
 	ret = r->read_file(r->data, path, &f);
+	if (ret == 1 && !r->file_id)
+		strbuf_addf(inputs, "- %s\n", path);
 	if (ret)
 		return ret;
+	if (!r->file_id)
+		strbuf_addf(inputs, "%s %s\n", f.id[0] ? f.id : "?", path);
 	if (!f.id[0]) {
 		*out = kconfig_lex(f.data, f.size);
 		*owned = 1;
@@ -302,7 +309,7 @@ static int parse_file(struct parse_state *ps, const char *path)
 			return 0;
 		}
 	}
-	ret = get_lexed(ps->reader, ps->cache, path, &lf, &owned);
+	ret = get_lexed(ps->reader, ps->cache, path, &lf, &owned, &ps->kc->inputs);
 	if (ret)
 		return ret;
 	if (ps->nr_files)

@@ -378,6 +378,7 @@ void kconfig_free(struct kconfig *kc)
 	if (!kc)
 		return;
 	p = kc->priv;
+	strbuf_release(&kc->inputs);
 	for (i = 0; i < kc->nr_choices; i++) {
 		free(kc->choices[i]->defs);
 		free(kc->choices[i]->members);

@@ -336,6 +336,13 @@ struct kconfig {
 	struct kconfig_symbol *modules;	/* the `modules` symbol, or NULL */
 	const char *mainmenu;		/* NULL when none */
 	size_t nr_files;		/* Kconfig files read */
+	/*
+	 * What the parse read, in order: "<id> <path>\n" for each file read
+	 * ("? <path>" when its reader names no contents), "- <path>\n" for
+	 * one sourced but absent: with the arguments and variables of the
+	 * parse, what a result made from it (a model) depends on.
+	 */
+	struct strbuf inputs;
 	size_t nr_definitions;
 	int nr_errors;			/* errors printed while parsing */
 	struct kconfig_private *priv;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "logic-internal.h"
+#include "diskcache.h"
 
 struct cnf_encoder {
 	struct logic *l;
@@ -216,4 +217,45 @@ void logic_cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard)
 void logic_cnf_assert(struct cnf_encoder *enc, formula f)
 {
 	logic_cnf_assert_guarded(enc, f, 0);
+}
+
+void logic_cnf_encoder_save(const struct cnf_encoder *enc, struct strbuf *sb)
+{
+	size_t n = enc->nr < enc->l->nr_nodes ? enc->nr : enc->l->nr_nodes;
+	uint32_t *done = xmalloc((n + 1) * sizeof(*done));
+
+	for (size_t i = 0; i < n; i++)
+		done[i] = enc->done[i];
+	diskcache_put_u64(sb, (uint64_t)enc->true_var);
+	diskcache_put_u32s(sb, (const uint32_t *)enc->lit, n);
+	diskcache_put_u32s(sb, done, n);
+	free(done);
+}
+
+int logic_cnf_encoder_load(struct cnf_encoder *enc, struct diskcache_reader *rd)
+{
+	uint64_t true_var = diskcache_get_u64(rd);
+	uint32_t *lit, *done;
+	size_t n = diskcache_get_u32s(rd, &lit, enc->l->nr_nodes);
+	size_t nd = diskcache_get_u32s(rd, &done, enc->l->nr_nodes);
+	long vars = (long)enc->l->nr_vars;
+	int ok = !rd->bad && n == nd && true_var < (uint64_t)vars && !enc->nr;
+
+	for (size_t i = 0; ok && i < n; i++) {
+		long v = (int)lit[i];
+
+		ok = v > -vars && v < vars && done[i] <= 3;
+	}
+	if (ok && n) {
+		enc_fit(enc);
+		memcpy(enc->lit, lit, n * sizeof(*enc->lit));
+		for (size_t i = 0; i < n; i++)
+			enc->done[i] = (uint8_t)done[i];
+		enc->true_var = (int)true_var;
+	}
+	free(lit);
+	free(done);
+	if (!ok)
+		rd->bad = 1;
+	return ok ? 0 : -1;
 }

@@ -61,16 +61,20 @@ static void extend_fit(struct logic_extend *x)
 	struct logic *l = x->l;
 
 	if (x->nr_nodes < l->nr_nodes) {
-		x->stamp = xrealloc(x->stamp, l->nr_nodes * sizeof(*x->stamp));
-		x->want = xrealloc(x->want, l->nr_nodes);
-		memset(x->stamp + x->nr_nodes, 0, (l->nr_nodes - x->nr_nodes) * sizeof(*x->stamp));
-		x->nr_nodes = l->nr_nodes;
+		size_t cap = logic_grown(x->nr_nodes, l->nr_nodes);
+
+		x->stamp = xrealloc(x->stamp, cap * sizeof(*x->stamp));
+		x->want = xrealloc(x->want, cap);
+		memset(x->stamp + x->nr_nodes, 0, (cap - x->nr_nodes) * sizeof(*x->stamp));
+		x->nr_nodes = cap;
 	}
 	if (x->nr_vars < l->nr_vars) {
-		x->var_stamp = xrealloc(x->var_stamp, l->nr_vars * sizeof(*x->var_stamp));
-		x->var_want = xrealloc(x->var_want, l->nr_vars);
-		memset(x->var_stamp + x->nr_vars, 0, (l->nr_vars - x->nr_vars) * sizeof(*x->var_stamp));
-		x->nr_vars = l->nr_vars;
+		size_t cap = logic_grown(x->nr_vars, l->nr_vars);
+
+		x->var_stamp = xrealloc(x->var_stamp, cap * sizeof(*x->var_stamp));
+		x->var_want = xrealloc(x->var_want, cap);
+		memset(x->var_stamp + x->nr_vars, 0, (cap - x->nr_vars) * sizeof(*x->var_stamp));
+		x->nr_vars = cap;
 	}
 	if (!++x->call) {
 		memset(x->stamp, 0, x->nr_nodes * sizeof(*x->stamp));
@@ -89,10 +93,12 @@ static void extend_span(struct logic_extend *x, uint32_t n)
 	size_t nr = 0;
 
 	if (x->nr_span < l->nr_nodes) {
-		x->lo = xrealloc(x->lo, l->nr_nodes * sizeof(*x->lo));
-		x->hi = xrealloc(x->hi, l->nr_nodes * sizeof(*x->hi));
-		memset(x->hi + x->nr_span, 0, (l->nr_nodes - x->nr_span) * sizeof(*x->hi));
-		x->nr_span = l->nr_nodes;
+		size_t cap = logic_grown(x->nr_span, l->nr_nodes);
+
+		x->lo = xrealloc(x->lo, cap * sizeof(*x->lo));
+		x->hi = xrealloc(x->hi, cap * sizeof(*x->hi));
+		memset(x->hi + x->nr_span, 0, (cap - x->nr_span) * sizeof(*x->hi));
+		x->nr_span = cap;
 	}
 	ALLOC_GROW(x->span_stack, 1, x->alloc_span_stack);
 	x->span_stack[nr++] = n;

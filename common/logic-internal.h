@@ -32,6 +32,18 @@ struct logic {
 	size_t alloc_scratch;
 };
 
+/*
+ * The length a per-node (or per-variable) array grows to when the store has
+ * `want` and the array `have`: by half again at least, so that a store that
+ * gains a few nodes per question does not copy the array on every question.
+ */
+static inline size_t logic_grown(size_t have, size_t want)
+{
+	size_t more = have + have / 2 + 1024;
+
+	return want > more ? want : more;
+}
+
 #define NODE(f) ((f) >> 1)
 #define NEG(f) ((f) & 1)
 #define MKF(n, neg) (((formula)(n) << 1) | (neg))

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "logic-internal.h"
+#include "diskcache.h"
 
 static uint32_t mix(uint32_t h, uint32_t v)
 {
@@ -131,6 +132,140 @@ int logic_var_new(struct logic *l, const char *name)
 	if (name && !strmap_contains(&l->by_name, name))
 		strmap_put(&l->by_name, name, (void *)(intptr_t)var);
 	return var;
+}
+
+/*
+ * The store as diskcache's encoding: its nodes (op and argument count in one
+ * word, then the variable or the first argument's index), their arguments,
+ * each variable's node and the named variables' names. The hash table is
+ * made again on loading.
+ */
+void logic_save(const struct logic *l, struct strbuf *sb)
+{
+	uint32_t *w = xmalloc((l->nr_nodes * 2 + 1) * sizeof(*w));
+	size_t named = 0;
+
+	w[0] = OP_CONST;
+	w[1] = 0;
+	for (size_t i = 1; i < l->nr_nodes; i++) {
+		w[2 * i] = l->nodes[i].op | (uint32_t)l->nodes[i].nargs << 3;
+		w[2 * i + 1] = l->nodes[i].arg;
+	}
+	diskcache_put_u32s(sb, w, l->nr_nodes * 2);
+	free(w);
+	diskcache_put_u32s(sb, l->args, l->nr_args);
+	diskcache_put_u32s(sb, l->var_node, l->nr_vars);
+	for (size_t v = 1; v < l->nr_vars; v++)
+		named += l->var_names[v] != NULL;
+	diskcache_put_u64(sb, named);
+	for (size_t v = 1; v < l->nr_vars; v++)
+		if (l->var_names[v]) {
+			diskcache_put_u64(sb, v);
+			diskcache_put_str(sb, l->var_names[v]);
+		}
+}
+
+/* A node read back: a known op, arguments made before it, a variable that exists. */
+static int node_sound(const struct logic *l, size_t i)
+{
+	const struct node *nd = &l->nodes[i];
+	const formula *a = l->args + nd->arg;
+
+	if (!i)
+		return nd->op == OP_CONST;	/* its other fields are never read */
+	if (nd->op == OP_VAR)
+		return !nd->nargs && nd->arg && nd->arg < l->nr_vars;
+	if (nd->op == OP_CONST || nd->op > OP_ITE || !nd->nargs ||
+	    (size_t)nd->arg + nd->nargs > l->nr_args ||
+	    (nd->op == OP_XOR && nd->nargs != 2) || (nd->op == OP_ITE && nd->nargs != 3))
+		return 0;
+	for (uint32_t k = 0; k < nd->nargs; k++)
+		if (NODE(a[k]) >= i)
+			return 0;
+	return 1;
+}
+
+static int load_nodes(struct logic *l, struct diskcache_reader *rd)
+{
+	const unsigned char *w;
+	const void *at;
+	size_t nw = diskcache_get_u32s_at(rd, &at, (size_t)UINT32_MAX);
+
+	w = at;
+	if (!nw || nw % 2)
+		return -1;
+	l->nr_nodes = l->alloc_nodes = nw / 2;
+	l->nodes = xcalloc(l->nr_nodes, sizeof(*l->nodes));
+	for (size_t i = 0; i < l->nr_nodes; i++, w += 8) {
+		uint32_t v[2];
+
+		memcpy(v, w, sizeof(v));
+		l->nodes[i].op = v[0] & 7;
+		l->nodes[i].nargs = v[0] >> 3;
+		l->nodes[i].arg = v[1];
+	}
+	l->nr_args = l->alloc_args = diskcache_get_u32s(rd, &l->args, (size_t)UINT32_MAX);
+	l->nr_vars = l->alloc_vars = diskcache_get_u32s(rd, &l->var_node, (size_t)UINT32_MAX);
+	if (rd->bad || !l->nr_vars)
+		return -1;
+	for (size_t i = 0; i < l->nr_nodes; i++)
+		if (!node_sound(l, i))
+			return -1;
+	for (size_t v = 1; v < l->nr_vars; v++)
+		if (l->var_node[v] >= l->nr_nodes || l->nodes[l->var_node[v]].op != OP_VAR ||
+		    l->nodes[l->var_node[v]].arg != v)
+			return -1;
+	return 0;
+}
+
+/* The hash table and the names' map, made from the nodes and names read back. */
+static int load_index(struct logic *l, struct diskcache_reader *rd)
+{
+	uint64_t named = diskcache_get_u64(rd);
+
+	l->var_names = xcalloc(l->nr_vars, sizeof(*l->var_names));
+	for (uint64_t k = 0; k < named && !rd->bad; k++) {
+		uint64_t v = diskcache_get_u64(rd);
+		char *name = diskcache_get_str(rd);
+
+		if (!name || !v || v >= l->nr_vars || l->var_names[v]) {
+			free(name);
+			return -1;
+		}
+		l->var_names[v] = name;
+		if (!strmap_contains(&l->by_name, name))
+			strmap_put(&l->by_name, name, (void *)(intptr_t)v);
+	}
+	while (l->table_cap < (l->nr_nodes + 1) * 2)
+		l->table_cap = l->table_cap ? l->table_cap * 2 : 1024;
+	l->table = xcalloc(l->table_cap, sizeof(*l->table));
+	for (size_t i = 1; i < l->nr_nodes; i++) {
+		const struct node *nd = &l->nodes[i];
+		uint32_t h = nd->op == OP_VAR ? node_hash(OP_VAR, NULL, 0, nd->arg)
+					      : node_hash(nd->op, l->args + nd->arg, nd->nargs, 0);
+		size_t j = h & (l->table_cap - 1);
+
+		while (l->table[j].node)
+			j = (j + 1) & (l->table_cap - 1);
+		l->nodes[i].hash = h;
+		l->table[j].node = (uint32_t)i;
+		l->table[j].hash = h;
+	}
+	return rd->bad ? -1 : 0;
+}
+
+struct logic *logic_load(struct diskcache_reader *rd)
+{
+	struct logic *l = xcalloc(1, sizeof(*l));
+
+	if (load_nodes(l, rd) < 0 || load_index(l, rd) < 0) {
+		if (!l->var_names)
+			l->var_names = xcalloc(l->nr_vars ? l->nr_vars : 1, sizeof(*l->var_names));
+		logic_free(l);
+		rd->bad = 1;
+		return NULL;
+	}
+	return l;
 }
 
 int logic_var_find(const struct logic *l, const char *name)
@@ -496,9 +631,11 @@ int logic_eval(struct logic_eval *ev, formula f)
 	struct logic *l = ev->l;
 	size_t nr = 0;
 	if (ev->nr_memo < l->nr_nodes) {
-		ev->memo = xrealloc(ev->memo, l->nr_nodes);
-		memset(ev->memo + ev->nr_memo, 0, l->nr_nodes - ev->nr_memo);
-		ev->nr_memo = l->nr_nodes;
+		size_t cap = logic_grown(ev->nr_memo, l->nr_nodes);
+
+		ev->memo = xrealloc(ev->memo, cap);
+		memset(ev->memo + ev->nr_memo, 0, cap - ev->nr_memo);
+		ev->nr_memo = cap;
 	}
 	/* Post-order without recursion: a node is computed once its arguments are. */
 	ALLOC_GROW(ev->stack, 1, ev->alloc_stack);
@@ -653,11 +790,13 @@ const uint64_t *logic_bits_eval(struct logic_bits *b, formula f, size_t words,
 	size_t nr = 0;
 
 	if (b->nr_nodes < l->nr_nodes) {
-		b->stamp = xrealloc(b->stamp, l->nr_nodes * sizeof(*b->stamp));
-		b->at = xrealloc(b->at, l->nr_nodes * sizeof(*b->at));
-		b->used_free = xrealloc(b->used_free, l->nr_nodes);
-		memset(b->stamp + b->nr_nodes, 0, (l->nr_nodes - b->nr_nodes) * sizeof(*b->stamp));
-		b->nr_nodes = l->nr_nodes;
+		size_t cap = logic_grown(b->nr_nodes, l->nr_nodes);
+
+		b->stamp = xrealloc(b->stamp, cap * sizeof(*b->stamp));
+		b->at = xrealloc(b->at, cap * sizeof(*b->at));
+		b->used_free = xrealloc(b->used_free, cap);
+		memset(b->stamp + b->nr_nodes, 0, (cap - b->nr_nodes) * sizeof(*b->stamp));
+		b->nr_nodes = cap;
 	}
 	if (!b->epoch || words != b->row_words || free_value != b->free_value ||
 	    column != b->column || data != b->data) {

@@ -41,6 +41,16 @@ int logic_var_new(struct logic *l, const char *name);
 /* The variable named `name`, created when there is none. */
 int logic_var(struct logic *l, const char *name);
 /* The variable named `name`, or 0. */
+/*
+ * The store written with diskcache's encoding (diskcache.h), and read back:
+ * the same nodes, variables and names, so that formula ids and variable
+ * numbers saved beside it stay valid. NULL when the entry is not a sound
+ * store (nodes whose arguments come after them, unknown variables): it sets
+ * the reader's `bad`.
+ */
+struct diskcache_reader;
+void logic_save(const struct logic *l, struct strbuf *sb);
+struct logic *logic_load(struct diskcache_reader *rd);
 int logic_var_find(const struct logic *l, const char *name);
 const char *logic_var_name(const struct logic *l, int var);
 /* The highest variable number in use. */
@@ -155,6 +165,14 @@ typedef void (*clause_sink_fn)(void *ctx, const int *lits, size_t nr);
 struct cnf_encoder;
 struct cnf_encoder *logic_cnf_encoder_new(struct logic *l, clause_sink_fn sink, void *ctx);
 void logic_cnf_encoder_free(struct cnf_encoder *enc);
+/*
+ * An encoder's state (which nodes have literals, in which directions they are
+ * defined) with diskcache's encoding, and read back into a new encoder over
+ * the store logic_load() read back with it: -1 (and the reader's `bad`) when
+ * it does not fit that store.
+ */
+void logic_cnf_encoder_save(const struct cnf_encoder *enc, struct strbuf *sb);
+int logic_cnf_encoder_load(struct cnf_encoder *enc, struct diskcache_reader *rd);
 /* Adds clauses making f true (an AND becomes several clauses, an OR one). */
 void logic_cnf_assert(struct cnf_encoder *enc, formula f);
 /* Adds clauses making `guard -> f` true (guard: a variable). */

@@ -75,6 +75,8 @@ struct builder {
 	uint8_t *strings;	/* per symbol index: tie its "S=text" variables (model_string_values) */
 };
 
+/* The symbols' names and kinds, no store yet (model_new's first half, model_load's). */
+struct model *model_alloc(const struct kconfig *kc);
 struct model *model_new(const struct kconfig *kc);
 const char *model_intern_path(struct model *m, const char *s);
 struct tv model_tv_expr(struct builder *b, const struct kconfig_expr *e, int rewrite_m);

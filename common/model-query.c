@@ -14,37 +14,56 @@ const char *model_intern_path(struct model *m, const char *s)
 	return v;
 }
 
-struct model *model_new(const struct kconfig *kc)
+static enum msym_kind kind_of(const struct kconfig_symbol *s)
+{
+	if (s->flags & KSYM_PROBE)
+		return MSYM_FREE;
+	if (!s->nr_defs)
+		return MSYM_UNDEFINED;
+	if (s->type == KCONFIG_BOOL)
+		return MSYM_BOOL;
+	if (s->type == KCONFIG_TRISTATE)
+		return MSYM_TRISTATE;
+	if (s->type == KCONFIG_UNKNOWN)
+		return MSYM_UNTYPED;
+	return MSYM_VALUE;
+}
+
+struct model *model_alloc(const struct kconfig *kc)
 {
 	struct model *m = xcalloc(1, sizeof(*m));
 	size_t i;
 	const struct kconfig_symbol *s;
-	m->l = logic_new();
-	m->sat = sat_new(m->l);
+
 	m->arch = kc->arch ? xstrdup(kc->arch) : NULL;
 	m->nr_syms = kc->nr_symbols;
 	m->syms = xcalloc(m->nr_syms + 1, sizeof(*m->syms));
 	m->modules = LOGIC_FALSE;
 	for_each_kconfig_symbol(kc, i, s) {
 		struct msym *ms = &m->syms[s->index];
-		char *name;
+		char *name = xstrfmt("CONFIG_%s", s->name);
+
 		ms->name = model_intern_path(m, s->name);
-		name = xstrfmt("CONFIG_%s", s->name);
 		ms->display = model_intern_path(m, name);
 		free(name);
 		strmap_put(&m->by_name, s->name, (void *)(uintptr_t)(s->index + 1));
-		if (s->flags & KSYM_PROBE)
-			ms->kind = MSYM_FREE;
-		else if (!s->nr_defs)
-			ms->kind = MSYM_UNDEFINED;
-		else if (s->type == KCONFIG_BOOL)
-			ms->kind = MSYM_BOOL;
-		else if (s->type == KCONFIG_TRISTATE)
-			ms->kind = MSYM_TRISTATE;
-		else if (s->type == KCONFIG_UNKNOWN)
-			ms->kind = MSYM_UNTYPED;
-		else
-			ms->kind = MSYM_VALUE;
+		ms->kind = kind_of(s);
+	}
+	return m;
+}
+
+struct model *model_new(const struct kconfig *kc)
+{
+	struct model *m = model_alloc(kc);
+	size_t i;
+	const struct kconfig_symbol *s;
+
+	m->l = logic_new();
+	m->sat = sat_new(m->l);
+	for_each_kconfig_symbol(kc, i, s) {
+		struct msym *ms = &m->syms[s->index];
+		char *name;
+
 		if (ms->kind == MSYM_UNDEFINED || ms->kind == MSYM_UNTYPED)
 			continue;
 		if (ms->kind == MSYM_FREE) {
@@ -137,6 +156,17 @@ formula model_config(struct model *m, const char *name, int *defined)
 		}
 	}
 	*defined = 0;
+	if (ms && ms->kind == MSYM_UNDEFINED) {
+		/*
+		 * A symbol this architecture's Kconfig names but does not define:
+		 * n in the model, as pc.c has it (the same variable and fact), so
+		 * that no answer depends on which of them asked first.
+		 */
+		int var = logic_var(m->l, name);
+
+		sat_add_fact(m->sat, -var);
+		return logic_atom(m->l, var);
+	}
 	return logic_atom(m->l, logic_var(m->l, name));
 }
 

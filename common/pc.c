@@ -111,11 +111,8 @@ static void symbol_vars(struct pc_context *ctx, const struct kconfig_symbol *sym
 		int var;
 
 		strbuf_addf(&sb, "CONFIG_%s_MODULE", sym->name);
-		var = logic_var_find(ctx->logic, sb.buf);
-		if (!var) {
-			var = logic_var(ctx->logic, sb.buf);
-			sat_add_clause(ctx->facts, (int[]){ -var }, 1);
-		}
+		var = logic_var(ctx->logic, sb.buf);
+		sat_add_fact(ctx->facts, -var);
 		*m = logic_atom(ctx->logic, var);
 		strbuf_release(&sb);
 	} else if (sym->type == KCONFIG_TRISTATE) {
@@ -160,11 +157,15 @@ static formula kconfig_false(struct pc_context *ctx, const char *s)
 	if (!ctx->facts)
 		return LOGIC_FALSE;
 	strbuf_addf(&sb, "CONFIG_%s", s);
-	var = logic_var_find(ctx->logic, sb.buf);
-	if (!var) {
-		var = logic_var(ctx->logic, sb.buf);
-		sat_add_clause(ctx->facts, (int[]){ -var }, 1);
-	}
+	/*
+	 * The variable may exist without its fact (model_config() of a
+	 * Kconfig check made it): the fact is added once, whoever made it.
+	 * Deciding by the variable's existence made a census's verdicts depend
+	 * on the order of its files (`#ifdef CONFIG_ARM64` in a driver lost its
+	 * x86 defect once arch/x86/Kconfig had been checked).
+	 */
+	var = logic_var(ctx->logic, sb.buf);
+	sat_add_fact(ctx->facts, -var);
 	strbuf_release(&sb);
 	return logic_atom(ctx->logic, var);
 }

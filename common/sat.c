@@ -8,6 +8,7 @@
 #include <picosat/picosat.h>
 #include "process.h"
 #include "sat.h"
+#include "diskcache.h"
 #include "u64map.h"
 
 #define SAT_DEFAULT_WITNESSES 8
@@ -27,6 +28,7 @@ struct sat {
 	int max_var;		/* the highest variable in the base */
 	int hard_var;		/* the highest in a base clause that is no fact in late[] */
 	struct u64map answers;	/* formula + 1 -> SAT_SAT or SAT_UNSAT */
+	struct u64map facts;	/* sat_add_fact()'s literals (+ 2^32), each added once */
 	size_t queries, cached, calls, witnessed, unsat;
 	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
@@ -176,6 +178,7 @@ void sat_free(struct sat *s)
 	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
 	u64map_release(&s->answers);
+	u64map_release(&s->facts);
 	free(s->pool);
 	free(s->ones);
 	free(s->late);
@@ -185,11 +188,86 @@ void sat_free(struct sat *s)
 	free(s);
 }
 
+void sat_save_base(const struct sat *s, struct strbuf *sb)
+{
+	diskcache_put_u32s(sb, (const uint32_t *)s->log, s->nr_log);
+	logic_cnf_encoder_save(s->base_enc, sb);
+}
+
+/*
+ * What base_sink() makes of a base read back whole, before any question (no
+ * variable seen yet, so every clause is fresh): -1 when a literal is no
+ * variable of the store or the last clause is not ended.
+ */
+static int adopt_log(struct sat *s, int vars)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < s->nr_log; i++) {
+		int v = abs(s->log[i]);
+
+		if (v > vars)
+			return -1;
+		if (v > s->max_var)
+			s->max_var = v;
+		if (s->log[i])
+			continue;
+		s->nr_base_clauses++;	/* an empty one too, which keeps nothing more */
+		if (i - start == 1) {
+			if ((size_t)s->max_var >= s->alloc_late) {
+				size_t old = s->alloc_late;
+
+				s->alloc_late = ((size_t)vars + 1);
+				s->late = xrealloc(s->late, s->alloc_late);
+				memset(s->late + old, 0, s->alloc_late - old);
+			}
+			s->late[abs(s->log[start])] = s->log[start] > 0 ? 1 : -1;
+		} else {
+			for (size_t k = start; k < i; k++)
+				if (abs(s->log[k]) > s->hard_var)
+					s->hard_var = abs(s->log[k]);
+		}
+		start = i + 1;
+	}
+	s->pool_gen += s->nr_base_clauses;
+	s->nr_witnesses = s->next_witness = 0;
+	return start == s->nr_log ? 0 : -1;
+}
+
+int sat_load_base(struct sat *s, struct diskcache_reader *rd)
+{
+	const void *at;
+	size_t nr = diskcache_get_u32s_at(rd, &at, (size_t)UINT32_MAX);
+
+	if (rd->bad || s->nr_log || s->ps) {
+		rd->bad = 1;
+		return -1;
+	}
+	s->log = xmalloc((nr + 1) * sizeof(*s->log));
+	memcpy(s->log, at, nr * sizeof(*s->log));
+	s->nr_log = s->alloc_log = nr;
+	if (adopt_log(s, logic_nr_vars(s->l)) < 0) {
+		rd->bad = 1;
+		return -1;
+	}
+	return logic_cnf_encoder_load(s->base_enc, rd);
+}
+
 struct logic *sat_logic(struct sat *s) { return s->l; }
 
 void sat_add_clause(struct sat *s, const int *lits, size_t nr)
 {
 	base_sink(s, lits, nr);
+}
+
+void sat_add_fact(struct sat *s, int lit)
+{
+	uint64_t key = (uint64_t)((int64_t)lit + ((int64_t)1 << 32)), seen;
+
+	if (u64map_get(&s->facts, key, &seen))
+		return;
+	u64map_put(&s->facts, key, 1);
+	base_sink(s, &lit, 1);
 }
 
 void sat_assert(struct sat *s, formula f)

@@ -20,10 +20,27 @@ struct sat;
 struct sat *sat_new(struct logic *l);
 void sat_free(struct sat *s);
 struct logic *sat_logic(struct sat *s);
+/*
+ * The base (its clauses and its encoder's state) with diskcache's encoding,
+ * and read back into a new solver over the store read back with it: the
+ * same base as the solver that was saved, before any question. -1 (and the
+ * reader's `bad`) when the entry does not fit the store.
+ */
+struct diskcache_reader;
+void sat_save_base(const struct sat *s, struct strbuf *sb);
+int sat_load_base(struct sat *s, struct diskcache_reader *rd);
 
 /* The base: clauses of DIMACS literals over the store's variables. */
 void sat_add_clause(struct sat *s, const int *lits, size_t nr);
 /* Asserts f in the base (Tseitin encoded, polarity-aware). */
+/*
+ * The unit clause `lit`, added once: a later call with the same literal adds
+ * nothing. For a fact several callers may state about one variable, whoever
+ * made the variable (pc.c's "another architecture's symbol is n here",
+ * model_config()'s names the model leaves undefined): a variable that exists
+ * need not have its fact yet.
+ */
+void sat_add_fact(struct sat *s, int lit);
 void sat_assert(struct sat *s, formula f);
 /* Asserts `guard -> f` in the base: f holds when guard is assumed. */
 void sat_assert_guarded(struct sat *s, formula f, int guard);

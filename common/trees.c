@@ -102,14 +102,15 @@ static void arch_model_release(struct arch_model *am, const struct trees_env *en
 		kconfig_free(am->kconfig);
 }
 
+static void shared_kbuild_put(struct trees *t, struct kbuild_map *m);
+
 void trees_free(struct trees *t)
 {
 	if (!t)
 		return;
 	for (size_t i = 0; i < trees_nr_models(t); i++) {
 		arch_model_release(&t->models[i], &t->env);
-		if (t->kbuild[i])
-			kbuild_map_free(t->kbuild[i]);
+		shared_kbuild_put(t, t->kbuild[i]);
 	}
 	if (t->locks) {
 		for (size_t i = 0; i <= trees_nr_models(t); i++)
@@ -162,6 +163,62 @@ static char *samples_path(struct trees *t, const char *arch)
 	return path;
 }
 
+/*
+ * The disk cache's key of architecture `am`'s model: everything its parse
+ * read (each Kconfig file by blob id, the absent ones) and the arguments of
+ * the parse and of the build. NULL when a file read has no id.
+ */
+static char *model_key(const struct trees *t, const struct arch_model *am)
+{
+	const struct strbuf *in = &am->kconfig->inputs;
+	const char *const *so = project_string_options(&t->project);
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	if (!in->len || !strncmp(in->buf, "? ", 2) || strstr(in->buf, "\n? "))
+		return NULL;
+	strbuf_addf(&sb, "model\n%d\n%s\n%s\n%s\n", (int)t->project.kind, t->project.srctree,
+		    t->project.top ? t->project.top : "", am->arch ? am->arch : "");
+	for (size_t i = 0; i < t->project.env.nr; i++)
+		strbuf_addf(&sb, "env %s\n", t->project.env.v[i]);
+	for (; so && *so; so++)
+		strbuf_addf(&sb, "string %s\n", *so);
+	strbuf_add(&sb, in->buf, in->len);
+	repo_hash_blob(sb.buf, sb.len, &id);
+	strbuf_release(&sb);
+	return xstrdup(git_oid_tostr(hex, sizeof(hex), &id));
+}
+
+/* Architecture `am`'s model from the disk cache, or built (and kept there). */
+static struct model *model_of(struct trees *t, struct arch_model *am)
+{
+	struct diskcache *dc = t->env.diskcache;
+	char *key = dc ? model_key(t, am) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct model *m = NULL;
+
+	if (key && diskcache_read(dc, "model", key, &sb) > 0) {
+		m = model_load(am->kconfig, &sb);
+		if (!m)
+			warning("the cache entry of a model (%s) does not fit its Kconfig "
+				"files: building it again", key);
+	}
+	if (!m) {
+		m = model_build_strings(am->kconfig, project_string_options(&t->project));
+		if (key && !t->env.no_model_entries && !process_interrupted()) {
+			strbuf_reset(&sb);
+			model_save(m, &sb);
+			diskcache_write(dc, "model", key, sb.buf, sb.len);
+		}
+	} else {
+		am->from_cache = 1;
+	}
+	strbuf_release(&sb);
+	free(key);
+	return m;
+}
+
 int trees_model_built(const struct trees *t, size_t i)
 {
 	return t->built[i];
@@ -195,14 +252,15 @@ struct arch_model *trees_model(struct trees *t, size_t i)
 		      am->arch ? am->arch : "");
 		return NULL;
 	}
-	am->model = model_build_strings(am->kconfig, project_string_options(&t->project));
+	am->model = model_of(t, am);
 	am->logic = model_logic(am->model);
 	am->sat = model_sat(am->model);
 	am->code_sat = sat_new(am->logic);
 	am->base_vars = logic_nr_vars(am->logic);
 	sat_set_witnesses(am->sat, model_witnesses(t));
 	sat_set_random_phase(am->sat);
-	trees_stats_report("model build", am->arch, start);
+	trees_stats_report(am->from_cache ? "model read (disk cache)" : "model build", am->arch,
+			   start);
 	if (t->bf && t->env.samples_dir) {
 		am->samples_path = samples_path(t, am->arch);
 		sat_load_witnesses(am->sat, am->samples_path, am->base_vars);
@@ -253,6 +311,87 @@ static const char *files_digest(struct trees *t)
 	return t->files_digest;
 }
 
+/* Kbuild maps shared between the trees of one cache (trees_env.kbuilds). */
+struct trees_kbuilds {
+	pthread_mutex_t lock;
+	struct kbuild_shared {
+		struct kbuild_map *map;
+		char *target;		/* srctree, arch, srcarch and the file list's digest */
+		char *inputs;		/* every file its Makefiles read, with its blob id */
+		size_t refs;
+	} *v;
+	size_t nr, alloc;
+};
+
+static char *target_key(struct trees *t, const struct kbuild_target *target)
+{
+	const char *files = files_digest(t);
+
+	return files ? xstrfmt("%s %s %s %s", target->srctree, target->arch ? target->arch : "-",
+			       target->srcarch ? target->srcarch : "-", files)
+		     : NULL;
+}
+
+/* A map another trees of the cache holds, built from the very files `t`'s Makefiles read. */
+static struct kbuild_map *shared_kbuild_get(struct trees *t, const char *target)
+{
+	struct trees_kbuilds *k = t->env.kbuilds;
+	struct kbuild_map *m = NULL;
+
+	if (!k || !target)
+		return NULL;
+	pthread_mutex_lock(&k->lock);
+	for (size_t i = 0; i < k->nr && !m; i++)
+		if (!strcmp(k->v[i].target, target) &&
+		    kbuild_repo_inputs_same(t->env.repo, &t->commit, k->v[i].inputs, files_digest(t))) {
+			k->v[i].refs++;
+			m = k->v[i].map;
+		}
+	pthread_mutex_unlock(&k->lock);
+	return m;
+}
+
+static void shared_kbuild_add(struct trees *t, const char *target, struct kbuild_map *m,
+			      const char *inputs)
+{
+	struct trees_kbuilds *k = t->env.kbuilds;
+
+	if (!k || !target || !m || !inputs)
+		return;
+	pthread_mutex_lock(&k->lock);
+	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
+	k->v[k->nr++] = (struct kbuild_shared){ m, xstrdup(target), xstrdup(inputs), 1 };
+	pthread_mutex_unlock(&k->lock);
+}
+
+/* Lets go of a map: freed when no other trees holds it. */
+static void shared_kbuild_put(struct trees *t, struct kbuild_map *m)
+{
+	struct trees_kbuilds *k = t->env.kbuilds;
+	int shared = 0;
+
+	if (!m)
+		return;
+	if (k) {
+		pthread_mutex_lock(&k->lock);
+		for (size_t i = 0; i < k->nr; i++) {
+			if (k->v[i].map != m)
+				continue;
+			shared = 1;
+			if (!--k->v[i].refs) {
+				free(k->v[i].target);
+				free(k->v[i].inputs);
+				k->v[i] = k->v[--k->nr];
+				shared = 0;
+			}
+			break;
+		}
+		pthread_mutex_unlock(&k->lock);
+	}
+	if (!shared)
+		kbuild_map_free(m);
+}
+
 static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -262,22 +401,25 @@ static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
 		       target->srcarch ? target->srcarch : "-");
 }
 
-/* An earlier run's map of the same build files, when every input it read is the same. */
-static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key)
+/*
+ * An earlier run's map of the same build files, when every input it read is
+ * the same; `inputs` gets that list.
+ */
+static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key, char **inputs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct diskcache_reader rd;
 	struct kbuild_map *m = NULL;
 	const char *files = files_digest(t);
-	char *inputs;
 
+	*inputs = NULL;
 	if (!files || diskcache_read(t->env.diskcache, "kbuild", key, &sb) <= 0) {
 		strbuf_release(&sb);
 		return NULL;
 	}
 	diskcache_reader_init(&rd, &sb);
-	inputs = diskcache_get_str(&rd);
-	if (inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, inputs, files)) {
+	*inputs = diskcache_get_str(&rd);
+	if (*inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, *inputs, files)) {
 		/* A view of the rest of the entry, read only: no copy. */
 		struct strbuf rest = { (char *)rd.p, (size_t)(rd.end - rd.p), 0 };
 
@@ -286,22 +428,31 @@ static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key)
 			warning("the cache entry of a Kbuild map (%s) does not decode: "
 				"building it again", key);
 	}
-	free(inputs);
 	strbuf_release(&sb);
 	return m;
 }
 
-static struct kbuild_map *kbuild_build(struct trees *t, const struct kbuild_target *target)
+static struct kbuild_map *kbuild_build(struct trees *t, const struct kbuild_target *target,
+				       int *shared)
 {
 	struct strbuf inputs = STRBUF_INIT, sb = STRBUF_INIT;
 	struct kbuild_map *m;
-	char *key;
+	char *key, *tkey, *cached_inputs;
 
 	if (!t->env.diskcache || !t->bf)
 		return kbuild_map_for_commit(t->env.repo, &t->commit, target, t->env.kbuild_cache);
+	tkey = target_key(t, target);
+	m = shared_kbuild_get(t, tkey);
+	if (m) {
+		*shared = 1;
+		free(tkey);
+		return m;
+	}
 	key = kbuild_key(t, target);
-	m = kbuild_from_cache(t, key);
-	if (!m) {
+	m = kbuild_from_cache(t, key, &cached_inputs);
+	if (m) {
+		shared_kbuild_add(t, tkey, m, cached_inputs);
+	} else {
 		m = kbuild_map_for_commit_inputs(t->env.repo, &t->commit, target,
 						 t->env.kbuild_cache, &inputs);
 		if (m && !process_interrupted()) {
@@ -309,10 +460,13 @@ static struct kbuild_map *kbuild_build(struct trees *t, const struct kbuild_targ
 			kbuild_map_save(m, &sb);
 			diskcache_write(t->env.diskcache, "kbuild", key, sb.buf, sb.len);
 		}
+		shared_kbuild_add(t, tkey, m, inputs.buf ? inputs.buf : "");
 	}
+	free(cached_inputs);
 	strbuf_release(&inputs);
 	strbuf_release(&sb);
 	free(key);
+	free(tkey);
 	return m;
 }
 
@@ -335,11 +489,13 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 			.arch = t->arches.nr ? t->arches.v[i] : NULL,
 			.srcarch = t->arches.nr ? t->arch_dirs.v[i] : NULL,
 		};
+		int shared = 0;
 
 		target.named_dirs = project_named_dirs(&t->project, &target.nr_named_dirs);
 		t->kbuild_built[i] = 1;
-		t->kbuild[i] = kbuild_build(t, &target);
-		trees_stats_report("kbuild map", t->arches.nr ? t->arches.v[i] : NULL, start);
+		t->kbuild[i] = kbuild_build(t, &target, &shared);
+		trees_stats_report(shared ? "kbuild map (shared)" : "kbuild map",
+				   t->arches.nr ? t->arches.v[i] : NULL, start);
 	}
 	if (lock)
 		pthread_mutex_unlock(lock);
@@ -414,8 +570,7 @@ void trees_release_others(struct trees *t)
 			memset(&t->models[i], 0, sizeof(t->models[i]));
 			t->built[i] = 0;
 		}
-		if (t->kbuild[i])
-			kbuild_map_free(t->kbuild[i]);
+		shared_kbuild_put(t, t->kbuild[i]);
 		t->kbuild[i] = NULL;
 		t->kbuild_built[i] = 0;
 	}
@@ -715,6 +870,8 @@ void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
 	memset(tc, 0, sizeof(*tc));
 	tc->env = *env;
 	tc->buildfiles = bf;
+	tc->env.kbuilds = xcalloc(1, sizeof(*tc->env.kbuilds));
+	pthread_mutex_init(&tc->env.kbuilds->lock, NULL);
 }
 
 struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit)
@@ -762,6 +919,13 @@ void trees_cache_release(struct trees_cache *tc)
 	for (size_t i = 0; i < TREES_CACHE_SIZE; i++) {
 		trees_free(tc->sets[i]);
 		tc->sets[i] = NULL;
+	}
+	if (tc->env.kbuilds) {
+		/* Every trees of the cache has let go of its maps. */
+		free(tc->env.kbuilds->v);
+		pthread_mutex_destroy(&tc->env.kbuilds->lock);
+		free(tc->env.kbuilds);
+		tc->env.kbuilds = NULL;
 	}
 }
 

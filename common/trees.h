@@ -35,6 +35,7 @@ struct arch_model {
 	char *samples_path;	/* where its solver's witnesses are kept between runs, or NULL */
 	int in_share;		/* sat_shares_get() under samples_path: put back when freed */
 	int stats_printed;	/* UNDERTAKER_STATS */
+	int from_cache;		/* the model was read from the disk cache, not built */
 	size_t constant;	/* questions answered as their formula was built (a constant) */
 	/* The analysis's rewrite of formulas with names no Kconfig defines off, or NULL. */
 	struct logic_restrict *missing_off;
@@ -112,6 +113,13 @@ struct trees_env {
 	struct sat_shares *shares;
 	/* Results kept between runs (diskcache.h), or NULL. */
 	struct diskcache *diskcache;
+	int no_model_entries;			/* models are read from it, not written */
+	/*
+	 * Kbuild maps shared by the trees of one cache whose Makefiles read
+	 * the same files (a commit that changes only Kconfig files, and its
+	 * parent): set by trees_cache_init, NULL elsewhere.
+	 */
+	struct trees_kbuilds *kbuilds;
 	/* tree_models.removed, or NULL. */
 	int (*removed)(void *data, const git_oid *commit, const char *name, struct strbuf *out);
 	void *removed_data;

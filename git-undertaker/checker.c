@@ -221,6 +221,12 @@ static void init_trees(struct checker *c)
 		.samples_dir = c->samples_dir,
 		.shares = c->shares,
 		.diskcache = c->diskcache,
+		/*
+		 * A census builds each model once, and its models (14 MB each on
+		 * Linux, 44 for every architecture) would push out of the cache's
+		 * budget what the next rebase stop or CI job reads.
+		 */
+		.no_model_entries = c->opts->all,
 		.removed = c->opts->explain ? symbol_removed : NULL,
 		.removed_data = c,
 	};

@@ -100,6 +100,19 @@ test_expect_success 'pathspecs limit the diff (and the rename sources)' '
 	test-diff change -- inc >actual && grep "^A	inc/x.h" actual
 '
 
+test_expect_success 'only the subtrees that differ are opened: a file that becomes a directory, a directory removed, an empty commit' '
+	git checkout -q -b shapes change &&
+	mkdir -p keep/a keep/b && echo 1 >keep/a/one.c && echo 2 >keep/b/two.c &&
+	echo file >swap && git add keep swap && test_tick && git commit -q -m shapes-base &&
+	git rm -q swap && mkdir swap && echo 3 >swap/three.c && git rm -q -r keep/b &&
+	echo 4 >keep/a/four.c && git add keep swap && test_tick && git commit -q -m shapes &&
+	git tag shapes && check_diff shapes &&
+	grep "^D	swap$" actual && grep "^A	swap/three.c" actual && grep "^D	keep/b/two.c" actual &&
+	test_tick && git commit -q --allow-empty -m empty && git tag empty &&
+	test-diff empty >actual && test_must_be_empty actual &&
+	git checkout -q -
+'
+
 test_expect_success 'the same in a bare repository' '
 	git clone -q --bare . bare.git &&
 	(cd bare.git && check_diff change && check_diff root && check_diff pure)

@@ -12,17 +12,23 @@
  *	prints the dead and the undead ones, and the query time on stderr.
  * test-model [--all-arches] [--repeat=<n>] <srctree> stats
  *	build time and size of the model(s), on stderr.
+ * test-model <srctree> damage
+ *	the model saved (model_save), then read back with each byte of the
+ *	entry changed in turn and cut at each length: prints how many of those
+ *	model_load refused and how many it took (each then asked a question).
+ * --reload: every command works on the model saved and read back.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "kconfig.h"
+#include "logic.h"
 #include "model.h"
 #include "options.h"
 
 static const char *const usage[] = {
-	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | alive [<n>] | stats)",
+	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | alive [<n>] | stats | damage)",
 	NULL,
 };
 
@@ -41,6 +47,59 @@ static char *read_whole(const char *path)
 	if (read_file(path, &data, &len) < 0)
 		die("cannot open %s: %s", path, strerror(errno));
 	return data;
+}
+
+static struct model *reload(struct model *m, const struct kconfig *kc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct model *back;
+
+	model_save(m, &sb);
+	back = model_load(kc, &sb);
+	if (!back)
+		die("the saved model does not load back");
+	strbuf_release(&sb);
+	model_free(m);
+	return back;
+}
+
+/* One damaged entry: refused (1), or taken and asked a question (0). */
+static int try_damaged(const struct kconfig *kc, const struct strbuf *sb)
+{
+	struct model *m = model_load(kc, sb);
+	int defined;
+
+	if (!m)
+		return 1;
+	model_satisfiable(m, model_config(m, kc->nr_symbols ? kc->symbols[0]->name : "X", &defined));
+	model_free(m);
+	return 0;
+}
+
+static int damage(struct model *m, const struct kconfig *kc)
+{
+	struct strbuf sb = STRBUF_INIT, cut = STRBUF_INIT;
+	size_t refused = 0, taken = 0, cuts_taken = 0;
+
+	model_save(m, &sb);
+	for (size_t i = 0; i < sb.len; i++) {
+		sb.buf[i] ^= 0x5a;
+		if (try_damaged(kc, &sb))
+			refused++;
+		else
+			taken++;
+		sb.buf[i] ^= 0x5a;
+	}
+	for (size_t len = 0; len < sb.len; len++) {
+		strbuf_reset(&cut);
+		strbuf_add(&cut, sb.buf, len);
+		cuts_taken += !try_damaged(kc, &cut);
+	}
+	printf("changed bytes: %zu refused, %zu taken\ncuts taken: %zu of %zu\n", refused, taken,
+	       cuts_taken, sb.len);
+	strbuf_release(&sb);
+	strbuf_release(&cut);
+	return 0;
 }
 
 static int check(struct model *m, const struct strvec *args)
@@ -124,12 +183,13 @@ static int alive(struct model *m, const struct kconfig *kc, size_t limit)
 int main(int argc, const char **argv)
 {
 	const char *arch = NULL, *top = NULL;
-	int all = 0, repeat = 1, ret = 0;
+	int all = 0, repeat = 1, ret = 0, again = 0;
 	struct option opts[] = {
 		OPT_STRING(0, "arch", &arch, "arch", "the architecture"),
 		OPT_STRING(0, "top", &top, "file", "the top Kconfig file"),
 		OPT_BOOL(0, "all-arches", &all, "every architecture (stats)"),
 		OPT_INT(0, "repeat", &repeat, "n", "build n times (stats)"),
+		OPT_BOOL(0, "reload", &again, "save the model and read it back first"),
 		OPT_END(),
 	};
 	struct parsed_args pa;
@@ -163,6 +223,8 @@ int main(int argc, const char **argv)
 			double t1 = now();
 			struct model *m = model_build(kc);
 			build += now() - t1;
+			if (again)
+				m = reload(m, kc);
 			if (!strcmp(cmd, "dimacs")) {
 				model_dump_dimacs(m, stdout);
 			} else if (!strcmp(cmd, "check")) {
@@ -171,6 +233,8 @@ int main(int argc, const char **argv)
 				ret = alive(m, kc, pa.args.nr > 2 ? strtoul(pa.args.v[2], NULL, 10) : 0);
 			} else if (!strcmp(cmd, "sat")) {
 				ret = query(m, &pa.args);
+			} else if (!strcmp(cmd, "damage")) {
+				ret = damage(m, kc);
 			} else if (!strcmp(cmd, "stats")) {
 				struct model_stats st;
 				model_get_stats(m, &st);
