@@ -51,7 +51,9 @@ test_expect_success 'setup' '
 	git add Kconfig foo.c Makefile &&
 	test_tick &&
 	git commit -q -m base &&
-	PATH="$PWD/fakebin:$PATH" &&
+	# A PATH of directories no other test or tool writes into while this
+	# one runs: a file that appears in any of them is a new toolchain.
+	PATH="$PWD/fakebin:$UT_BUILD_DIR/bin:/usr/bin:/bin" &&
 	export PATH
 '
 
