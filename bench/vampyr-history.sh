@@ -19,6 +19,10 @@
 #
 #   bench/vampyr-history.sh [N]          (default 30)
 #
+# VAMPYR_HISTORY_KEEP_A=1 reruns only (b): a commit's (a) run is taken from
+# its default.json and default.err of an earlier run in the same directory
+# (its time printed as "kept"), and run only where there is none.
+#
 # The repository: $UBOOT_GIT (default the fetched mirror), borrowed through
 # objects/info/alternates by a bare repository under $BENCH_WORK (never written
 # into); the newest commit is $UBOOT_TIP. Results: a table on stdout and in
@@ -111,13 +115,18 @@ for c in $commits; do
 	short=$(git rev-parse --short=11 "$c")
 	def=$(default_config "$c")
 	d=$out/$short
-	rm -rf "$d" && mkdir -p "$d"
 	export VAMPYR_BENCH_KEY=$c
-	SECONDS=0
-	nice git vampyr --commit "$c" --no-notes --format=json -o "$d/default" \
-		--kconfig="$cross -s $def" --build="$cross -s -k -j2" \
-		>"$d/default.json" 2>"$d/default.err" || true
-	ta=$SECONDS
+	if test -n "${VAMPYR_HISTORY_KEEP_A:-}" && test -s "$d/default.json"; then
+		rm -rf "$d/vampyr" "$d/vampyr.json" "$d/vampyr.err" "$d/vampyr.only"
+		ta=kept
+	else
+		rm -rf "$d" && mkdir -p "$d"
+		SECONDS=0
+		nice git vampyr --commit "$c" --no-notes --format=json -o "$d/default" \
+			--kconfig="$cross -s $def" --build="$cross -s -k -j2" \
+			>"$d/default.json" 2>"$d/default.err" || true
+		ta="$SECONDS s"
+	fi
 	SECONDS=0
 	nice git vampyr --commit "$c" --no-notes --format=json -o "$d/vampyr" \
 		--kconfig="$cross -s alldefconfig" --build="$cross -s -k -j2" \
@@ -139,7 +148,7 @@ for c in $commits; do
 	print(len(only))
 	PY
 	)
-	say "| $short | $def | $wa | $cfg | $kept | $wb | $only | ${ta} s | ${tb} s |"
+	say "| $short | $def | $wa | $cfg | $kept | $wb | $only | ${ta} | ${tb} s |"
 	sed 's/^/    only (b): /' "$d/vampyr.only" | tee -a "$bench_log" >&3
 	count=$((count + 1))
 	case $wa in [0-9]*) tot_a=$((tot_a + wa)) ;; esac

@@ -4,19 +4,20 @@
 # bench/vampyr.sh with the most conditional directives: <= 5 s wall without
 # --expand, and (issue 29) <= 5 s wall with it. For each file, in a row:
 #   1. without --expand;
-#   2. --expand with the compiler probes and the kept expansions of the
-#      configuring tree forgotten (<tree>/.vampyr-probes and
-#      <tree>/.vampyr-expanded removed: its first kconfig run asks the
-#      compiler, each fragment goes through kconfig);
-#   3. --expand again (every probe answered from the cache, each fragment's
-#      .config kept from 2, only the toolchain's kconfig run runs);
+#   2. --expand with the compiler probes, the kept toolchain run and the
+#      kept expansions of the configuring tree forgotten (<tree>/.vampyr-probes,
+#      .vampyr-toolchain and .vampyr-expanded removed: its first kconfig run
+#      asks the compiler, each fragment goes through kconfig);
+#   3. --expand again (the toolchain's kconfig run and each fragment's
+#      .config kept from 2: no kconfig runs while the programs on PATH and
+#      what the compiler read are unchanged);
 #   4. --expand with VAMPYR_NO_PROBE_CACHE=1 and VAMPYR_NO_EXPAND_CACHE=1
 #      (the compiler asked in every kconfig run, every fragment through
 #      kconfig), whose expanded .configs must be byte for byte those of 2
 #      and 3: the kernel's own kconfig stays the judge.
 # Wall and CPU (user + sys, children included) of each, and the kconfig runs
-# of the warm --expand (one for the toolchain, one per configuration and pin
-# round not kept from before), and the fragments' longest (lines).
+# of the warm --expand (the toolchain's unless kept, one per configuration
+# and pin round not kept from before), and the fragments' longest (lines).
 # The configuring tree itself is written by the first --expand run if missing.
 # Heavy: run it alone (flock /work/wt/heavy.lock on the shared machine).
 #
@@ -49,14 +50,16 @@ for f in "${files[@]}"; do
 	say "-- $f"
 	timed "  without --expand" "${vampyr[@]}" -o "$out/$name" -- "$f" >"$out/$name.json" 2>"$out/$name.err"
 	plain="$timed_wall/$timed_cpu"
-	rm -rf "$GIT_DIR"/vampyr/trees/*/.vampyr-probes "$GIT_DIR"/vampyr/trees/*/.vampyr-expanded
+	rm -rf "$GIT_DIR"/vampyr/trees/*/.vampyr-probes "$GIT_DIR"/vampyr/trees/*/.vampyr-expanded \
+		"$GIT_DIR"/vampyr/trees/*/.vampyr-toolchain
 	timed "  --expand, probes not kept yet" "${vampyr[@]}" --expand -o "$out/$name.cold" -- "$f" \
 		>"$out/$name.cold.json" 2>"$out/$name.cold.err"
 	cold="$timed_wall/$timed_cpu"
 	timed "  --expand, probes kept" "${vampyr[@]}" --expand -o "$out/$name.warm" -- "$f" \
 		>"$out/$name.warm.json" 2>"$out/$name.warm.err"
 	warm="$timed_wall/$timed_cpu"
-	runs=$(( $(grep -c "^vampyr: expanding " "$out/$name.warm.err" || true) + 1 ))
+	runs=$(( $(grep -c "^vampyr: expanding " "$out/$name.warm.err" || true) + \
+		$(grep -q "^vampyr: the toolchain's kconfig run as before" "$out/$name.warm.err" && echo 0 || echo 1) ))
 	timed "  --expand, VAMPYR_NO_PROBE_CACHE=1 VAMPYR_NO_EXPAND_CACHE=1" \
 		env VAMPYR_NO_PROBE_CACHE=1 VAMPYR_NO_EXPAND_CACHE=1 "${vampyr[@]}" --expand \
 		-o "$out/$name.none" -- "$f" >"$out/$name.none.json" 2>"$out/$name.none.err"

@@ -112,12 +112,18 @@ static char *header_line(const char **p, const char *end)
  * Checks an entry read whole: 1 and where its contents are, 0 for another
  * version's, -1 with *why for a bad one.
  */
-static int parse_entry(const char *data, size_t size, const char *kind, const char *key,
-		       size_t *start, size_t *length, const char **why)
+/*
+ * The header of an entry of `size` bytes whose first `n` bytes are in `data`:
+ * 1 with the contents' offset, length and checksum; 0 for an entry of
+ * another version; -1 (and *why) for a bad one.
+ */
+static int parse_header(const char *data, size_t n, size_t size, const char *kind,
+			const char *key, size_t *start, size_t *length, uint64_t *sum,
+			const char **why)
 {
-	const char *p = data, *end = data + size;
+	const char *p = data, *end = data + n;
 	char *line[5] = { NULL };
-	unsigned long long len = 0, sum = 0;
+	unsigned long long len = 0, s = 0;
 	int ret = -1;
 	size_t i;
 
@@ -139,16 +145,14 @@ static int parse_entry(const char *data, size_t size, const char *kind, const ch
 	if (strcmp(line[2], kind) || strcmp(line[3], key))
 		goto out;
 	*why = "bad length line";
-	if (sscanf(line[4], "%llu %llx", &len, &sum) != 2)
-		goto out;
-	*why = len > (unsigned long long)(end - p) ? "truncated" : "longer than its header says";
-	if (len != (unsigned long long)(end - p))
-		goto out;
-	*why = "checksum mismatch";
-	if (checksum(p, (size_t)len) != (uint64_t)sum)
+	if (sscanf(line[4], "%llu %llx", &len, &s) != 2)
 		goto out;
 	*start = (size_t)(p - data);
+	*why = len > (unsigned long long)(size - *start) ? "truncated" : "longer than its header says";
+	if (len != (unsigned long long)(size - *start))
+		goto out;
 	*length = (size_t)len;
+	*sum = (uint64_t)s;
 	ret = 1;
 out:
 	for (i = 0; i < 5; i++)
@@ -156,17 +160,90 @@ out:
 	return ret;
 }
 
+/* pread() of exactly `n` bytes at `at`: 0, or -1 with errno (EIO when the file ended). */
+static int read_at(int fd, char *buf, size_t n, off_t at)
+{
+	while (n) {
+		ssize_t r = pread(fd, buf, n, at);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (!r)
+				errno = EIO;
+			return -1;
+		}
+		buf += r;
+		n -= (size_t)r;
+		at += r;
+	}
+	return 0;
+}
+
+/*
+ * Reads the entry at `path` into `out` (its contents alone, read into place:
+ * a model of 14 MB is not moved once read). As parse_header; -2 with errno
+ * when the file cannot be read.
+ */
+static int read_entry(const char *path, const char *kind, const char *key, struct strbuf *out,
+		      const char **why)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret, e = 0;
+	size_t start = 0, length = 0, n;
+	uint64_t sum = 0;
+	struct stat st;
+	char *head;
+
+	if (fd < 0)
+		return -2;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else if ((uintmax_t)st.st_size > DISKCACHE_MAX_ENTRY)
+		e = EFBIG;
+	n = e ? 0 : (size_t)st.st_size;
+	if (n > 4096 + strlen(kind) + strlen(key))
+		n = 4096 + strlen(kind) + strlen(key);
+	head = xmalloc(n + 1);
+	if (!e && read_at(fd, head, n, 0) < 0)
+		e = errno;
+	if (e) {
+		free(head);
+		close(fd);
+		errno = e;
+		return -2;
+	}
+	ret = parse_header(head, n, (size_t)st.st_size, kind, key, &start, &length, &sum, why);
+	free(head);
+	if (ret > 0) {
+		strbuf_grow(out, length + 1);
+		if (read_at(fd, out->buf + out->len, length, (off_t)start) < 0) {
+			*why = "truncated";
+			ret = -1;
+		} else if (checksum(out->buf + out->len, length) != sum) {
+			*why = "checksum mismatch";
+			ret = -1;
+		} else {
+			out->len += length;
+		}
+		out->buf[out->len] = '\0';
+	}
+	close(fd);
+	return ret;
+}
+
 int diskcache_read(struct diskcache *dc, const char *kind, const char *key, struct strbuf *out)
 {
-	char *path, *data;
 	const char *why = NULL;
-	size_t size, start = 0, length = 0;
+	char *path;
 	int ret;
 
 	if (!dc)
 		return 0;
 	path = entry_path(dc, kind, key);
-	if (read_file_max(path, DISKCACHE_MAX_ENTRY, &data, &size) < 0) {
+	ret = read_entry(path, kind, key, out, &why);
+	if (ret == -2) {
 		/* No entry, or no cache directory to read: a miss, as a cache that cannot be written. */
 		if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
 			warning("cannot read the cache entry %s: %s; computing it again", path,
@@ -175,20 +252,6 @@ int diskcache_read(struct diskcache *dc, const char *kind, const char *key, stru
 		free(path);
 		return 0;
 	}
-	ret = parse_entry(data, size, kind, key, &start, &length, &why);
-	if (ret > 0 && !out->len) {
-		/* The contents moved to the front of the buffer read: no copy of a large map. */
-		memmove(data, data + start, length);
-		data[length] = '\0';
-		strbuf_release(out);
-		out->buf = data;
-		out->len = length;
-		out->alloc = size + 1;
-		data = NULL;
-	} else if (ret > 0) {
-		strbuf_add(out, data + start, length);
-	}
-	free(data);
 	if (ret > 0) {
 		/* Least recently used goes first: a hit is a use. */
 		utimensat(AT_FDCWD, path, NULL, 0);
@@ -491,6 +554,29 @@ size_t diskcache_get_u32s(struct diskcache_reader *rd, uint32_t **out, size_t ma
 	if (nr)
 		memcpy(*out, at, nr * sizeof(**out));
 	return nr;
+}
+
+void diskcache_put_strvec(struct strbuf *sb, const struct strvec *sv)
+{
+	diskcache_put_u64(sb, sv->nr);
+	for (size_t i = 0; i < sv->nr; i++)
+		diskcache_put_str(sb, sv->v[i]);
+}
+
+int diskcache_get_strvec(struct diskcache_reader *rd, struct strvec *out)
+{
+	uint64_t nr = diskcache_get_u64(rd);
+
+	for (uint64_t i = 0; i < nr && !rd->bad; i++) {
+		char *s = diskcache_get_str(rd);
+
+		if (s)
+			strvec_push(out, s);
+		else
+			rd->bad = 1;
+		free(s);
+	}
+	return rd->bad ? -1 : 0;
 }
 
 void diskcache_reader_init(struct diskcache_reader *rd, const struct strbuf *sb)

@@ -83,6 +83,8 @@ void diskcache_put_str(struct strbuf *sb, const char *s);	/* NULL is kept as NUL
  * a miss, said by its first value).
  */
 void diskcache_put_u32s(struct strbuf *sb, const uint32_t *v, size_t nr);
+/* A list of strings (none NULL); diskcache_get_strvec() appends it to `out`, -1 when bad. */
+void diskcache_put_strvec(struct strbuf *sb, const struct strvec *sv);
 
 /* A reader over an entry's contents; `bad` is set on the first read past its end. */
 struct diskcache_reader {
@@ -104,6 +106,7 @@ size_t diskcache_get_u32s(struct diskcache_reader *rd, uint32_t **out, size_t ma
  * aligned: memcpy them out), valid while the entry's buffer is.
  */
 size_t diskcache_get_u32s_at(struct diskcache_reader *rd, const void **at, size_t max);
+int diskcache_get_strvec(struct diskcache_reader *rd, struct strvec *out);
 /* Was everything read, and nothing past the end? */
 int diskcache_reader_done(const struct diskcache_reader *rd);
 

@@ -132,7 +132,7 @@ int kbuild_repo_files_digest(struct repo *r, const struct git_oid *commit, const
 }
 
 int kbuild_repo_inputs_same(struct repo *r, const struct git_oid *commit, const char *inputs,
-			    const char *files_digest)
+			    const char *files_digest, int (*known)(const char *path))
 {
 	const char *p = inputs;
 
@@ -157,6 +157,11 @@ int kbuild_repo_inputs_same(struct repo *r, const struct git_oid *commit, const 
 			continue;
 		}
 		path = xstrndup(p, (size_t)(sp - p));
+		if (known && known(path)) {
+			free(path);
+			p = nl + 1;
+			continue;
+		}
 		found = !repo_path_oid(r, commit, path, &oid);
 		free(path);
 		if (nl - sp - 1 == 1 && sp[1] == '-')

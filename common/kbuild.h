@@ -142,9 +142,13 @@ void kbuild_repo_reader(struct kbuild_reader *rd, struct kbuild_repo_ctx *ctx);
 /* The digest of the tree's file list under srctree as the reader lists it. 0 or -1. */
 int kbuild_repo_files_digest(struct repo *r, const struct git_oid *commit, const char *srctree,
 			     char hex[41]);
-/* Are `inputs` (kbuild_repo_ctx.inputs) those of `commit`, whose file list has this digest? */
+/*
+ * Are `inputs` (kbuild_repo_ctx.inputs) those of `commit`, whose file list has
+ * this digest? `known` (may be NULL) names the inputs the caller knows to be
+ * the same already (by a digest of their own): not looked up.
+ */
 int kbuild_repo_inputs_same(struct repo *r, const struct git_oid *commit, const char *inputs,
-			    const char *files_digest);
+			    const char *files_digest, int (*known)(const char *path));
 
 /* ---- the file -> condition map ---- */
 

@@ -86,6 +86,10 @@ void project_config_init(struct project_config *pc, struct repo *r)
 			!strcmp(presets, "off") || !strcmp(presets, "0")))
 		pc->no_presets = 1;
 	free(presets);
+	presets = repo_config_get(r, "undertaker.cacheModels");
+	pc->cache_models = presets && (!strcmp(presets, "true") || !strcmp(presets, "yes") ||
+				       !strcmp(presets, "on") || !strcmp(presets, "1"));
+	free(presets);
 }
 
 void project_config_release(struct project_config *pc)

@@ -38,6 +38,13 @@ struct project_config {
 	struct strvec env;		/* undertaker.env */
 	struct strvec macros;		/* undertaker.macro */
 	int no_presets;			/* undertaker.presets false */
+	/*
+	 * undertaker.cacheModels true: each architecture's model kept in the
+	 * disk cache and read back. Off by default: read back, a model costs
+	 * about what building it does (the store's hash table and name maps
+	 * are made again), for 8-14 MB of the cache's budget each.
+	 */
+	int cache_models;
 };
 void project_config_init(struct project_config *pc, struct repo *r);
 /*

@@ -197,7 +197,8 @@ static char *model_key(const struct trees *t, const struct arch_model *am)
 /* Architecture `am`'s model from the disk cache, or built (and kept there). */
 static struct model *model_of(struct trees *t, struct arch_model *am)
 {
-	struct diskcache *dc = t->env.diskcache;
+	struct diskcache *dc = t->env.project_config && t->env.project_config->cache_models ?
+			       t->env.diskcache : NULL;
 	char *key = dc ? model_key(t, am) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 	struct model *m = NULL;
@@ -347,7 +348,8 @@ static struct kbuild_map *shared_kbuild_get(struct trees *t, const char *target)
 	pthread_mutex_lock(&k->lock);
 	for (size_t i = 0; i < k->nr && !m; i++)
 		if (!strcmp(k->v[i].target, target) &&
-		    kbuild_repo_inputs_same(t->env.repo, &t->commit, k->v[i].inputs, files_digest(t))) {
+		    kbuild_repo_inputs_same(t->env.repo, &t->commit, k->v[i].inputs, files_digest(t),
+					    NULL)) {
 			k->v[i].refs++;
 			m = k->v[i].map;
 		}
@@ -406,6 +408,18 @@ static char *kbuild_key(struct trees *t, const struct kbuild_target *target)
 }
 
 /*
+ * A path the build files' digest covers (a Makefile of any of the names the
+ * build files' walk takes, present or not): the key of a Kbuild map's entry
+ * holds that digest, so such an input is the same without a look.
+ */
+static int build_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return buildfiles_is_makefile(base ? base + 1 : path);
+}
+
+/*
  * An earlier run's map of the same build files, when every input it read is
  * the same; `inputs` gets that list.
  */
@@ -423,7 +437,7 @@ static struct kbuild_map *kbuild_from_cache(struct trees *t, const char *key, ch
 	}
 	diskcache_reader_init(&rd, &sb);
 	*inputs = diskcache_get_str(&rd);
-	if (*inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, *inputs, files)) {
+	if (*inputs && kbuild_repo_inputs_same(t->env.repo, &t->commit, *inputs, files, build_file)) {
 		/* A view of the rest of the entry, read only: no copy. */
 		struct strbuf rest = { (char *)rd.p, (size_t)(rd.end - rd.p), 0 };
 
@@ -678,7 +692,6 @@ static void foreign_trees(struct trees *t)
 	struct strbuf sb = STRBUF_INIT;
 	struct diskcache_reader rd;
 	char hex[GIT_OID_HEXSZ + 1], *key;
-	uint64_t nr;
 
 	if (!dc || !t->bf || t->project.kind == PROJECT_NONE || t->project.kind == PROJECT_LINUX) {
 		project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
@@ -688,23 +701,13 @@ static void foreign_trees(struct trees *t)
 		      (int)t->project.kind, t->project.srctree, t->project.top);
 	if (diskcache_read(dc, "foreign", key, &sb) > 0) {
 		diskcache_reader_init(&rd, &sb);
-		nr = diskcache_get_u64(&rd);
-		for (uint64_t i = 0; i < nr && !rd.bad; i++) {
-			char *dir = diskcache_get_str(&rd);
-
-			if (dir)
-				strvec_push(&t->foreign, dir);
-			free(dir);
-		}
-		if (diskcache_reader_done(&rd))
+		if (!diskcache_get_strvec(&rd, &t->foreign) && diskcache_reader_done(&rd))
 			goto out;
 		strvec_clear(&t->foreign);
 	}
 	project_foreign_trees(&t->project, t->env.repo, &t->commit, &t->foreign);
 	strbuf_reset(&sb);
-	diskcache_put_u64(&sb, t->foreign.nr);
-	for (size_t i = 0; i < t->foreign.nr; i++)
-		diskcache_put_str(&sb, t->foreign.v[i]);
+	diskcache_put_strvec(&sb, &t->foreign);
 	diskcache_write(dc, "foreign", key, sb.buf, sb.len);
 out:
 	strbuf_release(&sb);
@@ -769,6 +772,50 @@ int trees_kconfig_defines(const struct tree_models *tm, const char *name)
 	return pc_name_defined_anywhere(tm->kconfig_defined, NULL, name);
 }
 
+/*
+ * project_architectures(), kept in the disk cache by root tree: finding them
+ * reads the top Kconfig and what it sources a few levels down, half of what a
+ * stop of `rebase --exec` costs on a commit that needs no model (U-Boot).
+ */
+static int architectures(struct trees *t, const git_oid *commit)
+{
+	struct diskcache *dc = t->env.diskcache;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], *key = NULL;
+	git_commit *c;
+	int n = -1;
+
+	if (dc && !repo_lookup_commit(t->env.repo, repo_git(t->env.repo), commit, &c)) {
+		key = xstrfmt("%s %d %s %s", git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c)),
+			      (int)t->project.kind, t->project.srctree,
+			      t->project.top ? t->project.top : "");
+		git_commit_free(c);
+	}
+	if (key && diskcache_read(dc, "arches", key, &sb) > 0) {
+		struct diskcache_reader rd;
+
+		diskcache_reader_init(&rd, &sb);
+		n = (int)diskcache_get_u64(&rd);
+		if (!diskcache_get_strvec(&rd, &t->arches) && diskcache_reader_done(&rd) &&
+		    n >= 0 && (size_t)n <= t->arches.nr) {
+			strbuf_release(&sb);
+			free(key);
+			return n;
+		}
+		strvec_clear(&t->arches);
+	}
+	n = project_architectures(&t->project, t->env.repo, commit, &t->arches);
+	if (key && n >= 0) {
+		strbuf_reset(&sb);
+		diskcache_put_u64(&sb, (uint64_t)n);
+		diskcache_put_strvec(&sb, &t->arches);
+		diskcache_write(dc, "arches", key, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	free(key);
+	return n;
+}
+
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf)
 {
@@ -786,8 +833,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	env = &t->env;
 	project_detect(&t->project, env->project_config, env->repo, commit);
 	trees_macros(t);
-	n = t->project.kind == PROJECT_NONE ? -1 :
-	    project_architectures(&t->project, env->repo, commit, &t->arches);
+	n = t->project.kind == PROJECT_NONE ? -1 : architectures(t, commit);
 	if (n < 0 && !env->quiet)
 		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
 	nr = trees_nr_models(t);

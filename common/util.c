@@ -717,3 +717,41 @@ char *find_program(const char *name, const char *path, const char *skip)
 	}
 	return NULL;
 }
+
+void strbuf_add_file_id(struct strbuf *sb, const char *path)
+{
+	struct stat st;
+
+	if (path && !stat(path, &st))
+		strbuf_addf(sb, "%llu %lld %lld.%09ld %lld.%09ld", (unsigned long long)st.st_ino,
+			    (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	else
+		strbuf_addstr(sb, "none");
+}
+
+int file_ids_hold(const char *text, size_t len)
+{
+	struct strbuf now = STRBUF_INIT;
+	const char *p = text, *end = text + len;
+	int ok = 1;
+
+	while (ok && p < end) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		const char *eol = tab ? memchr(tab, '\n', (size_t)(end - tab)) : NULL;
+		char *path;
+
+		if (!eol) {
+			ok = 0;
+			break;
+		}
+		path = xstrndup(p, (size_t)(tab - p));
+		strbuf_reset(&now);
+		strbuf_add_file_id(&now, path);
+		ok = now.len == (size_t)(eol - tab - 1) && !memcmp(now.buf, tab + 1, now.len);
+		free(path);
+		p = eol + 1;
+	}
+	strbuf_release(&now);
+	return ok;
+}

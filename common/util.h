@@ -165,6 +165,14 @@ int strbuf_read_fd(struct strbuf *sb, int fd);
 char *find_program(const char *name, const char *path, const char *skip);
 /* Removes a directory and everything under it (symbolic links not followed). */
 int remove_tree(const char *dir);
+/*
+ * A file's identity as of now, "<inode> <size> <mtime> <ctime>" (symbolic
+ * links followed; times to the nanosecond), or "none" when it does not exist:
+ * what a kept answer that read it depends on.
+ */
+void strbuf_add_file_id(struct strbuf *sb, const char *path);
+/* Does every "<path>\t<identity>\n" line of text[0..len) still hold? */
+int file_ids_hold(const char *text, size_t len);
 /* Parses a base-10 integer; 0 on success, -1 when s is not one. */
 int parse_int(const char *s, long *out);
 

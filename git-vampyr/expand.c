@@ -482,7 +482,7 @@ static int env_in_key(const char *var)
 	       !starts_with(var, "_=") && !starts_with(var, "SHLVL=") && !starts_with(var, "VAMPYR_");
 }
 
-static void add_environment(struct strbuf *key)
+void vampyr_add_environment(struct strbuf *key)
 {
 	extern char **environ;
 	struct strvec env = STRVEC_INIT;
@@ -512,7 +512,7 @@ static char *kept_key(struct vampyr *v, const char *cmd, const char *path)
 		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd, oid_hex(&v->toolchain_id, hex));
 	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
 		strbuf_addf(&key, "project %s\n", trees_variables(v->trees)->v[i]);
-	add_environment(&key);
+	vampyr_add_environment(&key);
 	strbuf_addf(&key, "fragment %zu\n%s", strlen(fragment), fragment);
 	free(fragment);
 	return strbuf_detach(&key, NULL);

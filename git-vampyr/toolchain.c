@@ -16,6 +16,7 @@
  * rules out are named apart and the cover spends no configuration on them.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,150 @@ void config_parse(const char *text, struct strmap *cfg)
 	}
 }
 
+/*
+ * The toolchain's run kept whole. Its .config follows from the tree, the
+ * command, the environment, the fragment (every symbol =y: the tree's) and
+ * the toolchain: the programs on PATH (each file's identity, symbolic links
+ * followed, and each directory's) and what vampyr-cc noted that the
+ * compiler's answers depend on (headers, libraries, the compiler's own
+ * programs, git-vampyr/cc/vampyr-cc.c). It is kept in
+ * <tree>/.vampyr-toolchain/<digest of the key> with those notes, and taken
+ * while every noted file is as it was. Not kept when vampyr-cc was not in
+ * the run (not installed) or noted a call it could not follow;
+ * VAMPYR_NO_EXPAND_CACHE=1 or VAMPYR_NO_PROBE_CACHE=1 runs it every time. Not seen: a
+ * program whose behaviour changes while no file on PATH does (a rustup or
+ * pyenv shim that its own settings point at another toolchain), and files
+ * that programs other than the compiler read.
+ */
+#define TOOLCHAIN_KEPT_FORMAT 1
+
+/* The identities of PATH's directories and of every file in them, as a digest. */
+static void path_programs(struct strbuf *key)
+{
+	const char *path = getenv("PATH");
+	struct strbuf snap = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	for (const char *p = path ? path : ""; ; ) {
+		const char *colon = strchrnul(p, ':');
+		char *dir = colon > p ? xstrndup(p, (size_t)(colon - p)) : xstrdup(".");
+		struct strvec names = STRVEC_INIT;
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		strbuf_addf(&snap, "dir %s ", dir);
+		strbuf_add_file_id(&snap, dir);
+		strbuf_addch(&snap, '\n');
+		while (d && (e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				strvec_push(&names, e->d_name);
+		if (d)
+			closedir(d);
+		strvec_sort(&names);
+		for (size_t i = 0; i < names.nr; i++) {
+			char *file = xstrfmt("%s/%s", dir, names.v[i]);
+
+			strbuf_addf(&snap, "%s ", names.v[i]);
+			strbuf_add_file_id(&snap, file);
+			strbuf_addch(&snap, '\n');
+			free(file);
+		}
+		strvec_clear(&names);
+		free(dir);
+		if (!*colon)
+			break;
+		p = colon + 1;
+	}
+	repo_hash_blob(snap.buf, snap.len, &id);
+	strbuf_addf(key, "programs %s\n", oid_hex(&id, hex));
+	strbuf_release(&snap);
+}
+
+/* The key of the toolchain's run of cmd on the fragment at path, or NULL when none is kept. */
+static char *toolchain_key(struct vampyr *v, const char *cmd, const char *path)
+{
+	const char *off = getenv("VAMPYR_NO_EXPAND_CACHE"), *no_probes = getenv("VAMPYR_NO_PROBE_CACHE");
+	struct strbuf key = STRBUF_INIT;
+	char *fragment, *cc;
+	size_t len;
+
+	/* The compiler's answers kept are what VAMPYR_NO_PROBE_CACHE=1 turns off too. */
+	if ((off && *off && strcmp(off, "0")) || (no_probes && *no_probes && strcmp(no_probes, "0")) ||
+	    read_file(path, &fragment, &len))
+		return NULL;
+	strbuf_addf(&key, "vampyr toolchain %d\ntree %s\nsrctree %s\narch %s %s\ncmd %zu %s\n",
+		    TOOLCHAIN_KEPT_FORMAT, v->tree, v->srctree, v->arch ? v->arch : "-",
+		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd);
+	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
+		strbuf_addf(&key, "project %s\n", trees_variables(v->trees)->v[i]);
+	vampyr_add_environment(&key);
+	path_programs(&key);
+	/* What vampyr-cc notes is its own doing. */
+	cc = probe_cc_program();
+	strbuf_addf(&key, "vampyr-cc %s ", cc ? cc : "");
+	strbuf_add_file_id(&key, cc);
+	strbuf_addch(&key, '\n');
+	free(cc);
+	strbuf_addf(&key, "fragment %zu\n", len);
+	strbuf_add(&key, fragment, len);
+	free(fragment);
+	return strbuf_detach(&key, NULL);
+}
+
+/* The .config kept at path under key, while what it depends on holds; or NULL. */
+static char *toolchain_kept_read(const char *path, const char *key)
+{
+	size_t klen = strlen(key), size, dlen;
+	char *data, *text = NULL;
+	int n = 0;
+
+	if (read_file(path, &data, &size))
+		return NULL;
+	if (size > klen && !memcmp(data, key, klen) &&
+	    sscanf(data + klen, "deps %zu\n%n", &dlen, &n) == 1 && n &&
+	    dlen <= size - klen - (size_t)n && file_ids_hold(data + klen + n, dlen))
+		text = xstrndup(data + klen + n + dlen, size - klen - (size_t)n - dlen);
+	free(data);
+	return text;
+}
+
+/* Keeps the run's .config with what vampyr-cc noted, unless it noted a call it could not follow. */
+static void toolchain_keep(struct vampyr *v, const char *text)
+{
+	char *deps_path = probe_deps_path(v->tree), *notes;
+	struct strvec lines = STRVEC_INIT;
+	struct strbuf b = STRBUF_INIT, deps = STRBUF_INIT;
+	size_t len;
+
+	if (read_file(deps_path, &notes, &len)) {
+		free(deps_path);
+		return;
+	}
+	for (char *p = notes, *eol; p < notes + len; p = eol + 1) {
+		eol = memchr(p, '\n', (size_t)(notes + len - p));
+		if (!eol)
+			break;
+		*eol = '\0';
+		strvec_push(&lines, p);
+	}
+	strvec_sort(&lines);
+	for (size_t i = 0; i < lines.nr; i++)
+		if (!i || strcmp(lines.v[i], lines.v[i - 1]))
+			strbuf_addf(&deps, "%s\n", lines.v[i]);
+	if (deps.len && !strstr(deps.buf, "unkept\n") && !mkdir_leading(v->toolchain_key_path)) {
+		strbuf_addf(&b, "%sdeps %zu\n", v->toolchain_key, deps.len);
+		strbuf_add(&b, deps.buf, deps.len);
+		strbuf_addstr(&b, text);
+		write_file_atomic(v->toolchain_key_path, b.buf, b.len);
+	}
+	strbuf_release(&b);
+	strbuf_release(&deps);
+	strvec_clear(&lines);
+	free(notes);
+	free(deps_path);
+}
+
 int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
 {
 	char *fragment, *config;
@@ -334,12 +479,31 @@ int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
 	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", v->tree, (long)getpid());
 	ret = write_all_yes(v, fragment);
 	if (!ret) {
-		v->toolchain_run = xmalloc(sizeof(*v->toolchain_run));
-		vampyr_kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
-		/* The first run, alone: the kconfig programs it builds stay for the others. */
-		v->toolchain_run->in_cache = 1;
-		/* A command that cannot start is said, and vampyr_toolchain() fails. */
-		vampyr_kconfig_start(v, v->toolchain_run, vampyr_kconfig_command(o));
+		const char *cmd = vampyr_kconfig_command(o);
+		char *key = toolchain_key(v, cmd, fragment), hex[GIT_OID_HEXSZ + 1];
+		git_oid id;
+
+		if (key) {
+			repo_hash_blob(key, strlen(key), &id);
+			v->toolchain_key_path = xstrfmt("%s/.vampyr-toolchain/%s", v->tree,
+							oid_hex(&id, hex));
+			v->toolchain_kept = toolchain_kept_read(v->toolchain_key_path, key);
+		}
+		if (v->toolchain_kept) {
+			if (!quiet)
+				fprintf(stderr, "vampyr: the toolchain's kconfig run as before (kept in %s)\n",
+					v->toolchain_key_path);
+			free(key);
+			unlink(fragment);
+		} else {
+			v->toolchain_key = key;
+			v->toolchain_run = xmalloc(sizeof(*v->toolchain_run));
+			vampyr_kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
+			/* The first run, alone: the kconfig programs it builds stay for the others. */
+			v->toolchain_run->in_cache = 1;
+			/* A command that cannot start is said, and vampyr_toolchain() fails. */
+			vampyr_kconfig_start(v, v->toolchain_run, cmd);
+		}
 	}
 	free(fragment);
 	free(config);
@@ -347,21 +511,36 @@ int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
 }
 
 /*
- * The .config of the toolchain's run (started here if need be), to be freed;
- * its digest vouches for the expansions kept (expand.c). NULL after an error.
+ * The .config of the toolchain's run (started here if need be, or kept
+ * from before), to be freed; its digest vouches for the expansions kept
+ * (expand.c). NULL after an error.
  */
 static char *toolchain_config(struct vampyr *v, const struct expand_options *o)
 {
 	char *text;
 
-	if (!v->toolchain_run && vampyr_toolchain_start(v, o))
+	if (!v->toolchain_run && !v->toolchain_kept && vampyr_toolchain_start(v, o))
 		return NULL;
-	vampyr_kconfig_wait(v->toolchain_run);
-	unlink(v->toolchain_run->fragment);
-	unlink(v->toolchain_run->config);
-	text = vampyr_kconfig_run_release(v->toolchain_run);
-	free(v->toolchain_run);
-	v->toolchain_run = NULL;
+	if (v->toolchain_kept) {
+		text = v->toolchain_kept;
+		v->toolchain_kept = NULL;
+	} else {
+		char *deps = probe_deps_path(v->tree);
+
+		vampyr_kconfig_wait(v->toolchain_run);
+		unlink(v->toolchain_run->fragment);
+		unlink(v->toolchain_run->config);
+		text = vampyr_kconfig_run_release(v->toolchain_run);
+		free(v->toolchain_run);
+		v->toolchain_run = NULL;
+		if (text && v->toolchain_key)
+			toolchain_keep(v, text);
+		unlink(deps);
+		free(deps);
+	}
+	free(v->toolchain_key);
+	free(v->toolchain_key_path);
+	v->toolchain_key = v->toolchain_key_path = NULL;
 	if (text) {
 		repo_hash_blob(text, strlen(text), &v->toolchain_id);
 		v->has_toolchain_id = 1;

@@ -108,6 +108,8 @@ struct vampyr {
 	int has_toolchain_id;
 	char *tree;			/* the configuring tree of --expand, or NULL */
 	struct vampyr_kconfig_run *toolchain_run;	/* vampyr_toolchain_start's kconfig, running */
+	/* Its .config kept from before, or where to keep this one's (toolchain.c). */
+	char *toolchain_kept, *toolchain_key, *toolchain_key_path;
 	size_t lower_bound;
 	size_t *clique, nr_clique;	/* the blocks that prove the lower bound */
 	/* after --expand: targets compiled by some expanded configuration */
@@ -286,6 +288,14 @@ void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
  * A run in rundir, a copy of tree (NULL: none), shares the tree's answers.
  */
 void probe_cache_env(const char *tree, const char *rundir, struct strvec *env);
+/*
+ * Where vampyr-cc notes what the answers of the run in the tree itself (the
+ * toolchain's, rundir NULL) depend on (VAMPYR_CC_DEPS); probe_cache_env
+ * creates it empty. To be freed.
+ */
+char *probe_deps_path(const char *tree);
+/* vampyr-cc beside this executable (../libexec/undertaker/), or NULL; to be freed. */
+char *probe_cc_program(void);
 
 /* toolchain.c */
 /*
@@ -312,6 +322,8 @@ int config_eval(const struct kconfig *kc, const struct kconfig_expr *e, struct s
 /* The operands of the top-level && of e. */
 void config_conjuncts(const struct kconfig_expr *e, const struct kconfig_expr ***out, size_t *nr,
 		      size_t *alloc);
+/* The environment as a kept run's key has it (expand.c): sorted, shell noise aside. */
+void vampyr_add_environment(struct strbuf *key);
 /* Runs `sh -c cmd` in dir with extra "NAME=value" environment, output to log; exit status. */
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log);
 

@@ -51,6 +51,17 @@ test_expect_success 'setup' '
 	grep "a.c:2: dead" expect && grep "a.c:6: dead" expect
 '
 
+test_expect_success 'off by default: no model entry' '
+	UNDERTAKER_STATS=1 test_expect_code 1 git undertaker --no-notes HEAD^! >out 2>err &&
+	test_cmp expect out &&
+	grep "^model build: " err &&
+	ls .git/undertaker/cache >entries &&
+	! grep "^model-" entries &&
+	UNDERTAKER_STATS=1 test_expect_code 1 git undertaker --no-notes HEAD^! >out 2>err &&
+	grep "^model build: " err &&
+	git config undertaker.cacheModels true
+'
+
 test_expect_success 'the first process builds the model and keeps it' '
 	UNDERTAKER_STATS=1 test_expect_code 1 git undertaker --no-notes HEAD^! >out 2>err &&
 	test_cmp expect out &&
@@ -153,6 +164,7 @@ test_expect_success 'a commit that changes only Kconfig files shares its parent'
 test_expect_success 'per architecture: each its own entry' '
 	git init -q arches && (
 		cd arches &&
+		git config undertaker.cacheModels true &&
 		mkdir -p arch/x86 arch/arm &&
 		printf "source \"arch/\$(SRCARCH)/Kconfig\"\nconfig COMMON\n\tbool \"c\"\n" >Kconfig &&
 		printf "config X86\n\tdef_bool y\n" >arch/x86/Kconfig &&
@@ -165,7 +177,14 @@ test_expect_success 'per architecture: each its own entry' '
 		test_cmp arm1.cnf arm2.cnf &&
 		! cmp -s arm1.cnf x861.cnf &&
 		ls .git/undertaker/cache/model-* >entries &&
-		test_line_count = 2 entries
+		test_line_count = 2 entries &&
+		# The architectures themselves, by root tree: read back, the same.
+		ls .git/undertaker/cache/arches-* >entries &&
+		test_line_count = 1 entries &&
+		git undertaker --dump-model=dimacs --arch=arm >arm3.cnf &&
+		test_cmp arm1.cnf arm3.cnf &&
+		test_must_fail git undertaker --dump-model=dimacs --arch=sparc 2>err &&
+		grep "arm" err && grep "x86" err
 	)
 '
 
