@@ -62,68 +62,6 @@ int buildfiles_is_makefile(const char *name);
 int buildfiles_is_defconfig(const char *path);
 
 /*
- * buildfiles-defconfig.c: a defconfig as U-Boot's build reads it, after
- * cpp (`-nostdinc -I $(srctree)`): each `#include` line replaced by the
- * file it names, `<x>` found under the srctree, `"x"` beside the file that
- * holds the directive first. Other trees' kconfig reads a defconfig as it
- * is (an `#include` line is a comment there).
- */
-/* An `#include <x>` or `#include "x"` line: 1, a new string in *name. */
-int buildfiles_include_directive(const char *line, size_t len, char **name, int *quoted);
-/* Does the text hold an `#include` line? */
-int buildfiles_has_include(const char *data, size_t size);
-
-/* One file pulled in, in the order cpp reads them. */
-struct buildfiles_include {
-	char *path;		/* from the repository root */
-	git_oid blob;
-	struct blob *text;
-	size_t from;		/* the file holding the directive: 0 the defconfig, k + 1 v[k] */
-	int line;		/* the directive's line there */
-};
-struct buildfiles_includes {
-	struct buildfiles_include *v;
-	size_t nr, alloc;
-	/* "path:line: cannot include <x>: ..." for each directive not followed */
-	struct strvec errors;
-	int missing;		/* some were not: cpp would fail, kconfig read nothing */
-};
-/*
- * The files the defconfig at `path` (its text data, size) includes at
- * `commit`, recursively, appended to `out`; those not found in `errors`.
- * srctree: "" for the repository root, else a directory without slash.
- */
-void buildfiles_read_includes(struct repo *r, const git_oid *commit, const char *srctree,
-			      const char *path, const char *data, size_t size,
-			      struct buildfiles_includes *out);
-void buildfiles_includes_release(struct repo *r, struct buildfiles_includes *inc);
-
-/* A line of a defconfig after cpp, where it comes from. */
-struct buildfiles_line {
-	const char *path;	/* the file that holds it: the defconfig or an included one */
-	int line;		/* its line there */
-	int top_line;		/* the defconfig's line: this one, or its #include's */
-	const char *text;	/* without the newline */
-	size_t len;
-};
-/*
- * fn for each line of the defconfig in the order cpp gives them: an
- * `#include` line followed (in `inc`, which may be NULL) stands for the
- * lines of its file; one not followed is passed as it is.
- */
-void buildfiles_for_each_defconfig_line(const char *path, const char *data, size_t size,
-					const struct buildfiles_includes *inc,
-					void (*fn)(const struct buildfiles_line *l, void *arg),
-					void *arg);
-/*
- * The defconfigs (buildfiles_is_defconfig) at `commit` that include one of
- * `files`, directly or through others, not among `files` themselves: their
- * paths and blob ids (hex) appended to `paths` and `blobs`.
- */
-void buildfiles_includers(struct repo *r, const git_oid *commit, const char *srctree,
-			  const struct strvec *files, struct strvec *paths, struct strvec *blobs);
-
-/*
  * buildfiles-cpp.c: the names of a Makefile text whose values run the C
  * preprocessor (`cmd_cpp_lds`, coreboot's PREPROCESS_ONLY), pushed to out;
  * and the suffixes of the prerequisites of its rules whose recipes run it

@@ -292,18 +292,6 @@ void project_macros(enum project_kind kind, const struct project_config *pc,
 		strvec_push(defs, pc->macros.v[i]);
 }
 
-void project_head_macros(const struct project_config *pc, struct repo *r, struct strvec *defs)
-{
-	struct project p = { .kind = PROJECT_NONE };
-	git_oid head;
-
-	/* Quietly: an unborn HEAD is no error here. */
-	if (!git_reference_name_to_id(&head, repo_git(r), "HEAD"))
-		project_detect(&p, pc, r, &head);
-	project_macros(p.kind, pc, defs);
-	project_release(&p);
-}
-
 /*
  * Xen builds for XEN_TARGET_ARCH (its $(ARCH)), which names more than the
  * directory arch/$(SRCARCH): xen/arch/arm/Kconfig tests "$(ARCH)" = "arm32".

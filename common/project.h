@@ -87,12 +87,6 @@ void project_macros(enum project_kind kind, const struct project_config *pc,
 		    struct strvec *defs);
 
 /*
- * project_macros() for the kind of tree at HEAD (none when HEAD is unborn):
- * a run has one set of macros, and the kind of a tree seldom changes.
- */
-void project_head_macros(const struct project_config *pc, struct repo *r, struct strvec *defs);
-
-/*
  * kconfig_architectures() over the commit's Kconfig tree; for Xen the
  * names are its $(ARCH) values (arm32, arm64, x86_64), each parsed with
  * the $(SRCARCH) it belongs to.

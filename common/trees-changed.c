@@ -18,6 +18,18 @@ int trees_is_c_file(const char *path)
 	return ends_with(path, ".c") || ends_with(path, ".h") || ends_with(path, ".S");
 }
 
+int trees_is_kconfig_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return buildfiles_is_kconfig_file(slash ? slash + 1 : path);
+}
+
+int trees_is_defconfig(const char *path)
+{
+	return buildfiles_is_defconfig(path);
+}
+
 int trees_is_source(const struct trees *t, const char *path)
 {
 	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');

@@ -11,6 +11,7 @@
 #include "kconfig-git.h"
 #include "model.h"
 #include "options.h"
+#include "pc.h"
 #include "process.h"
 
 /*
@@ -126,9 +127,12 @@ void trees_free(struct trees *t)
 	strvec_clear(&t->foreign);
 	free(t->arch_prefix);
 	project_release(&t->project);
+	strvec_clear(&t->macro_defs);
+	cpp_macros_free(t->macros);
 	strmap_clear(&t->build_defined, free);
 	trees_sources_free(t->sources);
 	free(t->files_digest);
+	buildfiles_free(t->own_buildfiles);
 	free(t);
 }
 
@@ -648,6 +652,26 @@ int trees_path_arch(const struct trees *t, const char *path)
 	return -1;
 }
 
+const char *trees_srctree(const struct trees *t)
+{
+	return t->project.srctree;
+}
+
+const struct strvec *trees_variables(const struct trees *t)
+{
+	return &t->project.env;
+}
+
+int trees_no_kconfig(const struct trees *t)
+{
+	return t->project.kind == PROJECT_NONE;
+}
+
+int trees_defconfig_cpp(const struct trees *t)
+{
+	return t->project.kind == PROJECT_UBOOT;
+}
+
 int trees_not_checked(const struct trees *t, const char *path)
 {
 	if (t->project.kind == PROJECT_NONE)
@@ -688,6 +712,64 @@ static void foreign_trees(struct trees *t)
 out:
 	strbuf_release(&sb);
 	free(key);
+}
+
+/* The project's macros of the commit's kind of tree (tree_models.macros). */
+static void trees_macros(struct trees *t)
+{
+	project_macros(t->project.kind, t->env.project_config, &t->macro_defs);
+	t->macros = cpp_macros_new();
+	/* trees_config_new() gave the command those cpp refuses: left out. */
+	for (size_t i = 0; i < t->macro_defs.nr; i++)
+		cpp_macros_add(t->macros, t->macro_defs.v[i]);
+	t->tm.macros = t->macros;
+	t->tm.macro_defs = &t->macro_defs;
+}
+
+struct project_config *trees_config_new(struct repo *r, struct strvec *bad)
+{
+	struct project_config *pc = xcalloc(1, sizeof(*pc));
+	struct cpp_macros *m = cpp_macros_new();
+
+	project_config_init(pc, r);
+	for (size_t i = 0; i < pc->macros.nr; i++)
+		if (cpp_macros_add(m, pc->macros.v[i]) < 0 && bad)
+			strvec_push(bad, pc->macros.v[i]);
+	cpp_macros_free(m);
+	return pc;
+}
+
+const char *trees_host_arch(void)
+{
+	return project_host_srcarch();
+}
+
+void trees_config_free(struct project_config *pc)
+{
+	if (!pc)
+		return;
+	project_config_release(pc);
+	free(pc);
+}
+
+void trees_macro_defs(const struct project_config *pc, struct repo *r, const git_oid *commit,
+		      struct strvec *defs)
+{
+	struct project p;
+
+	project_detect(&p, pc, r, commit);
+	project_macros(p.kind, pc, defs);
+	project_release(&p);
+}
+
+int trees_defines(const struct tree_models *tm, const char *name)
+{
+	return pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined, name);
+}
+
+int trees_kconfig_defines(const struct tree_models *tm, const char *name)
+{
+	return pc_name_defined_anywhere(tm->kconfig_defined, NULL, name);
 }
 
 /*
@@ -746,7 +828,11 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 	if (bf)
 		t->digest = bf->digest;
 	t->bf = bf;
+	if (!t->env.host_arch)
+		t->env.host_arch = project_host_srcarch();
+	env = &t->env;
 	project_detect(&t->project, env->project_config, env->repo, commit);
+	trees_macros(t);
 	n = t->project.kind == PROJECT_NONE ? -1 : architectures(t, commit);
 	if (n < 0 && !env->quiet)
 		warning("no Kconfig tree found (no top Kconfig file, no <dir>/Kconfig with a mainmenu): nothing to check against");
@@ -792,6 +878,22 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 		t->tm.cmdline_defined = &t->build_defined;
 		t->tm.arch_mentions = bf->arch_mentions;
 	}
+	return t;
+}
+
+struct trees *trees_open(const struct trees_env *env, const git_oid *commit)
+{
+	struct buildfiles *b = buildfiles_new(env->repo);
+	const struct buildfiles_info *bf;
+	struct trees *t;
+
+	buildfiles_set_diskcache(b, env->diskcache);
+	if (buildfiles_get(b, commit, &bf) < 0) {
+		buildfiles_free(b);
+		return NULL;
+	}
+	t = trees_new(env, commit, bf);
+	t->own_buildfiles = b;
 	return t;
 }
 
@@ -911,13 +1013,52 @@ int trees_dump(struct trees *t, const char *arch, const char *what, FILE *out)
 }
 
 void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
-		      struct buildfiles *bf)
+		      const struct trees_cache *share)
 {
 	memset(tc, 0, sizeof(*tc));
 	tc->env = *env;
-	tc->buildfiles = bf;
+	if (share) {
+		tc->buildfiles = share->buildfiles;
+	} else {
+		tc->buildfiles = buildfiles_new(env->repo);
+		buildfiles_set_diskcache(tc->buildfiles, env->diskcache);
+		tc->own_buildfiles = 1;
+	}
+	if (!tc->env.kconfig_cache) {
+		tc->env.kconfig_cache = kconfig_cache_new();
+		kconfig_cache_set_budget(tc->env.kconfig_cache, env->kconfig_cache_budget);
+		tc->own_kconfig_cache = 1;
+	}
+	if (!tc->env.kbuild_cache) {
+		tc->env.kbuild_cache = kbuild_cache_new();
+		tc->own_kbuild_cache = 1;
+	}
 	tc->env.kbuilds = xcalloc(1, sizeof(*tc->env.kbuilds));
 	pthread_mutex_init(&tc->env.kbuilds->lock, NULL);
+}
+
+int trees_cache_digest(struct trees_cache *tc, const git_oid *commit, git_oid *digest)
+{
+	const struct buildfiles_info *bf;
+
+	if (buildfiles_get(tc->buildfiles, commit, &bf) < 0)
+		return -1;
+	*digest = bf->digest;
+	return 0;
+}
+
+void trees_cache_trim(struct trees_cache *tc, const git_oid *keep, size_t nr)
+{
+	buildfiles_trim(tc->buildfiles, keep, nr);
+}
+
+void trees_cache_stats(const struct trees_cache *tc)
+{
+	struct kconfig_cache_stats st;
+
+	kconfig_cache_stats(tc->env.kconfig_cache, &st);
+	fprintf(stderr, "kconfig cache: %zu files lexed, %zu reused, %zu evicted; "
+		"%zu KB held at most\n", st.lexed, st.reused, st.evicted, st.peak >> 10);
 }
 
 struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit)
@@ -973,6 +1114,15 @@ void trees_cache_release(struct trees_cache *tc)
 		free(tc->env.kbuilds);
 		tc->env.kbuilds = NULL;
 	}
+	if (tc->own_kconfig_cache)
+		kconfig_cache_free(tc->env.kconfig_cache);
+	if (tc->own_kbuild_cache)
+		kbuild_cache_free(tc->env.kbuild_cache);
+	if (tc->own_buildfiles)
+		buildfiles_free(tc->buildfiles);
+	buildfiles_free(tc->history);
+	tc->history = NULL;
+	tc->own_kconfig_cache = tc->own_kbuild_cache = tc->own_buildfiles = 0;
 }
 
 static uint64_t diskcache_budget(struct repo *r)

@@ -10,6 +10,7 @@
 #define UT_TREES_H
 
 #include "buildfiles.h"
+#include "cpp.h"
 #include "kbuild.h"
 #include "kconfig.h"
 #include "logic.h"
@@ -83,6 +84,13 @@ struct tree_models {
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 	/*
+	 * The project's macros for C (U-Boot's CONFIG_IS_ENABLED): the presets
+	 * of this commit's kind of tree, then undertaker.macro, as
+	 * cpp_macros_add() took them (those it refused left out of `macros`).
+	 */
+	const struct cpp_macros *macros;
+	const struct strvec *macro_defs;
+	/*
 	 * Models shared between threads (trees_share): hold(data, i) before
 	 * model i (get, its formulas, its solver, file_condition, file_why) is
 	 * used, release(data, i) after, one model held at a time. NULL: not shared.
@@ -91,13 +99,36 @@ struct tree_models {
 	void (*release)(void *data, size_t i);
 };
 
+/*
+ * What the user's git config says of every commit's trees (project.h:
+ * undertaker.srctree, .env, .macro, .presets), read once per run. The
+ * undertaker.macro definitions that cpp refuses are pushed to `bad` (may
+ * be NULL): the command says so; the trees leave them out.
+ */
+struct project_config *trees_config_new(struct repo *r, struct strvec *bad);
+void trees_config_free(struct project_config *pc);
+/*
+ * The host's architecture as the kernel's top Makefile derives SRCARCH from
+ * `uname -m` (project_host_srcarch): the primary one when no --arch is given.
+ */
+const char *trees_host_arch(void);
+
+/*
+ * The macro definitions (tree_models.macro_defs) of the trees of `commit`
+ * under `pc`, without building them: a key of what a run's results depend on.
+ */
+void trees_macro_defs(const struct project_config *pc, struct repo *r, const git_oid *commit,
+		      struct strvec *defs);
+
 /* What the command hands the trees of a commit; copied by trees_new. */
 struct trees_env {
 	struct repo *repo;
 	const struct project_config *project_config;
-	struct kconfig_cache *kconfig_cache;	/* may be shared between threads */
-	struct kbuild_cache *kbuild_cache;	/* one per thread */
-	const char *host_arch;			/* the primary architecture by default */
+	/* May be shared between threads; NULL: trees_cache_init() makes one. */
+	struct kconfig_cache *kconfig_cache;
+	size_t kconfig_cache_budget;		/* bytes of the one it makes (0: the default) */
+	struct kbuild_cache *kbuild_cache;	/* one per thread; NULL: trees_cache_init() makes one */
+	const char *host_arch;			/* the primary one by default (NULL: the host's) */
 	const char *only_arch;			/* --arch (trees_check_arch'ed), or NULL */
 	int no_kbuild;				/* no file conditions */
 	int quiet;				/* the tree's absence was said already */
@@ -133,6 +164,8 @@ struct trees {
 	struct strvec arches;		/* empty: a single model */
 	struct strvec arch_dirs;	/* each one's directory under <srctree>/arch/ */
 	struct strvec foreign;		/* project_foreign_trees(): files there are not checked */
+	struct strvec macro_defs;	/* tm.macro_defs */
+	struct cpp_macros *macros;	/* tm.macros */
 	struct tree_models tm;		/* data is this struct */
 	/* the rest is trees.c's own */
 	struct trees_env env;
@@ -146,6 +179,7 @@ struct trees {
 	pthread_mutex_t *locks;		/* trees_share: one per model, then the Kbuild maps' */
 	struct trees_sources *sources;	/* trees-sources.c's */
 	char *files_digest;		/* of the tree's file list, once asked (Kbuild maps' cache) */
+	struct buildfiles *own_buildfiles;	/* trees_open's */
 };
 
 /*
@@ -154,6 +188,12 @@ struct trees {
  */
 struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 			const struct buildfiles_info *bf);
+/*
+ * The trees of `commit` with a scan of its build files of their own (kept in
+ * env->diskcache): what a command that looks at one commit needs. NULL when
+ * the build files cannot be read; trees_free() frees the scan too.
+ */
+struct trees *trees_open(const struct trees_env *env, const git_oid *commit);
 /* Saves the samples (trees_save) and frees. */
 void trees_free(struct trees *t);
 /* Writes the solver's samples of every model built so far. */
@@ -185,6 +225,18 @@ void trees_unborrow(struct trees *t);
  * thread uses `t` (borrowers included).
  */
 void trees_release_others(struct trees *t);
+
+/* Where the Kconfig tree starts: "" for the repository root, else a directory without slash. */
+const char *trees_srctree(const struct trees *t);
+/* NAME=value for $(NAME) in its Kconfig files: the project's presets, then undertaker.env. */
+const struct strvec *trees_variables(const struct trees *t);
+/* No Kconfig tree at the commit (no top Kconfig, no <dir>/Kconfig with a mainmenu). */
+int trees_no_kconfig(const struct trees *t);
+/*
+ * Does the tree's build run its defconfigs through cpp (U-Boot: `#include`
+ * lines in configs/), so that a defconfig's includes are part of it?
+ */
+int trees_defconfig_cpp(const struct trees *t);
 
 /* arches.nr, or 1 for a tree with a single model. */
 size_t trees_nr_models(const struct trees *t);
@@ -225,10 +277,28 @@ struct trees_cache {
 	struct buildfiles *buildfiles;
 	struct trees *sets[TREES_CACHE_SIZE];
 	unsigned long last_use[TREES_CACHE_SIZE], clock;
+	struct buildfiles *history;	/* trees_cache_removal's walk, this cache's own */
+	/* What trees_cache_init() made, trees_cache_release() frees. */
+	unsigned own_buildfiles : 1, own_kconfig_cache : 1, own_kbuild_cache : 1;
 };
-/* `env` is copied; `bf` is the caller's and may be shared by several caches. */
+/*
+ * `env` is copied, its caches made where NULL (env.kconfig_cache then
+ * serves another cache's env: a thread's that shares this one's Kconfig
+ * files). `share`: the cache of another thread whose build files' scan
+ * (thread-safe) this one uses, or NULL for a scan of its own (kept in
+ * env.diskcache).
+ */
 void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
-		      struct buildfiles *bf);
+		      const struct trees_cache *share);
+/* The digest of the build files of `commit` (0), or -1 when they cannot be read. */
+int trees_cache_digest(struct trees_cache *tc, const git_oid *commit, git_oid *digest);
+/*
+ * buildfiles_trim() of the cache's scan, keeping the `nr` digests `keep`
+ * (trees_cache_digests of every cache that shares it).
+ */
+void trees_cache_trim(struct trees_cache *tc, const git_oid *keep, size_t nr);
+/* "kconfig cache: ..." on stderr: the files its Kconfig cache lexed, reused, evicted. */
+void trees_cache_stats(const struct trees_cache *tc);
 /* The trees of `commit` (those of a commit with the same build files); NULL on error. */
 struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit);
 /*
@@ -238,6 +308,30 @@ struct trees *trees_cache_get(struct trees_cache *tc, const git_oid *commit);
 void trees_cache_digests(const struct trees_cache *tc, git_oid **out, size_t *nr, size_t *alloc);
 void trees_cache_save(struct trees_cache *tc);
 void trees_cache_release(struct trees_cache *tc);
+
+/*
+ * Is the name (with or without CONFIG_; CONFIG_X_MODULE for a tristate X)
+ * defined by some Kconfig file of the tree, or passed by its build with -D?
+ * trees_kconfig_defines: by a Kconfig file.
+ */
+int trees_defines(const struct tree_models *tm, const char *name);
+int trees_kconfig_defines(const struct tree_models *tm, const char *name);
+
+/* ---- trees-history.c ---- */
+
+/*
+ * Where a Kconfig symbol went (--explain of a missing name): walks first
+ * parents back from `commit` (whose Kconfig files do not define `name`,
+ * with or without its CONFIG_ prefix) to the commit that removed its last
+ * definition, asking the build files of each parent whether they define
+ * it (each changed subtree read once in the walk, memoized in the cache
+ * between names) and reading the diff of that commit only. Returns 1 and
+ * appends "<path>:<line> until <commit> (<title>)" to `out`, with ", which
+ * renamed it CONFIG_NEW" when that commit put a new `config` line in its
+ * place; 0 when none of 1000 commits did; -1 on a read error.
+ */
+int trees_cache_removal(struct trees_cache *tc, const git_oid *commit, const char *name,
+			struct strbuf *out);
 
 /* ---- trees-sources.c ---- */
 
@@ -255,6 +349,10 @@ void trees_sources_free(struct trees_sources *s);
 
 /* A .c, .h or .S file. */
 int trees_is_c_file(const char *path);
+/* A Kconfig file (by its name: Kconfig*, *.kconfig, Config.in, Config.src*). */
+int trees_is_kconfig_path(const char *path);
+/* A defconfig or config fragment (CONFIG_X=y lines): buildfiles_is_defconfig. */
+int trees_is_defconfig(const char *path);
 /*
  * The files whose blocks are checked: C's, and those whose suffix the
  * Makefiles of `t` run through cpp (buildfiles_info.cpp_suffixes: .dts,

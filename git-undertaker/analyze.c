@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "model.h"
-#include "pc.h"
 
 /*
  * What a defect lists of its chain and nesting (names, --explain lines) comes
@@ -35,7 +34,7 @@ int arch_model_satisfiable(struct arch_model *am, formula f)
 /* A file's formulas on one architecture, built as blocks need them. */
 struct file_arch {
 	struct arch_model *am;
-	struct pc_context pcx;
+	struct blocks *conditions;	/* the blocks' formulas on am (common/blocks) */
 	formula *pc, *local;
 	formula file;		/* kbuild's condition for the file, true when unknown */
 	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
@@ -80,9 +79,7 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	fa->am = fs->tm->get(fs->tm->data, i);
 	if (!fa->am)
 		return NULL;
-	pc_context_init(&fa->pcx, fa->am->logic, fa->am->kconfig, fs->tm->kconfig_defined,
-			fs->tm->cmdline_defined);
-	fa->pcx.facts = fa->am->sat;
+	fa->conditions = blocks_new(fs->tm, fa->am);
 	fa->file = LOGIC_TRUE;
 	fa->file_alive = -1;
 	fa->pc = xcalloc(fs->f->nr_blocks + 1, sizeof(formula));
@@ -90,8 +87,8 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	fa->alive = xmalloc(fs->f->nr_blocks + 1);
 	memset(fa->alive, -1, fs->f->nr_blocks + 1);
 	for (size_t i2 = 0; i2 < fs->f->nr_blocks; i2++) {
-		fa->pc[i2] = pc_formula(&fa->pcx, fs->f->blocks[i2].pc);
-		fa->local[i2] = pc_formula(&fa->pcx, fs->f->blocks[i2].local);
+		fa->pc[i2] = blocks_formula(fa->conditions, fs->f->blocks[i2].pc);
+		fa->local[i2] = blocks_formula(fa->conditions, fs->f->blocks[i2].local);
 	}
 	return fa;
 }
@@ -111,9 +108,9 @@ static void ensure_kbuild(struct file_state *fs, struct file_arch *fa, size_t i)
 	if (!fs->tm->file_condition)
 		return;
 	kf = fs->tm->file_condition(fs->tm->data, i, fs->path);
-	if (!kf || kf->kind != KBUILD_OBJECT)
+	if (!blocks_build_known(kf))
 		return;
-	fa->file = pc_kbuild_formula(&fa->pcx, kf->cond);
+	fa->file = blocks_build_formula(fa->conditions, kf, BLOCKS_COMPILED);
 	fa->file_alive = -1;
 	memset(fa->alive, -1, fs->f->nr_blocks + 1);
 }
@@ -319,12 +316,10 @@ static int skipped(const struct block_id *id, size_t i, const struct analyze_opt
 	return strmap_get(opt->skip, key->buf) != NULL;
 }
 
-struct cpp_file *analyze_scan(const char *path, const char *data, size_t size,
-			      const struct analyze_options *opt)
+struct cpp_file *analyze_scan(const struct tree_models *tm, const char *path, const char *data,
+			      size_t size)
 {
-	struct cpp_options copt = { .path = path, .macros = opt->macros, .asm_file = opt->asm_file };
-
-	return cpp_scan(data, size, &copt);
+	return blocks_scan(tm, path, data, size, 0);
 }
 
 void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
@@ -715,8 +710,8 @@ static int macro_option_missing(struct file_state *fs, const struct analyze_opti
 	if (!starts_with(b->symbols[k].name, "CONFIG_"))
 		return 0;
 	/* The phase markers of the definition itself (defined(CONFIG_XPL_BUILD)). */
-	for (size_t j = 0; opt->macro_defs && j < opt->macro_defs->nr; j++) {
-		const char *p = opt->macro_defs->v[j];
+	for (size_t j = 0; fs->tm->macro_defs && j < fs->tm->macro_defs->nr; j++) {
+		const char *p = fs->tm->macro_defs->v[j];
 		size_t n = strlen(b->symbols[k].name);
 
 		while ((p = strstr(p, b->symbols[k].name)) != NULL) {
@@ -739,7 +734,7 @@ static int macro_option_missing(struct file_state *fs, const struct analyze_opti
 		if (!ref->from_macro || (j != k && !variant_of_name(ref->name, base)))
 			continue;
 		if (ref->file_defined ||
-		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
+		    trees_defines(fs->tm, ref->name))
 			return 0;
 	}
 	return 1;
@@ -762,7 +757,7 @@ static int undefined_names(struct file_state *fs, size_t i, const struct analyze
 
 		if (ref->from_macro ? !macro_option_missing(fs, opt, b, k) :
 		    ref->file_defined ||
-		    pc_name_defined_anywhere(fs->tm->kconfig_defined, fs->tm->cmdline_defined, ref->name))
+		    trees_defines(fs->tm, ref->name))
 			continue;
 		strvec_push(names, ref->name);
 		from_macro |= ref->from_macro;
@@ -853,7 +848,7 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 		hold_model(fs, scope[k]);
 		/* No condition there (a header, a file no list names): alive, no model built. */
 		kf = fs->tm->file_condition(fs->tm->data, scope[k], fs->path);
-		if (!kf || kf->kind != KBUILD_OBJECT) {
+		if (!blocks_build_known(kf)) {
 			release_model(fs, scope[k]);
 			return 0;
 		}
@@ -932,7 +927,7 @@ static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t n
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors)
 {
-	struct cpp_file *f = analyze_scan(path, data, size, opt);
+	struct cpp_file *f = analyze_scan(tm, path, data, size);
 
 	analyze_scanned(tm, path, f, opt, out, input_errors);
 	cpp_file_free(f);
@@ -1027,7 +1022,7 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 	for (size_t k = 0; k < d->symbols.nr; k++)
 		if (has_name(&d->missing, d->symbols.v[k]) ||
 		    (cause == CAUSE_MISSING &&
-		     !pc_name_defined_anywhere(tm->kconfig_defined, tm->cmdline_defined, d->symbols.v[k])))
+		     !trees_defines(tm, d->symbols.v[k])))
 			analyze_explain_missing(d, tm, d->symbols.v[k]);
 	if (cause != CAUSE_KCONFIG && cause != CAUSE_KBUILD)
 		return;
@@ -1067,7 +1062,7 @@ static const char *never_compiled(struct file_state *fs, const char *path, const
 		return fs->tm->only_arch ? "another architecture's file" : NULL;
 	hold_model(fs, scope[0]);
 	kf = fs->tm->file_condition(fs->tm->data, scope[0], path);
-	unbuilt = c_or_asm ? kf && kf->kind == KBUILD_UNLISTED : !kf;
+	unbuilt = c_or_asm ? blocks_build_unlisted(kf) : !kf;
 	release_model(fs, scope[0]);
 	if (!unbuilt)
 		return NULL;
@@ -1148,7 +1143,7 @@ done:
 	for (size_t k = 0; k < fs.nr_models; k++) {
 		if (!fs.arches[k].am)
 			continue;
-		pc_context_release(&fs.arches[k].pcx);
+		blocks_free(fs.arches[k].conditions);
 		free(fs.arches[k].pc);
 		free(fs.arches[k].local);
 		free(fs.arches[k].alive);

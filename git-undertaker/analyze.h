@@ -6,10 +6,9 @@
 #ifndef UT_ANALYZE_H
 #define UT_ANALYZE_H
 
+#include "blocks.h"
 #include "cpp.h"
 #include "defect.h"
-#include "kbuild.h"
-#include "kconfig.h"
 #include "logic.h"
 #include "sat.h"
 #include "trees.h"
@@ -19,9 +18,6 @@ int arch_model_satisfiable(struct arch_model *am, formula f);
 
 struct analyze_options {
 	int explain;
-	int asm_file;
-	const struct cpp_macros *macros;
-	const struct strvec *macro_defs;	/* their definitions, as cpp_macros_add() took them */
 	/*
 	 * Block keys (analyze_block_keys) whose blocks are not analysed: blocks
 	 * the other version of the file holds alike, whose verdicts cannot
@@ -39,9 +35,12 @@ struct analyze_options {
 
 struct cpp_file;
 
-/* Scans `data` as file `path` (cpp_scan with the options' macros); cpp_file_free() it. */
-struct cpp_file *analyze_scan(const char *path, const char *data, size_t size,
-			      const struct analyze_options *opt);
+/*
+ * Scans `data` as file `path` with the macros of tm's trees (blocks_scan);
+ * cpp_file_free() it.
+ */
+struct cpp_file *analyze_scan(const struct tree_models *tm, const char *path, const char *data,
+			      size_t size);
 
 /*
  * Counts the blocks of a scanned file per key into `counts` (key -> count

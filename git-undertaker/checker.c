@@ -14,38 +14,29 @@
 
 #include "accept.h"
 #include "analyze.h"
-#include "buildfiles.h"
+#include "defconfig.h"
 #include "diskcache.h"
 #include "trees.h"
-#include "history.h"
 #include "kcheck.h"
-#include "kconfig-git.h"
 #include "process.h"
-#include "project.h"
 #include "report.h"
 
 struct checker {
 	struct repo *repo;
 	const struct undertaker_options *opts;
-	struct buildfiles *buildfiles;
-	struct kconfig_cache *kconfig_cache;
-	struct kbuild_cache *kbuild_cache;
 	struct diskcache *diskcache;	/* the parent's in a worker; NULL: off */
-	struct cpp_macros *macros;
-	struct strvec macro_defs;
 	struct strvec accept;		/* undertaker.accept */
 	struct accept_file *accept_file;	/* undertaker.acceptFile, or NULL */
-	struct project_config project_config;
+	struct project_config *project_config;	/* the parent's in a worker */
 	struct trees_cache trees;
 	char *samples_dir;
 	struct sat_shares *shares;	/* the parent's in a worker */
 	/* blob hex + digest hex → struct defect_list of that blob's analysis */
 	struct strmap results;
 	struct strmap removals;	/* --explain: name -> where it was defined, or NULL */
-	struct buildfiles *history;	/* --explain: the walk back to a removal, this thread's */
 	size_t input_errors;
 	char *host_arch;
-	/* A census worker: buildfiles and macros are its parent's, read only. */
+	/* A worker: the build files' scan, Kconfig cache and git config are its parent's. */
 	struct checker *parent;
 	/*
 	 * Range workers (kept from one commit to the next, each with its own
@@ -80,24 +71,19 @@ static void init_accept_file(struct checker *c)
 struct checker *checker_new(struct repo *r, const struct undertaker_options *o)
 {
 	struct checker *c = xcalloc(1, sizeof(*c));
+	struct strvec bad = STRVEC_INIT;
 
 	c->repo = r;
 	c->opts = o;
-	c->buildfiles = buildfiles_new(r);
 	c->diskcache = trees_diskcache_open(r, o->common.stats);
-	buildfiles_set_diskcache(c->buildfiles, c->diskcache);
-	c->kconfig_cache = kconfig_cache_new();
-	kconfig_cache_set_budget(c->kconfig_cache, o->common.kconfig_cache_kib * 1024);
-	c->kbuild_cache = kbuild_cache_new();
-	c->macros = cpp_macros_new();
-	project_config_init(&c->project_config, r);
-	project_head_macros(&c->project_config, r, &c->macro_defs);
+	/* The macros are each commit's trees' (tree_models.macros): its kind of tree's own. */
+	c->project_config = trees_config_new(r, &bad);
 	repo_config_get_all(r, "undertaker.accept", &c->accept);
 	init_accept_file(c);
-	for (size_t i = 0; i < c->macro_defs.nr; i++)
-		if (cpp_macros_add(c->macros, c->macro_defs.v[i]) < 0)
-			error("bad undertaker.macro '%s' ignored", c->macro_defs.v[i]);
-	c->host_arch = xstrdup(project_host_srcarch());
+	for (size_t i = 0; i < bad.nr; i++)
+		error("bad undertaker.macro '%s' ignored", bad.v[i]);
+	strvec_clear(&bad);
+	c->host_arch = xstrdup(trees_host_arch());
 	c->samples_dir = xstrfmt("%sundertaker/samples", repo_gitdir(r));
 	c->shares = sat_shares_new();
 	pthread_mutex_init(&c->results_lock, NULL);
@@ -124,13 +110,8 @@ void checker_save(struct checker *c)
 		trees_cache_save(&c->trees);
 	if (c && !c->parent && !c->results_of)
 		diskcache_keep_budget(c->diskcache);
-	if (c && !c->parent && c->opts->common.stats) {
-		struct kconfig_cache_stats st;
-
-		kconfig_cache_stats(c->kconfig_cache, &st);
-		fprintf(stderr, "kconfig cache: %zu files lexed, %zu reused, %zu evicted; "
-			"%zu KB held at most\n", st.lexed, st.reused, st.evicted, st.peak >> 10);
-	}
+	if (c && !c->parent && c->opts->common.stats)
+		trees_cache_stats(&c->trees);
 }
 
 void checker_trim(struct checker *c)
@@ -141,7 +122,7 @@ void checker_trim(struct checker *c)
 	trees_cache_digests(&c->trees, &keep, &nr, &alloc);
 	for (size_t w = 0; w < c->nr_workers; w++)
 		trees_cache_digests(&c->workers[w]->trees, &keep, &nr, &alloc);
-	buildfiles_trim(c->buildfiles, keep, nr);
+	trees_cache_trim(&c->trees, keep, nr);
 	free(keep);
 }
 
@@ -156,20 +137,13 @@ void checker_free(struct checker *c)
 	free(c->samples_dir);
 	strmap_clear(&c->results, free_defect_list);
 	strmap_clear(&c->removals, free);
-	buildfiles_free(c->history);
-	if (!c->parent)
-		kconfig_cache_free(c->kconfig_cache);
-	kbuild_cache_free(c->kbuild_cache);
 	if (!c->parent) {
-		buildfiles_free(c->buildfiles);
 		diskcache_close(c->diskcache);
-		cpp_macros_free(c->macros);
-		strvec_clear(&c->macro_defs);
 		strvec_clear(&c->accept);
 		if (c->accept_file)
 			accept_file_release(c->accept_file);
 		free(c->accept_file);
-		project_config_release(&c->project_config);
+		trees_config_free(c->project_config);
 		sat_shares_free(c->shares);
 	}
 	free(c->host_arch);
@@ -196,9 +170,7 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 			strbuf_addstr(out, known);
 		return known != NULL;
 	}
-	if (!c->history)
-		c->history = buildfiles_new(c->repo);
-	ret = history_symbol_removal(c->repo, c->history, commit, name, out);
+	ret = trees_cache_removal(&c->trees, commit, name, out);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
 }
@@ -208,9 +180,14 @@ static void init_trees(struct checker *c)
 {
 	struct trees_env env = {
 		.repo = c->repo,
-		.project_config = &c->project_config,
-		.kconfig_cache = c->kconfig_cache,
-		.kbuild_cache = c->kbuild_cache,
+		.project_config = c->project_config,
+		/*
+		 * A worker takes the parent's lexed Kconfig files (the cache locks):
+		 * lexed once for all, and a Kconfig error is said once, by
+		 * whichever parses first. Its Kbuild cache is its own.
+		 */
+		.kconfig_cache = c->parent ? c->parent->trees.env.kconfig_cache : NULL,
+		.kconfig_cache_budget = c->opts->common.kconfig_cache_kib * 1024,
 		.host_arch = c->host_arch,
 		.only_arch = c->opts->arch,
 		.no_kbuild = c->opts->no_kbuild,
@@ -231,7 +208,7 @@ static void init_trees(struct checker *c)
 		.removed_data = c,
 	};
 
-	trees_cache_init(&c->trees, &env, c->buildfiles);
+	trees_cache_init(&c->trees, &env, c->parent ? &c->parent->trees : NULL);
 }
 
 static struct trees *commit_trees(struct checker *c, const git_oid *commit)
@@ -241,20 +218,23 @@ static struct trees *commit_trees(struct checker *c, const git_oid *commit)
 
 void checker_model_key(struct checker *c, const git_oid *commit, struct strbuf *key)
 {
-	const struct buildfiles_info *bf;
 	struct strbuf all = STRBUF_INIT;
+	struct strvec macro_defs = STRVEC_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
+	git_oid id, digest;
 	double t = trees_stats_clock(c->opts->common.stats);
 
-	if (buildfiles_get(c->buildfiles, commit, &bf) < 0) {
+	if (trees_cache_digest(&c->trees, commit, &digest) < 0) {
 		strbuf_addstr(key, "unknown");
 		return;
 	}
 	trees_stats_report("build files", NULL, t);
-	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &bf->digest));
-	for (size_t i = 0; i < c->macro_defs.nr; i++)
-		strbuf_addf(&all, "macro %s\n", c->macro_defs.v[i]);
+	strbuf_addf(&all, "%s\n%s\n", suite_version, git_oid_tostr(hex, sizeof(hex), &digest));
+	/* The commit's own macros: those its trees scan its files with. */
+	trees_macro_defs(c->project_config, c->repo, commit, &macro_defs);
+	for (size_t i = 0; i < macro_defs.nr; i++)
+		strbuf_addf(&all, "macro %s\n", macro_defs.v[i]);
+	strvec_clear(&macro_defs);
 	if (c->opts->arch)
 		strbuf_addf(&all, "arch %s\n", c->opts->arch);
 	for (size_t i = 0; i < c->accept.nr; i++)
@@ -285,23 +265,23 @@ static int checked_file(const struct trees *ts, const char *path)
  */
 static int defconfig_includes(struct checker *c, const struct trees *ms, const git_oid *commit,
 			      const char *path, const git_oid *blob_id,
-			      struct buildfiles_includes *inc)
+			      struct defconfig_includes *inc)
 {
 	struct blob *blob;
 
 	memset(inc, 0, sizeof(*inc));
-	if (ms->project.kind != PROJECT_UBOOT || kcheck_is_kconfig_path(path) ||
-	    !buildfiles_is_defconfig(path) || repo_read_blob(c->repo, blob_id, &blob) < 0)
+	if (!trees_defconfig_cpp(ms) || trees_is_kconfig_path(path) ||
+	    !trees_is_defconfig(path) || repo_read_blob(c->repo, blob_id, &blob) < 0)
 		return 0;
-	if (buildfiles_has_include(blob->data, blob->size))
-		buildfiles_read_includes(c->repo, commit, ms->project.srctree, path, blob->data,
+	if (defconfig_has_include(blob->data, blob->size))
+		defconfig_read_includes(c->repo, commit, trees_srctree(ms), path, blob->data,
 					 blob->size, inc);
 	blob_release(c->repo, blob);
 	return 1;
 }
 
 /* The blob ids of the files included (defconfig_includes) and those missing: the key's. */
-static void includes_key(const struct buildfiles_includes *inc, struct strbuf *key)
+static void includes_key(const struct defconfig_includes *inc, struct strbuf *key)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -317,12 +297,10 @@ static void includes_key(const struct buildfiles_includes *inc, struct strbuf *k
  * a U-Boot defconfig's (defconfig_includes), else NULL.
  */
 static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
-			 const git_oid *blob_id, const struct buildfiles_includes *includes,
+			 const git_oid *blob_id, const struct defconfig_includes *includes,
 			 struct defect_list *l)
 {
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
-					 .macro_defs = &c->macro_defs,
-					 .asm_file = !ends_with(path, ".c") && !ends_with(path, ".h"),
+	struct analyze_options aopt = { .explain = c->opts->explain,
 					 .quiet_unbuilt = c->opts->all && !c->opts->verbose };
 	struct blob *blob;
 
@@ -359,7 +337,7 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 	struct defect_list *l;
 	struct checker *rc = c->results_of ? c->results_of : c;
 	const struct defect_list *found;
-	struct buildfiles_includes inc;
+	struct defconfig_includes inc;
 	int has_inc;
 
 	strbuf_addf(&key, "%s %s %s", git_oid_tostr(bhex, sizeof(bhex), blob_id),
@@ -370,13 +348,13 @@ static const struct defect_list *blob_defects(struct checker *c, struct trees *m
 	found = strmap_get(&rc->results, key.buf);
 	pthread_mutex_unlock(&rc->results_lock);
 	if (found) {
-		buildfiles_includes_release(c->repo, &inc);
+		defconfig_includes_release(c->repo, &inc);
 		strbuf_release(&key);
 		return found;
 	}
 	l = xcalloc(1, sizeof(*l));
 	analyze_blob(c, ms, path, blob_id, has_inc ? &inc : NULL, l);
-	buildfiles_includes_release(c->repo, &inc);
+	defconfig_includes_release(c->repo, &inc);
 	pthread_mutex_lock(&rc->results_lock);
 	/* Another worker may have analysed the same blob meanwhile: keep one. */
 	found = strmap_get(&rc->results, key.buf);
@@ -400,9 +378,7 @@ static int changed_blocks_defects(struct checker *c, struct trees *ms, const cha
 				  const git_oid *old_id, const git_oid *new_id,
 				  struct defect_list *before, struct defect_list *after)
 {
-	struct analyze_options aopt = { .explain = c->opts->explain, .macros = c->macros,
-					.macro_defs = &c->macro_defs,
-					.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h") };
+	struct analyze_options aopt = { .explain = c->opts->explain };
 	struct strmap old_keys = STRMAP_INIT, new_keys = STRMAP_INIT, skip = STRMAP_INIT;
 	struct strmap_entry *e;
 	struct blob *ob, *nb;
@@ -418,8 +394,8 @@ static int changed_blocks_defects(struct checker *c, struct trees *ms, const cha
 		blob_release(c->repo, ob);
 		return -1;
 	}
-	of = analyze_scan(path, ob->data, ob->size, &aopt);
-	nf = analyze_scan(path, nb->data, nb->size, &aopt);
+	of = analyze_scan(&ms->tm, path, ob->data, ob->size);
+	nf = analyze_scan(&ms->tm, path, nb->data, nb->size);
 	analyze_block_keys(of, &old_keys);
 	analyze_block_keys(nf, &new_keys);
 	strmap_for_each(&new_keys, e)
@@ -769,17 +745,17 @@ static void add_includers(struct checker *c, struct trees *ms, const git_oid *co
 	for (size_t i = 0; i < changes->nr; i++) {
 		const struct file_change *fc = &changes->files[i];
 
-		if (fc->new_path && buildfiles_is_defconfig(fc->new_path))
+		if (fc->new_path && trees_is_defconfig(fc->new_path))
 			strvec_push(&files, fc->new_path);
-		if (fc->old_path && buildfiles_is_defconfig(fc->old_path) &&
+		if (fc->old_path && trees_is_defconfig(fc->old_path) &&
 		    (!fc->new_path || strcmp(fc->old_path, fc->new_path)))
 			strvec_push(&files, fc->old_path);
 	}
 	for (size_t i = 0; i < apaths->nr; i++)
-		if (buildfiles_is_defconfig(apaths->v[i]))
+		if (trees_is_defconfig(apaths->v[i]))
 			strvec_push(&files, apaths->v[i]);
 	if (files.nr)
-		buildfiles_includers(c->repo, commit, ms->project.srctree, &files, &paths, &blobs);
+		defconfig_includers(c->repo, commit, trees_srctree(ms), &files, &paths, &blobs);
 	for (size_t i = 0; i < paths.nr; i++) {
 		if (strmap_get(checked, paths.v[i]) || !pathspec_match(&c->opts->pathspec, paths.v[i]))
 			continue;
@@ -852,7 +828,7 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 			git_oid_fromstr(&cw.items[cw.nr++].blob, ablobs.v[i]);
 		}
 	}
-	if (ms->project.kind == PROJECT_UBOOT)
+	if (trees_defconfig_cpp(ms))
 		add_includers(c, ms, commit, &changes, &checked, &apaths, &ablobs, &cw, &alloc);
 	/* A big commit (a merge of a release) takes minutes: say how far it is. */
 	if (c->file_progress && cw.nr >= 100)
@@ -902,17 +878,8 @@ static struct checker *checker_worker(struct checker *parent)
 	c->parent = parent;
 	c->repo = parent->repo;
 	c->opts = parent->opts;
-	c->buildfiles = parent->buildfiles;
 	c->diskcache = parent->diskcache;
-	c->macros = parent->macros;
-	c->macro_defs = parent->macro_defs;
 	c->project_config = parent->project_config;
-	/*
-	 * The parent's lexed Kconfig files (the cache locks): lexed once for
-	 * all workers, and a Kconfig error is said once, by whichever parses first.
-	 */
-	c->kconfig_cache = parent->kconfig_cache;
-	c->kbuild_cache = kbuild_cache_new();
 	c->host_arch = xstrdup(parent->host_arch);
 	c->samples_dir = xstrdup(parent->samples_dir);
 	c->shares = parent->shares;
@@ -1034,7 +1001,7 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	struct trees *ms = commit_trees(wc, &cs->commit);
 
 	for (;;) {
-		struct buildfiles_includes inc;
+		struct defconfig_includes inc;
 		int has_inc;
 		size_t i;
 
@@ -1047,7 +1014,7 @@ static void census_run(struct checker *wc, size_t j, void *data)
 		has_inc = defconfig_includes(wc, ms, &cs->commit, cs->paths.v[i], &cs->blobs[i],
 					     &inc);
 		analyze_blob(wc, ms, cs->paths.v[i], &cs->blobs[i], has_inc ? &inc : NULL, &w->out);
-		buildfiles_includes_release(wc->repo, &inc);
+		defconfig_includes_release(wc->repo, &inc);
 		pthread_mutex_lock(&cs->lock);
 		progress_update(cs->progress, ++cs->done);
 		pthread_mutex_unlock(&cs->lock);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "pc.h"
 
 /* The name of a `CONFIG_X=...` or `# CONFIG_X is not set` line, or 0. */
 static size_t setting_name(const char *line, const char *end, const char **name)
@@ -41,7 +40,7 @@ struct setting_walk {
 	void *arg;
 };
 
-static void setting_line(const struct buildfiles_line *bl, void *arg)
+static void setting_line(const struct defconfig_line *bl, void *arg)
 {
 	struct setting_walk *w = arg;
 	const char *name, *eol = bl->text + bl->len;
@@ -63,12 +62,12 @@ static void setting_line(const struct buildfiles_line *bl, void *arg)
 }
 
 void kcheck_for_each_setting(const char *path, const char *data, size_t size,
-			     const struct buildfiles_includes *inc,
+			     const struct defconfig_includes *inc,
 			     void (*fn)(const struct kcheck_setting *s, void *arg), void *arg)
 {
 	struct setting_walk w = { .fn = fn, .arg = arg };
 
-	buildfiles_for_each_defconfig_line(path, data, size, inc, setting_line, &w);
+	defconfig_for_each_line(path, data, size, inc, setting_line, &w);
 }
 
 char *kcheck_setting_text(const char *path, const struct kcheck_setting *s)
@@ -91,7 +90,7 @@ static void undefined_setting(const struct kcheck_setting *s, void *arg)
 	struct defect *d;
 
 	/* An included defconfig's own lines are its own defects, said where it is checked. */
-	if (pc_name_defined_anywhere(us->tm->kconfig_defined, NULL, s->name) ||
+	if (trees_kconfig_defines(us->tm, s->name) ||
 	    (strcmp(s->path, us->path) && kcheck_is_checked_path(s->path)))
 		return;
 	d = kcheck_add_defect(us->out, us->path, s->line, DEFECT_UNDEFINED, CAUSE_MISSING);

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "model.h"
-#include "pc.h"
 
 /* One line of the defconfig that sets a symbol this architecture defines. */
 struct dc_line {
@@ -53,7 +52,7 @@ static int is_whole_defconfig(const char *path)
  */
 static int is_preprocessed(const char *data, size_t size, const struct kcheck_options *opt)
 {
-	if (opt->includes ? opt->includes->missing : buildfiles_has_include(data, size))
+	if (opt->includes ? opt->includes->missing : defconfig_has_include(data, size))
 		return 1;
 	for (const char *p = data, *end = data + size; p && p < end;) {
 		if (end - p > 8 && (!strncmp(p, "#define", 7) || !strncmp(p, "#if", 3)))
@@ -212,7 +211,7 @@ static void read_line(const struct kcheck_setting *set, void *arg)
 	size_t prev;
 
 	/* Names no Kconfig defines are another kind's. */
-	if (!pc_name_defined_anywhere(lr->tm->kconfig_defined, NULL, set->name))
+	if (!trees_kconfig_defines(lr->tm, set->name))
 		return;
 	s = kconfig_lookup(lr->kc, set->name + 7);
 	prev = (size_t)(uintptr_t)strmap_get(&lr->last, set->name);
@@ -230,7 +229,7 @@ static void read_line(const struct kcheck_setting *set, void *arg)
 
 /* The lines of the defconfig that set a symbol some Kconfig file defines. */
 static size_t read_lines(const struct tree_models *tm, struct kconfig *kc, const char *path,
-			 const char *data, size_t size, const struct buildfiles_includes *inc,
+			 const char *data, size_t size, const struct defconfig_includes *inc,
 			 struct dc_line **out)
 {
 	struct line_reader lr = { .tm = tm, .kc = kc, .last = STRMAP_INIT };

@@ -46,7 +46,7 @@ struct kcheck_setting {
  * includes (inc, or NULL) where their `#include` lines are.
  */
 void kcheck_for_each_setting(const char *path, const char *data, size_t size,
-			     const struct buildfiles_includes *inc,
+			     const struct defconfig_includes *inc,
 			     void (*fn)(const struct kcheck_setting *s, void *arg), void *arg);
 /*
  * The text of a defect of the line in the defconfig at `path`: the line,

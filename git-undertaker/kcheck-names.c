@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "pc.h"
 
 struct undefined_scan {
 	struct tree_models *tm;
@@ -47,7 +46,7 @@ static void undefined_ref(const struct kconfig_text_ref *ref, void *arg)
 	char *name = xstrfmt("CONFIG_%.*s", (int)ref->len, ref->name);
 	struct defect *d = us->cur_line == ref->line ? us->cur : NULL;
 
-	if (pc_name_defined_anywhere(us->tm->kconfig_defined, NULL, name) ||
+	if (trees_kconfig_defines(us->tm, name) ||
 	    (d && kcheck_has_name(&d->missing, name))) {
 		free(name);
 		return;

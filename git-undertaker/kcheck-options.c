@@ -11,7 +11,6 @@
 #include "model.h"
 
 #include "analyze.h"
-#include "pc.h"
 
 /* An option of the file while architectures are asked: still dead, still undead? */
 struct option_state {
@@ -34,7 +33,7 @@ static void missing_names(const struct tree_models *tm, const struct kconfig_exp
 		if (e->sym->flags & (KSYM_CONST | KSYM_PROBE | KSYM_ENV))
 			return;
 		name = xstrfmt("CONFIG_%s", e->sym->name);
-		if (!pc_name_defined_anywhere(tm->kconfig_defined, NULL, name) && !kcheck_has_name(out, name))
+		if (!trees_kconfig_defines(tm, name) && !kcheck_has_name(out, name))
 			strvec_push(out, name);
 		free(name);
 		return;

@@ -9,18 +9,9 @@
 
 #include <string.h>
 
-#include "buildfiles.h"
-
-int kcheck_is_kconfig_path(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	return buildfiles_is_kconfig_file(base ? base + 1 : path);
-}
-
 int kcheck_is_checked_path(const char *path)
 {
-	return kcheck_is_kconfig_path(path) || buildfiles_is_defconfig(path);
+	return trees_is_kconfig_path(path) || trees_is_defconfig(path);
 }
 
 struct defect *kcheck_add_defect(struct defect_list *out, const char *path, int line,
@@ -55,7 +46,7 @@ void kcheck_file(struct tree_models *tm, const char *path, const char *data, siz
 {
 	if (!tm->kconfig_defined)
 		return;
-	if (!kcheck_is_kconfig_path(path)) {
+	if (!trees_is_kconfig_path(path)) {
 		kcheck_defconfig_names(tm, path, data, size, opt, out);
 		kcheck_dropped(tm, path, data, size, opt, out);
 		return;

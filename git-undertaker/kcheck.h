@@ -10,19 +10,17 @@
 #ifndef UT_KCHECK_H
 #define UT_KCHECK_H
 
-#include "buildfiles.h"
+#include "defconfig.h"
 #include "defect.h"
 #include "trees.h"
 
-/* Is `path` a Kconfig file (Kconfig, Kconfig.*, *.kconfig, Config.in)? */
-int kcheck_is_kconfig_path(const char *path);
-/* Is `path` a Kconfig file or a defconfig (buildfiles_is_defconfig)? */
+/* Is `path` a Kconfig file or a defconfig (trees_is_kconfig_path, trees_is_defconfig)? */
 int kcheck_is_checked_path(const char *path);
 
 struct kcheck_options {
 	int explain;
 	/*
-	 * A defconfig's `#include` files (buildfiles_read_includes) when the
+	 * A defconfig's `#include` files (defconfig_read_includes) when the
 	 * tree's build runs defconfigs through cpp (U-Boot), else NULL: an
 	 * `#include` line is then a comment to kconfig, and a defconfig that
 	 * holds one is left to the build that reads it so. Their lines count
@@ -32,7 +30,7 @@ struct kcheck_options {
 	 * file and line. Names no Kconfig defines in an included file are
 	 * that file's own defects when it is checked itself.
 	 */
-	const struct buildfiles_includes *includes;
+	const struct defconfig_includes *includes;
 };
 
 /*

@@ -23,7 +23,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "buildfiles.h"
 #include "options.h"
 #include "vampyr.h"
 
@@ -75,7 +74,7 @@ static int wanted_for_config(const char *path, const struct config_files *cf)
 	base++;
 	return starts_with(base, "Kconfig") || starts_with(base, "Makefile") ||
 	       starts_with(base, "Kbuild") || ends_with(base, ".mk") || is_config_tool(path) ||
-	       is_config_tool(slash + 1) || buildfiles_is_defconfig(path) ||
+	       is_config_tool(slash + 1) || trees_is_defconfig(path) ||
 	       (alen && !strncmp(path, arch_dir, alen) && path[alen] == '/');
 }
 
@@ -511,8 +510,8 @@ static char *kept_key(struct vampyr *v, const char *cmd, const char *path)
 	strbuf_addf(&key, "vampyr expanded %d\ntree %s\nsrctree %s\narch %s %s\ncmd %zu %s\n"
 		    "toolchain %s\n", KEPT_FORMAT, v->tree, v->srctree, v->arch ? v->arch : "-",
 		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd, oid_hex(&v->toolchain_id, hex));
-	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
-		strbuf_addf(&key, "project %s\n", v->trees->project.env.v[i]);
+	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
+		strbuf_addf(&key, "project %s\n", trees_variables(v->trees)->v[i]);
 	vampyr_add_environment(&key);
 	strbuf_addf(&key, "fragment %zu\n%s", strlen(fragment), fragment);
 	free(fragment);
@@ -723,8 +722,8 @@ int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const c
 		strvec_pushf(&r->env, "ARCH=%s", v->arch);
 		strvec_pushf(&r->env, "SRCARCH=%s", v->arch_dir ? v->arch_dir : v->arch);
 	}
-	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
-		strvec_push(&r->env, v->trees->project.env.v[i]);
+	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
+		strvec_push(&r->env, trees_variables(v->trees)->v[i]);
 	probe_cache_env(v->tree, r->rundir, &r->env);
 	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
 	free(dir);

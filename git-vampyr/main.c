@@ -11,16 +11,12 @@
 #include <sys/stat.h>
 
 #include "cpp.h"
-#include "kbuild.h"
-#include "buildfiles.h"
 #include "diskcache.h"
 #include "mbox.h"
 #include "notes.h"
 #include "options.h"
-#include "project.h"
 #include "report.h"
 #include "trees.h"
-#include "diskcache.h"
 #include "vampyr.h"
 
 static const char *const usage_lines[] = {
@@ -88,8 +84,9 @@ static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t
 		return LOGIC_TRUE;
 	mod = logic_atom(v->logic, var);
 	return logic_and(v->logic,
-			 logic_implies(v->logic, mod, pc_kbuild_formula(&v->pcx, kf->module)),
-			 logic_implies(v->logic, logic_not(mod), pc_kbuild_formula(&v->pcx, kf->builtin)));
+			 logic_implies(v->logic, mod, blocks_build_formula(v->conditions, kf, BLOCKS_MODULE)),
+			 logic_implies(v->logic, logic_not(mod),
+				       blocks_build_formula(v->conditions, kf, BLOCKS_BUILTIN)));
 }
 
 /* Is there only blank space and comments on lines [from, to] (1-based) of the text? */
@@ -189,25 +186,23 @@ static void add_file_block(struct vampyr *v, const char *path, formula file_pc, 
 	v->nr_blocks++;
 }
 
-static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp_macros *macros,
-			    const struct file_change *fc, struct kbuild_map *kb, int changed)
+/* The blocks of a file, each with its presence condition (common/blocks), to cover. */
+static void add_file_blocks(struct vampyr *v, const char *path, const struct file_change *fc,
+			    int changed)
 {
-	const struct kbuild_file *kf = kb ? kbuild_map_lookup(kb, path) : NULL;
-	/* Unlisted files may be #included by a listed one: no condition of their own. */
-	formula file_pc = kf && kf->kind == KBUILD_OBJECT ? pc_kbuild_formula(&v->pcx, kf->cond) : LOGIC_TRUE;
-	struct blob *blob;
-	struct cpp_options opt = { .path = path, .macros = macros, .print_errors = 1 };
-	struct cpp_file *f;
+	struct blocks_file bf;
+	formula file_pc;
 	size_t base = v->nr_blocks;
 	long guard;
+	const struct cpp_file *f;
 
-	if (repo_read_path(v->repo, &v->commit, path, &blob)) {
-		error("%s: cannot read it at %s", path, oid_short(v->repo, &v->commit));
+	if (blocks_of_file(v->trees, v->trees->tm.primary, v->conditions, path, &bf) < 0) {
+		blocks_file_release(&bf);
 		return;
 	}
-	opt.asm_file = !ends_with(path, ".c") && !ends_with(path, ".h");
-	f = cpp_scan(blob->data, blob->size, &opt);
-	guard = include_guard(f, blob->data, blob->size);
+	f = bf.f;
+	file_pc = bf.compiled;
+	guard = include_guard(f, bf.blob->data, bf.blob->size);
 	for (size_t i = 0; i < f->nr_blocks; i++) {
 		const struct cpp_block *cb = &f->blocks[i];
 		struct vblock *b;
@@ -226,15 +221,16 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 		if (guard >= 0 && (long)i == guard)
 			b->pc = LOGIC_TRUE;
 		else if (guard >= 0 && cb->parent >= 0)
-			b->pc = logic_and(v->logic, v->blocks[b->parent].pc, pc_formula(&v->pcx, cb->local));
+			b->pc = logic_and(v->logic, v->blocks[b->parent].pc,
+					  blocks_formula(v->conditions, cb->local));
 		else
-			b->pc = pc_formula(&v->pcx, cb->pc);
+			b->pc = blocks_formula(v->conditions, cb->pc);
 		b->target = (long)i != guard && (!fc || hunks_touch(fc, cb->line, cb->end_line));
 		b->guard = (long)i == guard;
 		b->config = -1;
 	}
-	if (kf && kf->kind == KBUILD_OBJECT)
-		file_pc = logic_and(v->logic, file_pc, module_tie(v, kf, base));
+	if (blocks_build_known(bf.kf))
+		file_pc = logic_and(v->logic, file_pc, module_tie(v, bf.kf, base));
 	for (size_t i = base; i < v->nr_blocks; i++)
 		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
 	/*
@@ -242,11 +238,10 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct cpp
 	 * Kbuild condition is a block of its own (line 0), so that a new driver
 	 * without any #if gets a configuration that builds it.
 	 */
-	if (changed && kf && kf->kind == KBUILD_OBJECT)
+	if (changed && blocks_build_known(bf.kf))
 		add_file_block(v, path, file_pc, f->nr_lines);
-	pc_context_forget_exprs(&v->pcx);
-	cpp_file_free(f);
-	blob_release(v->repo, blob);
+	blocks_forget_exprs(v->conditions);
+	blocks_file_release(&bf);
 }
 
 /*
@@ -260,8 +255,7 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
 {
 	struct trees_env env = {
 		.repo = v->repo,
-		.project_config = &v->project_config,
-		.host_arch = project_host_srcarch(),
+		.project_config = v->project_config,
 		.only_arch = want_arch,
 		.no_kbuild = !use_kbuild,
 		.quiet = 1,
@@ -269,44 +263,28 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
 		.witnesses = common->pool,
 	};
 	const char *at = oid_short(v->repo, &v->commit);
-	const struct buildfiles_info *bf;
 	struct arch_model *am;
 	struct trees *t;
 
-	v->buildfiles = buildfiles_new(v->repo);
 	v->diskcache = trees_diskcache_open(v->repo, common->stats);
-	buildfiles_set_diskcache(v->buildfiles, v->diskcache);
 	env.diskcache = v->diskcache;
-	if (buildfiles_get(v->buildfiles, &v->commit, &bf) < 0)
+	t = v->trees = trees_open(&env, &v->commit);
+	if (!t)
 		return error("cannot read the build files of %s", at);
-	t = v->trees = trees_new(&env, &v->commit, bf);
-	if (t->project.kind == PROJECT_NONE)
+	if (trees_no_kconfig(t))
 		return error("no Kconfig tree at %s (no top Kconfig file, no <dir>/Kconfig with a mainmenu)", at);
 	am = trees_model(t, t->tm.primary);
 	if (!am)
 		return error("cannot read the Kconfig files of %s", at);
 	v->arch = am->arch;
 	v->arch_dir = t->arches.nr ? t->arch_dirs.v[t->tm.primary] : NULL;
-	v->srctree = t->project.srctree;
+	v->srctree = trees_srctree(t);
 	v->kconfig = am->kconfig;
 	v->model = am->model;
 	v->logic = am->logic;
 	v->sat = am->sat;
-	pc_context_init(&v->pcx, v->logic, v->kconfig, t->tm.kconfig_defined, t->tm.cmdline_defined);
-	v->pcx.facts = v->sat;
+	v->conditions = blocks_new(&t->tm, am);
 	return 0;
-}
-
-/* A symbol no Kconfig of this architecture defines is never set in its builds. */
-static void rule_out_missing(struct vampyr *v)
-{
-	struct strmap_entry *e;
-
-	strmap_for_each(&v->pcx.missing, e) {
-		int lit = -(int)(intptr_t)e->value;
-
-		sat_add_clause(v->sat, &lit, 1);
-	}
 }
 
 /*
@@ -399,12 +377,11 @@ static void vampyr_release(struct vampyr *v)
 	}
 	free(v->warnings);
 	strvec_clear(&v->toolchain_facts);
-	pc_context_release(&v->pcx);
+	blocks_free(v->conditions);
 	trees_free(v->trees);
-	buildfiles_free(v->buildfiles);
 	diskcache_keep_budget(v->diskcache);
 	diskcache_close(v->diskcache);
-	project_config_release(&v->project_config);
+	trees_config_free(v->project_config);
 }
 
 /* One run: its options, then what it found. */
@@ -476,10 +453,14 @@ static int find_files(struct invocation *in)
 	struct vampyr *v = &in->v;
 	const git_oid *at = &v->commit;
 	struct strbuf why = STRBUF_INIT;
+	struct strvec bad = STRVEC_INIT;
 
 	if (!v->repo)
 		v->repo = repo_open();
-	project_config_init(&v->project_config, v->repo);
+	v->project_config = trees_config_new(v->repo, &bad);
+	for (size_t i = 0; i < bad.nr; i++)
+		error("bad undertaker.macro '%s' ignored", bad.v[i]);
+	strvec_clear(&bad);
 	if (repo_pathspec_from_cwd(v->repo, &in->pa.paths) < 0 ||
 	    repo_resolve_commit(v->repo, in->commit ? in->commit : "HEAD", &v->commit))
 		return -1;
@@ -510,28 +491,18 @@ static int find_files(struct invocation *in)
 static void find_blocks(struct invocation *in)
 {
 	struct vampyr *v = &in->v;
-	struct strvec macro_defs = STRVEC_INIT;
-	struct cpp_macros *macros = cpp_macros_new();
-	struct kbuild_map *kb = NULL;
 
-	/* The project's macro presets (U-Boot's CONFIG_IS_ENABLED), then undertaker.macro. */
-	project_macros(v->trees->project.kind, &v->project_config, &macro_defs);
-	for (size_t i = 0; i < macro_defs.nr; i++)
-		if (cpp_macros_add(macros, macro_defs.v[i]) < 0)
-			error("bad undertaker.macro '%s' ignored", macro_defs.v[i]);
-	if (in->use_kbuild && (in->fl.paths.nr || in->fl.changes.nr))
-		kb = trees_kbuild(v->trees, v->trees->tm.primary);
+	/* The macros (U-Boot's CONFIG_IS_ENABLED, undertaker.macro) are the commit's trees'. */
 	for (size_t i = 0; i < in->fl.paths.nr; i++)
-		add_file_blocks(v, in->fl.paths.v[i], macros, NULL, kb, 0);
+		add_file_blocks(v, in->fl.paths.v[i], NULL, 0);
 	for (size_t i = 0; i < in->fl.changes.nr; i++) {
 		const struct file_change *fc = &in->fl.changes.files[i];
 
 		if (fc->status != 'D' && trees_is_source(v->trees, fc->new_path))
-			add_file_blocks(v, fc->new_path, macros, in->hunks ? fc : NULL, kb, 1);
+			add_file_blocks(v, fc->new_path, in->hunks ? fc : NULL, 1);
 	}
-	cpp_macros_free(macros);
-	strvec_clear(&macro_defs);
-	rule_out_missing(v);
+	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
+	blocks_rule_out_missing(v->conditions);
 }
 
 /* The configurations: dead blocks out, the greedy cover, its bound, merged. */

@@ -399,8 +399,8 @@ static char *toolchain_key(struct vampyr *v, const char *cmd, const char *path)
 	strbuf_addf(&key, "vampyr toolchain %d\ntree %s\nsrctree %s\narch %s %s\ncmd %zu %s\n",
 		    TOOLCHAIN_KEPT_FORMAT, v->tree, v->srctree, v->arch ? v->arch : "-",
 		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd);
-	for (size_t i = 0; v->trees && i < v->trees->project.env.nr; i++)
-		strbuf_addf(&key, "project %s\n", v->trees->project.env.v[i]);
+	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
+		strbuf_addf(&key, "project %s\n", trees_variables(v->trees)->v[i]);
 	vampyr_add_environment(&key);
 	path_programs(&key);
 	/* What vampyr-cc notes is its own doing. */

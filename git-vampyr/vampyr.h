@@ -9,11 +9,10 @@
 #ifndef VAMPYR_H
 #define VAMPYR_H
 
-#include "kconfig.h"
+#include "blocks.h"
 #include "logic.h"
 #include "model.h"
 #include "outtree.h"
-#include "pc.h"
 #include "process.h"
 #include "repo.h"
 #include "sat.h"
@@ -85,8 +84,7 @@ struct vampyr {
 	 * The build trees of the commit (common/trees): the project, where its
 	 * Kconfig tree starts, its variables, the model and Kbuild map of `arch`.
 	 */
-	struct project_config project_config;
-	struct buildfiles *buildfiles;
+	struct project_config *project_config;
 	struct diskcache *diskcache;	/* results kept between runs, or NULL */
 	struct trees *trees;
 	const char *srctree;	/* the Kconfig tree's directory, "" for the root */
@@ -95,7 +93,7 @@ struct vampyr {
 	struct model *model;
 	struct logic *logic;
 	struct sat *sat;
-	struct pc_context pcx;
+	struct blocks *conditions;	/* the blocks' formulas on the model (common/blocks) */
 	struct vblock *blocks;
 	size_t nr_blocks, alloc_blocks;
 	struct vconfig *configs;

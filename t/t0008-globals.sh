@@ -9,11 +9,13 @@ test_description='every global of libundertaker.a carries the prefix of its modu
 test_expect_success 'setup: prefixes and vocabulary' '
 	cat >prefixes <<-\EOF &&
 	arena arena_
+	blocks blocks_
 	buildfiles* buildfiles_
 	diskcache diskcache_
 	logic-cnf logic_
 	logic-extend logic_
 	cpp-* cpp_
+	defconfig defconfig_
 	repo-diff repo_
 	repo-commit repo_
 	kbuild* kbuild_
@@ -89,6 +91,44 @@ test_expect_success 'nm: no command object defines a name of the library' '
 		done <vocabulary
 	done <cmd-globals >bad-cmd &&
 	test_must_be_empty bad-cmd
+'
+
+# The commands reach C blocks and a commit's trees through the blocks face
+# (common/blocks.h) and trees.h (design.adoc, "The blocks face"): none of
+# them includes the headers of the modules behind it.
+test_expect_success 'no command includes kconfig.h, kconfig-git.h, kbuild.h, buildfiles.h, project.h or pc.h' '
+	(cd "$UT_SRC_DIR" && ls git-undertaker/*.[ch] git-vampyr/*.[ch] git-vampyr/cc/*.c git-backport/*.[ch]) >cmd-sources &&
+	test_line_count -gt 40 cmd-sources &&
+	while read f
+	do
+		sed -n "s/^[ 	]*#[ 	]*include[ 	]*[<\"]\([^>\"]*\)[>\"].*/\1/p" "$UT_SRC_DIR/$f" |
+		while read h
+		do
+			case $h in
+			kconfig.h|kconfig-git.h|kbuild.h|buildfiles.h|project.h|pc.h) echo "$f: $h" ;;
+			esac
+		done
+	done <cmd-sources >bad-includes &&
+	test_must_be_empty bad-includes &&
+	# Nor reads what trees.h shows of them: the project of a trees, its
+	# kinds, the kinds of a Kbuild file (trees_*, blocks_build_* say it).
+	(cd "$UT_SRC_DIR" && xargs grep -nE "project\\.|PROJECT_[A-Z]|KBUILD_(OBJECT|HOST|UNLISTED)" || :) <cmd-sources >bad-uses &&
+	test_must_be_empty bad-uses
+'
+
+# Nor calls their functions by another road: what a command reads of a model
+# built for it is the parsed Kconfig, through these four readers.
+test_expect_success 'nm: a command calls no function of kconfig, kbuild, buildfiles, project or pc but the model readers' '
+	nm -A -u $(cat objects) >nm-cmd-undef.out &&
+	awk '"'"'{ n = split($1, a, "/"); o = a[n-1] "/" a[n]; sub(/:.*$/, "", o); print o, $NF }'"'"' nm-cmd-undef.out >cmd-calls &&
+	test $(wc -l <cmd-calls) -gt 100 &&
+	while read obj name; do
+		case $name in
+		kconfig_lookup|kconfig_expr_print|kconfig_file_definitions|kconfig_text_for_each_reference) ;;
+		kconfig_*|kbuild_*|buildfiles_*|project_*|pc_*) echo "$obj: $name" ;;
+		esac
+	done <cmd-calls >bad-calls &&
+	test_must_be_empty bad-calls
 '
 
 test_done

@@ -317,4 +317,29 @@ test_expect_success '--arch on U-Boot: an arch/<dir>/Kconfig name is taken, any 
 	grep "^valid architectures: arm sandbox$" err
 '
 
+# The project's macros are each commit's trees' own: a commit of U-Boot
+# checked while HEAD is another kind of tree (here: one whose
+# include/linux/kconfig.h is the kernel's) still reads CONFIG_IS_ENABLED
+# with U-Boot's preset, in git undertaker (which took HEAD's kind before)
+# as in git vampyr.
+test_expect_success 'the macro presets are those of the commit checked, not of HEAD' '
+	git checkout -q -f -b macros-of-commit base &&
+	write_file drivers/typo.c <<-\EOF &&
+	#if CONFIG_IS_ENABLED(NO_SUCH_OPTION)
+	int never;
+	#endif
+	EOF
+	git add drivers/typo.c && test_tick && git commit -q -m typo && git tag typo &&
+	write_file include/linux/kconfig.h <<-\EOF &&
+	#define IS_ENABLED(option) __or(IS_BUILTIN(option), IS_MODULE(option))
+	EOF
+	git add include/linux/kconfig.h && test_tick && git commit -q -m "another kind of tree" &&
+	test_expect_code 1 git undertaker --no-notes typo^..typo >out &&
+	grep "^drivers/typo.c:1: dead block B0 (missing CONFIG_NO_SUCH_OPTION" out &&
+	test_expect_code 0 git undertaker --no-notes HEAD^..HEAD >out &&
+	test_must_be_empty out &&
+	git checkout -q -f - &&
+	git branch -D -q macros-of-commit
+'
+
 test_done

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "history.h"
+/*
+ * Where a Kconfig symbol went: the commit that removed its last definition,
+ * found by walking first parents and diffing only the Kconfig files, as
+ * `git log -S` would (--explain of a missing symbol).
+ */
+#include "trees.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "buildfiles.h"
 #include "kconfig.h"
+
+/* How many first-parent commits are looked at before giving up. */
+#define HISTORY_DEPTH 1000
 
 struct walk_state {
 	const char *name;
@@ -38,13 +46,6 @@ static char *renamed_to(struct walk_state *ws)
 		blob_release(ws->repo, ob);
 	}
 	return name;
-}
-
-static int is_kconfig_path(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return buildfiles_is_kconfig_file(slash ? slash + 1 : path);
 }
 
 static int look(struct walk_state *ws, const git_oid *id, int *line)
@@ -89,7 +90,7 @@ static int removed_by(struct walk_state *ws, const git_oid *commit, struct strbu
 	int ret = 0;
 
 	/* Only Kconfig files: the diff never reads another file's contents. */
-	if (repo_diff_first_parent_files(ws->repo, commit, is_kconfig_path, &changes) < 0)
+	if (repo_diff_first_parent_files(ws->repo, commit, trees_is_kconfig_path, &changes) < 0)
 		return -1;
 	ws->found_new = 0;
 	for (size_t k = 0; k < changes.nr && ret == 0; k++)
@@ -114,7 +115,7 @@ static int removed_by(struct walk_state *ws, const git_oid *commit, struct strbu
 	return ret;
 }
 
-int history_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
+static int symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid *commit,
 			   const char *name, struct strbuf *out)
 {
 	struct walk_state ws = { .repo = r };
@@ -145,4 +146,12 @@ int history_symbol_removal(struct repo *r, struct buildfiles *bf, const git_oid 
 		cur = parent;
 	}
 	return ret;
+}
+
+int trees_cache_removal(struct trees_cache *tc, const git_oid *commit, const char *name,
+			struct strbuf *out)
+{
+	if (!tc->history)
+		tc->history = buildfiles_new(tc->env.repo);
+	return symbol_removal(tc->env.repo, tc->history, commit, name, out);
 }

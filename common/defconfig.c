@@ -6,6 +6,8 @@
  * them (`<x>` under the srctree only; `"x"` beside the file holding the
  * directive, then under the srctree), and which defconfigs include a file.
  */
+#include "defconfig.h"
+
 #include "buildfiles.h"
 
 #include <string.h>
@@ -13,7 +15,7 @@
 /* cpp's own limit is 200; a cycle of includes reaches this one first. */
 #define INCLUDE_DEPTH_MAX 32
 
-int buildfiles_include_directive(const char *line, size_t len, char **name, int *quoted)
+int defconfig_include_directive(const char *line, size_t len, char **name, int *quoted)
 {
 	const char *p = line, *end = line + len, *close;
 
@@ -108,7 +110,7 @@ struct include_reader {
 	struct repo *r;
 	const git_oid *commit;
 	const char *srctree;
-	struct buildfiles_includes *out;
+	struct defconfig_includes *out;
 };
 
 static void read_includes(struct include_reader *ir, const char *path, const char *data,
@@ -118,9 +120,9 @@ static void read_includes(struct include_reader *ir, const char *path, const cha
 static void follow(struct include_reader *ir, const char *path, int line, const char *name,
 		   int quoted, size_t from, int depth)
 {
-	struct buildfiles_includes *inc = ir->out;
+	struct defconfig_includes *inc = ir->out;
 	struct strvec tries = STRVEC_INIT;
-	struct buildfiles_include *in;
+	struct defconfig_include *in;
 	struct blob *b = NULL;
 	size_t i;
 
@@ -166,7 +168,7 @@ static void read_includes(struct include_reader *ir, const char *path, const cha
 
 		if (!eol)
 			eol = end;
-		if (buildfiles_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
+		if (defconfig_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
 			/* The path is copied: inc->v may move as it grows. */
 			char *at = xstrdup(path);
 
@@ -178,16 +180,16 @@ static void read_includes(struct include_reader *ir, const char *path, const cha
 	}
 }
 
-void buildfiles_read_includes(struct repo *r, const git_oid *commit, const char *srctree,
+void defconfig_read_includes(struct repo *r, const git_oid *commit, const char *srctree,
 			      const char *path, const char *data, size_t size,
-			      struct buildfiles_includes *out)
+			      struct defconfig_includes *out)
 {
 	struct include_reader ir = { .r = r, .commit = commit, .srctree = srctree, .out = out };
 
 	read_includes(&ir, path, data, size, 0, 0);
 }
 
-int buildfiles_has_include(const char *data, size_t size)
+int defconfig_has_include(const char *data, size_t size)
 {
 	for (const char *p = data, *end = data + size; p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -196,7 +198,7 @@ int buildfiles_has_include(const char *data, size_t size)
 
 		if (!eol)
 			eol = end;
-		if (buildfiles_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
+		if (defconfig_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
 			free(name);
 			return 1;
 		}
@@ -205,7 +207,7 @@ int buildfiles_has_include(const char *data, size_t size)
 	return 0;
 }
 
-void buildfiles_includes_release(struct repo *r, struct buildfiles_includes *inc)
+void defconfig_includes_release(struct repo *r, struct defconfig_includes *inc)
 {
 	for (size_t i = 0; i < inc->nr; i++) {
 		free(inc->v[i].path);
@@ -217,8 +219,8 @@ void buildfiles_includes_release(struct repo *r, struct buildfiles_includes *inc
 }
 
 struct line_walk {
-	const struct buildfiles_includes *inc;
-	void (*fn)(const struct buildfiles_line *l, void *arg);
+	const struct defconfig_includes *inc;
+	void (*fn)(const struct defconfig_line *l, void *arg);
 	void *arg;
 };
 
@@ -229,7 +231,7 @@ static void walk_lines(struct line_walk *w, const char *path, const char *data, 
 
 	for (int line = 1; p < end; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		struct buildfiles_line l = { .path = path, .line = line,
+		struct defconfig_line l = { .path = path, .line = line,
 					     .top_line = from ? top_line : line, .text = p };
 		size_t i;
 
@@ -240,7 +242,7 @@ static void walk_lines(struct line_walk *w, const char *path, const char *data, 
 			if (w->inc->v[i].from == from && w->inc->v[i].line == line)
 				break;
 		if (w->inc && i < w->inc->nr) {
-			const struct buildfiles_include *in = &w->inc->v[i];
+			const struct defconfig_include *in = &w->inc->v[i];
 
 			walk_lines(w, in->path, in->text->data, in->text->size, i + 1, l.top_line);
 		} else {
@@ -250,9 +252,9 @@ static void walk_lines(struct line_walk *w, const char *path, const char *data, 
 	}
 }
 
-void buildfiles_for_each_defconfig_line(const char *path, const char *data, size_t size,
-					const struct buildfiles_includes *inc,
-					void (*fn)(const struct buildfiles_line *l, void *arg),
+void defconfig_for_each_line(const char *path, const char *data, size_t size,
+					const struct defconfig_includes *inc,
+					void (*fn)(const struct defconfig_line *l, void *arg),
 					void *arg)
 {
 	struct line_walk w = { .inc = inc, .fn = fn, .arg = arg };
@@ -282,7 +284,7 @@ static int scan_includer(const struct tree_file *f, void *data)
 
 		if (!eol)
 			eol = end;
-		if (buildfiles_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
+		if (defconfig_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
 			/* Each path cpp might take: a file that appears first stays covered. */
 			include_candidates(is->srctree, f->path, name, quoted, &tries);
 			for (size_t i = 0; i < tries.nr; i++) {
@@ -304,7 +306,7 @@ static int scan_includer(const struct tree_file *f, void *data)
 	return 0;
 }
 
-void buildfiles_includers(struct repo *r, const git_oid *commit, const char *srctree,
+void defconfig_includers(struct repo *r, const git_oid *commit, const char *srctree,
 			  const struct strvec *files, struct strvec *paths, struct strvec *blobs)
 {
 	struct strmap included_by = STRMAP_INIT, seen = STRMAP_INIT;
