@@ -62,8 +62,9 @@ int process_start(struct process *p);
 int process_wait(struct process *p);
 /*
  * Has p exited? 1 (its wait status in *status, p forgotten), 0 while it
- * runs, -1 on error. Never blocks: a caller with several children polls
- * each in turn. An interrupt ends p's process group.
+ * runs, -1 on error. Never blocks: several children at once are the
+ * engine's (parallel.h), which asks here when one has ended. An interrupt
+ * ends p's process group.
  */
 int process_poll(struct process *p, int *status);
 /* Ends p's process group (SIGKILL) without waiting. */
