@@ -8,7 +8,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,21 +129,6 @@ struct run {
 	int stop;
 };
 
-/* A descriptor for poll() that becomes readable when the child exits; -1 where there is none. */
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-
-	if (fd >= 0)
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-	return fd;
-#else
-	(void)pid;
-	return -1;
-#endif
-}
-
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -182,7 +166,7 @@ static int fill_slot(struct run *run, size_t slot)
 		if (fd >= 0)
 			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	}
-	c->pidfd = open_pidfd(c->p.pid);
+	c->pidfd = process_pidfd(&c->p);
 	c->start = parallel_clock();
 	c->running = 1;
 	run->running++;

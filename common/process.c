@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -260,27 +261,41 @@ fail:
 	return -1;
 }
 
+int process_pidfd(const struct process *p)
+{
+#ifdef SYS_pidfd_open
+	int fd = p->pid > 0 ? (int)syscall(SYS_pidfd_open, p->pid, 0) : -1;
+
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+#else
+	(void)p;
+	return -1;
+#endif
+}
+
 int process_wait(struct process *p)
 {
-	int status;
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
+	int status, r;
 
 	if (p->pid <= 0)
 		return -1;
 	/*
-	 * Polled, not one blocking waitpid: the interrupt is seen within 20 ms
-	 * here even where the handler itself is held back until the call
-	 * returns (ThreadSanitizer defers signals outside the calls it knows to
-	 * block, and waitpid is not one of them: a ^C waited for the child).
+	 * Not one blocking waitpid: ThreadSanitizer defers signals outside the
+	 * calls it knows to block, and waitpid is not one of them (a ^C waited
+	 * for the child). poll() is: on the child's pidfd, which the interrupt
+	 * makes readable by ending its group; each second too, for a child the
+	 * handler's table could not hold (process_poll ends its group), and
+	 * every 20 ms where the kernel has no pidfd.
 	 */
-	for (;;) {
-		int r = process_poll(p, &status);
-
-		if (r > 0)
-			return status;
-		if (r < 0)
-			return -1;
-		poll(NULL, 0, 20);
-	}
+	pfd.fd = process_pidfd(p);
+	while (!(r = process_poll(p, &status)))
+		poll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0, pfd.fd >= 0 ? 1000 : 20);
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	return r > 0 ? status : -1;
 }
 
 int process_poll(struct process *p, int *status)

@@ -67,6 +67,11 @@ int process_wait(struct process *p);
  * ends p's process group.
  */
 int process_poll(struct process *p, int *status);
+/*
+ * A descriptor (close-on-exec, the caller's to close) that poll() finds
+ * readable once p has exited (Linux's pidfd), or -1 where the kernel has none.
+ */
+int process_pidfd(const struct process *p);
 /* Ends p's process group (SIGKILL) without waiting. */
 void process_kill(struct process *p);
 /* Forgets p once waited for elsewhere (waitpid of its pid). */
