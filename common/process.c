@@ -165,6 +165,48 @@ static void untrack(pid_t pid)
 	}
 }
 
+extern char **environ;
+
+/*
+ * The child's environment, made before the fork: between fork and exec a
+ * child of a process with threads may call no function that takes a lock
+ * another thread may hold (putenv's malloc deadlocked under ASan while
+ * another thread allocated). environ with env's "NAME=value" in place of
+ * the same names (of one name in env, the last); environ itself when env
+ * is empty. Free the array only.
+ */
+static char **child_environment(const struct strvec *env)
+{
+	size_t n = 0, k = 0;
+	char **v;
+
+	if (!env || !env->nr)
+		return environ;
+	while (environ[n])
+		n++;
+	v = xcalloc(n + env->nr + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		int replaced = 0;
+
+		for (size_t j = 0; j < env->nr && !replaced; j++)
+			replaced = !strncmp(env->v[j], environ[i], len) && env->v[j][len] == '=';
+		if (!replaced)
+			v[k++] = environ[i];
+	}
+	/* As putenv one after the other: of one name, the last. */
+	for (size_t j = 0; j < env->nr; j++) {
+		size_t len = strcspn(env->v[j], "=");
+		int later = 0;
+
+		for (size_t l = j + 1; l < env->nr && !later; l++)
+			later = !strncmp(env->v[l], env->v[j], len) && env->v[l][len] == '=';
+		if (!later)
+			v[k++] = env->v[j];
+	}
+	return v;
+}
+
 static void close_pair(int fds[2])
 {
 	for (int k = 0; k < 2; k++)
@@ -178,6 +220,7 @@ int process_start(struct process *p)
 	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	int null = -1;
 	const char *prog = p->program ? p->program : p->argv[0];
+	char **envp;
 	pid_t pid;
 
 	pid_t parent = getpid();
@@ -192,9 +235,13 @@ int process_start(struct process *p)
 		    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 			goto fail;
 	}
+	envp = child_environment(p->env);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (envp != environ)
+			free(envp);
 		goto fail;
+	}
 	if (!pid) {
 		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
@@ -225,14 +272,14 @@ int process_start(struct process *p)
 		}
 		if (p->dir && chdir(p->dir) < 0)
 			_exit(126);
-		for (size_t i = 0; p->env && i < p->env->nr; i++)
-			putenv(p->env->v[i]);
 		if (strchr(prog, '/'))
-			execv(prog, (char *const *)p->argv);
+			execve(prog, (char *const *)p->argv, envp);
 		else
-			execvp(prog, (char *const *)p->argv);
+			execvpe(prog, (char *const *)p->argv, envp);
 		_exit(127);
 	}
+	if (envp != environ)
+		free(envp);
 	/* Also here: the group exists before anyone signals it, whichever runs first. */
 	setpgid(pid, pid);
 	track(pid);
