@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,6 +165,48 @@ static void untrack(pid_t pid)
 	}
 }
 
+extern char **environ;
+
+/*
+ * The child's environment, made before the fork: between fork and exec a
+ * child of a process with threads may call no function that takes a lock
+ * another thread may hold (putenv's malloc deadlocked under ASan while
+ * another thread allocated). environ with env's "NAME=value" in place of
+ * the same names (of one name in env, the last); environ itself when env
+ * is empty. Free the array only.
+ */
+static char **child_environment(const struct strvec *env)
+{
+	size_t n = 0, k = 0;
+	char **v;
+
+	if (!env || !env->nr)
+		return environ;
+	while (environ[n])
+		n++;
+	v = xcalloc(n + env->nr + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		int replaced = 0;
+
+		for (size_t j = 0; j < env->nr && !replaced; j++)
+			replaced = !strncmp(env->v[j], environ[i], len) && env->v[j][len] == '=';
+		if (!replaced)
+			v[k++] = environ[i];
+	}
+	/* As putenv one after the other: of one name, the last. */
+	for (size_t j = 0; j < env->nr; j++) {
+		size_t len = strcspn(env->v[j], "=");
+		int later = 0;
+
+		for (size_t l = j + 1; l < env->nr && !later; l++)
+			later = !strncmp(env->v[l], env->v[j], len) && env->v[l][len] == '=';
+		if (!later)
+			v[k++] = env->v[j];
+	}
+	return v;
+}
+
 static void close_pair(int fds[2])
 {
 	for (int k = 0; k < 2; k++)
@@ -177,6 +220,7 @@ int process_start(struct process *p)
 	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	int null = -1;
 	const char *prog = p->program ? p->program : p->argv[0];
+	char **envp;
 	pid_t pid;
 
 	pid_t parent = getpid();
@@ -191,9 +235,13 @@ int process_start(struct process *p)
 		    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 			goto fail;
 	}
+	envp = child_environment(p->env);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (envp != environ)
+			free(envp);
 		goto fail;
+	}
 	if (!pid) {
 		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
@@ -224,14 +272,14 @@ int process_start(struct process *p)
 		}
 		if (p->dir && chdir(p->dir) < 0)
 			_exit(126);
-		for (size_t i = 0; p->env && i < p->env->nr; i++)
-			putenv(p->env->v[i]);
 		if (strchr(prog, '/'))
-			execv(prog, (char *const *)p->argv);
+			execve(prog, (char *const *)p->argv, envp);
 		else
-			execvp(prog, (char *const *)p->argv);
+			execvpe(prog, (char *const *)p->argv, envp);
 		_exit(127);
 	}
+	if (envp != environ)
+		free(envp);
 	/* Also here: the group exists before anyone signals it, whichever runs first. */
 	setpgid(pid, pid);
 	track(pid);
@@ -260,27 +308,41 @@ fail:
 	return -1;
 }
 
+int process_pidfd(const struct process *p)
+{
+#ifdef SYS_pidfd_open
+	int fd = p->pid > 0 ? (int)syscall(SYS_pidfd_open, p->pid, 0) : -1;
+
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+#else
+	(void)p;
+	return -1;
+#endif
+}
+
 int process_wait(struct process *p)
 {
-	int status;
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
+	int status, r;
 
 	if (p->pid <= 0)
 		return -1;
 	/*
-	 * Polled, not one blocking waitpid: the interrupt is seen within 20 ms
-	 * here even where the handler itself is held back until the call
-	 * returns (ThreadSanitizer defers signals outside the calls it knows to
-	 * block, and waitpid is not one of them: a ^C waited for the child).
+	 * Not one blocking waitpid: ThreadSanitizer defers signals outside the
+	 * calls it knows to block, and waitpid is not one of them (a ^C waited
+	 * for the child). poll() is: on the child's pidfd, which the interrupt
+	 * makes readable by ending its group; each second too, for a child the
+	 * handler's table could not hold (process_poll ends its group), and
+	 * every 20 ms where the kernel has no pidfd.
 	 */
-	for (;;) {
-		int r = process_poll(p, &status);
-
-		if (r > 0)
-			return status;
-		if (r < 0)
-			return -1;
-		poll(NULL, 0, 20);
-	}
+	pfd.fd = process_pidfd(p);
+	while (!(r = process_poll(p, &status)))
+		poll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0, pfd.fd >= 0 ? 1000 : 20);
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	return r > 0 ? status : -1;
 }
 
 int process_poll(struct process *p, int *status)

@@ -62,10 +62,16 @@ int process_start(struct process *p);
 int process_wait(struct process *p);
 /*
  * Has p exited? 1 (its wait status in *status, p forgotten), 0 while it
- * runs, -1 on error. Never blocks: a caller with several children polls
- * each in turn. An interrupt ends p's process group.
+ * runs, -1 on error. Never blocks: several children at once are the
+ * engine's (parallel.h), which asks here when one has ended. An interrupt
+ * ends p's process group.
  */
 int process_poll(struct process *p, int *status);
+/*
+ * A descriptor (close-on-exec, the caller's to close) that poll() finds
+ * readable once p has exited (Linux's pidfd), or -1 where the kernel has none.
+ */
+int process_pidfd(const struct process *p);
 /* Ends p's process group (SIGKILL) without waiting. */
 void process_kill(struct process *p);
 /* Forgets p once waited for elsewhere (waitpid of its pid). */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "report.h"
+#include "parallel.h"
 #include "repo.h"
 
 #include <pthread.h>
@@ -7,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- progress ---- */
@@ -16,7 +16,7 @@ struct progress {
 	char *title;
 	uint64_t total, done;
 	int last_percent;
-	struct timespec last_shown;
+	double last_shown;	/* parallel_clock() */
 	pthread_mutex_t lock;
 };
 
@@ -52,14 +52,10 @@ static void show(struct progress *p, const char *end)
 /* Redraws when the percentage moves, at most ten times a second otherwise. */
 static void maybe_show(struct progress *p)
 {
-	struct timespec now;
+	double now = parallel_clock();
 	int percent = p->total ? (int)(p->done * 100 / p->total) : -1;
-	long ms;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (now.tv_sec - p->last_shown.tv_sec) * 1000 +
-	     (now.tv_nsec - p->last_shown.tv_nsec) / 1000000;
-	if (percent == p->last_percent && ms < 100)
+	if (percent == p->last_percent && now - p->last_shown < 0.1)
 		return;
 	if (p->total && percent == p->last_percent)
 		return;

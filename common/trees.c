@@ -12,6 +12,7 @@
 #include "model.h"
 #include "options.h"
 #include "pc.h"
+#include "parallel.h"
 #include "process.h"
 
 /*
@@ -528,14 +529,6 @@ static pthread_mutex_t *model_lock(struct trees *t, size_t i)
 	return o->locks && i != t->tm.primary ? &o->locks[i] : NULL;
 }
 
-static double monotonic_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void hold_model(void *data, size_t i)
 {
 	struct trees *t = data;
@@ -545,11 +538,11 @@ static void hold_model(void *data, size_t i)
 	if (!lock || !pthread_mutex_trylock(lock))
 		return;
 	/* Another worker uses it: UNDERTAKER_STATS says how long they wait. */
-	start = monotonic_seconds();
+	start = parallel_clock();
 	pthread_mutex_lock(lock);
 	t = t->owner ? t->owner : t;
 	t->models[i].waits++;
-	t->models[i].wait_seconds += monotonic_seconds() - start;
+	t->models[i].wait_seconds += parallel_clock() - start;
 }
 
 static void release_model(void *data, size_t i)

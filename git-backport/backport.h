@@ -229,7 +229,4 @@ int commit_to_branch(struct run_context *ctx, const char *branch);
 /* One note per commit, all written or none; -1 with an error. */
 int write_notes(struct run_context *ctx, const struct commit_list *commits, const char *ref);
 
-/* Helpers shared by the files above. */
-double now_seconds(void);
-
 #endif

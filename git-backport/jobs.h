@@ -5,23 +5,22 @@
 
 #include "backport.h"
 #include "outtree.h"
-#include "process.h"
+#include "parallel.h"
 
 #include <sys/types.h>
 
 enum job_kind { JOB_QUERY, JOB_RULE };
 
+/* What one slot of the engine's (parallel.h) runs: a spatch, in its private directory. */
 struct job {
 	enum job_kind kind;
-	int busy;
 	size_t rule;
 	size_t *subjects;		/* JOB_RULE: the files it was given */
 	size_t nr_subjects, alloc_subjects;
 	int single;			/* one file named on the command line, not --dir */
-	struct process proc;		/* spatch, in a process group of its own */
-	int fd[2];			/* stdout, stderr; -1 once closed */
+	struct strvec args;		/* spatch's, until it has started */
 	struct strbuf out, err;
-	double start, limit;		/* limit: seconds before it is killed, 0: none */
+	double limit;			/* seconds before it is killed, 0: none */
 	int timed_out;
 	char *dir;
 	struct strmap files;		/* what dir holds, see workdir.c */
@@ -42,20 +41,14 @@ int queue_pop(struct queue *q, size_t *x);
  */
 int job_dir(struct run_context *ctx, struct job *job, size_t slot);
 /*
- * Starts spatch with `args` in the job's directory; -1 with an error when it
- * cannot, or without one when the run is interrupted.
+ * Prepares the engine's child c to run spatch with job->args in the job's
+ * directory (c->task is the job): the engine starts it.
  */
-int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args);
-/*
- * Reads the running jobs' output, kills those past their limit; *done is
- * the index of one that has exited (its wait status in *status), or -1.
- * Returns -1 when the run is interrupted, or with an error when the jobs
- * cannot be watched (poll fails).
- */
-int job_wait_any(struct job *jobs, size_t nr, int *status, int *done);
+void job_prepare(struct run_context *ctx, struct job *job, struct parallel_child *c);
+/* The engine's output(): what spatch writes, into the job of c->task. */
+int job_output(struct parallel_child *c, size_t slot, int fd, const char *buf, size_t len,
+	       void *data);
 void job_reset(struct job *job);
-/* Ends and waits for the jobs still running: a run that gives up. */
-void jobs_stop(struct job *jobs, size_t nr);
 void job_release(struct job *job);
 int exit_ok(int status);
 /* What went wrong with a job that did not exit 0, in one line. */

@@ -7,12 +7,12 @@
  */
 #include "backport.h"
 #include "options.h"
+#include "parallel.h"
 #include "process.h"
 #include "report.h"
 
 #include <errno.h>
 #include <stdarg.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +33,11 @@ struct load_job {
 	int threads;
 };
 
-static void *load_subjects(void *arg)
+static void load_subjects(size_t j, void *arg)
 {
 	struct load_job *lj = arg;
 
 	subjects_load(lj->r, lj->tip, lj->set, lj->paths, lj->nr, lj->nr_rules, lj->threads);
-	return NULL;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -441,14 +440,10 @@ static int preview(struct invocation *in)
 	if (nr_paths) {
 		struct load_job lj = { in->r, &in->tip, &in->subjects, (const char *const *)sorted,
 				       nr_paths, in->rules.nr, o->jobs };
-		pthread_t loader;
-		int threaded = !pthread_create(&loader, NULL, load_subjects, &lj);
+		struct parallel_task *loader = parallel_start(load_subjects, &lj);
 
-		if (!threaded)
-			load_subjects(&lj);
 		ret = run_queries(ctx);
-		if (threaded)
-			pthread_join(loader, NULL);
+		parallel_join(loader);
 	}
 	free(sorted);
 	if (!ret && in->subjects.nr)

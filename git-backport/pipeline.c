@@ -61,6 +61,8 @@ struct rule_run {
 	size_t nr_batches, alloc_batches, next_batch;
 	struct hdr_change *hdrs;	/* of the current rule */
 	size_t nr_hdrs, alloc_hdrs;
+	struct job *jobs;		/* one per slot of the engine */
+	size_t rule;			/* the rule being run */
 };
 
 static const git_oid *dep_blob(const struct pending *p, const char *path)
@@ -253,12 +255,12 @@ static void write_inputs(struct run_context *ctx, struct job *job, struct pendin
  * is processed on its own, as --dir --include-headers would process it, but
  * the headers written beside them only to be read are not processed as files
  * of their own (--dir --include-headers would take them too). A file retried
- * alone is named on the command line. Returns 1 when spatch runs, 0 when
- * none of the files could be written for it, -1 with an error when the run
- * cannot go on.
+ * alone is named on the command line. Returns 1 when spatch is to run
+ * (prepared in c), 0 when none of the files could be written for it, -1
+ * with an error when the run cannot go on.
  */
 static int start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t rule,
-		       const struct batch *b)
+		       const struct batch *b, struct parallel_child *c)
 {
 	struct run_context *ctx = rr->ctx;
 	struct strvec args = STRVEC_INIT;
@@ -318,10 +320,12 @@ static int start_batch(struct rule_run *rr, struct job *job, size_t slot, size_t
 	}
 	if (ret > 0) {
 		ctx->rules->v[rule].processes++;
-		if (job_spawn(ctx, job, &args) < 0)
-			ret = -1;
+		strvec_clear(&job->args);
+		job->args = args;
+		job_prepare(ctx, job, c);
+	} else {
+		strvec_clear(&args);
 	}
-	strvec_clear(&args);
 	return ret;
 }
 
@@ -835,16 +839,48 @@ static void apply_headers(struct rule_run *rr, size_t k)
 	rr->nr_hdrs = 0;
 }
 
+/* The engine's next(): the next batch of the rule that can run (parallel.h). */
+static int batch_next(struct parallel_child *c, size_t slot, void *data)
+{
+	struct rule_run *rr = data;
+
+	while (rr->next_batch < rr->nr_batches) {
+		int started = start_batch(rr, &rr->jobs[slot], slot, rr->rule,
+					  &rr->batches[rr->next_batch++], c);
+
+		if (started)
+			return started;
+		job_reset(&rr->jobs[slot]);
+	}
+	return 0;
+}
+
+static int batch_finished(struct parallel_child *c, size_t slot, int status, void *data)
+{
+	struct rule_run *rr = data;
+	struct job *job = &rr->jobs[slot];
+	int ret;
+
+	/* process_start said why, or refused it because the run is interrupted. */
+	if (status < 0)
+		return -1;
+	job->timed_out = c->timed_out;
+	ret = batch_done(rr, job, status);
+	job_reset(job);
+	return ret < 0 ? -1 : 0;
+}
+
 int run_rules(struct run_context *ctx)
 {
 	size_t nr_jobs = ctx->opts->jobs > 0 ? (size_t)ctx->opts->jobs : 1;
 	struct rule_run rr = { ctx };
-	struct job *jobs;
+	struct parallel_processes pp = { 0, batch_next, job_output, batch_finished, &rr };
 	int ret = 0;
 
 	if (nr_jobs > 32)
 		nr_jobs = 32;
-	jobs = xcalloc(nr_jobs, sizeof(*jobs));
+	pp.jobs = nr_jobs;
+	rr.jobs = xcalloc(nr_jobs, sizeof(*rr.jobs));
 	grow_pending(&rr);
 	for (size_t si = 0; si < ctx->subjects->nr; si++)
 		strmap_put(&ctx->index, ctx->subjects->v[si].path, (void *)(uintptr_t)(si + 1));
@@ -854,52 +890,24 @@ int run_rules(struct run_context *ctx)
 	 * reads its headers as the rules before left them.
 	 */
 	for (size_t k = 0; !ret && k < ctx->rules->nr; k++) {
-		size_t running = 0;
 		double start;
 
 		if (!ctx->rules->v[k].selected || ctx->rules->v[k].failure)
 			continue;
-		start = now_seconds();
+		start = parallel_clock();
 		plan_rule(&rr, k, nr_jobs);
-		while (!ret && (rr.next_batch < rr.nr_batches || running)) {
-			int status, done, started;
-
-			for (size_t slot = 0; slot < nr_jobs && rr.next_batch < rr.nr_batches; slot++) {
-				if (jobs[slot].busy)
-					continue;
-				started = start_batch(&rr, &jobs[slot], slot, k,
-						      &rr.batches[rr.next_batch++]);
-				if (started < 0) {
-					ret = -1;
-					break;
-				}
-				if (started)
-					running++;
-				else
-					job_reset(&jobs[slot]);
-			}
-			if (ret || job_wait_any(jobs, nr_jobs, &status, &done) < 0) {
-				ret = -1;
-				break;
-			}
-			if (done < 0)
-				continue;
-			if (batch_done(&rr, &jobs[done], status) < 0)
-				ret = -1;
-			job_reset(&jobs[done]);
-			running--;
-		}
+		rr.rule = k;
+		ret = parallel_processes(&pp);
 		for (size_t b = 0; b < rr.nr_batches; b++)
 			free(rr.batches[b].v);
 		if (ret)
 			break;
 		apply_headers(&rr, k);
 		/* Its step's wall time: rules never overlap, and its batches do. */
-		ctx->rules->v[k].seconds = now_seconds() - start;
+		ctx->rules->v[k].seconds = parallel_clock() - start;
 	}
-	jobs_stop(jobs, nr_jobs);
 	for (size_t slot = 0; slot < nr_jobs; slot++)
-		job_release(&jobs[slot]);
+		job_release(&rr.jobs[slot]);
 	for (size_t si = 0; si < rr.alloc_pend; si++) {
 		pending_clear_deps(&rr.pend[si]);
 		free(rr.pend[si].deps);
@@ -910,6 +918,6 @@ int run_rules(struct run_context *ctx)
 	for (size_t i = 0; i < rr.nr_hdrs; i++)
 		free(rr.hdrs[i].path);
 	free(rr.batches);
-	free(jobs);
+	free(rr.jobs);
 	return ret;
 }

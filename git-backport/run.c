@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spatch processes: started in a private directory each, watched with poll(),
- * killed past their time limit; and the first use of them, each rule's tokens
- * from `spatch --parse-cocci`.
+ * spatch processes: prepared in a private directory each for the engine
+ * (parallel.h), which starts them, reads their output and kills them past
+ * their time limit; and the first use of them, each rule's tokens from
+ * `spatch --parse-cocci`.
  */
 #include "jobs.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,32 +213,38 @@ static const struct strvec *spatch_environment(void)
 	return &spatch_env;
 }
 
-int job_spawn(struct run_context *ctx, struct job *job, const struct strvec *args)
+void job_prepare(struct run_context *ctx, struct job *job, struct parallel_child *c)
 {
-	struct process *p = &job->proc;
+	struct process *p = &c->p;
 
 	/*
 	 * Its own process group: a timeout kills spatch and its helpers, and
 	 * an interrupt ends them all (process.h).
 	 */
-	*p = (struct process)PROCESS_INIT;
-	p->argv = (const char *const *)args->v;
+	p->argv = (const char *const *)job->args.v;
 	p->dir = job->dir;
 	p->out = job->kind == JOB_QUERY ? PROCESS_PIPE : PROCESS_NULL;
 	p->err = PROCESS_PIPE;
 	/* argv[0] is "spatch", for its messages; the program is the one found. */
 	p->program = ctx->spatch->path;
 	p->env = spatch_environment();
-	/* process_start said why, or refused it because the run is interrupted. */
-	if (process_start(p) < 0)
-		return -1;
-	job->fd[0] = p->out >= 0 ? p->out : -1;
-	job->fd[1] = p->err;
-	job->start = now_seconds();
+	c->limit = job->limit;
+	c->task = job;
 	job->timed_out = 0;
-	job->busy = 1;
 	job->runs++;
 	ctx->spatch_runs++;
+}
+
+int job_output(struct parallel_child *c, size_t slot, int fd, const char *buf, size_t len,
+	       void *data)
+{
+	struct job *job = c->task;
+
+	(void)slot;
+	(void)data;
+	/* Enough to find spatch's message; the rest of its chatter is dropped. */
+	if (fd == 1 || job->err.len < (1 << 20))
+		strbuf_add(fd == 1 ? &job->out : &job->err, buf, len);
 	return 0;
 }
 
@@ -258,21 +264,17 @@ void push_defines(struct run_context *ctx, size_t rule, struct strvec *args)
 	}
 }
 
-static int start_query(struct run_context *ctx, struct job *job, size_t rule)
+static void start_query(struct run_context *ctx, struct job *job, size_t rule,
+			struct parallel_child *c)
 {
-	struct strvec args = STRVEC_INIT;
-	int ret;
-
 	job->kind = JOB_QUERY;
 	job->limit = ctx->opts->timeout;
 	job->rule = rule;
-	strvec_push(&args, "spatch");
-	strvec_push(&args, "--parse-cocci");
-	strvec_push(&args, ctx->rules->v[rule].file);
-	push_defines(ctx, rule, &args);
-	ret = job_spawn(ctx, job, &args);
-	strvec_clear(&args);
-	return ret;
+	strvec_push(&job->args, "spatch");
+	strvec_push(&job->args, "--parse-cocci");
+	strvec_push(&job->args, ctx->rules->v[rule].file);
+	push_defines(ctx, rule, &job->args);
+	job_prepare(ctx, job, c);
 }
 
 /*
@@ -356,106 +358,14 @@ int job_dir(struct run_context *ctx, struct job *job, size_t slot)
 	return 0;
 }
 
-/*
- * Waits for output or exits of the running jobs; *done is the index of one
- * that finished (its status in *status), or -1 when none did yet.
- */
-int job_wait_any(struct job *jobs, size_t nr, int *status, int *done)
-{
-	struct pollfd pfd[64];
-	size_t map[64], n = 0;
-	int timeout = 1000;
-	double now = now_seconds();
-
-	*done = -1;
-	/* The interrupt has ended the jobs' groups; nothing of the run is kept. */
-	if (process_interrupted())
-		return -1;
-
-	for (size_t i = 0; i < nr; i++) {
-		struct job *job = &jobs[i];
-
-		if (!job->busy)
-			continue;
-		if (job->fd[0] < 0 && job->fd[1] < 0) {
-			/* Its output is closed: it has exited, or is about to. */
-			*status = process_wait(&job->proc);
-			*done = (int)i;
-			return 0;
-		}
-		if (job->limit > 0 && !job->timed_out) {
-			double left = job->start + job->limit - now;
-
-			if (left <= 0) {
-				process_kill(&job->proc);
-				job->timed_out = 1;
-			} else if (left * 1000 < timeout) {
-				timeout = (int)(left * 1000) + 1;
-			}
-		}
-		for (int k = 0; k < 2; k++)
-			if (job->fd[k] >= 0 && n < ARRAY_SIZE(pfd)) {
-				pfd[n].fd = job->fd[k];
-				pfd[n].events = POLLIN;
-				map[n++] = i * 2 + k;
-			}
-	}
-	if (!n)
-		return 0;
-	if (poll(pfd, n, timeout) < 0) {
-		if (errno == EINTR)
-			return 0;
-		return error("cannot watch spatch: poll: %s", strerror(errno));
-	}
-	for (size_t j = 0; j < n; j++) {
-		struct job *job = &jobs[map[j] / 2];
-		int k = map[j] % 2;
-		char buf[65536];
-		ssize_t got;
-
-		if (!(pfd[j].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		got = read(pfd[j].fd, buf, sizeof(buf));
-		if (got < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (got <= 0) {
-			close(job->fd[k]);
-			job->fd[k] = -1;
-			continue;
-		}
-		/* Enough to find spatch's message; the rest of its chatter is dropped. */
-		if (k == 0 || job->err.len < (1 << 20))
-			strbuf_add(k ? &job->err : &job->out, buf, got);
-	}
-	return 0;
-}
-
 void job_reset(struct job *job)
 {
-	job->busy = 0;
 	strbuf_reset(&job->out);
 	strbuf_reset(&job->err);
+	strvec_clear(&job->args);
 	job->nr_subjects = 0;
 	job->single = 0;
 	job->limit = 0;
-}
-
-void jobs_stop(struct job *jobs, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++) {
-		struct job *job = &jobs[i];
-
-		if (!job->busy)
-			continue;
-		process_kill(&job->proc);
-		for (int k = 0; k < 2; k++)
-			if (job->fd[k] >= 0) {
-				close(job->fd[k]);
-				job->fd[k] = -1;
-			}
-		process_wait(&job->proc);
-		job_reset(job);
-	}
 }
 
 void job_release(struct job *job)
@@ -468,6 +378,7 @@ void job_release(struct job *job)
 	job->tree = NULL;
 	strbuf_release(&job->out);
 	strbuf_release(&job->err);
+	strvec_clear(&job->args);
 	free(job->subjects);
 }
 
@@ -493,61 +404,73 @@ char *exit_message(const struct job *job, int status)
 	return what;
 }
 
+/* The queries of a run: the rules that the cache does not answer, one spatch each. */
+struct query_run {
+	struct run_context *ctx;
+	struct job *jobs;
+	struct queue todo;
+	git_oid *keys;
+};
+
+static int query_next(struct parallel_child *c, size_t slot, void *data)
+{
+	struct query_run *qr = data;
+	size_t r;
+
+	if (!queue_pop(&qr->todo, &r))
+		return 0;
+	if (job_dir(qr->ctx, &qr->jobs[slot], slot) < 0)
+		return -1;
+	start_query(qr->ctx, &qr->jobs[slot], r, c);
+	return 1;
+}
+
+static int query_finished(struct parallel_child *c, size_t slot, int status, void *data)
+{
+	struct query_run *qr = data;
+	struct job *job = &qr->jobs[slot];
+
+	/* process_start said why, or refused it because the run is interrupted. */
+	if (status < 0)
+		return -1;
+	job->timed_out = c->timed_out;
+	query_done(qr->ctx, &qr->ctx->rules->v[job->rule], job, status, &qr->keys[job->rule]);
+	job_reset(job);
+	return 0;
+}
+
 int run_queries(struct run_context *ctx)
 {
 	size_t nr_jobs = ctx->opts->jobs > 0 ? (size_t)ctx->opts->jobs : 1;
-	struct job *jobs;
-	struct queue todo = { 0 };
-	size_t running = 0, r;
-	int ret = 0;
-	git_oid *keys = xcalloc(ctx->rules->nr ? ctx->rules->nr : 1, sizeof(*keys));
+	struct query_run qr = { ctx };
+	struct parallel_processes pp = { 0, query_next, job_output, query_finished, &qr };
+	int ret;
 
 	if (nr_jobs > 32)
 		nr_jobs = 32;
-	jobs = xcalloc(nr_jobs, sizeof(*jobs));
+	pp.jobs = nr_jobs;
+	qr.jobs = xcalloc(nr_jobs, sizeof(*qr.jobs));
+	qr.keys = xcalloc(ctx->rules->nr ? ctx->rules->nr : 1, sizeof(*qr.keys));
 	for (size_t i = 0; i < ctx->rules->nr; i++) {
 		struct rule *rule = &ctx->rules->v[i];
 		char *entry;
 
 		if (!rule->selected)
 			continue;
-		cache_key_query(ctx->cache, rule, &keys[i]);
-		entry = cache_get(ctx->cache, &keys[i]);
+		cache_key_query(ctx->cache, rule, &qr.keys[i]);
+		entry = cache_get(ctx->cache, &qr.keys[i]);
 		if (entry) {
 			apply_query_entry(rule, entry);
 			free(entry);
 		} else {
-			queue_push(&todo, i);
+			queue_push(&qr.todo, i);
 		}
 	}
-	while (!ret && (todo.nr || running)) {
-		int status, done;
-
-		for (size_t slot = 0; !ret && slot < nr_jobs && todo.nr; slot++) {
-			if (jobs[slot].busy)
-				continue;
-			queue_pop(&todo, &r);
-			if (job_dir(ctx, &jobs[slot], slot) < 0 || start_query(ctx, &jobs[slot], r) < 0)
-				ret = -1;
-			else
-				running++;
-		}
-		if (ret || job_wait_any(jobs, nr_jobs, &status, &done) < 0) {
-			ret = -1;
-			break;
-		}
-		if (done < 0)
-			continue;
-		query_done(ctx, &ctx->rules->v[jobs[done].rule], &jobs[done], status,
-			   &keys[jobs[done].rule]);
-		job_reset(&jobs[done]);
-		running--;
-	}
-	jobs_stop(jobs, nr_jobs);
+	ret = parallel_processes(&pp);
 	for (size_t slot = 0; slot < nr_jobs; slot++)
-		job_release(&jobs[slot]);
-	free(jobs);
-	free(todo.v);
-	free(keys);
+		job_release(&qr.jobs[slot]);
+	free(qr.jobs);
+	free(qr.todo.v);
+	free(qr.keys);
 	return ret;
 }

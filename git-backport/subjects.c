@@ -3,11 +3,11 @@
  * The files a run previews (its subjects): C files and headers read from the
  * object store at the range's tip. Reading and inflating them is most of what
  * a rule that matches few files costs, so they are read on several threads
- * (each through its own repository handle, see repo.h).
+ * (parallel.h; each through its own repository handle, see repo.h).
  */
 #include "backport.h"
+#include "parallel.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,54 +76,36 @@ struct loader {
 	struct repo *r;
 	const git_oid *tip;
 	struct loaded *v;
-	size_t nr, next;
-	pthread_mutex_t lock;
+	struct parallel_queue queue;
 };
 
-static void *load_thread(void *arg)
+static void load_worker(size_t j, void *arg)
 {
 	struct loader *ld = arg;
+	size_t i;
 
-	for (;;) {
-		size_t i;
-
-		pthread_mutex_lock(&ld->lock);
-		i = ld->next++;
-		pthread_mutex_unlock(&ld->lock);
-		if (i >= ld->nr)
-			return NULL;
+	while ((i = parallel_queue_next(&ld->queue)) < ld->queue.nr)
 		load_one(ld->r, ld->tip, &ld->v[i]);
-	}
 }
 
 void subjects_load(struct repo *r, const git_oid *tip, struct subject_set *set,
 		   const char *const *paths, size_t nr, size_t nr_rules, int threads)
 {
-	struct loader ld = { r, tip, xcalloc(nr + 1, sizeof(*ld.v)), nr, 0 };
-	pthread_t *tids;
-	size_t nr_threads = threads > 1 ? (size_t)threads : 1, started = 0;
+	struct loader ld = { r, tip, xcalloc(nr + 1, sizeof(*ld.v)) };
+	size_t nr_threads = threads > 1 ? (size_t)threads : 1;
 
 	if (nr_threads > 8)
 		nr_threads = 8;
 	if (nr_threads > nr / 16 + 1)
 		nr_threads = nr / 16 + 1;
-	pthread_mutex_init(&ld.lock, NULL);
+	parallel_queue_init(&ld.queue, nr);
 	for (size_t i = 0; i < nr; i++)
 		ld.v[i].path = paths[i];
-	tids = xcalloc(nr_threads, sizeof(*tids));
-	/* The calling thread works too: thread 0 is this one. */
-	for (size_t t = 1; t < nr_threads; t++)
-		if (pthread_create(&tids[t], NULL, load_thread, &ld) == 0)
-			started = t;
-		else
-			break;
-	load_thread(&ld);
-	for (size_t t = 1; t <= started; t++)
-		pthread_join(tids[t], NULL);
+	/* The calling thread works too: worker 0 is this one. */
+	parallel_run(nr_threads, load_worker, &ld);
 	for (size_t i = 0; i < nr; i++)
 		add_loaded(r, set, &ld.v[i], nr_rules);
-	pthread_mutex_destroy(&ld.lock);
-	free(tids);
+	parallel_queue_release(&ld.queue);
 	free(ld.v);
 }
 

@@ -18,6 +18,7 @@
 #include "diskcache.h"
 #include "trees.h"
 #include "kcheck.h"
+#include "parallel.h"
 #include "process.h"
 #include "report.h"
 
@@ -434,8 +435,8 @@ struct commit_item {
 struct commit_work {
 	const git_oid *commit, *parent;	/* parent NULL: a root commit */
 	struct commit_item *items;
-	size_t nr, next;
-	pthread_mutex_t lock;
+	size_t nr;
+	struct parallel_queue queue;	/* the items, to the workers */
 	struct progress *progress;
 	int parent_side;	/* item_before() only */
 };
@@ -520,47 +521,37 @@ static struct checker *worker_checker(struct checker *c, size_t j)
 
 typedef void (*worker_fn)(struct checker *wc, size_t j, void *data);
 
-struct worker_thread {
-	pthread_t thread;
+/* A run of the workers on the engine (parallel.h). */
+struct worker_run {
 	struct checker *c;
-	size_t j;
 	worker_fn fn;
 	void *data;
-	int started;
 };
 
-static void *worker_main(void *arg)
+static void worker_main(size_t j, void *arg)
 {
-	struct worker_thread *w = arg;
+	struct worker_run *w = arg;
 
-	w->fn(w->c, w->j, w->data);
-	return NULL;
+	w->fn(worker_checker(w->c, j), j, w->data);
 }
 
 /*
  * Runs fn(worker j's checker, j, data) for j < n on n threads, this one
- * being worker 0, and waits for them all. A worker whose thread cannot
- * start does nothing: the others share out the work.
+ * being worker 0, and waits for them all (parallel_run: a worker whose
+ * thread cannot start runs here, after worker 0, and finds the work done).
  */
 static void run_workers(struct checker *c, size_t n, worker_fn fn, void *data)
 {
-	struct worker_thread *w = xcalloc(n, sizeof(*w));
+	struct worker_run w = { c, fn, data };
 
 	ensure_workers(c, n);
+	parallel_run(n, worker_main, &w);
 	for (size_t j = 1; j < n; j++) {
-		w[j] = (struct worker_thread){ .c = worker_checker(c, j), .j = j, .fn = fn,
-					       .data = data };
-		w[j].started = !pthread_create(&w[j].thread, NULL, worker_main, &w[j]);
+		struct checker *wc = worker_checker(c, j);
+
+		c->input_errors += wc->input_errors;
+		wc->input_errors = 0;
 	}
-	fn(c, 0, data);
-	for (size_t j = 1; j < n; j++) {
-		if (!w[j].started)
-			continue;
-		pthread_join(w[j].thread, NULL);
-		c->input_errors += w[j].c->input_errors;
-		w[j].c->input_errors = 0;
-	}
-	free(w);
 }
 
 static void commit_run(struct checker *wc, size_t j, void *data)
@@ -574,12 +565,9 @@ static void commit_run(struct checker *wc, size_t j, void *data)
 	if (!ms || (cw->parent && !ps))
 		return;
 	for (;;) {
-		size_t i;
+		size_t i = parallel_queue_next(&cw->queue);
 
-		pthread_mutex_lock(&cw->lock);
-		i = cw->next++;
-		pthread_mutex_unlock(&cw->lock);
-		if (i >= cw->nr || process_interrupted())
+		if (i >= cw->nr)
 			break;
 		if (cw->parent_side) {
 			item_before(wc, cw, ps, &cw->items[i]);
@@ -668,7 +656,7 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		check_items_serial(c, cw);
 		return;
 	}
-	pthread_mutex_init(&cw->lock, NULL);
+	parallel_queue_init(&cw->queue, cw->nr);
 	share_trees(c, cw, jobs, 1);
 	ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	ms = commit_trees(c, cw->commit);
@@ -676,12 +664,12 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		cw->parent_side = 1;
 		run_workers(c, jobs, commit_run, cw);
 		cw->parent_side = 0;
-		cw->next = 0;
+		cw->queue.next = 0;
 		trees_release_others(ps);
 	}
 	run_workers(c, jobs, commit_run, cw);
 	share_trees(c, cw, jobs, 0);
-	pthread_mutex_destroy(&cw->lock);
+	parallel_queue_release(&cw->queue);
 }
 
 /*
@@ -896,7 +884,7 @@ static struct checker *checker_worker(struct checker *parent)
  * in order waited 140 s in all for each other's models, powerpc's 44 s.
  */
 struct census_span {
-	size_t next, end;	/* the files [next, end) are left, under the census lock */
+	size_t next, end;	/* the files [next, end) are left, under the queue's lock */
 	int claim;		/* one architecture's own files */
 	int taken;		/* claimed by a worker */
 };
@@ -908,15 +896,15 @@ struct census {
 	struct strvec paths;
 	git_oid *blobs;
 	size_t nr, alloc;
-	struct census_span *spans;	/* under lock */
+	struct census_span *spans;	/* under the queue's lock */
 	size_t nr_spans, alloc_spans;
-	pthread_mutex_t lock;
+	struct parallel_queue queue;	/* the files, by census_take */
 	struct progress *progress;
-	size_t done;
 	struct census_worker *workers;	/* one per thread */
 };
 
 struct census_worker {
+	struct census *census;
 	struct defect_list out;
 	size_t span;		/* the span it claimed, or nr_spans */
 };
@@ -947,14 +935,16 @@ static void census_spans(struct census *cs, struct trees *ms)
 }
 
 /*
- * The next file for worker w, under the census lock: from the span it
- * claimed; else from a span of an architecture no worker holds (claiming
- * it); else from the files of every architecture; at the end, from any
- * span left.
+ * The next file for worker w, under the queue's lock (parallel_queue_take):
+ * from the span it claimed; else from a span of an architecture no worker
+ * holds (claiming it); else from the files of every architecture; at the
+ * end, from any span left.
  * cs->nr when none is left.
  */
-static size_t census_take(struct census *cs, struct census_worker *w)
+static size_t census_take(struct parallel_queue *q, void *arg)
 {
+	struct census_worker *w = arg;
+	struct census *cs = w->census;
 	struct census_span *r = w->span < cs->nr_spans ? &cs->spans[w->span] : NULL;
 
 	if (r && r->next < r->end)
@@ -1003,21 +993,16 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	for (;;) {
 		struct defconfig_includes inc;
 		int has_inc;
-		size_t i;
+		size_t i = parallel_queue_take(&cs->queue, census_take, w);
 
-		pthread_mutex_lock(&cs->lock);
-		i = census_take(cs, w);
-		pthread_mutex_unlock(&cs->lock);
-		if (i >= cs->nr || !ms || process_interrupted())
+		if (i >= cs->nr || !ms)
 			break;
 		/* The census sees each blob once: nothing kept (blob_defects) but its defects. */
 		has_inc = defconfig_includes(wc, ms, &cs->commit, cs->paths.v[i], &cs->blobs[i],
 					     &inc);
 		analyze_blob(wc, ms, cs->paths.v[i], &cs->blobs[i], has_inc ? &inc : NULL, &w->out);
 		defconfig_includes_release(wc->repo, &inc);
-		pthread_mutex_lock(&cs->lock);
-		progress_update(cs->progress, ++cs->done);
-		pthread_mutex_unlock(&cs->lock);
+		progress_add(cs->progress, 1);
 	}
 }
 
@@ -1035,7 +1020,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	census_spans(&cs, ms);
 	if (jobs > cs.nr)
 		jobs = cs.nr ? cs.nr : 1;
-	pthread_mutex_init(&cs.lock, NULL);
+	parallel_queue_init(&cs.queue, cs.nr);
 	if (!c->opts->common.quiet)
 		cs.progress = progress_start("Checking files", cs.nr);
 	cs.workers = xcalloc(jobs, sizeof(*cs.workers));
@@ -1051,13 +1036,14 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 
 		if (wt)
 			trees_borrow(wt, ms);
+		cs.workers[j].census = &cs;
 		cs.workers[j].span = cs.nr_spans;
 	}
 	run_workers(c, jobs, census_run, &cs);
 	for (size_t j = 0; j < jobs; j++)
 		defect_list_take(out, &cs.workers[j].out);
 	progress_stop(&cs.progress);
-	pthread_mutex_destroy(&cs.lock);
+	parallel_queue_release(&cs.queue);
 	free(cs.workers);
 	strvec_clear(&cs.paths);
 	free(cs.blobs);

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <ftw.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "parallel.h"
 #include "vampyr.h"
 
 /* Kconfig runs per configuration after the first, each pinning what the lost blocks' traces name. */
@@ -556,27 +556,6 @@ static void kept_write(const struct vampyr_kconfig_run *r)
 	free(dir);
 }
 
-/* Opens log and starts `sh -c cmd` in dir, its output there: 0, or -1 (said). */
-static int command_start(struct process *p, const char *cmd, const char *dir,
-			 const struct strvec *env, const char *log)
-{
-	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), ret;
-
-	if (fd < 0)
-		return error("cannot write %s: %m", log);
-	fflush(stdout);
-	fflush(stderr);
-	*p = (struct process)PROCESS_INIT;
-	p->argv = argv;
-	p->dir = dir;
-	p->env = env;
-	p->out = p->err = fd;
-	ret = process_start(p);
-	close(fd);
-	return ret;
-}
-
 /*
  * A command whose output passes this much is stopped: a kconfig that asks
  * for a value from /dev/null asks again forever (the tree's own conf in a
@@ -584,36 +563,94 @@ static int command_start(struct process *p, const char *cmd, const char *dir,
  */
 #define COMMAND_LOG_LIMIT ((off_t)64 << 20)
 
-/* Has the log of a running command passed the limit? Then it is stopped (said). */
-static int command_overflow(struct process *p, const char *log, const char *what)
+/* Prepares the engine's child c to run `sh -c cmd->cmd` in dir, its output into cmd->log: 0, or -1 (said). */
+static int command_prepare(struct vampyr_command *cmd, struct parallel_child *c, const char *dir,
+			   const struct strvec *env)
 {
-	struct stat st;
+	cmd->argv[0] = "/bin/sh";
+	cmd->argv[1] = "-c";
+	cmd->argv[2] = cmd->cmd;
+	cmd->argv[3] = NULL;
+	cmd->logged = 0;
+	cmd->fd = open(cmd->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (cmd->fd < 0)
+		return error("cannot write %s: %m", cmd->log);
+	fflush(stdout);
+	fflush(stderr);
+	c->p.argv = cmd->argv;
+	c->p.dir = dir;
+	c->p.env = env;
+	c->p.out = c->p.err = PROCESS_PIPE;
+	c->task = cmd;
+	return 0;
+}
 
-	if (stat(log, &st) || st.st_size <= COMMAND_LOG_LIMIT)
+/* The engine's output(): into the log, the command stopped past the limit (said once). */
+static int command_output(struct parallel_child *c, size_t slot, int fd, const char *buf,
+			  size_t len, void *data)
+{
+	struct vampyr_command *cmd = c->task;
+
+	if (cmd->logged > COMMAND_LOG_LIMIT)
+		return -1;
+	if (write_all(cmd->fd, buf, len) < 0)
+		return 0;	/* the log is what is lost; the command goes on */
+	cmd->logged += (off_t)len;
+	if (cmd->logged <= COMMAND_LOG_LIMIT)
 		return 0;
-	process_kill(p);
 	error("%s: stopped after %lld MiB of output in %s (a prompt answered from "
-	      "/dev/null again and again?)", what, (long long)(COMMAND_LOG_LIMIT >> 20), log);
-	return 1;
+	      "/dev/null again and again?)", cmd->what, (long long)(COMMAND_LOG_LIMIT >> 20),
+	      cmd->log);
+	return -1;
+}
+
+static void command_close(struct vampyr_command *cmd)
+{
+	if (cmd->fd >= 0)
+		close(cmd->fd);
+	cmd->fd = -1;
+}
+
+/* One command on the engine: its state between the callbacks. */
+struct one_command {
+	struct vampyr_command *cmd;
+	const char *dir;
+	const struct strvec *env;
+	int asked, status;
+};
+
+static int one_next(struct parallel_child *c, size_t slot, void *data)
+{
+	struct one_command *oc = data;
+
+	if (oc->asked++)
+		return 0;
+	return command_prepare(oc->cmd, c, oc->dir, oc->env) ? 0 : 1;
+}
+
+static int one_finished(struct parallel_child *c, size_t slot, int status, void *data)
+{
+	struct one_command *oc = data;
+
+	oc->status = status;
+	return 0;
+}
+
+/* Runs cmd to its end: its wait status, or -1 when it did not run (said). */
+static int command_run(struct vampyr_command *cmd, const char *dir, const struct strvec *env)
+{
+	struct one_command oc = { cmd, dir, env, 0, -1 };
+	struct parallel_processes pp = { 1, one_next, command_output, one_finished, &oc };
+
+	parallel_processes(&pp);
+	command_close(cmd);
+	return oc.status;
 }
 
 int run_command(const char *cmd, const char *dir, const struct strvec *env, const char *log)
 {
-	struct process p;
-	int status = -1, got = 0;
-
-	if (!command_start(&p, cmd, dir, env, log)) {
-		for (int tick = 0; !(got = process_poll(&p, &status)); tick++) {
-			if (tick % 10 == 9 && command_overflow(&p, log, cmd)) {
-				status = process_wait(&p);
-				got = 1;
-				break;
-			}
-			poll(NULL, 0, tick < 50 ? 2 : 50);
-		}
-		if (got < 0)
-			status = -1;
-	}
+	struct vampyr_command c = { .cmd = cmd, .what = cmd, .log = log, .fd = -1 };
+	int status = command_run(&c, dir, env);
 
 	/* The interrupt ended the command's process group: keep nothing of the run. */
 	process_exit_if_interrupted();
@@ -695,7 +732,10 @@ static char *private_tree(const char *cache, int *lock_fd)
 	return dir;
 }
 
-int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd)
+static void kconfig_end(struct vampyr_kconfig_run *r, int status);
+
+/* Prepares r to run cmd in its own copy of v->tree: 0, or -1 (said; r has ended, without text). */
+static int kconfig_prepare(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd)
 {
 	static unsigned long serial;
 	const char *top;
@@ -705,7 +745,7 @@ int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const c
 	r->rundir = r->in_cache ? NULL : private_tree(v->tree, &r->lock_fd);
 	if (!r->in_cache && !r->rundir) {
 		error("%s: cannot copy the tree %s", r->what, v->tree);
-		vampyr_kconfig_end(r, -1);
+		kconfig_end(r, -1);
 		return -1;
 	}
 	top = r->rundir ? r->rundir : v->tree;
@@ -725,15 +765,30 @@ int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const c
 	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
 		strvec_push(&r->env, trees_variables(v->trees)->v[i]);
 	probe_cache_env(v->tree, r->rundir, &r->env);
-	r->running = !command_start(&r->p, cmd, dir, &r->env, r->log);
-	free(dir);
-	if (!r->running)
-		vampyr_kconfig_end(r, -1);
-	return r->running ? 0 : -1;
+	r->dir = dir;
+	r->command = (struct vampyr_command){ .cmd = cmd, .what = r->what, .log = r->log, .fd = -1 };
+	return 0;
+}
+
+/* The thread beside the caller that runs r's command (vampyr_kconfig_start). */
+static void kconfig_thread(size_t j, void *data)
+{
+	struct vampyr_kconfig_run *r = data;
+
+	r->status = command_run(&r->command, r->dir, &r->env);
+}
+
+int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd)
+{
+	if (kconfig_prepare(v, r, cmd))
+		return -1;
+	r->running = 1;
+	r->task = parallel_start(kconfig_thread, r);
+	return 0;
 }
 
 /* The run has ended with wait status `status` (-1: it did not run): its .config, or the error. */
-void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status)
+static void kconfig_end(struct vampyr_kconfig_run *r, int status)
 {
 	int code = status < 0 ? 127 : process_status_code(status);
 
@@ -759,6 +814,8 @@ void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status)
 		unlink(r->log);
 	free(r->log);
 	r->log = NULL;
+	free(r->dir);
+	r->dir = NULL;
 	strvec_clear(&r->env);
 	/* The copy stays for the next run, which makes it equal to the cache again. */
 	free(r->rundir);
@@ -768,27 +825,13 @@ void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status)
 	r->lock_fd = -1;
 }
 
-int vampyr_kconfig_poll(struct vampyr_kconfig_run *r)
-{
-	int status, got;
-
-	if (!r->running)
-		return 1;
-	got = process_poll(&r->p, &status);
-	if (!got && r->log && command_overflow(&r->p, r->log, r->what)) {
-		status = process_wait(&r->p);
-		got = status < 0 ? -1 : 1;
-	}
-	if (!got)
-		return 0;
-	vampyr_kconfig_end(r, got > 0 ? status : -1);
-	return 1;
-}
-
 void vampyr_kconfig_wait(struct vampyr_kconfig_run *r)
 {
-	while (!vampyr_kconfig_poll(r))
-		poll(NULL, 0, 20);
+	if (!r->running)
+		return;
+	parallel_join(r->task);
+	r->task = NULL;
+	kconfig_end(r, r->status);
 }
 
 char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r)
@@ -809,8 +852,9 @@ char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const cha
 	struct vampyr_kconfig_run r;
 
 	vampyr_kconfig_run_init(&r, what, fragment, config);
-	if (!vampyr_kconfig_start(v, &r, cmd))
-		vampyr_kconfig_wait(&r);
+	/* Here, on this thread: nothing else to do meanwhile. */
+	if (!kconfig_prepare(v, &r, cmd))
+		kconfig_end(&r, command_run(&r.command, r.dir, &r.env));
 	return vampyr_kconfig_run_release(&r);
 }
 
@@ -903,10 +947,11 @@ static size_t add_pins(struct vconfig *c, const struct strvec *pins)
 }
 
 /*
- * Starts kconfig on c's fragment (a start that fails is done at once, without
- * text), or takes the .config kept for it: then done at once, with it.
+ * Prepares kconfig on c's fragment: 1. Or takes the .config kept for it:
+ * 0, done at once with it; 0 too when it cannot be prepared (done at once,
+ * without text).
  */
-static void expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r,
+static int expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r,
 			 const char *cmd)
 {
 	char *key = kept_key(v, cmd, c->path), *path = key ? kept_path(v, key) : NULL;
@@ -923,7 +968,7 @@ static void expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kcon
 		r->text = text;
 		free(key);
 		free(path);
-		return;
+		return 0;
 	}
 	free(text);
 	if (!quiet)
@@ -931,7 +976,7 @@ static void expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kcon
 			c->name, c->assignments.nr, c->pins.nr);
 	r->kept_key = key;
 	r->kept_path = path;
-	vampyr_kconfig_start(v, r, cmd);
+	return kconfig_prepare(v, r, cmd) ? 0 : 1;
 }
 
 /*
@@ -956,49 +1001,89 @@ static int expand_ended(struct vampyr *v, struct vconfig *c, struct vampyr_kconf
 	return fragment_write(c) ? -1 : 1;
 }
 
+/* The expansions of a run, on the engine (parallel.h): a queue of configurations. */
+struct expansion {
+	struct vampyr *v;
+	const char *cmd;
+	struct vampyr_kconfig_run *runs;	/* per configuration */
+	int *rounds;
+	size_t *queue, head, tail, nr;		/* a ring of nr + 1 */
+	size_t *slot_config;			/* the configuration each slot runs */
+	int ret;
+};
+
+/* Configuration i's run has ended: checked, and queued again when it pins more. */
+static void expansion_ended(struct expansion *e, size_t i)
+{
+	int again = expand_ended(e->v, &e->v->configs[i], &e->runs[i], e->rounds[i]++);
+
+	if (again < 0)
+		e->ret = -1;
+	else if (again)
+		e->queue[e->tail++ % (e->nr + 1)] = i;
+}
+
+static int expansion_next(struct parallel_child *c, size_t slot, void *data)
+{
+	struct expansion *e = data;
+
+	/* After an error nothing more starts; the runs going on end. */
+	while (!e->ret && e->head != e->tail) {
+		size_t i = e->queue[e->head++ % (e->nr + 1)];
+		struct vampyr_kconfig_run *r = &e->runs[i];
+
+		if (expand_start(e->v, &e->v->configs[i], r, e->cmd)) {
+			if (!command_prepare(&r->command, c, r->dir, &r->env)) {
+				e->slot_config[slot] = i;
+				r->running = 1;
+				return 1;
+			}
+			kconfig_end(r, -1);
+		}
+		expansion_ended(e, i);
+	}
+	return 0;
+}
+
+static int expansion_finished(struct parallel_child *c, size_t slot, int status, void *data)
+{
+	struct expansion *e = data;
+	size_t i = e->slot_config[slot];
+
+	command_close(&e->runs[i].command);
+	kconfig_end(&e->runs[i], status);
+	expansion_ended(e, i);
+	return 0;
+}
+
 /*
  * Runs kconfig on every configuration, -j at once (each in its own copy of
- * the tree, private_tree, writing its own .config); a configuration that loses blocks runs again
- * as soon as its own run has ended. 0, or -1 after an error.
+ * the tree, private_tree, writing its own .config); a configuration that
+ * loses blocks runs again as soon as its own run has ended. 0, or -1 after
+ * an error.
  */
 static int expand_all(struct vampyr *v, const struct expand_options *o)
 {
-	const char *cmd = vampyr_kconfig_command(o);
-	size_t nr = v->nr_configs, *queue = xcalloc(nr + 1, sizeof(*queue));
-	size_t head = 0, tail = 0, running = 0, jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
-	struct vampyr_kconfig_run *runs = xcalloc(nr + 1, sizeof(*runs));
-	int *rounds = xcalloc(nr + 1, sizeof(*rounds)), ret = 0;
+	size_t nr = v->nr_configs, jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
+	struct expansion e = { v, vampyr_kconfig_command(o) };
+	struct parallel_processes pp = { jobs, expansion_next, command_output, expansion_finished,
+					 &e };
 
+	e.nr = nr;
+	e.queue = xcalloc(nr + 1, sizeof(*e.queue));
+	e.runs = xcalloc(nr + 1, sizeof(*e.runs));
+	e.rounds = xcalloc(nr + 1, sizeof(*e.rounds));
+	e.slot_config = xcalloc(jobs, sizeof(*e.slot_config));
 	for (size_t i = 0; i < nr; i++)
-		queue[tail++ % (nr + 1)] = i;
-	while ((head != tail && !ret) || running) {
-		int ended = 0;
-
-		for (; running < jobs && head != tail && !ret; running++) {
-			size_t i = queue[head++ % (nr + 1)];
-
-			expand_start(v, &v->configs[i], &runs[i], cmd);
-		}
-		for (size_t i = 0; i < nr; i++) {
-			int again;
-
-			if (!(runs[i].running || runs[i].done) || !vampyr_kconfig_poll(&runs[i]))
-				continue;
-			running--;
-			ended = 1;
-			again = expand_ended(v, &v->configs[i], &runs[i], rounds[i]++);
-			if (again < 0)
-				ret = -1;
-			else if (again)
-				queue[tail++ % (nr + 1)] = i;
-		}
-		if (!ended)
-			poll(NULL, 0, 20);
-	}
-	free(rounds);
-	free(runs);
-	free(queue);
-	return ret;
+		e.queue[e.tail++] = i;
+	parallel_processes(&pp);
+	/* The interrupt ended the commands' process groups: keep nothing of the run. */
+	process_exit_if_interrupted();
+	free(e.slot_config);
+	free(e.rounds);
+	free(e.runs);
+	free(e.queue);
+	return e.ret;
 }
 
 int vampyr_expand(struct vampyr *v, const struct expand_options *o)

@@ -19,6 +19,7 @@
 #include "trees.h"
 
 struct vampyr_kconfig_run;
+struct parallel_task;
 struct diskcache;
 
 /* One conditional block to cover. */
@@ -243,6 +244,14 @@ int vampyr_expand(struct vampyr *v, const struct expand_options *o);
  */
 char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
 		  const char *config);
+/* A shell command run by the engine (parallel.h), its output into a log. */
+struct vampyr_command {
+	const char *cmd, *what;		/* `sh -c cmd`; what: for messages */
+	const char *log;
+	const char *argv[4];
+	int fd;				/* the log, while it runs */
+	off_t logged;			/* bytes written to the log */
+};
 /* One kconfig command in flight: run_kconfig in steps, so that several run at once. */
 struct vampyr_kconfig_run {
 	const char *what, *cmd;
@@ -256,8 +265,11 @@ struct vampyr_kconfig_run {
 	char *rundir;
 	int lock_fd;			/* holds rundir (flock) while the run goes */
 	int in_cache;
+	char *dir;			/* where the command runs */
 	struct strvec env;
-	struct process p;
+	struct vampyr_command command;
+	struct parallel_task *task;	/* vampyr_kconfig_start's thread */
+	int status;			/* its wait status, once the thread is done */
 	int running, done;
 	char *text;			/* once done: the .config, or NULL after an error (said) */
 	/* The kept expansion to write once it succeeds (<tree>/.vampyr-expanded/<id>), its key. */
@@ -265,14 +277,13 @@ struct vampyr_kconfig_run {
 };
 void vampyr_kconfig_run_init(struct vampyr_kconfig_run *r, const char *what,
 			     const char *fragment, const char *config);
-/* Starts it in v->tree: 0, or -1 (said; then done, without text). */
+/*
+ * Starts it in v->tree, on a thread beside the caller (parallel_start): 0,
+ * or -1 (said; then done, without text).
+ */
 int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd);
-/* 1 once it has ended (r->text set), 0 while it runs; never blocks. */
-int vampyr_kconfig_poll(struct vampyr_kconfig_run *r);
-/* Waits for its end. */
+/* Waits for its end: reads the .config, or says the error. */
 void vampyr_kconfig_wait(struct vampyr_kconfig_run *r);
-/* Its end with wait status `status`, -1 when it did not run: reads the .config, says an error. */
-void vampyr_kconfig_end(struct vampyr_kconfig_run *r, int status);
 /* Frees it; returns its text (to be freed). */
 char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r);
 /* The default kconfig command, when o->kconfig_cmd is NULL. */

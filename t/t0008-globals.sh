@@ -26,6 +26,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	notes notes_
 	outtree outtree_
 	options options_
+	parallel parallel_
 	pc pc_
 	process process_
 	project project_
