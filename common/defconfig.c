@@ -156,27 +156,41 @@ static void follow(struct include_reader *ir, const char *path, int line, const 
 	read_includes(ir, inc->v[inc->nr - 1].path, b->data, b->size, inc->nr, depth + 1);
 }
 
+/*
+ * The next `#include` line of [*p, end): 1 with its number (from *line,
+ * counted on) and its name, *p past it; 0 at the end.
+ */
+static int next_include(const char **p, const char *end, int *line, char **name, int *quoted)
+{
+	while (*p < end) {
+		const char *eol = memchr(*p, '\n', (size_t)(end - *p));
+		int found;
+
+		if (!eol)
+			eol = end;
+		found = defconfig_include_directive(*p, (size_t)(eol - *p), name, quoted);
+		*p = eol + 1;
+		(*line)++;
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
 static void read_includes(struct include_reader *ir, const char *path, const char *data,
 			  size_t size, size_t from, int depth)
 {
 	const char *p = data, *end = data + size;
+	int line = 0, quoted;
+	char *name;
 
-	for (int line = 1; p < end; line++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		char *name;
-		int quoted;
+	while (next_include(&p, end, &line, &name, &quoted)) {
+		/* The path is copied: inc->v may move as it grows. */
+		char *at = xstrdup(path);
 
-		if (!eol)
-			eol = end;
-		if (defconfig_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
-			/* The path is copied: inc->v may move as it grows. */
-			char *at = xstrdup(path);
-
-			follow(ir, at, line, name, quoted, from, depth);
-			free(at);
-			free(name);
-		}
-		p = eol + 1;
+		follow(ir, at, line, name, quoted, from, depth);
+		free(at);
+		free(name);
 	}
 }
 
@@ -191,20 +205,14 @@ void defconfig_read_includes(struct repo *r, const git_oid *commit, const char *
 
 int defconfig_has_include(const char *data, size_t size)
 {
-	for (const char *p = data, *end = data + size; p < end;) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		char *name;
-		int quoted;
+	const char *p = data;
+	int line = 0, quoted;
+	char *name;
 
-		if (!eol)
-			eol = end;
-		if (defconfig_include_directive(p, (size_t)(eol - p), &name, &quoted)) {
-			free(name);
-			return 1;
-		}
-		p = eol + 1;
-	}
-	return 0;
+	if (!next_include(&p, data + size, &line, &name, &quoted))
+		return 0;
+	free(name);
+	return 1;
 }
 
 void defconfig_includes_release(struct repo *r, struct defconfig_includes *inc)
