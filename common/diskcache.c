@@ -160,26 +160,6 @@ out:
 	return ret;
 }
 
-/* pread() of exactly `n` bytes at `at`: 0, or -1 with errno (EIO when the file ended). */
-static int read_at(int fd, char *buf, size_t n, off_t at)
-{
-	while (n) {
-		ssize_t r = pread(fd, buf, n, at);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (!r)
-				errno = EIO;
-			return -1;
-		}
-		buf += r;
-		n -= (size_t)r;
-		at += r;
-	}
-	return 0;
-}
-
 /*
  * Reads the entry at `path` into `out` (its contents alone, read into place:
  * a model of 14 MB is not moved once read). As parse_header; -2 with errno
@@ -206,7 +186,7 @@ static int read_entry(const char *path, const char *kind, const char *key, struc
 	if (n > 4096 + strlen(kind) + strlen(key))
 		n = 4096 + strlen(kind) + strlen(key);
 	head = xmalloc(n + 1);
-	if (!e && read_at(fd, head, n, 0) < 0)
+	if (!e && pread_all(fd, head, n, 0) < 0)
 		e = errno;
 	if (e) {
 		free(head);
@@ -218,7 +198,7 @@ static int read_entry(const char *path, const char *kind, const char *key, struc
 	free(head);
 	if (ret > 0) {
 		strbuf_grow(out, length + 1);
-		if (read_at(fd, out->buf + out->len, length, (off_t)start) < 0) {
+		if (pread_all(fd, out->buf + out->len, length, (off_t)start) < 0) {
 			*why = "truncated";
 			ret = -1;
 		} else if (checksum(out->buf + out->len, length) != sum) {

@@ -509,24 +509,35 @@ size_t edit_distance(const char *a, const char *b)
 	return best;
 }
 
-int write_all(int fd, const void *data, size_t size)
+/* write() or pread() (at >= 0) until `size` bytes went; `short_errno` for a call that moved none. */
+static int io_all(int fd, char *p, size_t size, off_t at, int short_errno)
 {
-	const char *p = data;
-
 	while (size) {
-		ssize_t n = write(fd, p, size);
+		ssize_t n = at >= 0 ? pread(fd, p, size, at) : write(fd, p, size);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			if (!n)
-				errno = ENOSPC;
+				errno = short_errno;
 			return -1;
 		}
 		p += n;
 		size -= (size_t)n;
+		if (at >= 0)
+			at += n;
 	}
 	return 0;
+}
+
+int write_all(int fd, const void *data, size_t size)
+{
+	return io_all(fd, (char *)data, size, -1, ENOSPC);
+}
+
+int pread_all(int fd, void *buf, size_t size, off_t at)
+{
+	return io_all(fd, buf, size, at, EIO);
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)

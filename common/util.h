@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdbool.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -138,6 +139,8 @@ int mkdir_p(const char *path);
 int mkdir_leading(const char *path);
 /* Writes all `size` bytes to fd, through short writes and EINTR; -1 with errno set. */
 int write_all(int fd, const void *data, size_t size);
+/* pread() of exactly `size` bytes at `at`: 0, or -1 with errno (EIO when the file ends first). */
+int pread_all(int fd, void *buf, size_t size, off_t at);
 /*
  * Writes `len` bytes to `path` through a temporary file beside it, renamed
  * over `path`: a reader, a crash or a full disk never leave a partial file
