@@ -168,33 +168,23 @@ out:
 static int read_entry(const char *path, const char *kind, const char *key, struct strbuf *out,
 		      const char **why)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret, e = 0;
-	size_t start = 0, length = 0, n;
+	size_t start = 0, length = 0, size, n;
+	int fd = open_regular_max(path, DISKCACHE_MAX_ENTRY, &size), ret, e;
 	uint64_t sum = 0;
-	struct stat st;
 	char *head;
 
 	if (fd < 0)
 		return -2;
-	if (fstat(fd, &st) < 0)
-		e = errno;
-	else if (!S_ISREG(st.st_mode))
-		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-	else if ((uintmax_t)st.st_size > DISKCACHE_MAX_ENTRY)
-		e = EFBIG;
-	n = e ? 0 : (size_t)st.st_size;
-	if (n > 4096 + strlen(kind) + strlen(key))
-		n = 4096 + strlen(kind) + strlen(key);
+	n = size < 4096 + strlen(kind) + strlen(key) ? size : 4096 + strlen(kind) + strlen(key);
 	head = xmalloc(n + 1);
-	if (!e && pread_all(fd, head, n, 0) < 0)
+	if (pread_all(fd, head, n, 0) < 0) {
 		e = errno;
-	if (e) {
 		free(head);
 		close(fd);
 		errno = e;
 		return -2;
 	}
-	ret = parse_header(head, n, (size_t)st.st_size, kind, key, &start, &length, &sum, why);
+	ret = parse_header(head, n, size, kind, key, &start, &length, &sum, why);
 	free(head);
 	if (ret > 0) {
 		strbuf_grow(out, length + 1);

@@ -363,7 +363,8 @@ static void shared_kbuild_add(struct trees *t, const char *target, struct kbuild
 {
 	struct trees_kbuilds *k = t->env.kbuilds;
 
-	if (!k || !target || !m || !inputs)
+	/* No list of what it read (nothing would tell a map of other Makefiles): kept to itself. */
+	if (!k || !target || !m || !inputs || !*inputs)
 		return;
 	pthread_mutex_lock(&k->lock);
 	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
@@ -479,7 +480,7 @@ static struct kbuild_map *kbuild_build(struct trees *t, const struct kbuild_targ
 			kbuild_map_save(m, &sb);
 			diskcache_write(t->env.diskcache, "kbuild", key, sb.buf, sb.len);
 		}
-		shared_kbuild_add(t, tkey, m, inputs.buf ? inputs.buf : "");
+		shared_kbuild_add(t, tkey, m, inputs.buf);
 	}
 	free(cached_inputs);
 	strbuf_release(&inputs);

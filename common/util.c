@@ -672,9 +672,8 @@ int read_file(const char *path, char **data, size_t *size)
 	return read_file_max(path, SIZE_MAX, data, size);
 }
 
-int read_file_max(const char *path, size_t max, char **data, size_t *size)
+int open_regular_max(const char *path, size_t max, size_t *size)
 {
-	struct strbuf sb = STRBUF_INIT;
 	/* Non-blocking: a FIFO given as a file must not hang the open. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
 	struct stat st;
@@ -694,8 +693,20 @@ int read_file_max(const char *path, size_t max, char **data, size_t *size)
 		errno = e;
 		return -1;
 	}
+	*size = (size_t)st.st_size;
+	return fd;
+}
+
+int read_file_max(const char *path, size_t max, char **data, size_t *size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t now;
+	int fd = open_regular_max(path, max, &now), e;
+
+	if (fd < 0)
+		return -1;
 	/* One allocation for the size it has now (it may still grow as it is read). */
-	strbuf_grow(&sb, (size_t)st.st_size + 1);
+	strbuf_grow(&sb, now + 1);
 	if (strbuf_read_fd(&sb, fd) < 0) {
 		e = errno;
 		close(fd);

@@ -158,6 +158,12 @@ int read_file(const char *path, char **data, size_t *size);
  * this without the size limit: neither ever blocks on opening a FIFO.
  */
 int read_file_max(const char *path, size_t max, char **data, size_t *size);
+/*
+ * Opens a regular file of at most `max` bytes for reading (not blocking on a
+ * FIFO): its descriptor and *size, or -1 with errno (EISDIR, EINVAL for
+ * another kind of file, EFBIG).
+ */
+int open_regular_max(const char *path, size_t max, size_t *size);
 /* Appends what fd gives until its end; -1 with errno set on a read error. */
 int strbuf_read_fd(struct strbuf *sb, int fd);
 /*
