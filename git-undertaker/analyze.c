@@ -1224,6 +1224,15 @@ void analyze_finish(struct analysis *an)
 			if (an->walk[i].state != WALK_NONE || !skipped(fs->ids, i, &an->opt, &key))
 				finish_block(an, i, &names);
 	}
+	strbuf_release(&key);
+	strvec_clear(&names);
+	analyze_abandon(an);
+}
+
+void analyze_abandon(struct analysis *an)
+{
+	struct file_state *fs = &an->fs;
+
 	for (size_t k = 0; k < fs->nr_models; k++)
 		file_arch_free(&fs->arches[k]);
 	free(fs->arches);
@@ -1232,8 +1241,6 @@ void analyze_finish(struct analysis *an)
 	free(an->walk);
 	free(an->path);
 	free(an);
-	strbuf_release(&key);
-	strvec_clear(&names);
 }
 
 void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,

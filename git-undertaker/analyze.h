@@ -79,6 +79,8 @@ struct analysis *analyze_begin(struct tree_models *tm, const char *path, const s
 size_t analyze_next(const struct analysis *an);
 void analyze_step(struct analysis *an);
 void analyze_finish(struct analysis *an);
+/* Frees the analysis without its defects (an interrupted run). */
+void analyze_abandon(struct analysis *an);
 
 /* analyze_scan() and analyze_scanned() of `data`. */
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,

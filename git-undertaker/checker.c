@@ -49,6 +49,19 @@ struct checker {
 	struct checker *results_of;	/* a range worker: its parent */
 	pthread_mutex_t results_lock;
 	int file_progress;
+	/*
+	 * One side of a commit (defer_begin .. defer_resolve, the root checker's,
+	 * under results_lock): the files whose analysis waits for models of
+	 * other architectures than the primary one, asked model by model.
+	 */
+	int deferring;
+	struct deferred_file *deferred;
+	size_t nr_deferred, alloc_deferred;
+};
+
+struct deferred_file {
+	struct analysis *an;
+	struct cpp_file *f;
 };
 
 static void init_trees(struct checker *c);
@@ -294,6 +307,76 @@ static void includes_key(const struct defconfig_includes *inc, struct strbuf *ke
 }
 
 /*
+ * A C file of a side whose analysis is deferred (defer_begin): its step on
+ * the primary architecture now, on this worker; the others' in
+ * defer_resolve, when `l` is filled. Most files need no other.
+ */
+static void defer_file(struct checker *c, struct trees *ms, const char *path,
+		       const struct blob *blob, const struct analyze_options *aopt,
+		       struct defect_list *l)
+{
+	struct checker *rc = c->results_of ? c->results_of : c;
+	struct cpp_file *f = analyze_scan(&ms->tm, path, blob->data, blob->size);
+	struct analysis *an = analyze_begin(&ms->tm, path, f, aopt, l, &c->input_errors);
+
+	if (analyze_next(an) == ms->tm.primary)
+		analyze_step(an);
+	if (analyze_next(an) == ANALYZE_DONE) {
+		analyze_finish(an);
+		cpp_file_free(f);
+		return;
+	}
+	pthread_mutex_lock(&rc->results_lock);
+	ALLOC_GROW(rc->deferred, rc->nr_deferred + 1, rc->alloc_deferred);
+	rc->deferred[rc->nr_deferred].an = an;
+	rc->deferred[rc->nr_deferred++].f = f;
+	pthread_mutex_unlock(&rc->results_lock);
+}
+
+static void defer_begin(struct checker *c)
+{
+	c->deferring = 1;
+}
+
+/*
+ * The deferred files' other architectures, model by model (the primary
+ * one first, then by index, as each file's scope goes): model `a` is
+ * built, asked by every file that needs it and freed before the next, so
+ * that one model of the side besides the primary one is alive at a time
+ * instead of one per architecture. Then their defects. No worker runs.
+ */
+static void defer_resolve(struct checker *c, struct trees *owner)
+{
+	size_t n = trees_nr_models(owner), primary = owner->tm.primary;
+	int left = 1;
+
+	c->deferring = 0;
+	while (left && !process_interrupted()) {
+		left = 0;
+		for (size_t g = 0; g < n && !process_interrupted(); g++) {
+			size_t a = !g ? primary : g - 1 < primary ? g - 1 : g;
+
+			for (size_t p = 0; p < c->nr_deferred; p++)
+				if (analyze_next(c->deferred[p].an) == a)
+					analyze_step(c->deferred[p].an);
+			trees_release_model(owner, a);
+		}
+		for (size_t p = 0; p < c->nr_deferred; p++)
+			left |= analyze_next(c->deferred[p].an) != ANALYZE_DONE;
+	}
+	for (size_t p = 0; p < c->nr_deferred; p++) {
+		if (process_interrupted())
+			analyze_abandon(c->deferred[p].an);
+		else
+			analyze_finish(c->deferred[p].an);
+		cpp_file_free(c->deferred[p].f);
+	}
+	free(c->deferred);
+	c->deferred = NULL;
+	c->nr_deferred = c->alloc_deferred = 0;
+}
+
+/*
  * Appends the defects of one blob under one model set to `l`; `includes`:
  * a U-Boot defconfig's (defconfig_includes), else NULL.
  */
@@ -319,6 +402,8 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 		for (size_t i = 0; includes && i < includes->errors.nr; i++)
 			error("%s", includes->errors.v[i]);
 		kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);
+	} else if ((c->results_of ? c->results_of : c)->deferring) {
+		defer_file(c, ms, path, blob, &aopt, l);
 	} else {
 		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
 	}
@@ -438,7 +523,7 @@ struct commit_work {
 	size_t nr;
 	struct parallel_queue queue;	/* the items, to the workers */
 	struct progress *progress;
-	int parent_side;	/* item_before() only */
+	enum { PHASE_CHECK, PHASE_BEFORE, PHASE_AFTER } phase;	/* see check_items() */
 };
 
 /*
@@ -460,6 +545,21 @@ static const struct defect_list *item_before(struct checker *c, const struct com
 	if (fc->status != 'A' && checked_file(ps, fc->old_path))
 		return blob_defects(c, ps, cw->parent, fc->old_path, &fc->old_blob);
 	return NULL;
+}
+
+/*
+ * The commit's defects of an item as check_item() asks them, computed
+ * ahead (the commit's side on its own): they wait in the results.
+ */
+static void item_after(struct checker *c, const struct commit_work *cw, struct trees *ms,
+		       const struct commit_item *it)
+{
+	const struct file_change *fc = it->fc;
+
+	if (!fc)
+		blob_defects(c, ms, cw->commit, it->path, &it->blob);
+	else if (fc->status != 'D' && checked_file(ms, fc->new_path))
+		blob_defects(c, ms, cw->commit, fc->new_path, &fc->new_blob);
 }
 
 static void check_item(struct checker *c, const struct commit_work *cw, struct trees *ps,
@@ -569,8 +669,12 @@ static void commit_run(struct checker *wc, size_t j, void *data)
 
 		if (i >= cw->nr)
 			break;
-		if (cw->parent_side) {
+		if (cw->phase == PHASE_BEFORE) {
 			item_before(wc, cw, ps, &cw->items[i]);
+			continue;
+		}
+		if (cw->phase == PHASE_AFTER) {
+			item_after(wc, cw, ms, &cw->items[i]);
 			continue;
 		}
 		check_item(wc, cw, ps, ms, &cw->items[i]);
@@ -635,9 +739,15 @@ static void check_items_serial(struct checker *c, struct commit_work *cw)
 	struct trees *ms = commit_trees(c, cw->commit);
 
 	if (parent_first(ps, ms)) {
+		defer_begin(c);
 		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
 			item_before(c, cw, ps, &cw->items[i]);
+		defer_resolve(c, ps);
 		trees_release_others(ps);
+		defer_begin(c);
+		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
+			item_after(c, cw, ms, &cw->items[i]);
+		defer_resolve(c, ms);
 	}
 	for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
 		check_item(c, cw, ps, ms, &cw->items[i]);
@@ -661,11 +771,18 @@ static void check_items(struct checker *c, struct commit_work *cw)
 	ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	ms = commit_trees(c, cw->commit);
 	if (parent_first(ps, ms)) {
-		cw->parent_side = 1;
+		defer_begin(c);
+		cw->phase = PHASE_BEFORE;
 		run_workers(c, jobs, commit_run, cw);
-		cw->parent_side = 0;
 		cw->queue.next = 0;
+		defer_resolve(c, ps);
 		trees_release_others(ps);
+		defer_begin(c);
+		cw->phase = PHASE_AFTER;
+		run_workers(c, jobs, commit_run, cw);
+		cw->queue.next = 0;
+		defer_resolve(c, ms);
+		cw->phase = PHASE_CHECK;
 	}
 	run_workers(c, jobs, commit_run, cw);
 	share_trees(c, cw, jobs, 0);
