@@ -523,7 +523,8 @@ struct commit_work {
 	size_t nr;
 	struct parallel_queue queue;	/* the items, to the workers */
 	struct progress *progress;
-	enum { PHASE_CHECK, PHASE_BEFORE, PHASE_AFTER } phase;	/* see check_items() */
+	enum { PHASE_CHECK, PHASE_BEFORE, PHASE_AFTER } phase;	/* see side_items() */
+	int kcheck_pass;	/* PHASE_BEFORE/AFTER: the Kconfig files and defconfigs, else the others */
 };
 
 /*
@@ -654,6 +655,21 @@ static void run_workers(struct checker *c, size_t n, worker_fn fn, void *data)
 	}
 }
 
+/* An item of a side's pass (side_items): its defects on that side, waiting in the results. */
+static void side_item(struct checker *c, const struct commit_work *cw, struct trees *ps,
+		      struct trees *ms, const struct commit_item *it)
+{
+	const struct file_change *fc = it->fc;
+	const char *path = !fc ? it->path : cw->phase == PHASE_BEFORE ? fc->old_path : fc->new_path;
+
+	if (path && !kcheck_is_checked_path(path) != !cw->kcheck_pass)
+		return;
+	if (cw->phase == PHASE_BEFORE)
+		item_before(c, cw, ps, it);
+	else
+		item_after(c, cw, ms, it);
+}
+
 static void commit_run(struct checker *wc, size_t j, void *data)
 {
 	struct commit_work *cw = data;
@@ -669,12 +685,8 @@ static void commit_run(struct checker *wc, size_t j, void *data)
 
 		if (i >= cw->nr)
 			break;
-		if (cw->phase == PHASE_BEFORE) {
-			item_before(wc, cw, ps, &cw->items[i]);
-			continue;
-		}
-		if (cw->phase == PHASE_AFTER) {
-			item_after(wc, cw, ms, &cw->items[i]);
+		if (cw->phase != PHASE_CHECK) {
+			side_item(wc, cw, ps, ms, &cw->items[i]);
 			continue;
 		}
 		check_item(wc, cw, ps, ms, &cw->items[i]);
@@ -733,21 +745,50 @@ static int parent_first(struct trees *ps, struct trees *ms)
 	return ps && ms && ps != ms && trees_nr_models(ps) > 1;
 }
 
+/*
+ * One side of a commit whose two sides have different build files
+ * (parent_first), PHASE_BEFORE on the parent's trees or PHASE_AFTER on
+ * the commit's: its Kconfig files and defconfigs first, whose checks walk
+ * the architectures file by file (the models they build stay for the C
+ * files); then its C files, each on the primary architecture, the others
+ * model by model (defer_resolve: each model and Kbuild map freed once
+ * every file has asked it); then every model but the primary one is
+ * freed. The Kconfig files last instead built every model again (v6.1..
+ * v6.12 -- kernel/: 2.32 GB, 96.6 s wall against 2.75 GB, 39.8 s).
+ */
+static void side_items(struct checker *c, struct commit_work *cw, size_t jobs, struct trees *t,
+		       int phase)
+{
+	struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
+	struct trees *ms = commit_trees(c, cw->commit);
+
+	cw->phase = phase;
+	for (int kpass = 1; kpass >= 0; kpass--) {
+		cw->kcheck_pass = kpass;
+		if (!kpass)
+			defer_begin(c);
+		if (jobs > 1) {
+			run_workers(c, jobs, commit_run, cw);
+			cw->queue.next = 0;
+		} else {
+			for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
+				side_item(c, cw, ps, ms, &cw->items[i]);
+		}
+		if (!kpass)
+			defer_resolve(c, t);
+	}
+	trees_release_others(t);
+	cw->phase = PHASE_CHECK;
+}
+
 static void check_items_serial(struct checker *c, struct commit_work *cw)
 {
 	struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	struct trees *ms = commit_trees(c, cw->commit);
 
 	if (parent_first(ps, ms)) {
-		defer_begin(c);
-		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
-			item_before(c, cw, ps, &cw->items[i]);
-		defer_resolve(c, ps);
-		trees_release_others(ps);
-		defer_begin(c);
-		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
-			item_after(c, cw, ms, &cw->items[i]);
-		defer_resolve(c, ms);
+		side_items(c, cw, 1, ps, PHASE_BEFORE);
+		side_items(c, cw, 1, ms, PHASE_AFTER);
 	}
 	for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
 		check_item(c, cw, ps, ms, &cw->items[i]);
@@ -771,18 +812,8 @@ static void check_items(struct checker *c, struct commit_work *cw)
 	ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	ms = commit_trees(c, cw->commit);
 	if (parent_first(ps, ms)) {
-		defer_begin(c);
-		cw->phase = PHASE_BEFORE;
-		run_workers(c, jobs, commit_run, cw);
-		cw->queue.next = 0;
-		defer_resolve(c, ps);
-		trees_release_others(ps);
-		defer_begin(c);
-		cw->phase = PHASE_AFTER;
-		run_workers(c, jobs, commit_run, cw);
-		cw->queue.next = 0;
-		defer_resolve(c, ms);
-		cw->phase = PHASE_CHECK;
+		side_items(c, cw, jobs, ps, PHASE_BEFORE);
+		side_items(c, cw, jobs, ms, PHASE_AFTER);
 	}
 	run_workers(c, jobs, commit_run, cw);
 	share_trees(c, cw, jobs, 0);
