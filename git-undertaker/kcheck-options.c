@@ -169,14 +169,23 @@ static void add_option_defects(struct tree_models *tm, const char *path, struct 
  * Options of `path` whose dependency no configuration meets (dead) or that
  * every configuration sets though they have a prompt (undead), on every
  * architecture that reads the file: the primary one first, then those its
- * symbols point to, then the others, stopping when none is left. The walk
- * goes one architecture at a time (kcheck_options_wants names the next).
+ * symbols point to, then the others, stopping when none is left.
+ *
+ * The walk goes one architecture at a time, in that order until one reads
+ * the file; then in any order (kcheck_options_wants): an option is dead
+ * when it is dead on every architecture that reads the file, undead when
+ * it is alive on that first one and undead on every one, and the walk
+ * goes on while one is left, so whatever the order the same architectures
+ * decide. The first reader alone gives an option its text and its place.
  */
 struct kcheck_options_walk {
 	struct tree_models *tm;
 	char *path;
 	int explain;
-	size_t *scope, nr_scope, k;	/* k: the next position */
+	size_t *scope, nr_scope;
+	char *asked;			/* by position in scope */
+	size_t k;			/* the first position not asked */
+	int ended;			/* no option left, or every position asked */
 	struct strmap states;
 	struct strvec order;
 };
@@ -202,12 +211,22 @@ struct kcheck_options_walk *kcheck_options_begin(struct tree_models *tm, const c
 		if (k == w->nr_scope)
 			w->scope[w->nr_scope++] = a;
 	}
+	w->asked = xcalloc(w->nr_scope + 1, 1);
+	w->ended = !w->nr_scope;
 	return w;
 }
 
 int kcheck_options_wants(const struct kcheck_options_walk *w, size_t a)
 {
-	return w->k < w->nr_scope && w->scope[w->k] == a;
+	if (w->ended)
+		return 0;
+	/* Before the first reader, in order. */
+	if (!w->order.nr)
+		return w->scope[w->k] == a;
+	for (size_t k = w->k; k < w->nr_scope; k++)
+		if (w->scope[k] == a)
+			return !w->asked[k];
+	return 0;
 }
 
 void kcheck_options_on(struct kcheck_options_walk *w, size_t a)
@@ -215,10 +234,16 @@ void kcheck_options_on(struct kcheck_options_walk *w, size_t a)
 	struct tree_models *tm = w->tm;
 	struct arch_model *am;
 	int left = 0;
+	size_t k = w->k;
 
 	if (!kcheck_options_wants(w, a))
 		return;
-	w->k++;
+	while (w->scope[k] != a)
+		k++;
+	w->asked[k] = 1;
+	while (w->k < w->nr_scope && w->asked[w->k])
+		w->k++;
+	w->ended = w->k == w->nr_scope;
 	if (tm->hold)
 		tm->hold(tm->data, a);
 	am = tm->get(tm->data, a);
@@ -233,14 +258,14 @@ void kcheck_options_on(struct kcheck_options_walk *w, size_t a)
 		left = os->dead || os->undead;
 	}
 	if (!left && w->order.nr)
-		w->k = w->nr_scope;
+		w->ended = 1;
 }
 
 void kcheck_options_end(struct kcheck_options_walk *w, struct defect_list *out)
 {
 	struct kcheck_options opt = { .explain = w->explain };
 
-	while (w->k < w->nr_scope)
+	while (!w->ended)
 		kcheck_options_on(w, w->scope[w->k]);
 	add_option_defects(w->tm, w->path, &w->states, &w->order, &opt, out);
 	kcheck_options_free(w);
@@ -258,6 +283,7 @@ void kcheck_options_free(struct kcheck_options_walk *w)
 	}
 	strmap_clear(&w->states, NULL);
 	strvec_clear(&w->order);
+	free(w->asked);
 	free(w->scope);
 	free(w->path);
 	free(w);
