@@ -1006,6 +1006,9 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	}
 }
 
+/* The blob cache's budget in a census: see checker_census(). */
+#define CENSUS_BLOB_CACHE ((size_t)8 << 20)
+
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct census cs = { .checker = c, .commit = *commit };
@@ -1016,6 +1019,13 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	if (!ms)
 		return -1;
 	cs.trees = ms;
+	/*
+	 * The census reads each file once: a blob kept after it was analysed
+	 * is never read again, and the default budget held 256 MiB of them
+	 * (half the heap of the x86 census of Linux). The headers that the
+	 * include scan reads again are its own to keep.
+	 */
+	repo_set_cache_limit(c->repo, CENSUS_BLOB_CACHE);
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	census_spans(&cs, ms);
 	if (jobs > cs.nr)
