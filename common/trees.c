@@ -616,13 +616,6 @@ static size_t file_why(void *data, size_t i, const char *path, struct kbuild_why
 	return map ? kbuild_map_why(map, path, out, max) : 0;
 }
 
-static int symbol_removed(void *data, const char *name, struct strbuf *out)
-{
-	struct trees *t = data;
-
-	return t->env.removed(t->env.removed_data, &t->commit, name, out);
-}
-
 int trees_arch_index(const struct trees *t, const char *arch)
 {
 	for (size_t i = 0; arch && i < t->arches.nr; i++)
@@ -843,8 +836,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 		"the build" : "kbuild";
 	t->tm.data = t;
 	t->tm.get = get_model;
-	if (env->removed)
-		t->tm.removed = symbol_removed;
+	t->tm.explain_removals = env->explain_removals;
 	t->tm.nr_arches = t->arches.nr;
 	/* The names are the strvec's own strings. */
 	t->tm.arch_names = (const char *const *)t->arches.v;

@@ -76,11 +76,11 @@ struct tree_models {
 	size_t (*file_why)(void *data, size_t i, const char *path, struct kbuild_why *out,
 			   size_t max);
 	/*
-	 * --explain of a missing name: appends where it was defined before it
-	 * disappeared ("path:line until <commit> (<title>)") and returns 1, or
-	 * returns 0. May be NULL.
+	 * --explain: the explanation of a missing name is to say where it was
+	 * defined before it disappeared. The walk of the history that finds it
+	 * is the caller's, for the defects it reports (analyze.h).
 	 */
-	int (*removed)(void *data, const char *name, struct strbuf *out);
+	int explain_removals;
 	size_t primary;			/* the architecture to try first */
 	const char *only_arch;		/* --arch */
 	/*
@@ -151,9 +151,7 @@ struct trees_env {
 	 * parent): set by trees_cache_init, NULL elsewhere.
 	 */
 	struct trees_kbuilds *kbuilds;
-	/* tree_models.removed, or NULL. */
-	int (*removed)(void *data, const git_oid *commit, const char *name, struct strbuf *out);
-	void *removed_data;
+	int explain_removals;	/* tree_models.explain_removals */
 };
 
 struct trees {

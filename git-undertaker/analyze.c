@@ -626,6 +626,42 @@ static void explain_kbuild(struct defect *d, struct file_state *fs, size_t i)
 	strbuf_release(&sb);
 }
 
+/* analyze_explain_missing's placeholder: the name follows (no line of text starts so). */
+#define REMOVAL_MARK "\001removed "
+
+void analyze_resolve_removals(struct defect_list *l, int show_all,
+			      int (*removed)(void *data, const char *name, struct strbuf *out),
+			      void *data)
+{
+	struct strbuf where = STRBUF_INIT;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		struct defect *d = &l->v[i];
+		int shown = d->status == STATUS_NEW || show_all;
+		size_t kept = 0;
+
+		for (size_t k = 0; k < d->explanation.nr; k++) {
+			char *line = (char *)d->explanation.v[k];
+			const char *name;
+
+			if (!starts_with(line, REMOVAL_MARK)) {
+				d->explanation.v[kept++] = line;
+				continue;
+			}
+			name = line + strlen(REMOVAL_MARK);
+			strbuf_reset(&where);
+			if (shown && removed(data, name, &where) > 0)
+				d->explanation.v[kept++] =
+					xstrfmt("%s was defined at %s", name, where.buf);
+			free(line);
+		}
+		d->explanation.nr = kept;
+		if (kept < d->explanation.alloc)
+			d->explanation.v[kept] = NULL;
+	}
+	strbuf_release(&where);
+}
+
 void analyze_explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
 {
 	const char *s = starts_with(name, "CONFIG_") ? name + 7 : name;
@@ -646,13 +682,8 @@ void analyze_explain_missing(struct defect *d, const struct tree_models *tm, con
 		if (dist == best && near.nr < 3)
 			strvec_pushf(&near, "CONFIG_%s (%s)", e->key, (const char *)e->value);
 	}
-	if (tm->removed) {
-		struct strbuf where = STRBUF_INIT;
-
-		if (tm->removed(tm->data, name, &where) > 0)
-			strvec_pushf(&d->explanation, "%s was defined at %s", name, where.buf);
-		strbuf_release(&where);
-	}
+	if (tm->explain_removals)
+		strvec_pushf(&d->explanation, REMOVAL_MARK "%s", name);
 	if (!near.nr)
 		strvec_pushf(&d->explanation, "%s is defined by no Kconfig file of this tree", name);
 	else

@@ -65,9 +65,22 @@ void analyze_file(struct tree_models *tm, const char *path, const char *data, si
 
 /*
  * --explain of a name no Kconfig file defines: where it was defined before it
- * disappeared (tm->removed) and the defined names nearest to it, as lines of
- * d->explanation.
+ * disappeared and the defined names nearest to it, as lines of
+ * d->explanation. Where it was defined takes a walk of the history, which
+ * most defects of a commit (those it does not introduce) never print: with
+ * tm->explain_removals the line is left as a placeholder that
+ * analyze_resolve_removals() fills in for the defects reported.
  */
 void analyze_explain_missing(struct defect *d, const struct tree_models *tm, const char *name);
+
+/*
+ * Fills in the placeholders of the defects that are printed (new ones, all
+ * with show_all): `removed` appends where `name` was defined ("path:line until
+ * <commit> (<title>)") and returns 1, or returns 0 and the line goes. The
+ * placeholders of the other defects go too.
+ */
+void analyze_resolve_removals(struct defect_list *l, int show_all,
+			      int (*removed)(void *data, const char *name, struct strbuf *out),
+			      void *data);
 
 #endif

@@ -157,13 +157,13 @@ size_t checker_input_errors(const struct checker *c)
 	return c->input_errors;
 }
 
-/* tm.removed: the history walk, once per name and run. */
-static int symbol_removed(void *data, const git_oid *commit, const char *name,
+/* Where a name was defined: the history walk, once per name and run. */
+static int symbol_removed(struct checker *c, const git_oid *commit, const char *name,
 			  struct strbuf *out)
 {
-	struct checker *c = data;
 	const char *known;
 	int ret;
+	double t;
 
 	if (strmap_contains(&c->removals, name)) {
 		known = strmap_get(&c->removals, name);
@@ -171,9 +171,32 @@ static int symbol_removed(void *data, const git_oid *commit, const char *name,
 			strbuf_addstr(out, known);
 		return known != NULL;
 	}
+	t = trees_stats_clock(c->opts->common.stats);
 	ret = trees_cache_removal(&c->trees, commit, name, out);
+	trees_stats_report("history walk", name, t);
 	strmap_put(&c->removals, name, ret > 0 ? xstrdup(out->buf) : NULL);
 	return ret > 0;
+}
+
+struct removals_at {
+	struct checker *checker;
+	const git_oid *commit;
+};
+
+static int removed_at(void *data, const char *name, struct strbuf *out)
+{
+	struct removals_at *ra = data;
+
+	return symbol_removed(ra->checker, ra->commit, name, out);
+}
+
+/* --explain: where the missing names of the defects reported were defined (analyze.h). */
+static void explain_removals(struct checker *c, const git_oid *commit, struct defect_list *l)
+{
+	struct removals_at ra = { c, commit };
+
+	if (c->opts->explain)
+		analyze_resolve_removals(l, c->opts->show_all, removed_at, &ra);
 }
 
 /* The trees of every commit this checker sees: its caches and options. */
@@ -205,8 +228,7 @@ static void init_trees(struct checker *c)
 		 * budget what the next rebase stop or CI job reads.
 		 */
 		.no_model_entries = c->opts->all,
-		.removed = c->opts->explain ? symbol_removed : NULL,
-		.removed_data = c,
+		.explain_removals = c->opts->explain,
 	};
 
 	trees_cache_init(&c->trees, &env, c->parent ? &c->parent->trees : NULL);
@@ -835,6 +857,8 @@ int checker_check_commit(struct checker *c, const git_oid *commit, struct defect
 	ret = other_parents(c, parents.oid, parents.nr, out);
 	if (!ret)
 		ret = accept_commit(c, commit, out);
+	if (!ret)
+		explain_removals(c, commit, out);
 	commit_list_clear(&parents);
 	return ret;
 fail:
@@ -1006,6 +1030,9 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	}
 }
 
+/* The blob cache's budget in a census: see checker_census(). */
+#define CENSUS_BLOB_CACHE ((size_t)8 << 20)
+
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	struct census cs = { .checker = c, .commit = *commit };
@@ -1016,6 +1043,13 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	if (!ms)
 		return -1;
 	cs.trees = ms;
+	/*
+	 * The census reads each file once: a blob kept after it was analysed
+	 * is never read again, and the default budget held 256 MiB of them
+	 * (half the heap of the x86 census of Linux). The headers that the
+	 * include scan reads again are its own to keep.
+	 */
+	repo_set_cache_limit(c->repo, CENSUS_BLOB_CACHE);
 	repo_for_each_file(c->repo, commit, "", census_list, &cs);
 	census_spans(&cs, ms);
 	if (jobs > cs.nr)
@@ -1049,6 +1083,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	free(cs.blobs);
 	free(cs.spans);
 	defect_list_sort(out);
+	explain_removals(c, commit, out);
 	return 0;
 }
 

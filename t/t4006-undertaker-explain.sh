@@ -66,4 +66,18 @@ test_expect_success 'a renamed option: the commit that renamed it, and the new n
 	test $(grep -c "CONFIG_OLD_NAME was defined" out) = 1
 '
 
+test_expect_success 'history is walked only for the names of the defects reported' '
+	echo "int more;" >>late.c &&
+	git add . && test_tick && git commit -q -m "late.c: more, beside its old defect" &&
+	UNDERTAKER_STATS=1 git undertaker --no-notes --explain HEAD >out 2>err &&
+	! grep "^late.c" out &&
+	! grep "^history walk" err &&
+	UNDERTAKER_STATS=1 git undertaker --no-notes --explain --show=all HEAD >out 2>err &&
+	grep "^late.c:1: dead block B0 (missing CONFIG_OLD_NAME, global): #ifdef CONFIG_OLD_NAME \[unchanged\]$" out &&
+	grep "^    CONFIG_OLD_NAME was defined at Kconfig:6 until $(git rev-parse --short=12 renamed)" out &&
+	test $(grep -c "^history walk CONFIG_OLD_NAME" err) = 1 &&
+	git undertaker --no-notes --explain --format=json HEAD >out &&
+	! grep "removed" out
+'
+
 test_done
