@@ -46,13 +46,35 @@ int buildfiles_is_kconfig_file(const char *name)
 	       !strcmp(name, "Config.in") || starts_with(name, "Config.src");
 }
 
+/*
+ * Is some directory of `path` (up to `end`) a test suite's, `test` or
+ * `tests` (Linux's and U-Boot's scripts/kconfig/tests/<case>/defconfig,
+ * U-Boot's tools/buildman/test/configs/)? Its files are a tool's test
+ * inputs, not configurations of the tree.
+ */
+static int in_test_directory(const char *path, const char *end)
+{
+	for (const char *p = path; p < end;) {
+		const char *slash = memchr(p, '/', end - p);
+		size_t len = (slash ? slash : end) - p;
+
+		if ((len == 4 && !strncmp(p, "test", 4)) || (len == 5 && !strncmp(p, "tests", 5)))
+			return 1;
+		if (!slash)
+			break;
+		p = slash + 1;
+	}
+	return 0;
+}
+
 int buildfiles_is_defconfig(const char *path)
 {
 	const char *base = strrchr(path, '/'), *dir_end = base ? base : path;
 
 	base = base ? base + 1 : path;
 	if (ends_with(base, ".h") || ends_with(base, ".c") || buildfiles_is_kconfig_file(base) ||
-	    buildfiles_is_makefile(base) || starts_with(base, "README"))
+	    buildfiles_is_makefile(base) || starts_with(base, "README") ||
+	    in_test_directory(path, dir_end))
 		return 0;
 	/*
 	 * Linux's and Zephyr's *_defconfig, U-Boot's and coreboot's configs/,

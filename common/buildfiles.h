@@ -58,7 +58,10 @@ void buildfiles_trim(struct buildfiles *b, const git_oid *keep, size_t nr_keep);
 int buildfiles_kconfig_defines(struct buildfiles *b, const git_oid *commit, const char *name);
 int buildfiles_is_kconfig_file(const char *name);
 int buildfiles_is_makefile(const char *name);
-/* Is the file at `path` a defconfig or config fragment (CONFIG_X=y lines)? */
+/*
+ * Is the file at `path` a defconfig or config fragment (CONFIG_X=y lines)?
+ * Not under a directory named `test` or `tests` (kconfig's own test cases).
+ */
 int buildfiles_is_defconfig(const char *path);
 
 /*

@@ -580,7 +580,7 @@ static void parse_help(struct parse_state *ps)
 	const char *text = ps->nr_xt > 1 ? ps->xt[1].text : "";
 
 	/* kconfig takes help in menus and comments too, and ignores it. */
-	if (def && (ps->cur.kind == K_CONFIG || ps->cur.kind == K_MENUCONFIG || ps->cur.kind == K_CHOICE))
+	if (def && ps->opts->keep_help && (ps->cur.kind == K_CONFIG || ps->cur.kind == K_MENUCONFIG || ps->cur.kind == K_CHOICE))
 		def->help = arena_strndup(&ps->kc->priv->arena, text, strlen(text));
 }
 

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mem_tree t = { data, size };
 	struct kconfig_reader r = { 0 };
-	struct kconfig_options o = { .quiet = 1 };
+	struct kconfig_options o = { .quiet = 1, .keep_help = 1 };
 	struct kconfig *kc;
 
 	r.data = &t;

@@ -323,8 +323,8 @@ static const char *value_name(int v)
 	return v == 2 ? "y" : v == 1 ? "m" : v == 0 ? "n" : "unset";
 }
 
-static void add_dropped(const char *path, const struct dc_line *l, const char *why,
-			const struct strvec *culprit, struct defect_list *out)
+static struct defect *add_dropped(const char *path, const struct dc_line *l, const char *why,
+				  const struct strvec *culprit, struct defect_list *out)
 {
 	struct defect *d = kcheck_add_defect(out, path, l->line, DEFECT_DROPPED, CAUSE_KCONFIG);
 	struct strbuf sb = STRBUF_INIT;
@@ -342,6 +342,7 @@ static void add_dropped(const char *path, const struct dc_line *l, const char *w
 	for (size_t i = 0; culprit && i < culprit->nr; i++)
 		if (strcmp(culprit->v[i], d->symbols.v[0]))
 			strvec_push(&d->symbols, culprit->v[i]);
+	return d;
 }
 
 /* Is the text one of the symbol's constant defaults (kept when the prompt is hidden)? */
@@ -387,21 +388,273 @@ static enum ask first_question(struct model_defconfig *dc, const struct dc_line 
 	return ASK_VALUE;
 }
 
-/* A line dropped, with what drops it. */
-static void report_line(struct model_defconfig *dc, const char *path, const struct dc_line *l,
-			const struct kconfig_symbol *modules, struct defect_list *out)
+/*
+ * --explain: which Kconfig lines drop a line, and why each symbol they name
+ * has the value it has in the configuration conf makes of the defconfig:
+ * "CONFIG_SPI_FLASH_BAR is y: line 40 sets it", "CONFIG_A is n: the
+ * defconfig does not set it, and nothing that is on selects it".
+ */
+struct why {
+	struct model_defconfig *dc;
+	struct kconfig *kc;
+	const struct dc_line *lines;
+	size_t nr;
+	struct strvec *out;
+	struct strvec told;	/* the symbols already said */
+};
+
+/* The line of the defconfig that sets s and is not set again, or NULL. */
+static const struct dc_line *line_setting(const struct why *w, const struct kconfig_symbol *s)
 {
+	for (size_t i = 0; i < w->nr; i++)
+		if (w->lines[i].sym == s && !w->lines[i].later)
+			return &w->lines[i];
+	return NULL;
+}
+
+static void add_where(struct strbuf *sb, const struct dc_line *l)
+{
+	if (l->path && l->file_line != l->line)
+		strbuf_addf(sb, "%s:%d", l->path, l->file_line);
+	else
+		strbuf_addf(sb, "line %d", l->line);
+}
+
+/* The line of from's `select s` (or `imply s`), else from's own. */
+static int reverse_line(const struct kconfig_definition *from, const struct kconfig_symbol *s,
+			int imply)
+{
+	const struct kconfig_select *sel = imply ? from->implies : from->selects;
+	size_t nr = imply ? from->nr_implies : from->nr_selects;
+
+	for (size_t j = 0; j < nr; j++)
+		if (sel[j].target == s)
+			return sel[j].line;
+	return from->loc.line;
+}
+
+/* "; CONFIG_T (path:line) selects it" for the first of rev that is on: T; NULL when none is. */
+static const struct kconfig_symbol *on_reverse(const struct why *w, const struct kconfig_symbol *s,
+					       const struct kconfig_reverse *rev, size_t nr,
+					       int imply, struct strbuf *sb)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct kconfig_definition *from = rev[i].from;
+
+		if (!from->symbol || model_defconfig_value(w->dc, from->symbol) <= 0)
+			continue;
+		strbuf_addf(sb, "; CONFIG_%s (%s:%d) %s it", from->symbol->name, from->loc.path,
+			    reverse_line(from, s, imply), imply ? "implies" : "selects");
+		return from->symbol;
+	}
+	return NULL;
+}
+
+/* Why s has its value here: the line that sets it, what selects it, or its defaults. */
+static void say_value(struct why *w, const struct kconfig_symbol *s)
+{
+	const struct dc_line *set = line_setting(w, s);
+	int v = model_defconfig_value(w->dc, s);
+	const struct kconfig_symbol *by = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	size_t defaults = 0;
+
+	for (size_t i = 0; i < w->told.nr; i++)
+		if (!strcmp(w->told.v[i], s->name))
+			return;
+	strvec_push(&w->told, s->name);
+	strbuf_addf(&sb, "CONFIG_%s is %s: ", s->name, value_name(v));
+	if (set && set->want == v) {
+		add_where(&sb, set);
+		strbuf_addstr(&sb, " sets it");
+		goto done;
+	}
+	if (set) {
+		add_where(&sb, set);
+		strbuf_addf(&sb, " sets %s, which kconfig does not keep", value_name(set->want));
+		goto done;
+	}
+	strbuf_addstr(&sb, "the defconfig does not set it");
+	if (v > 0 && ((by = on_reverse(w, s, s->selected_by, s->nr_selected_by, 0, &sb)) ||
+		      (by = on_reverse(w, s, s->implied_by, s->nr_implied_by, 1, &sb))))
+		goto done;
+	for (size_t k = 0; k < s->nr_defs; k++)
+		defaults += s->defs[k]->nr_defaults;
+	if (!s->nr_defs)
+		strbuf_addstr(&sb, ", and no Kconfig of this architecture defines it");
+	else if (defaults)
+		strbuf_addf(&sb, ", and its default (%s:%d) gives %s", s->defs[0]->loc.path,
+			    s->defs[0]->loc.line, value_name(v));
+	else
+		strbuf_addstr(&sb, v > 0 ? "" : ", it has no default, and nothing that is on selects it");
+done:
+	strvec_push(w->out, sb.buf);
+	strbuf_release(&sb);
+	if (by)
+		say_value(w, by);
+}
+
+/* The symbols of e that fail it, each with why it has its value. */
+static void say_failing(struct why *w, const struct kconfig_expr *e)
+{
+	struct strvec off = STRVEC_INIT;
+
+	off_symbols(w->dc, e, 0, &off);
+	for (size_t i = 0; i < off.nr; i++) {
+		const struct kconfig_symbol *o = kconfig_lookup(w->kc, off.v[i] + 7);
+
+		if (o)
+			say_value(w, o);
+	}
+	strvec_clear(&off);
+}
+
+/* The dependency or prompt condition that hides s, and what fails in it. */
+static void say_hidden(struct why *w, const struct kconfig_symbol *s)
+{
+	size_t prompted = 0;
+
+	for (size_t k = 0; k < s->nr_defs; k++)
+		prompted += s->defs[k]->nr_prompts > 0;
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_definition *d = s->defs[k];
+		struct strbuf sb = STRBUF_INIT;
+
+		/* A definition without a prompt shows none: only those with one count. */
+		if (prompted && !d->nr_prompts)
+			continue;
+
+		strbuf_addf(&sb, "CONFIG_%s (%s:%d) ", s->name, d->loc.path, d->loc.line);
+		if (d->dep) {
+			strbuf_addstr(&sb, "depends on ");
+			kconfig_expr_print(d->dep, &sb);
+		} else if (!d->nr_prompts) {
+			strbuf_addstr(&sb, "has no prompt: only its default and what selects it set it");
+		}
+		for (size_t j = 0; j < d->nr_prompts; j++)
+			if (d->prompts[j].cond) {
+				strbuf_addstr(&sb, d->dep ? ", and its prompt shows only if " :
+					      "shows its prompt only if ");
+				kconfig_expr_print(d->prompts[j].cond, &sb);
+			}
+		if (!d->dep && d->nr_prompts && sb.len && sb.buf[sb.len - 1] == ' ')
+			strbuf_addstr(&sb, "has a prompt that does not show");
+		strvec_push(w->out, sb.buf);
+		strbuf_release(&sb);
+		say_failing(w, d->dep);
+		for (size_t j = 0; j < d->nr_prompts; j++)
+			say_failing(w, d->prompts[j].cond);
+	}
+}
+
+/* The symbols that are on and select s (the line wants it n). */
+static void say_selected(struct why *w, const struct kconfig_symbol *s)
+{
+	for (size_t i = 0; i < s->nr_selected_by; i++) {
+		const struct kconfig_definition *from = s->selected_by[i].from;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!from->symbol || model_defconfig_value(w->dc, from->symbol) <= 0)
+			continue;
+		strbuf_addf(&sb, "CONFIG_%s is selected by CONFIG_%s (%s:%d)", s->name,
+			    from->symbol->name, from->loc.path, reverse_line(from, s, 0));
+		if (s->selected_by[i].cond) {
+			strbuf_addstr(&sb, " if ");
+			kconfig_expr_print(s->selected_by[i].cond, &sb);
+		}
+		strvec_push(w->out, sb.buf);
+		strbuf_release(&sb);
+		say_value(w, from->symbol);
+	}
+}
+
+/*
+ * The member of s's choice that is picked instead (the line wants s y), or
+ * that the choice picks s (the line wants it n).
+ */
+static void say_choice(struct why *w, const struct kconfig_symbol *s, int want)
+{
+	for (size_t k = 0; k < s->nr_defs; k++) {
+		const struct kconfig_choice *c = s->defs[k]->choice;
+		const struct kconfig_location *at = c ? &c->defs[0]->loc : NULL;
+
+		if (c && !want && model_defconfig_value(w->dc, s) == 2) {
+			strvec_pushf(w->out, "CONFIG_%s is the member the choice at %s:%d picks: no other member is set to y, and the choice %s",
+				     s->name, at->path, at->line,
+				     c->optional ? "is on" : "is not optional");
+			return;
+		}
+		for (size_t i = 0; c && want == 2 && i < c->nr_members; i++) {
+			const struct kconfig_symbol *m = c->members[i];
+
+			if (m == s || model_defconfig_value(w->dc, m) != 2)
+				continue;
+			strvec_pushf(w->out, "CONFIG_%s is a member of the choice at %s:%d, where CONFIG_%s is picked",
+				     s->name, at->path, at->line, m->name);
+			say_value(w, m);
+		}
+	}
+}
+
+/* A symbol whose prompt does not show takes its default: which one, and its value. */
+static void say_default(struct why *w, const struct kconfig_symbol *s)
+{
+	for (size_t k = 0; k < s->nr_defs; k++)
+		if (s->defs[k]->nr_defaults) {
+			strvec_pushf(w->out, "so its default (%s:%d) gives CONFIG_%s %s",
+				     s->defs[k]->loc.path, s->defs[k]->loc.line, s->name,
+				     value_name(model_defconfig_value(w->dc, s)));
+			return;
+		}
+}
+
+static void explain_line(struct model_defconfig *dc, struct kconfig *kc, const struct dc_line *lines,
+			 size_t nr, const struct dc_line *l, struct defect *d)
+{
+	const struct kconfig_symbol *modules = kc->modules;
+	struct why w = { .dc = dc, .kc = kc, .lines = lines, .nr = nr, .out = &d->explanation,
+			 .told = STRVEC_INIT };
+
+	strvec_push(&w.told, l->sym->name);
+	if (l->want == 1 && modules && model_defconfig_value(dc, modules) == 0) {
+		strvec_pushf(w.out, "=m needs CONFIG_%s", modules->name);
+		say_value(&w, modules);
+	}
+	if (!model_defconfig_visible(dc, l->sym) && l->want != 1) {
+		say_hidden(&w, l->sym);
+		if (l->want == 0)
+			say_default(&w, l->sym);
+	}
+	if (l->want == 0)
+		say_selected(&w, l->sym);
+	if (l->want == 0 || l->want == 2)
+		say_choice(&w, l->sym, l->want);
+	if (!d->explanation.nr)
+		strvec_pushf(w.out, "no configuration conf can make of the defconfig gives CONFIG_%s %s",
+			     l->sym->name, l->want == 3 ? "that value" : value_name(l->want));
+	strvec_clear(&w.told);
+}
+
+/* A line dropped, with what drops it. */
+static void report_line(struct model_defconfig *dc, struct kconfig *kc, const char *path,
+			const struct dc_line *lines, size_t nr, const struct dc_line *l, int explain,
+			struct defect_list *out)
+{
+	const struct kconfig_symbol *modules = kc->modules;
 	struct strvec why = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
+	struct defect *d;
 
 	if (l->want == 3) {
 		culprits(dc, l->sym, 1, NULL, &why);
-		add_dropped(path, l, "its prompt never shows", &why, out);
+		d = add_dropped(path, l, "its prompt never shows", &why, out);
 	} else {
 		culprits(dc, l->sym, l->want, modules, &why);
 		strbuf_addf(&sb, "kconfig makes it %s", value_name(model_defconfig_value(dc, l->sym)));
-		add_dropped(path, l, sb.buf, &why, out);
+		d = add_dropped(path, l, sb.buf, &why, out);
 	}
+	if (explain)
+		explain_line(dc, kc, lines, nr, l, d);
 	strbuf_release(&sb);
 	strvec_clear(&why);
 }
@@ -474,25 +727,56 @@ static int choice_overridden(const struct dc_line *lines, size_t nr, size_t i)
 	return 0;
 }
 
+/* --explain of a line whose value is not one of its symbol's type. */
+static void explain_type(const struct dc_line *l, struct defect *d)
+{
+	const struct kconfig_definition *def = l->sym->defs[0];
+	static const char *const type[] = { [KCONFIG_BOOL] = "bool", [KCONFIG_TRISTATE] = "tristate",
+					    [KCONFIG_STRING] = "string", [KCONFIG_INT] = "int",
+					    [KCONFIG_HEX] = "hex" };
+	const char *t = (size_t)l->sym->type < ARRAY_SIZE(type) && type[l->sym->type] ?
+			type[l->sym->type] : "symbol";
+
+	strvec_pushf(&d->explanation, "CONFIG_%s (%s:%d) is a %s: conf %s", l->sym->name,
+		     def->loc.path, def->loc.line, t,
+		     strcmp(l->bad, "out of range") ? "ignores the line and keeps its default" :
+		     "clamps the value to its range");
+}
+
+/* --explain of a line whose symbol only other architectures' Kconfig files define. */
+static void explain_undefined_here(const struct arch_model *am, const struct dc_line *l,
+				   struct defect *d)
+{
+	strvec_pushf(&d->explanation, "no Kconfig file that %s reads defines %.*s; another %s",
+		     am->arch ? am->arch : "the tree", (int)(strcspn(l->text, "=") < l->len ?
+							strcspn(l->text, "=") : l->len), l->text,
+		     am->arch ? "architecture's does" : "file does, which no source line reads");
+}
+
 /* The verdicts on the lines of one defconfig, on the model of its architecture. */
 static void dropped_on(struct arch_model *am, const char *path, struct dc_line *lines, size_t nr,
-		       struct defect_list *out)
+		       int explain, struct defect_list *out)
 {
 	struct model_defconfig *dc = model_defconfig_new(am->model, am->kconfig);
 	char *asked = xcalloc(nr + 1, 1), *kept = xcalloc(nr + 1, 1);
+	struct defect *d;
 
 	for (size_t i = 0; i < nr; i++) {
 		struct dc_line *l = &lines[i];
 
 		if (!l->sym) {
-			add_dropped(path, l, am->arch ? "not a symbol of this architecture" :
-				    "not a symbol of the tree's Kconfig", NULL, out);
+			d = add_dropped(path, l, am->arch ? "not a symbol of this architecture" :
+					"not a symbol of the tree's Kconfig", NULL, out);
+			if (explain)
+				explain_undefined_here(am, l, d);
 			continue;
 		}
 		line_value(l);
-		if (l->bad && !l->later)
-			add_dropped(path, l, l->bad, NULL, out);
-		else if (l->want >= 0 && !l->later)
+		if (l->bad && !l->later) {
+			d = add_dropped(path, l, l->bad, NULL, out);
+			if (explain)
+				explain_type(l, d);
+		} else if (l->want >= 0 && !l->later)
 			model_defconfig_set(dc, l->sym, l->want);
 	}
 	if (!model_defconfig_solve(dc))
@@ -520,9 +804,12 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 			if (strcmp(again->path, l->path))
 				continue;
 			snprintf(why, sizeof(why), "set again at line %d", again->file_line);
-			add_dropped(path, l, why, NULL, out);
+			d = add_dropped(path, l, why, NULL, out);
+			if (explain)
+				strvec_pushf(&d->explanation, "conf keeps the last line that sets CONFIG_%s",
+					     l->sym->name);
 		} else if (!kept[i] && !choice_overridden(lines, nr, i)) {
-			report_line(dc, path, l, am->kconfig->modules, out);
+			report_line(dc, am->kconfig, path, lines, nr, l, explain, out);
 		}
 	}
 	free(asked);
@@ -546,7 +833,7 @@ void kcheck_dropped(struct tree_models *tm, const char *path, const char *data, 
 	if (am && am->model && am->kconfig) {
 		size_t nr = read_lines(tm, am->kconfig, path, data, size, opt->includes, &lines);
 
-		dropped_on(am, path, lines, nr, out);
+		dropped_on(am, path, lines, nr, opt->explain, out);
 	}
 	if (tm->release)
 		tm->release(tm->data, (size_t)a);

@@ -29,30 +29,24 @@ struct unmet_scan {
 	struct strvec order;	/* keys in the order found */
 };
 
-/* Is `sym` (a symbol) a conjunct of `of`, or `of` itself? */
-static int conjunct_of(const struct kconfig_expr *sym, const struct kconfig_expr *of)
-{
-	if (!of)
-		return 0;
-	if (of->type == KEXPR_AND)
-		return conjunct_of(sym, of->left) || conjunct_of(sym, of->right);
-	return of == sym || (of->type == KEXPR_SYMBOL && of->sym == sym->sym);
-}
-
 /*
- * The symbols that are at least the select's value in every configuration
- * kconfig can make: the conjuncts of the selecting side's dependency and of
- * the select's `if`, then, through a bool or tristate with one definition
- * that nothing selects and no choice holds (its value never exceeds its
- * dependency), the conjuncts of that one's dependency, and so on. On
- * Linux most selects are met through such a chain, each a solver question
- * otherwise (about 20 ms on an architecture's model).
+ * What is at least the select's value in every configuration kconfig can
+ * make: the conjuncts of the selecting side's dependency and of the
+ * select's `if` (symbols, and whole expressions such as `!UML`,
+ * `MTD != n` or `(ARCH_MXC || COMPILE_TEST)`; a conjunct `A = y` bounds A
+ * too), then, through a bool or tristate with one definition that nothing
+ * selects and no choice holds (its value never exceeds its dependency),
+ * the conjuncts of that one's dependency, and so on. On Linux most selects
+ * are met through such a chain, each a solver question otherwise (about
+ * 1 ms on an architecture's model, 22 models).
  */
 #define FLOOR_MAX 256
 
 struct floor {
 	const struct kconfig_symbol *sym[FLOOR_MAX];
 	size_t nr;
+	const struct kconfig_expr *expr[FLOOR_MAX];	/* the conjuncts that are no symbol */
+	size_t nr_expr;
 };
 
 static int floor_has(const struct floor *f, const struct kconfig_symbol *s)
@@ -63,6 +57,41 @@ static int floor_has(const struct floor *f, const struct kconfig_symbol *s)
 	return 0;
 }
 
+/* Are a and b the same expression (the same symbols, constants and operators)? */
+static int same_expr(const struct kconfig_expr *a, const struct kconfig_expr *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->type != b->type)
+		return 0;
+	if (a->type == KEXPR_SYMBOL)
+		return a->sym == b->sym;
+	if (a->type == KEXPR_CONST)
+		return !strcmp(a->value, b->value);
+	if (a->type == KEXPR_NOT)
+		return same_expr(a->left, b->left);
+	return same_expr(a->left, b->left) && same_expr(a->right, b->right);
+}
+
+static int floor_has_expr(const struct floor *f, const struct kconfig_expr *e)
+{
+	for (size_t i = 0; i < f->nr_expr; i++)
+		if (same_expr(f->expr[i], e))
+			return 1;
+	return 0;
+}
+
+static int is_y(const struct kconfig_expr *e)
+{
+	return e->type == KEXPR_SYMBOL && (e->sym->flags & KSYM_CONST) && !strcmp(e->sym->name, "y");
+}
+
+static void floor_add_symbol(struct floor *f, const struct kconfig_symbol *s)
+{
+	if (f->nr < FLOOR_MAX && !floor_has(f, s))
+		f->sym[f->nr++] = s;
+}
+
 static void floor_add_conjuncts(struct floor *f, const struct kconfig_expr *e)
 {
 	if (!e)
@@ -70,8 +99,15 @@ static void floor_add_conjuncts(struct floor *f, const struct kconfig_expr *e)
 	if (e->type == KEXPR_AND) {
 		floor_add_conjuncts(f, e->left);
 		floor_add_conjuncts(f, e->right);
-	} else if (e->type == KEXPR_SYMBOL && f->nr < FLOOR_MAX && !floor_has(f, e->sym)) {
-		f->sym[f->nr++] = e->sym;
+	} else if (e->type == KEXPR_SYMBOL) {
+		floor_add_symbol(f, e->sym);
+	} else if (f->nr_expr < FLOOR_MAX) {
+		f->expr[f->nr_expr++] = e;
+		/* A = y is y only where A is: A is at least the select's value too. */
+		if (e->type == KEXPR_EQUAL && e->left->type == KEXPR_SYMBOL && is_y(e->right))
+			floor_add_symbol(f, e->left->sym);
+		else if (e->type == KEXPR_EQUAL && e->right->type == KEXPR_SYMBOL && is_y(e->left))
+			floor_add_symbol(f, e->right->sym);
 	}
 }
 
@@ -82,14 +118,29 @@ static int bounded_by_dependency(const struct kconfig_symbol *s)
 	       !s->defs[0]->choice && !s->defs[0]->in_choice;
 }
 
-static void select_floor(struct floor *f, const struct kconfig_expr *dep, const struct kconfig_expr *cond)
+/* The targets of def's selects whose condition is none or `cond`: each is at least def's value. */
+static void floor_add_selects(struct floor *f, const struct kconfig_definition *def,
+			      const struct kconfig_expr *cond)
 {
-	f->nr = 0;
-	floor_add_conjuncts(f, dep);
-	floor_add_conjuncts(f, cond);
+	for (size_t j = 0; j < def->nr_selects; j++)
+		if (!def->selects[j].cond || (cond && same_expr(def->selects[j].cond, cond)))
+			floor_add_symbol(f, def->selects[j].target);
+}
+
+static void select_floor(struct floor *f, const struct kconfig_definition *d,
+			 const struct kconfig_select *sel)
+{
+	f->nr = f->nr_expr = 0;
+	floor_add_symbol(f, d->symbol);
+	floor_add_conjuncts(f, d->dep);
+	floor_add_conjuncts(f, sel->cond);
+	/* S && its dependency && the select's `if` selects the others S selects so too. */
+	floor_add_selects(f, d, sel->cond);
 	for (size_t i = 0; i < f->nr && f->nr < FLOOR_MAX; i++)
-		if (bounded_by_dependency(f->sym[i]))
+		if (bounded_by_dependency(f->sym[i])) {
 			floor_add_conjuncts(f, f->sym[i]->defs[0]->dep);
+			floor_add_selects(f, f->sym[i]->defs[0], NULL);
+		}
 }
 
 /* Is the symbol y in every configuration of the architecture (the model folded it)? */
@@ -107,23 +158,33 @@ static int always_y(struct arch_model *am, const struct kconfig_symbol *s)
 	return f == LOGIC_TRUE;
 }
 
+/* Is the expression y in every configuration of the architecture (`!UML` off um)? */
+static int always_true(struct arch_model *am, const struct kconfig_expr *e)
+{
+	formula c1, c2;
+
+	model_expr(am->model, am->kconfig, e, &c1, &c2);
+	return c1 == LOGIC_TRUE && c2 == LOGIC_TRUE;
+}
+
 /*
- * Is every conjunct of `e` in the floor (some operand of an `||`), a
- * conjunct of a or b, or y on the whole architecture?
+ * Is every conjunct of `e` in the floor (some operand of an `||`), or y on
+ * the whole architecture?
  */
-static int implied_by(struct arch_model *am, const struct kconfig_expr *e, const struct floor *f,
-		      const struct kconfig_expr *a, const struct kconfig_expr *b)
+static int implied_by(struct arch_model *am, const struct kconfig_expr *e, const struct floor *f)
 {
 	if (!e)
 		return 1;
 	if (e->type == KEXPR_AND)
-		return implied_by(am, e->left, f, a, b) && implied_by(am, e->right, f, a, b);
+		return implied_by(am, e->left, f) && implied_by(am, e->right, f);
+	if (e->type == KEXPR_SYMBOL)
+		return floor_has(f, e->sym) || always_y(am, e->sym);
+	if (floor_has_expr(f, e))
+		return 1;
 	/* An `||` is at least each of its operands. */
 	if (e->type == KEXPR_OR)
-		return implied_by(am, e->left, f, a, b) || implied_by(am, e->right, f, a, b);
-	if (e->type != KEXPR_SYMBOL)
-		return 0;
-	return floor_has(f, e->sym) || conjunct_of(e, a) || conjunct_of(e, b) || always_y(am, e->sym);
+		return implied_by(am, e->left, f) || implied_by(am, e->right, f);
+	return always_true(am, e);
 }
 
 /* The selecting side's value (S && its dependency && the select's `if`): ge1 and ge2. */
@@ -357,9 +418,9 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 			struct floor f;
 
 			if (!always)
-				select_floor(&f, d->dep, sel->cond);
+				select_floor(&f, d, sel);
 			for (size_t k = 0; k < x->nr_defs && !always; k++)
-				always = implied_by(am, x->defs[k]->dep, &f, d->dep, sel->cond) &&
+				always = implied_by(am, x->defs[k]->dep, &f) &&
 					 !x->defs[k]->choice;
 			if (always || select_has_opaque(d, sel))
 				continue;

@@ -237,4 +237,81 @@ test_expect_success KCONF 'conf agrees: T=y and S=y with B=n warn for X' '
 	grep "unmet direct dependencies detected for X" warn
 '
 
+test_expect_success 'met through what S selects, S itself and whole conjuncts (!C, D || E, A = y): not asked' '
+	write_file Kconfig <<-\EOF &&
+	config MODULES
+		bool "modules"
+		modules
+	config A
+		tristate "a"
+	config C
+		bool "c"
+	config D
+		bool "d"
+	config E
+		bool "e"
+	config Y
+		bool "y"
+	config S
+		bool "s"
+		depends on !C && (D || E) && A = y
+		select Y
+		select X
+		select Z
+	config X
+		bool
+		depends on Y && !C && (D || E) && A
+	config Z
+		bool
+		depends on S || C
+	EOF
+	git add Kconfig && test_tick && git commit -q -m "met selects" &&
+	git undertaker --no-notes HEAD >out &&
+	test_must_be_empty out
+'
+
+test_expect_success KCONF 'conf agrees: no warning with S on' '
+	printf "CONFIG_MODULES=y\nCONFIG_A=y\nCONFIG_D=y\nCONFIG_S=y\n" | conf_warnings >warn &&
+	test_must_be_empty warn
+'
+
+test_expect_success 'a select under another condition, or A != n for a tristate A, proves nothing' '
+	write_file Kconfig <<-\EOF &&
+	config MODULES
+		bool "modules"
+		modules
+	config A
+		tristate "a"
+	config Q
+		bool "q"
+	config Y
+		bool "y"
+	config S
+		bool "s"
+		select Y if Q
+		select X
+	config X
+		bool
+		depends on Y
+	config T
+		tristate "t"
+		depends on A != n
+		select W
+	config W
+		tristate
+		depends on A
+	EOF
+	git add Kconfig && test_tick && git commit -q -m "unmet selects" &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^Kconfig:13: unmet (kconfig, global): select X (CONFIG_X depends on Y)$" out &&
+	grep "^Kconfig:20: unmet (kconfig, global): select W (CONFIG_W depends on A)$" out
+'
+
+test_expect_success KCONF 'conf agrees: S=y with Q=n warns for X, T=y with A=m for W' '
+	printf "CONFIG_S=y\n" | conf_warnings >warn &&
+	grep "unmet direct dependencies detected for X" warn &&
+	printf "CONFIG_MODULES=y\nCONFIG_A=m\nCONFIG_T=y\n" | conf_warnings >warn &&
+	grep "unmet direct dependencies detected for W" warn
+'
+
 test_done

@@ -93,4 +93,27 @@ test_expect_success 'an accept trailer accepts a new one' '
 	test_must_be_empty out
 '
 
+test_expect_success 'a test suite'"'"'s inputs (scripts/kconfig/tests/, a test/configs/) are no defconfigs; boards'"'"' are' '
+	write_file scripts/kconfig/tests/choice/defconfig <<-\EOF &&
+	CONFIG_CHOICE_VAL0=y
+	EOF
+	write_file tools/buildman/test/configs/board0_defconfig <<-\EOF &&
+	CONFIG_BOARD0=y
+	EOF
+	write_file boards/vendor/myboard/myboard_defconfig <<-\EOF &&
+	CONFIG_NO_SUCH_BOARD_OPTION=y
+	EOF
+	write_file configs/tests_defconfig <<-\EOF &&
+	CONFIG_NO_SUCH_TESTS_OPTION=y
+	EOF
+	git add scripts tools boards configs && test_tick && git commit -q -m "test inputs" &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	cat >expect <<-EOF &&
+	$(git rev-parse --short HEAD) test inputs
+	boards/vendor/myboard/myboard_defconfig:1: undefined (missing CONFIG_NO_SUCH_BOARD_OPTION, global): CONFIG_NO_SUCH_BOARD_OPTION=y
+	configs/tests_defconfig:1: undefined (missing CONFIG_NO_SUCH_TESTS_OPTION, global): CONFIG_NO_SUCH_TESTS_OPTION=y
+	EOF
+	test_cmp expect out
+'
+
 test_done

@@ -169,6 +169,78 @@ test_expect_success 'each dropped line, with the symbols that drop it' '
 	grep "\"kind\":\"dropped\".*\"symbols\":\[\"CONFIG_T\",\"CONFIG_S\"\]" out
 '
 
+test_expect_success '--explain: the dependency that fails, the select that overrides, the member that wins, each symbol'"'"'s value and why' '
+	test_expect_code 1 git undertaker --no-notes --all --explain HEAD >out &&
+	sed -n "/^configs\/b_defconfig:1: /,/^configs\/b_defconfig:8: /p" out >actual &&
+	cat >expect <<-\EOF &&
+	configs/b_defconfig:1: dropped (kconfig, global): CONFIG_X=y (kconfig makes it n: CONFIG_A)
+	    CONFIG_X (Kconfig:3) depends on A
+	    CONFIG_A is n: the defconfig does not set it, it has no default, and nothing that is on selects it
+	configs/b_defconfig:4: dropped (kconfig, global): # CONFIG_T is not set (kconfig makes it y: CONFIG_S)
+	    CONFIG_T is selected by CONFIG_S (Kconfig:14)
+	    CONFIG_S is y: line 3 sets it
+	configs/b_defconfig:6: dropped (kconfig, global): CONFIG_C1=y (kconfig makes it n: CONFIG_C2)
+	    CONFIG_C1 is a member of the choice at Kconfig:21, where CONFIG_C2 is picked
+	    CONFIG_C2 is y: line 7 sets it
+	configs/b_defconfig:8: dropped (kconfig, global): CONFIG_N=20 (set again at line 9)
+	EOF
+	test_cmp expect actual &&
+	grep -A2 "^configs/b_defconfig:12: " out >actual &&
+	cat >expect <<-\EOF &&
+	configs/b_defconfig:12: dropped (kconfig, global): CONFIG_HIDDEN=n (kconfig makes it y)
+	    CONFIG_HIDDEN (Kconfig:41) has no prompt: only its default and what selects it set it
+	    so its default (Kconfig:41) gives CONFIG_HIDDEN y
+	EOF
+	test_cmp expect actual &&
+	grep -A2 "^configs/b_defconfig:15: " out >actual &&
+	cat >expect <<-\EOF &&
+	configs/b_defconfig:15: dropped (kconfig, global): CONFIG_TRI=m (kconfig makes it y: CONFIG_MODULES)
+	    =m needs CONFIG_MODULES
+	    CONFIG_MODULES is n: the defconfig does not set it, it has no default, and nothing that is on selects it
+	EOF
+	test_cmp expect actual &&
+	grep -A1 "^configs/b_defconfig:10: " out >actual &&
+	grep "^    CONFIG_H (Kconfig:36) is a hex: conf ignores the line" actual &&
+	grep -A1 "^configs/d_defconfig:1: " out >actual &&
+	grep "^    CONFIG_C1 is the member the choice at Kconfig:21 picks: no other member is set to y" actual &&
+	grep -A2 "^configs/d_defconfig:3: " out >actual &&
+	grep "^    CONFIG_DEFY is n: line 2 sets it$" actual
+'
+
+test_expect_success '--explain follows what implies or selects the symbol that drops a line' '
+	write_file Kconfig.more <<-\EOF &&
+	config BAR
+		bool "bar"
+	config QSPI
+		bool "qspi"
+		imply BAR
+	config TINY
+		bool "tiny"
+		depends on !BAR
+	EOF
+	echo "source \"Kconfig.more\"" >>Kconfig &&
+	write_file configs/e_defconfig <<-\EOF &&
+	CONFIG_QSPI=y
+	CONFIG_TINY=y
+	EOF
+	git add Kconfig Kconfig.more configs && test_tick && git commit -q -m implied &&
+	test_expect_code 1 git undertaker --no-notes --explain HEAD -- configs/e_defconfig >out &&
+	cat >expect <<-EOF &&
+	$(git rev-parse --short HEAD) implied
+	configs/e_defconfig:2: dropped (kconfig, global): CONFIG_TINY=y (kconfig makes it n: CONFIG_BAR)
+	    CONFIG_TINY (Kconfig.more:6) depends on !BAR
+	    CONFIG_BAR is y: the defconfig does not set it; CONFIG_QSPI (Kconfig.more:5) implies it
+	    CONFIG_QSPI is y: line 1 sets it
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success KCONF 'conf agrees on e_defconfig' '
+	conf_dropped configs/e_defconfig >expect &&
+	ours_dropped configs/e_defconfig >actual &&
+	test_cmp expect actual
+'
+
 for d in b c d
 do
 	test_expect_success KCONF "conf agrees on ${d}_defconfig" '

@@ -206,6 +206,7 @@ int main(int argc, const char **argv)
 		kopts.top = pa.args.nr > 1 ? pa.args.v[1] : NULL;
 	}
 	kopts.env = &env;
+	kopts.keep_help = details;
 	kopts.cache = kconfig_cache_new();
 	kconfig_cache_set_budget(kopts.cache, (size_t)(cache_kib > 0 ? cache_kib : 0) * 1024);
 
