@@ -46,6 +46,26 @@ void trees_sources_free(struct trees_sources *s)
 	free(s);
 }
 
+void trees_sources_forget(struct trees_sources *s, size_t i)
+{
+	struct strmap kept = STRMAP_INIT;
+	struct strmap_entry *e;
+	char *prefix;
+
+	if (!s)
+		return;
+	prefix = xstrfmt("%zu ", i);
+	strmap_for_each(&s->conds, e) {
+		if (starts_with(e->key, prefix))
+			free_file(e->value);
+		else
+			strmap_put(&kept, e->key, e->value);
+	}
+	strmap_clear(&s->conds, NULL);
+	s->conds = kept;
+	free(prefix);
+}
+
 struct include_scan {
 	struct trees *t;
 	struct trees_sources *s;

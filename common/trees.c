@@ -572,20 +572,25 @@ void trees_borrow(struct trees *t, struct trees *owner)
 	t->tm.release = release_model;
 }
 
+void trees_release_model(struct trees *t, size_t i)
+{
+	if (i == t->tm.primary || i >= trees_nr_models(t))
+		return;
+	if (t->built[i]) {
+		arch_model_release(&t->models[i], &t->env);
+		memset(&t->models[i], 0, sizeof(t->models[i]));
+		t->built[i] = 0;
+	}
+	shared_kbuild_put(t, t->kbuild[i]);
+	t->kbuild[i] = NULL;
+	t->kbuild_built[i] = 0;
+	trees_sources_forget(t->sources, i);
+}
+
 void trees_release_others(struct trees *t)
 {
-	for (size_t i = 0; i < trees_nr_models(t); i++) {
-		if (i == t->tm.primary)
-			continue;
-		if (t->built[i]) {
-			arch_model_release(&t->models[i], &t->env);
-			memset(&t->models[i], 0, sizeof(t->models[i]));
-			t->built[i] = 0;
-		}
-		shared_kbuild_put(t, t->kbuild[i]);
-		t->kbuild[i] = NULL;
-		t->kbuild_built[i] = 0;
-	}
+	for (size_t i = 0; i < trees_nr_models(t); i++)
+		trees_release_model(t, i);
 }
 
 void trees_unborrow(struct trees *t)

@@ -223,6 +223,8 @@ void trees_unborrow(struct trees *t);
  * thread uses `t` (borrowers included).
  */
 void trees_release_others(struct trees *t);
+/* The same for architecture i alone (nothing for the primary one). */
+void trees_release_model(struct trees *t, size_t i);
 
 /* Where the Kconfig tree starts: "" for the repository root, else a directory without slash. */
 const char *trees_srctree(const struct trees *t);
@@ -342,6 +344,8 @@ int trees_cache_removal(struct trees_cache *tc, const git_oid *commit, const cha
  */
 const struct kbuild_file *trees_source_condition(struct trees *t, size_t i, const char *path);
 void trees_sources_free(struct trees_sources *s);
+/* Forgets the conditions built on architecture i's Kbuild map (freed). */
+void trees_sources_forget(struct trees_sources *s, size_t i);
 
 /* ---- trees-changed.c ---- */
 

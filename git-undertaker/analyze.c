@@ -93,6 +93,18 @@ static struct file_arch *file_arch(struct file_state *fs, size_t i)
 	return fa;
 }
 
+/* Forgets the file's formulas on one architecture: its model may be freed. */
+static void file_arch_free(struct file_arch *fa)
+{
+	if (fa->am) {
+		blocks_free(fa->conditions);
+		free(fa->pc);
+		free(fa->local);
+		free(fa->alive);
+	}
+	memset(fa, 0, sizeof(*fa));
+}
+
 /*
  * Adds kbuild's condition for the file on architecture i. Built for the
  * first architecture tried; for the others only when a defect's cause is
@@ -859,44 +871,12 @@ static void scope_of(struct file_state *fs, const char *path, size_t **idx, size
 			(*idx)[(*nr)++] = i;
 }
 
-/*
- * A file that kbuild can compile on no architecture in scope: one defect for
- * the file (B00), instead of one per block. Returns 1 when it is one.
- */
-static int check_file(struct file_state *fs, const char *path, const size_t *scope,
-		      size_t nr_scope, struct defect_list *out)
+/* The defect of a file that kbuild compiles on no architecture in scope (B00). */
+static void add_file_defect(struct file_state *fs, const char *path, const size_t *scope,
+			    size_t nr_scope, struct defect_list *out)
 {
-	struct defect *d;
-	size_t known = 0;
+	struct defect *d = defect_list_add(out);
 
-	if (!fs->tm->file_condition)
-		return 0;
-	for (size_t k = 0; k < nr_scope; k++) {
-		const struct kbuild_file *kf;
-		struct file_arch *fa;
-		int alive;
-
-		hold_model(fs, scope[k]);
-		/* No condition there (a header, a file no list names): alive, no model built. */
-		kf = fs->tm->file_condition(fs->tm->data, scope[k], fs->path);
-		if (!blocks_build_known(kf)) {
-			release_model(fs, scope[k]);
-			return 0;
-		}
-		fa = file_arch(fs, scope[k]);
-		if (fa)
-			ensure_kbuild(fs, fa, scope[k]);
-		alive = fa && (fa->file == LOGIC_TRUE || file_alive(fa));
-		release_model(fs, scope[k]);
-		if (!fa)
-			continue;
-		if (alive)
-			return 0;
-		known++;
-	}
-	if (!known)
-		return 0;
-	d = defect_list_add(out);
 	d->path = xstrdup(path);
 	d->line = 1;
 	d->end_line = fs->f->nr_lines;
@@ -910,49 +890,6 @@ static int check_file(struct file_state *fs, const char *path, const size_t *sco
 	if (!d->global)
 		for (size_t k = 0; k < nr_scope; k++)
 			strvec_push(&d->arches, fs->tm->arch_names[scope[k]]);
-	return 1;
-}
-
-/*
- * After the first architecture (the primary), try first those whose own
- * Kconfig files name a symbol of the block: where an arch-specific block is
- * alive, found without building every other model.
- */
-static void order_scope(struct file_state *fs, size_t i, size_t *scope, size_t nr_scope)
-{
-	const struct strmap *mentions = fs->tm->arch_mentions;
-	size_t next = 1;
-
-	if (!mentions || nr_scope < 3)
-		return;
-	int arms = 0;
-
-	for (int j = (int)i; j >= 0 && arms++ < MAX_DEFECT_SYMBOLS; j = fs->f->blocks[j].prev_sibling)
-		for (size_t k = 0; k < fs->f->blocks[j].nr_symbols; k++) {
-			const char *name = fs->f->blocks[j].symbols[k].name;
-			const char *list = strmap_get(mentions, starts_with(name, "CONFIG_") ? name + 7 : name);
-
-			if (!list)
-				continue;
-			for (size_t a = next; a < nr_scope; a++) {
-				const char *arch = fs->tm->arch_dirs ? fs->tm->arch_dirs[scope[a]] :
-						   fs->tm->arch_names[scope[a]];
-				size_t len = strlen(arch);
-				const char *p = list;
-
-				while ((p = strstr(p, arch)) != NULL) {
-					if (p[-1] == ',' && p[len] == ',')
-						break;
-					p++;
-				}
-				if (p) {
-					size_t t = scope[a];
-
-					scope[a] = scope[next];
-					scope[next++] = t;
-				}
-			}
-		}
 }
 
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
@@ -977,6 +914,8 @@ static void file_defect(struct file_state *fs, const size_t *scope, const struct
 
 		hold_model(fs, scope[0]);
 		fa = file_arch(fs, scope[0]);
+		if (fa)
+			ensure_kbuild(fs, fa, scope[0]);
 		explain_kbuild(d, fs, scope[0]);
 		if (fa)
 			explain_kconfig(d, fa, fa->file);
@@ -992,50 +931,6 @@ static void file_defect(struct file_state *fs, const size_t *scope, const struct
 	}
 	strbuf_release(&key);
 	strvec_clear(&names);
-}
-
-/*
- * Block i's verdict over the architectures in scope: a defect must hold on
- * every one, so the walk stops at the first where it does not.
- */
-static enum verdict scope_verdict(struct file_state *fs, size_t i, size_t *scope, size_t nr_scope,
-				  enum defect_cause *cause)
-{
-	enum verdict v = NONE;
-	enum defect_cause ck = CAUSE_CODE;
-
-	*cause = CAUSE_CODE;
-	order_scope(fs, i, scope, nr_scope);
-	for (size_t k = 0; k < nr_scope && v != ALIVE; k++) {
-		struct file_arch *fa;
-		enum verdict vk = PARENT_DEAD;
-
-		hold_model(fs, scope[k]);
-		fa = file_arch(fs, scope[k]);
-		if (fa) {
-			if (k == 0 || *cause == CAUSE_KBUILD)
-				ensure_kbuild(fs, fa, scope[k]);
-			vk = block_verdict(fs, fa, i, &ck);
-		}
-		release_model(fs, scope[k]);
-		/* No model here (it could not be built), or the parent is dead. */
-		if (vk == PARENT_DEAD)
-			continue;
-		if (vk == ALIVE || (v != NONE && vk != v)) {
-			v = ALIVE;
-		} else if (v == NONE) {
-			v = vk;
-			*cause = ck;
-			/*
-			 * Impossible in C whatever Kconfig says, or only possible
-			 * with a symbol that no Kconfig of any architecture
-			 * defines: so on every architecture, no model needed.
-			 */
-			if (ck == CAUSE_CODE || ck == CAUSE_MISSING)
-				break;
-		}
-	}
-	return v;
 }
 
 /* --explain: why block i of defect d is dead or undead. */
@@ -1058,7 +953,10 @@ static void explain_block(struct defect *d, struct file_state *fs, size_t i, enu
 	if (cause != CAUSE_KCONFIG && cause != CAUSE_KBUILD)
 		return;
 	hold_model(fs, scope[0]);
+	/* Its formulas as the walk had them there: kbuild's condition in (walk_step, k 0). */
 	fa = file_arch(fs, scope[0]);
+	if (fa)
+		ensure_kbuild(fs, fa, scope[0]);
 	/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
 	if (cause == CAUSE_KBUILD)
 		explain_kbuild(d, fs, scope[0]);
@@ -1100,88 +998,285 @@ static const char *never_compiled(struct file_state *fs, const char *path, const
 	return c_or_asm ? "no Makefile builds this file" : "the build gives this file no condition";
 }
 
-void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
-		     const struct analyze_options *opt, struct defect_list *out,
-		     size_t *input_errors)
-{
-	struct file_state fs = { .path = path, .f = f, .tm = tm };
-	struct strbuf key = STRBUF_INIT;
-	struct strvec names = STRVEC_INIT;
+/* Where a block's walk over the architectures in scope is. */
+enum walk_state { WALK_NONE, WALK_ON, WALK_DONE };
+
+struct block_walk {
+	unsigned char state;	/* enum walk_state; WALK_NONE: not walked (skipped, no CONFIG name) */
+	unsigned char verdict;	/* enum verdict so far */
+	unsigned char cause;	/* enum defect_cause, of the first architecture that decided */
+};
+
+/* check_file's walk: whether kbuild compiles the file on some architecture in scope. */
+enum file_check { CHECK_ON, CHECK_ALIVE, CHECK_DEAD };
+
+struct analysis {
+	struct file_state fs;
+	char *path;
+	struct analyze_options opt;
+	struct defect_list *out;
+	size_t *input_errors;
 	size_t *scope, nr_scope;
+	size_t k;			/* the next step's position in scope */
+	enum file_check check;
+	size_t known;			/* architectures whose kbuild says never (check) */
+	struct block_walk *walk;	/* f->nr_blocks entries */
+	size_t walking;			/* blocks in WALK_ON */
+};
+
+/* The cpp errors of the file: errors, or warnings where kbuild never compiles it. */
+static void report_errors(struct analysis *an)
+{
+	const struct cpp_file *f = an->fs.f;
 	const char *unbuilt;
 
-	fs.nr_models = tm->nr_arches ? tm->nr_arches : 1;
-	fs.arches = xcalloc(fs.nr_models, sizeof(*fs.arches));
-	fs.ids = block_ids(f);
-	scope_of(&fs, path, &scope, &nr_scope);
-	if (f->errors.nr && (unbuilt = never_compiled(&fs, path, scope, nr_scope)) != NULL) {
-		for (size_t i = 0; i < f->errors.nr && !opt->quiet_unbuilt; i++)
+	if (f->errors.nr &&
+	    (unbuilt = never_compiled(&an->fs, an->path, an->scope, an->nr_scope)) != NULL) {
+		for (size_t i = 0; i < f->errors.nr && !an->opt.quiet_unbuilt; i++)
 			warning("%s (%s)", f->errors.v[i], unbuilt);
 	} else {
 		for (size_t i = 0; i < f->errors.nr; i++)
 			error("%s", f->errors.v[i]);
-		*input_errors += f->errors.nr;
+		*an->input_errors += f->errors.nr;
 	}
+}
 
-	if (check_file(&fs, path, scope, nr_scope, out)) {
-		file_defect(&fs, scope, opt, out);
-		goto done;
+/*
+ * The file check on scope[k]: a file kbuild compiles on no architecture in
+ * scope is one defect (B00) instead of one per block. No condition there
+ * (a header, a file no list names): alive, no model built.
+ */
+static void check_step(struct analysis *an, size_t a)
+{
+	struct file_state *fs = &an->fs;
+	const struct kbuild_file *kf;
+	struct file_arch *fa;
+	int alive;
+
+	if (!fs->tm->file_condition) {
+		an->check = CHECK_ALIVE;
+		return;
 	}
-	for (size_t i = 0; i < f->nr_blocks; i++) {
-		const struct cpp_block *b = &f->blocks[i];
-		enum defect_cause cause;
-		enum verdict v;
-		int macro_missing;
-		struct defect *d;
+	hold_model(fs, a);
+	kf = fs->tm->file_condition(fs->tm->data, a, fs->path);
+	if (!blocks_build_known(kf)) {
+		release_model(fs, a);
+		an->check = CHECK_ALIVE;
+		return;
+	}
+	fa = file_arch(fs, a);
+	if (fa)
+		ensure_kbuild(fs, fa, a);
+	alive = fa && (fa->file == LOGIC_TRUE || file_alive(fa));
+	release_model(fs, a);
+	if (!fa)
+		return;
+	if (alive)
+		an->check = CHECK_ALIVE;
+	else
+		an->known++;
+}
 
-		if (skipped(fs.ids, i, opt, &key))
-			continue;
-		strvec_clear(&names);
-		macro_missing = undefined_names(&fs, i, opt, &names);
-		if (b->constant || !fs.ids[i].config) {
-			add_undefined(&fs, path, i, opt, &names, out);
-			continue;
-		}
-		v = scope_verdict(&fs, i, scope, nr_scope, &cause);
+/*
+ * Block i's walk on scope[k]: a defect must hold on every architecture in
+ * scope, so the walk ends at the first where it does not. Kbuild's
+ * condition is added on the first architecture, and on the others only
+ * once the cause is kbuild (a Kbuild map costs as much as a model); a
+ * later block of the file finds it added.
+ */
+static void walk_step(struct analysis *an, size_t i, size_t k)
+{
+	struct file_state *fs = &an->fs;
+	struct block_walk *w = &an->walk[i];
+	enum defect_cause ck = CAUSE_CODE;
+	enum verdict vk = PARENT_DEAD, v = w->verdict;
+	struct file_arch *fa;
+
+	hold_model(fs, an->scope[k]);
+	fa = file_arch(fs, an->scope[k]);
+	if (fa) {
+		if (k == 0 || w->cause == CAUSE_KBUILD)
+			ensure_kbuild(fs, fa, an->scope[k]);
+		vk = block_verdict(fs, fa, i, &ck);
+	}
+	release_model(fs, an->scope[k]);
+	/* No model here (it could not be built), or the parent is dead. */
+	if (vk == PARENT_DEAD)
+		return;
+	if (vk == ALIVE || (v != NONE && vk != v)) {
+		w->verdict = ALIVE;
+	} else if (v == NONE) {
+		w->verdict = vk;
+		w->cause = ck;
 		/*
-		 * Not a defect; nor is `#else #error "needs FOO"` that the
-		 * configuration rules out: a build assertion that holds. One that a
-		 * typo keeps from ever firing (missing) is still a defect.
+		 * Impossible in C whatever Kconfig says, or only possible with a
+		 * symbol that no Kconfig of any architecture defines: so on every
+		 * architecture, no model needed.
 		 */
-		if ((v != DEAD && v != UNDEAD) ||
-		    (v == DEAD && b->has_error && !b->has_code &&
-		     (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))) {
-			add_undefined(&fs, path, i, opt, &names, out);
-			continue;
-		}
-		/* A macro's missing option is false in C: missing is why, not code. */
-		if (cause == CAUSE_CODE && macro_missing)
-			cause = CAUSE_MISSING;
-		d = add_defect(out, path, f, fs.ids, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
-		d->cause = cause;
-		set_symbols(d, f, i);
-		for (size_t k = 0; k < names.nr; k++)
-			strvec_push(&d->missing, names.v[k]);
-		d->global = !tm->nr_arches || (nr_scope == tm->nr_arches && !tm->only_arch);
-		if (!d->global)
-			for (size_t k = 0; k < nr_scope; k++)
-				strvec_push(&d->arches, tm->arch_names[scope[k]]);
-		if (opt->explain)
-			explain_block(d, &fs, i, v, scope);
+		if (ck != CAUSE_CODE && ck != CAUSE_MISSING)
+			return;
+	} else {
+		return;
 	}
+	w->state = WALK_DONE;
+	an->walking--;
+}
 
-done:
-	for (size_t k = 0; k < fs.nr_models; k++) {
-		if (!fs.arches[k].am)
+struct analysis *analyze_begin(struct tree_models *tm, const char *path, const struct cpp_file *f,
+			       const struct analyze_options *opt, struct defect_list *out,
+			       size_t *input_errors)
+{
+	struct analysis *an = xcalloc(1, sizeof(*an));
+	struct strbuf key = STRBUF_INIT;
+
+	an->path = xstrdup(path);
+	an->fs.path = an->path;
+	an->fs.f = f;
+	an->fs.tm = tm;
+	an->opt = *opt;
+	an->out = out;
+	an->input_errors = input_errors;
+	an->fs.nr_models = tm->nr_arches ? tm->nr_arches : 1;
+	an->fs.arches = xcalloc(an->fs.nr_models, sizeof(*an->fs.arches));
+	an->fs.ids = block_ids(f);
+	scope_of(&an->fs, path, &an->scope, &an->nr_scope);
+	an->walk = xcalloc(f->nr_blocks + 1, sizeof(*an->walk));
+	for (size_t i = 0; i < f->nr_blocks; i++) {
+		if (skipped(an->fs.ids, i, opt, &key) || f->blocks[i].constant ||
+		    !an->fs.ids[i].config)
 			continue;
-		blocks_free(fs.arches[k].conditions);
-		free(fs.arches[k].pc);
-		free(fs.arches[k].local);
-		free(fs.arches[k].alive);
+		an->walk[i].state = WALK_ON;
+		an->walk[i].verdict = NONE;
+		an->walk[i].cause = CAUSE_CODE;
+		an->walking++;
 	}
-	free(fs.arches);
-	free(fs.ids);
-	free(scope);
+	strbuf_release(&key);
+	if (!an->nr_scope) {
+		/* --arch and another architecture's file: no model to ask. */
+		report_errors(an);
+		an->check = CHECK_ALIVE;
+	}
+	return an;
+}
+
+size_t analyze_next(const struct analysis *an)
+{
+	if (an->k >= an->nr_scope || (an->check == CHECK_ALIVE && !an->walking))
+		return ANALYZE_DONE;
+	return an->scope[an->k];
+}
+
+void analyze_step(struct analysis *an)
+{
+	size_t k = an->k, a;
+	const struct cpp_file *f = an->fs.f;
+
+	if (analyze_next(an) == ANALYZE_DONE)
+		return;
+	a = an->scope[k];
+	if (k == 0)
+		report_errors(an);
+	/*
+	 * The file's check goes first, as it did when it ran alone before the
+	 * blocks: where it adds kbuild's condition, the blocks find it.
+	 */
+	if (an->check == CHECK_ON)
+		check_step(an, a);
+	for (size_t i = 0; i < f->nr_blocks && an->walking; i++)
+		if (an->walk[i].state == WALK_ON)
+			walk_step(an, i, k);
+	/* The next step is another architecture's: this one's model may go. */
+	file_arch_free(&an->fs.arches[a]);
+	an->k++;
+	if (an->k < an->nr_scope)
+		return;
+	if (an->check == CHECK_ON)
+		an->check = an->known ? CHECK_DEAD : CHECK_ALIVE;
+	for (size_t i = 0; i < f->nr_blocks; i++)
+		if (an->walk[i].state == WALK_ON)
+			an->walk[i].state = WALK_DONE;
+	an->walking = 0;
+}
+
+/* Block i's defect, or its undefined names' line, from its walk. */
+static void finish_block(struct analysis *an, size_t i, struct strvec *names)
+{
+	struct file_state *fs = &an->fs;
+	const struct cpp_block *b = &fs->f->blocks[i];
+	const struct tree_models *tm = fs->tm;
+	enum defect_cause cause = (enum defect_cause)an->walk[i].cause;
+	enum verdict v = (enum verdict)an->walk[i].verdict;
+	int macro_missing;
+	struct defect *d;
+
+	strvec_clear(names);
+	macro_missing = undefined_names(fs, i, &an->opt, names);
+	/*
+	 * Not walked (no CONFIG name, constant), not a defect; nor is `#else
+	 * #error "needs FOO"` that the configuration rules out: a build
+	 * assertion that holds. One that a typo keeps from ever firing
+	 * (missing) is still a defect.
+	 */
+	if (an->walk[i].state == WALK_NONE || (v != DEAD && v != UNDEAD) ||
+	    (v == DEAD && b->has_error && !b->has_code &&
+	     (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))) {
+		add_undefined(fs, an->path, i, &an->opt, names, an->out);
+		return;
+	}
+	/* A macro's missing option is false in C: missing is why, not code. */
+	if (cause == CAUSE_CODE && macro_missing)
+		cause = CAUSE_MISSING;
+	d = add_defect(an->out, an->path, fs->f, fs->ids, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
+	d->cause = cause;
+	set_symbols(d, fs->f, i);
+	for (size_t k = 0; k < names->nr; k++)
+		strvec_push(&d->missing, names->v[k]);
+	d->global = !tm->nr_arches || (an->nr_scope == tm->nr_arches && !tm->only_arch);
+	if (!d->global)
+		for (size_t k = 0; k < an->nr_scope; k++)
+			strvec_push(&d->arches, tm->arch_names[an->scope[k]]);
+	if (an->opt.explain)
+		explain_block(d, fs, i, v, an->scope);
+}
+
+void analyze_finish(struct analysis *an)
+{
+	struct file_state *fs = &an->fs;
+	struct strbuf key = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+
+	while (analyze_next(an) != ANALYZE_DONE)
+		analyze_step(an);
+	if (an->check == CHECK_DEAD) {
+		add_file_defect(fs, an->path, an->scope, an->nr_scope, an->out);
+		file_defect(fs, an->scope, &an->opt, an->out);
+	} else {
+		for (size_t i = 0; i < fs->f->nr_blocks; i++)
+			if (an->walk[i].state != WALK_NONE || !skipped(fs->ids, i, &an->opt, &key))
+				finish_block(an, i, &names);
+	}
 	strbuf_release(&key);
 	strvec_clear(&names);
+	analyze_abandon(an);
+}
+
+void analyze_abandon(struct analysis *an)
+{
+	struct file_state *fs = &an->fs;
+
+	for (size_t k = 0; k < fs->nr_models; k++)
+		file_arch_free(&fs->arches[k]);
+	free(fs->arches);
+	free(fs->ids);
+	free(an->scope);
+	free(an->walk);
+	free(an->path);
+	free(an);
+}
+
+void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_file *f,
+		     const struct analyze_options *opt, struct defect_list *out,
+		     size_t *input_errors)
+{
+	analyze_finish(analyze_begin(tm, path, f, opt, out, input_errors));
 }

@@ -59,6 +59,29 @@ void analyze_scanned(struct tree_models *tm, const char *path, const struct cpp_
 		     const struct analyze_options *opt, struct defect_list *out,
 		     size_t *input_errors);
 
+/*
+ * analyze_scanned() in steps, one architecture of the file's scope at a
+ * time, so that a caller with many files asks each model of them all
+ * before the next is built (and frees it): analyze_begin(), then
+ * analyze_step() while analyze_next() names a model, then
+ * analyze_finish(), which appends the defects to `out` (the same as
+ * analyze_scanned()) and frees the analysis. `f` and `out` must outlive
+ * it; `opt` is copied. The steps go in the order of the file's scope: the
+ * primary architecture first (or the file's own), then the others by
+ * index. analyze_finish() takes the steps left itself.
+ */
+struct analysis;
+#define ANALYZE_DONE ((size_t)-1)
+struct analysis *analyze_begin(struct tree_models *tm, const char *path, const struct cpp_file *f,
+			       const struct analyze_options *opt, struct defect_list *out,
+			       size_t *input_errors);
+/* The model the next step asks (tree_models.get's index), or ANALYZE_DONE. */
+size_t analyze_next(const struct analysis *an);
+void analyze_step(struct analysis *an);
+void analyze_finish(struct analysis *an);
+/* Frees the analysis without its defects (an interrupted run). */
+void analyze_abandon(struct analysis *an);
+
 /* analyze_scan() and analyze_scanned() of `data`. */
 void analyze_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  const struct analyze_options *opt, struct defect_list *out, size_t *input_errors);

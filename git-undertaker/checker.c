@@ -49,7 +49,28 @@ struct checker {
 	struct checker *results_of;	/* a range worker: its parent */
 	pthread_mutex_t results_lock;
 	int file_progress;
+	/*
+	 * One side of a commit (defer_begin .. defer_resolve, the root checker's,
+	 * under results_lock): the files whose analysis waits for models of
+	 * other architectures than the primary one, asked model by model.
+	 */
+	int deferring;
+	struct deferred_file *deferred;
+	size_t nr_deferred, alloc_deferred;
 };
+
+/* A C file (an, f) or a Kconfig file (kr) of a side that waits for models. */
+struct deferred_file {
+	struct analysis *an;
+	struct cpp_file *f;
+	struct kcheck_run *kr;
+};
+
+/* The model its next step asks, or ANALYZE_DONE (KCHECK_DONE is the same). */
+static size_t deferred_next(const struct deferred_file *df)
+{
+	return df->kr ? kcheck_next(df->kr) : analyze_next(df->an);
+}
 
 static void init_trees(struct checker *c);
 static int accept_commit(struct checker *c, const git_oid *commit, struct defect_list *out);
@@ -316,6 +337,107 @@ static void includes_key(const struct defconfig_includes *inc, struct strbuf *ke
 }
 
 /*
+ * A C file of a side whose analysis is deferred (defer_begin): its step on
+ * the primary architecture now, on this worker; the others' in
+ * defer_resolve, when `l` is filled. Most files need no other.
+ */
+static void defer_file(struct checker *c, struct trees *ms, const char *path,
+		       const struct blob *blob, const struct analyze_options *aopt,
+		       struct defect_list *l)
+{
+	struct checker *rc = c->results_of ? c->results_of : c;
+	struct cpp_file *f = analyze_scan(&ms->tm, path, blob->data, blob->size);
+	struct analysis *an = analyze_begin(&ms->tm, path, f, aopt, l, &c->input_errors);
+
+	if (analyze_next(an) == ms->tm.primary)
+		analyze_step(an);
+	if (analyze_next(an) == ANALYZE_DONE) {
+		analyze_finish(an);
+		cpp_file_free(f);
+		return;
+	}
+	pthread_mutex_lock(&rc->results_lock);
+	ALLOC_GROW(rc->deferred, rc->nr_deferred + 1, rc->alloc_deferred);
+	memset(&rc->deferred[rc->nr_deferred], 0, sizeof(*rc->deferred));
+	rc->deferred[rc->nr_deferred].an = an;
+	rc->deferred[rc->nr_deferred++].f = f;
+	pthread_mutex_unlock(&rc->results_lock);
+}
+
+/* A Kconfig file or defconfig of a side, the same way (kcheck_begin). */
+static void defer_kcheck(struct checker *c, struct trees *ms, const char *path,
+			 const struct blob *blob, const struct kcheck_options *kopt,
+			 struct defect_list *l)
+{
+	struct checker *rc = c->results_of ? c->results_of : c;
+	struct kcheck_run *kr = kcheck_begin(&ms->tm, path, blob->data, blob->size, kopt, l);
+
+	if (kcheck_next(kr) == ms->tm.primary)
+		kcheck_step(kr);
+	if (kcheck_next(kr) == KCHECK_DONE) {
+		kcheck_finish(kr);
+		return;
+	}
+	pthread_mutex_lock(&rc->results_lock);
+	ALLOC_GROW(rc->deferred, rc->nr_deferred + 1, rc->alloc_deferred);
+	memset(&rc->deferred[rc->nr_deferred], 0, sizeof(*rc->deferred));
+	rc->deferred[rc->nr_deferred++].kr = kr;
+	pthread_mutex_unlock(&rc->results_lock);
+}
+
+static void defer_begin(struct checker *c)
+{
+	c->deferring = 1;
+}
+
+/*
+ * The deferred files' other architectures, model by model (the primary
+ * one first, then by index, as each file's scope goes): model `a` is
+ * built, asked by every file that needs it and freed before the next, so
+ * that one model of the side besides the primary one is alive at a time
+ * instead of one per architecture. Then their defects. No worker runs.
+ */
+static void defer_resolve(struct checker *c, struct trees *owner)
+{
+	size_t n = trees_nr_models(owner), primary = owner->tm.primary;
+	int left = 1;
+
+	c->deferring = 0;
+	while (left && !process_interrupted()) {
+		left = 0;
+		for (size_t g = 0; g < n && !process_interrupted(); g++) {
+			size_t a = !g ? primary : g - 1 < primary ? g - 1 : g;
+
+			for (size_t p = 0; p < c->nr_deferred; p++) {
+				struct deferred_file *df = &c->deferred[p];
+
+				if (deferred_next(df) != a)
+					continue;
+				if (df->kr)
+					kcheck_step(df->kr);
+				else
+					analyze_step(df->an);
+			}
+			trees_release_model(owner, a);
+		}
+		for (size_t p = 0; p < c->nr_deferred; p++)
+			left |= deferred_next(&c->deferred[p]) != ANALYZE_DONE;
+	}
+	for (size_t p = 0; p < c->nr_deferred; p++) {
+		struct deferred_file *df = &c->deferred[p];
+
+		if (df->kr)
+			process_interrupted() ? kcheck_abandon(df->kr) : kcheck_finish(df->kr);
+		else
+			process_interrupted() ? analyze_abandon(df->an) : analyze_finish(df->an);
+		cpp_file_free(df->f);
+	}
+	free(c->deferred);
+	c->deferred = NULL;
+	c->nr_deferred = c->alloc_deferred = 0;
+}
+
+/*
  * Appends the defects of one blob under one model set to `l`; `includes`:
  * a U-Boot defconfig's (defconfig_includes), else NULL.
  */
@@ -340,7 +462,12 @@ static void analyze_blob(struct checker *c, struct trees *ms, const char *path,
 
 		for (size_t i = 0; includes && i < includes->errors.nr; i++)
 			error("%s", includes->errors.v[i]);
-		kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);
+		if ((c->results_of ? c->results_of : c)->deferring)
+			defer_kcheck(c, ms, path, blob, &kopt, l);
+		else
+			kcheck_file(&ms->tm, path, blob->data, blob->size, &kopt, l);
+	} else if ((c->results_of ? c->results_of : c)->deferring) {
+		defer_file(c, ms, path, blob, &aopt, l);
 	} else {
 		analyze_file(&ms->tm, path, blob->data, blob->size, &aopt, l, &c->input_errors);
 	}
@@ -460,7 +587,7 @@ struct commit_work {
 	size_t nr;
 	struct parallel_queue queue;	/* the items, to the workers */
 	struct progress *progress;
-	int parent_side;	/* item_before() only */
+	enum { PHASE_CHECK, PHASE_BEFORE, PHASE_AFTER } phase;	/* see side_items() */
 };
 
 /*
@@ -482,6 +609,21 @@ static const struct defect_list *item_before(struct checker *c, const struct com
 	if (fc->status != 'A' && checked_file(ps, fc->old_path))
 		return blob_defects(c, ps, cw->parent, fc->old_path, &fc->old_blob);
 	return NULL;
+}
+
+/*
+ * The commit's defects of an item as check_item() asks them, computed
+ * ahead (the commit's side on its own): they wait in the results.
+ */
+static void item_after(struct checker *c, const struct commit_work *cw, struct trees *ms,
+		       const struct commit_item *it)
+{
+	const struct file_change *fc = it->fc;
+
+	if (!fc)
+		blob_defects(c, ms, cw->commit, it->path, &it->blob);
+	else if (fc->status != 'D' && checked_file(ms, fc->new_path))
+		blob_defects(c, ms, cw->commit, fc->new_path, &fc->new_blob);
 }
 
 static void check_item(struct checker *c, const struct commit_work *cw, struct trees *ps,
@@ -576,6 +718,16 @@ static void run_workers(struct checker *c, size_t n, worker_fn fn, void *data)
 	}
 }
 
+/* An item of a side's pass (side_items): its defects on that side, waiting in the results. */
+static void side_item(struct checker *c, const struct commit_work *cw, struct trees *ps,
+		      struct trees *ms, const struct commit_item *it)
+{
+	if (cw->phase == PHASE_BEFORE)
+		item_before(c, cw, ps, it);
+	else
+		item_after(c, cw, ms, it);
+}
+
 static void commit_run(struct checker *wc, size_t j, void *data)
 {
 	struct commit_work *cw = data;
@@ -591,8 +743,8 @@ static void commit_run(struct checker *wc, size_t j, void *data)
 
 		if (i >= cw->nr)
 			break;
-		if (cw->parent_side) {
-			item_before(wc, cw, ps, &cw->items[i]);
+		if (cw->phase != PHASE_CHECK) {
+			side_item(wc, cw, ps, ms, &cw->items[i]);
 			continue;
 		}
 		check_item(wc, cw, ps, ms, &cw->items[i]);
@@ -651,15 +803,44 @@ static int parent_first(struct trees *ps, struct trees *ms)
 	return ps && ms && ps != ms && trees_nr_models(ps) > 1;
 }
 
+/*
+ * One side of a commit whose two sides have different build files
+ * (parent_first), PHASE_BEFORE on the parent's trees or PHASE_AFTER on
+ * the commit's: each file (C, Kconfig, defconfig) on the primary
+ * architecture, then the other architectures model by model over all the
+ * files that still ask them (defer_resolve: each model and Kbuild map freed
+ * once every file has asked it), then every model but the primary one is
+ * freed. Asked file by file, every architecture's model was alive at once
+ * (v6.1..v6.12 -- kernel/: 3.21 GB).
+ */
+static void side_items(struct checker *c, struct commit_work *cw, size_t jobs, struct trees *t,
+		       int phase)
+{
+	struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
+	struct trees *ms = commit_trees(c, cw->commit);
+
+	cw->phase = phase;
+	defer_begin(c);
+	if (jobs > 1) {
+		run_workers(c, jobs, commit_run, cw);
+		cw->queue.next = 0;
+	} else {
+		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
+			side_item(c, cw, ps, ms, &cw->items[i]);
+	}
+	defer_resolve(c, t);
+	trees_release_others(t);
+	cw->phase = PHASE_CHECK;
+}
+
 static void check_items_serial(struct checker *c, struct commit_work *cw)
 {
 	struct trees *ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	struct trees *ms = commit_trees(c, cw->commit);
 
 	if (parent_first(ps, ms)) {
-		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
-			item_before(c, cw, ps, &cw->items[i]);
-		trees_release_others(ps);
+		side_items(c, cw, 1, ps, PHASE_BEFORE);
+		side_items(c, cw, 1, ms, PHASE_AFTER);
 	}
 	for (size_t i = 0; i < cw->nr && !process_interrupted(); i++) {
 		check_item(c, cw, ps, ms, &cw->items[i]);
@@ -683,11 +864,8 @@ static void check_items(struct checker *c, struct commit_work *cw)
 	ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	ms = commit_trees(c, cw->commit);
 	if (parent_first(ps, ms)) {
-		cw->parent_side = 1;
-		run_workers(c, jobs, commit_run, cw);
-		cw->parent_side = 0;
-		cw->queue.next = 0;
-		trees_release_others(ps);
+		side_items(c, cw, jobs, ps, PHASE_BEFORE);
+		side_items(c, cw, jobs, ms, PHASE_AFTER);
 	}
 	run_workers(c, jobs, commit_run, cw);
 	share_trees(c, cw, jobs, 0);

@@ -29,6 +29,31 @@ void kcheck_unmet(struct tree_models *tm, const char *path, const char *data, si
 void kcheck_dead_options(struct tree_models *tm, const char *path, const char *data, size_t size,
 			 const struct kcheck_options *opt, struct defect_list *out);
 
+/*
+ * kcheck_unmet() and kcheck_dead_options() one architecture at a time:
+ * _begin, then _on(a) for an architecture _wants, then _end, which asks
+ * those still wanted in the walk's own order and appends the same defects
+ * as the whole walk. The unmet walk takes its architectures in any order
+ * (each one's findings are its own, combined in scope order at the end);
+ * the options walk wants the next of its scope until an architecture
+ * reads the file, then any it has not asked, until no option is left.
+ */
+struct kcheck_unmet_walk;
+struct kcheck_unmet_walk *kcheck_unmet_begin(struct tree_models *tm, const char *path,
+					     const char *data, size_t size);
+int kcheck_unmet_wants(const struct kcheck_unmet_walk *w, size_t a);
+void kcheck_unmet_on(struct kcheck_unmet_walk *w, size_t a);
+void kcheck_unmet_end(struct kcheck_unmet_walk *w, struct defect_list *out);
+void kcheck_unmet_free(struct kcheck_unmet_walk *w);	/* without its defects */
+struct kcheck_options_walk;
+struct kcheck_options_walk *kcheck_options_begin(struct tree_models *tm, const char *path,
+						 const char *data, size_t size,
+						 const struct kcheck_options *opt);
+int kcheck_options_wants(const struct kcheck_options_walk *w, size_t a);
+void kcheck_options_on(struct kcheck_options_walk *w, size_t a);
+void kcheck_options_end(struct kcheck_options_walk *w, struct defect_list *out);
+void kcheck_options_free(struct kcheck_options_walk *w);	/* without its defects */
+
 /* One line of a defconfig that sets a symbol. */
 struct kcheck_setting {
 	int line;		/* the defconfig's: this one, or the #include that brings it */

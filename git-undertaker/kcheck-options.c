@@ -170,45 +170,127 @@ static void add_option_defects(struct tree_models *tm, const char *path, struct 
  * every configuration sets though they have a prompt (undead), on every
  * architecture that reads the file: the primary one first, then those its
  * symbols point to, then the others, stopping when none is left.
+ *
+ * The walk goes one architecture at a time, in that order until one reads
+ * the file; then in any order (kcheck_options_wants): an option is dead
+ * when it is dead on every architecture that reads the file, undead when
+ * it is alive on that first one and undead on every one, and the walk
+ * goes on while one is left, so whatever the order the same architectures
+ * decide. The first reader alone gives an option its text and its place.
  */
-void kcheck_dead_options(struct tree_models *tm, const char *path, const char *data, size_t size,
-			 const struct kcheck_options *opt, struct defect_list *out)
+struct kcheck_options_walk {
+	struct tree_models *tm;
+	char *path;
+	int explain;
+	size_t *scope, nr_scope;
+	char *asked;			/* by position in scope */
+	size_t k;			/* the first position not asked */
+	int ended;			/* no option left, or every position asked */
+	struct strmap states;
+	struct strvec order;
+};
+
+struct kcheck_options_walk *kcheck_options_begin(struct tree_models *tm, const char *path,
+						 const char *data, size_t size,
+						 const struct kcheck_options *opt)
 {
-	size_t *scope = xcalloc(tm->nr_arches + 1, sizeof(*scope));
-	size_t nr_scope = kcheck_scope(tm, path, data, size, scope);
-	struct strmap states = STRMAP_INIT;
-	struct strvec order = STRVEC_INIT;
+	struct kcheck_options_walk *w = xcalloc(1, sizeof(*w));
 	int own = tm->nr_arches && !starts_with(path, tm->arch_prefix ? tm->arch_prefix : "arch/");
 
+	w->tm = tm;
+	w->path = xstrdup(path);
+	w->explain = opt->explain;
+	w->scope = xcalloc(tm->nr_arches + 1, sizeof(*w->scope));
+	w->nr_scope = kcheck_scope(tm, path, data, size, w->scope);
 	/* Outside arch/, every other architecture after those of kcheck_scope. */
 	for (size_t a = 0; own && !tm->only_arch && a < tm->nr_arches; a++) {
 		size_t k = 0;
 
-		while (k < nr_scope && scope[k] != a)
+		while (k < w->nr_scope && w->scope[k] != a)
 			k++;
-		if (k == nr_scope)
-			scope[nr_scope++] = a;
+		if (k == w->nr_scope)
+			w->scope[w->nr_scope++] = a;
 	}
-	for (size_t k = 0; k < nr_scope; k++) {
-		struct arch_model *am;
-		int left = 0;
+	w->asked = xcalloc(w->nr_scope + 1, 1);
+	w->ended = !w->nr_scope;
+	return w;
+}
 
-		if (tm->hold)
-			tm->hold(tm->data, scope[k]);
-		am = tm->get(tm->data, scope[k]);
-		if (am && am->model && am->kconfig)
-			options_on(tm, am, path, &states, &order);
-		if (tm->release)
-			tm->release(tm->data, scope[k]);
-		/* An architecture that does not read the file settles nothing. */
-		for (size_t i = 0; i < order.nr && !left; i++) {
-			const struct option_state *os = strmap_get(&states, order.v[i]);
+int kcheck_options_wants(const struct kcheck_options_walk *w, size_t a)
+{
+	if (w->ended)
+		return 0;
+	/* Before the first reader, in order. */
+	if (!w->order.nr)
+		return w->scope[w->k] == a;
+	for (size_t k = w->k; k < w->nr_scope; k++)
+		if (w->scope[k] == a)
+			return !w->asked[k];
+	return 0;
+}
 
-			left = os->dead || os->undead;
-		}
-		if (!left && order.nr)
-			break;
+void kcheck_options_on(struct kcheck_options_walk *w, size_t a)
+{
+	struct tree_models *tm = w->tm;
+	struct arch_model *am;
+	int left = 0;
+	size_t k = w->k;
+
+	if (!kcheck_options_wants(w, a))
+		return;
+	while (w->scope[k] != a)
+		k++;
+	w->asked[k] = 1;
+	while (w->k < w->nr_scope && w->asked[w->k])
+		w->k++;
+	w->ended = w->k == w->nr_scope;
+	if (tm->hold)
+		tm->hold(tm->data, a);
+	am = tm->get(tm->data, a);
+	if (am && am->model && am->kconfig)
+		options_on(tm, am, w->path, &w->states, &w->order);
+	if (tm->release)
+		tm->release(tm->data, a);
+	/* An architecture that does not read the file settles nothing. */
+	for (size_t i = 0; i < w->order.nr && !left; i++) {
+		const struct option_state *os = strmap_get(&w->states, w->order.v[i]);
+
+		left = os->dead || os->undead;
 	}
-	add_option_defects(tm, path, &states, &order, opt, out);
-	free(scope);
+	if (!left && w->order.nr)
+		w->ended = 1;
+}
+
+void kcheck_options_end(struct kcheck_options_walk *w, struct defect_list *out)
+{
+	struct kcheck_options opt = { .explain = w->explain };
+
+	while (!w->ended)
+		kcheck_options_on(w, w->scope[w->k]);
+	add_option_defects(w->tm, w->path, &w->states, &w->order, &opt, out);
+	kcheck_options_free(w);
+}
+
+void kcheck_options_free(struct kcheck_options_walk *w)
+{
+	for (size_t i = 0; i < w->order.nr; i++) {
+		struct option_state *os = strmap_get(&w->states, w->order.v[i]);
+
+		free(os->name);
+		free(os->dep);
+		strvec_clear(&os->missing);
+		free(os);
+	}
+	strmap_clear(&w->states, NULL);
+	strvec_clear(&w->order);
+	free(w->asked);
+	free(w->scope);
+	free(w->path);
+	free(w);
+}
+
+void kcheck_dead_options(struct tree_models *tm, const char *path, const char *data, size_t size,
+			 const struct kcheck_options *opt, struct defect_list *out)
+{
+	kcheck_options_end(kcheck_options_begin(tm, path, data, size, opt), out);
 }

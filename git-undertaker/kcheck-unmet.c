@@ -382,6 +382,16 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 	}
 }
 
+static void unmet_free(struct unmet *u)
+{
+	free(u->target);
+	free(u->from);
+	free(u->statement);
+	free(u->failing);
+	strvec_clear(&u->arches);
+	free(u);
+}
+
 static void add_unmet_defects(struct tree_models *tm, const char *path, struct unmet_scan *us,
 			      size_t nr_scope, struct defect_list *out)
 {
@@ -398,35 +408,118 @@ static void add_unmet_defects(struct tree_models *tm, const char *path, struct u
 		d->condition = xstrfmt("select %s from %s", u->target, u->from);
 		strvec_pushf(&d->symbols, "CONFIG_%s", u->target);
 		strvec_pushf(&d->symbols, "CONFIG_%s", u->from);
-		free(u->target);
-		free(u->from);
-		free(u->statement);
-		free(u->failing);
-		strvec_clear(&u->arches);
-		free(u);
+		unmet_free(u);
 	}
 	strmap_clear(&us->found, NULL);
 	strvec_clear(&us->order);
 }
 
+struct kcheck_unmet_walk {
+	struct tree_models *tm;
+	char *path;
+	size_t *scope, nr_scope;
+	struct unmet_scan *per;		/* each architecture's own, by position in scope */
+	char *done;
+};
+
+struct kcheck_unmet_walk *kcheck_unmet_begin(struct tree_models *tm, const char *path,
+					     const char *data, size_t size)
+{
+	struct kcheck_unmet_walk *w = xcalloc(1, sizeof(*w));
+
+	w->tm = tm;
+	w->path = xstrdup(path);
+	w->scope = xcalloc(tm->nr_arches + 1, sizeof(*w->scope));
+	w->nr_scope = kcheck_scope(tm, path, data, size, w->scope);
+	w->per = xcalloc(w->nr_scope + 1, sizeof(*w->per));
+	w->done = xcalloc(w->nr_scope + 1, 1);
+	return w;
+}
+
+static size_t scope_position(const size_t *scope, size_t nr, size_t a)
+{
+	size_t k = 0;
+
+	while (k < nr && scope[k] != a)
+		k++;
+	return k;
+}
+
+int kcheck_unmet_wants(const struct kcheck_unmet_walk *w, size_t a)
+{
+	size_t k = scope_position(w->scope, w->nr_scope, a);
+
+	return k < w->nr_scope && !w->done[k];
+}
+
+void kcheck_unmet_on(struct kcheck_unmet_walk *w, size_t a)
+{
+	size_t k = scope_position(w->scope, w->nr_scope, a);
+	struct tree_models *tm = w->tm;
+	struct arch_model *am;
+
+	if (k == w->nr_scope || w->done[k])
+		return;
+	w->done[k] = 1;
+	if (tm->hold)
+		tm->hold(tm->data, a);
+	am = tm->get(tm->data, a);
+	if (am && am->model && am->kconfig)
+		unmet_on(am, w->path, &w->per[k]);
+	if (tm->release)
+		tm->release(tm->data, a);
+}
+
+/*
+ * The architectures' findings in the order of the scope, as one walk would
+ * have found them: a select's text from the first that found it, its
+ * architectures in that order.
+ */
+void kcheck_unmet_end(struct kcheck_unmet_walk *w, struct defect_list *out)
+{
+	struct unmet_scan us = { 0 };
+
+	for (size_t k = 0; k < w->nr_scope; k++) {
+		struct unmet_scan *one = &w->per[k];
+
+		kcheck_unmet_on(w, w->scope[k]);
+		for (size_t i = 0; i < one->order.nr; i++) {
+			struct unmet *u = strmap_get(&one->found, one->order.v[i]);
+			struct unmet *was = strmap_get(&us.found, one->order.v[i]);
+
+			if (!was) {
+				strmap_put(&us.found, one->order.v[i], u);
+				strvec_push(&us.order, one->order.v[i]);
+				continue;
+			}
+			for (size_t j = 0; j < u->arches.nr; j++)
+				strvec_push(&was->arches, u->arches.v[j]);
+			unmet_free(u);
+		}
+		strmap_clear(&one->found, NULL);
+		strvec_clear(&one->order);
+	}
+	add_unmet_defects(w->tm, w->path, &us, w->nr_scope, out);
+	kcheck_unmet_free(w);
+}
+
+void kcheck_unmet_free(struct kcheck_unmet_walk *w)
+{
+	for (size_t k = 0; k < w->nr_scope; k++) {
+		for (size_t i = 0; i < w->per[k].order.nr; i++)
+			unmet_free(strmap_get(&w->per[k].found, w->per[k].order.v[i]));
+		strmap_clear(&w->per[k].found, NULL);
+		strvec_clear(&w->per[k].order);
+	}
+	free(w->per);
+	free(w->done);
+	free(w->scope);
+	free(w->path);
+	free(w);
+}
+
 void kcheck_unmet(struct tree_models *tm, const char *path, const char *data, size_t size,
 		  struct defect_list *out)
 {
-	size_t *scope = xcalloc(tm->nr_arches + 1, sizeof(*scope));
-	size_t nr_scope = kcheck_scope(tm, path, data, size, scope);
-	struct unmet_scan us = { 0 };
-
-	for (size_t k = 0; k < nr_scope; k++) {
-		struct arch_model *am;
-
-		if (tm->hold)
-			tm->hold(tm->data, scope[k]);
-		am = tm->get(tm->data, scope[k]);
-		if (am && am->model && am->kconfig)
-			unmet_on(am, path, &us);
-		if (tm->release)
-			tm->release(tm->data, scope[k]);
-	}
-	add_unmet_defects(tm, path, &us, nr_scope, out);
-	free(scope);
+	kcheck_unmet_end(kcheck_unmet_begin(tm, path, data, size), out);
 }

@@ -46,4 +46,24 @@ struct kcheck_options {
 void kcheck_file(struct tree_models *tm, const char *path, const char *data, size_t size,
 		 const struct kcheck_options *opt, struct defect_list *out);
 
+/*
+ * kcheck_file() in steps, one architecture at a time (as analyze_begin):
+ * kcheck_begin() appends what needs no model of another architecture (a
+ * defconfig's defects, a Kconfig file's undefined names); kcheck_step()
+ * while kcheck_next() names a model (the primary one first, then by
+ * index); kcheck_finish() appends the rest, the same as kcheck_file(),
+ * and frees. `out` must outlive it; `opt` is copied (its includes are
+ * read by kcheck_begin() only).
+ */
+struct kcheck_run;
+#define KCHECK_DONE ((size_t)-1)
+struct kcheck_run *kcheck_begin(struct tree_models *tm, const char *path, const char *data,
+				size_t size, const struct kcheck_options *opt,
+				struct defect_list *out);
+size_t kcheck_next(const struct kcheck_run *r);
+void kcheck_step(struct kcheck_run *r);
+void kcheck_finish(struct kcheck_run *r);
+/* Frees the run without the defects kcheck_finish() would append (an interrupted run). */
+void kcheck_abandon(struct kcheck_run *r);
+
 #endif

@@ -1,0 +1,64 @@
+#!/bin/sh
+test_description='git undertaker: a side of a commit asks the other architectures model by model (one besides the primary alive at a time), with the same report'
+. ./test-lib.sh
+
+test_expect_success 'setup: three architectures, 20 files whose blocks are dead on every one (the old one unchanged)' '
+	write_file Kconfig <<-\EOF &&
+	mainmenu "Test/$(SRCARCH)"
+	config COMMON
+		bool "common"
+	source "arch/$(SRCARCH)/Kconfig"
+	EOF
+	for a in alpha beta gamma
+	do
+		A=$(echo $a | tr a-z A-Z) &&
+		mkdir -p arch/$a &&
+		printf "config %s\n\tdef_bool y\n" $A >arch/$a/Kconfig || return 1
+	done &&
+	for f in a b $(seq -f f%02g 1 18)
+	do
+		write_file $f.c <<-\EOF || return 1
+		#if defined(CONFIG_BETA) && defined(CONFIG_GAMMA)
+		int two;
+		#endif
+		EOF
+	done &&
+	git add . && test_tick && git commit -q -m base &&
+	printf "config OTHER\n\tbool \"other\"\n" >>Kconfig &&
+	for f in a b $(seq -f f%02g 1 18)
+	do
+		write_file $f.c <<-\EOF || return 1
+		#if defined(CONFIG_BETA) && defined(CONFIG_GAMMA)
+		int two;
+		#endif
+		#if defined(CONFIG_ALPHA) && defined(CONFIG_GAMMA)
+		int none;
+		#endif
+		EOF
+	done &&
+	git add . && test_tick && git commit -q -m change
+'
+
+test_expect_success 'each other model is freed before the next is built, on each side' '
+	test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --no-notes -j1 HEAD^! >out 2>err &&
+	grep "^a.c:4: dead block B1 (kconfig, global)" out &&
+	grep "^b.c:4: dead block B1 (kconfig, global)" out &&
+	! grep ":1:" out &&
+	# Both sides ask beta and gamma (the primary one, alpha, stays).
+	test $(grep -c "^model build beta" err) = 2 &&
+	test $(grep -c "^model build gamma" err) = 2 &&
+	grep "^model build \(beta\|gamma\)\|^\(beta\|gamma\): .*solver calls" err |
+		sed "s/^model build \([a-z]*\).*/+\1/; s/^\([a-z]*\): .*/-\1/" >order &&
+	printf "%s\n" +beta -beta +gamma -gamma +beta -beta +gamma -gamma >expect &&
+	test_cmp expect order
+'
+
+test_expect_success 'two workers (20 files: each side shared out): the same report, each other model built once per side' '
+	test $(grep -c "dead block B1" out) = 20 &&
+	test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --no-notes -j2 HEAD^! >out2 2>err2 &&
+	test_cmp out out2 &&
+	test $(grep -c "^model build beta" err2) = 2 &&
+	test $(grep -c "^model build gamma" err2) = 2
+'
+
+test_done
