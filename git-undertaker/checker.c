@@ -399,17 +399,48 @@ static void defer_begin(struct checker *c)
  */
 typedef void (*defer_model_fn)(struct checker *c, size_t a, void *data);
 
+struct prefetch {
+	struct trees *owner;
+	size_t a;
+};
+
+/* The model a of shared trees built beside the caller (parallel_start), and its Kbuild map. */
+static void prefetch_model(size_t j, void *data)
+{
+	struct prefetch *p = data;
+	struct tree_models *tm = &p->owner->tm;
+
+	tm->hold(tm->data, p->a);
+	if (trees_model(p->owner, p->a))
+		trees_kbuild(p->owner, p->a);
+	tm->release(tm->data, p->a);
+}
+
+/* The model of defer_resolve's g-th step: the primary one first, then by index. */
+static size_t step_model(size_t g, size_t primary)
+{
+	return !g ? primary : g - 1 < primary ? g - 1 : g;
+}
+
 static void defer_resolve_with(struct checker *c, struct trees *owner, defer_model_fn own,
 			       void *data)
 {
 	size_t n = trees_nr_models(owner), primary = owner->tm.primary;
 	int left = 1;
+	/*
+	 * With a hook every model is asked (its architecture's own files): the
+	 * next one is built on another thread meanwhile, when they are shared.
+	 */
+	int ahead = own && owner->tm.hold && c->opts->common.jobs > 1;
 
 	c->deferring = 0;
 	while (left && !process_interrupted()) {
 		left = 0;
 		for (size_t g = 0; g < n && !process_interrupted(); g++) {
-			size_t a = !g ? primary : g - 1 < primary ? g - 1 : g;
+			size_t a = step_model(g, primary);
+			struct prefetch pf = { owner, g + 1 < n ? step_model(g + 1, primary) : n };
+			struct parallel_task *task = ahead && pf.a < n ?
+				parallel_start(prefetch_model, &pf) : NULL;
 
 			for (size_t p = 0; p < c->nr_deferred; p++) {
 				struct deferred_file *df = &c->deferred[p];
@@ -423,9 +454,11 @@ static void defer_resolve_with(struct checker *c, struct trees *owner, defer_mod
 			}
 			if (own)
 				own(c, a, data);
+			parallel_join(task);
 			trees_release_model(owner, a);
 		}
 		own = NULL;
+		ahead = 0;
 		for (size_t p = 0; p < c->nr_deferred; p++)
 			left |= deferred_next(&c->deferred[p]) != ANALYZE_DONE;
 	}
