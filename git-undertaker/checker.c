@@ -238,6 +238,7 @@ static void init_trees(struct checker *c)
 		.no_kbuild = c->opts->no_kbuild,
 		/* A census worker's trees are its parent's again: the parent has said it. */
 		.quiet = c->parent != NULL,
+		.quiet_unbuilt = c->opts->all && !c->opts->verbose,
 		.stats = c->opts->common.stats,
 		.witnesses = c->opts->common.pool,
 		.samples_dir = c->samples_dir,
