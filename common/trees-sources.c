@@ -354,7 +354,7 @@ static void say_none(struct trees *t, const char *path)
 	static struct strmap said = STRMAP_INIT;
 	const char *dot = strrchr(path, '.');
 
-	if (t->env.quiet || !dot)
+	if (t->env.quiet || t->env.quiet_unbuilt || !dot)
 		return;
 	pthread_mutex_lock(&lock);
 	if (!strmap_contains(&said, dot)) {

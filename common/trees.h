@@ -132,6 +132,8 @@ struct trees_env {
 	const char *only_arch;			/* --arch (trees_check_arch'ed), or NULL */
 	int no_kbuild;				/* no file conditions */
 	int quiet;				/* the tree's absence was said already */
+	/* No warning for files the build gives no condition (a census without --verbose). */
+	int quiet_unbuilt;
 	int stats;				/* UNDERTAKER_STATS: trees_stats_* on stderr */
 	/* Solver samples per model (UNDERTAKER_POOL): 0 MODEL_WITNESSES, -1 none. */
 	int witnesses;

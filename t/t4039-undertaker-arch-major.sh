@@ -61,4 +61,31 @@ test_expect_success 'two workers (20 files: each side shared out): the same repo
 	test $(grep -c "^model build gamma" err2) = 2
 '
 
+test_expect_success 'the census on every architecture: each other model built once, used by the files that ask it and by its own, freed before the next' '
+	mkdir -p arch/beta arch/gamma &&
+	write_file arch/beta/own.c <<-\EOF &&
+	#ifdef CONFIG_GAMMA
+	int beta_never_gamma;
+	#endif
+	EOF
+	write_file arch/gamma/own.c <<-\EOF &&
+	#ifdef CONFIG_BETA
+	int gamma_never_beta;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m own &&
+	test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --all --no-notes -j1 HEAD >out 2>err &&
+	grep "^arch/beta/own.c:1: dead block B0 (kconfig" out &&
+	grep "^arch/gamma/own.c:1: dead block B0 (kconfig" out &&
+	grep "^a.c:4: dead block B1 (kconfig, global)" out &&
+	grep "^model build \(beta\|gamma\)\|^\(beta\|gamma\): .*solver calls" err |
+		sed "s/^model build \([a-z]*\).*/+\1/; s/^\([a-z]*\): .*/-\1/" >order &&
+	printf "%s\n" +beta -beta +gamma -gamma >expect &&
+	test_cmp expect order &&
+	test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --all --no-notes -j2 HEAD >out2 2>err2 &&
+	test_cmp out out2 &&
+	test $(grep -c "^model build beta" err2) = 1 &&
+	test $(grep -c "^model build gamma" err2) = 1
+'
+
 test_done

@@ -111,6 +111,14 @@ test_expect_success 'a misspelt symbol in a -u-boot.dtsi is reported, with a wor
 	test $(grep -c "block B" out) = 1
 '
 
+test_expect_success 'a census says such files only with --verbose' '
+	test_expect_code 1 git undertaker --all --no-notes HEAD >out 2>err &&
+	grep "^arch/arm/dts/acme-u-boot.dtsi:2: dead block B0 (missing CONFIG_ENV_IS_IN_SPI_FLASHH" out &&
+	! grep "the build gives it no condition" err &&
+	test_expect_code 1 git undertaker --all --verbose --no-notes HEAD >out 2>err &&
+	grep "acme-u-boot.dtsi: the build gives it no condition" err
+'
+
 test_expect_success 'a misspelt symbol in an .lds, an .env and an .asl is reported' '
 	git reset -q --hard base &&
 	write_file arch/arm/cpu/u-boot.lds <<-\EOF &&
