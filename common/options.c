@@ -274,6 +274,37 @@ void parse_options(int argc, const char **argv, const struct option *opts,
 	}
 }
 
+/*
+ * A job per online CPU, but no more than one per JOB_MEMORY of the memory
+ * available (MemAvailable): a worker of git undertaker holds its own
+ * primary model and files (Linux: about 150-200 MB more at -j2 than at
+ * -j1), a job of vampyr or backport its compiler or spatch.
+ */
+#define JOB_MEMORY ((uint64_t)512 << 20)
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	int jobs = n > 0 ? (int)n : 1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long kib;
+
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+			uint64_t fit = (uint64_t)kib * 1024 / JOB_MEMORY;
+
+			if (fit < (uint64_t)jobs)
+				jobs = fit ? (int)fit : 1;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return jobs;
+}
+
 void common_options_finish(struct common_options *c, const char *tool)
 {
 	int known = 0;
@@ -292,11 +323,8 @@ void common_options_finish(struct common_options *c, const char *tool)
 		usage_error(current_usage, "--format must be 'text', 'json'%s, not '%s'",
 			    strbuf_str(&also), c->format);
 	}
-	if (c->jobs <= 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		c->jobs = n > 0 ? (int)n : 1;
-	}
+	if (c->jobs <= 0)
+		c->jobs = default_jobs();
 	quiet = c->quiet;
 	if (c->no_color)
 		color_option(0);
