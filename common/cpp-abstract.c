@@ -6,6 +6,8 @@
  */
 #include "cpp-internal.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct cpp_expr const_false = { .kind = CPP_EXPR_CONST, .value = 0 };
@@ -174,15 +176,28 @@ static struct cpp_expr *opaque(struct cpp_expr_ctx *ctx, const struct cpp_node *
 	return e;
 }
 
-static const struct {
-	const char *name;
-	enum cpp_variant variant;
-} builtins[] = {
-	{ "IS_ENABLED", CPP_ENABLED },
-	{ "IS_BUILTIN", CPP_BUILTIN },
-	{ "IS_MODULE", CPP_MODULE },
-	{ "IS_REACHABLE", CPP_REACHABLE },
+static const char *const variant_name[] = {
+	[CPP_DEFINED] = "defined",
+	[CPP_ENABLED] = "IS_ENABLED",
+	[CPP_BUILTIN] = "IS_BUILTIN",
+	[CPP_MODULE] = "IS_MODULE",
+	[CPP_REACHABLE] = "IS_REACHABLE",
 };
+
+const char *cpp_variant_name(enum cpp_variant v)
+{
+	return variant_name[v];
+}
+
+int cpp_variant_of_call(const char *name, enum cpp_variant *out)
+{
+	for (size_t v = CPP_ENABLED; v < ARRAY_SIZE(variant_name); v++)
+		if (!strcmp(name, variant_name[v])) {
+			*out = (enum cpp_variant)v;
+			return 1;
+		}
+	return 0;
+}
 
 static int is_zero(const struct cpp_node *n)
 {
@@ -192,6 +207,7 @@ static int is_zero(const struct cpp_node *n)
 struct cpp_expr *cpp_abstract(struct cpp_expr_ctx *ctx, const struct cpp_node *n)
 {
 	struct arena *a = ctx->arena;
+	enum cpp_variant variant;
 
 	switch (n->kind) {
 	case N_NUM:
@@ -203,16 +219,12 @@ struct cpp_expr *cpp_abstract(struct cpp_expr_ctx *ctx, const struct cpp_node *n
 		return leaf(ctx, n->name, strlen(n->name), CPP_DEFINED, 0, n->from_macro,
 			    n->file_defined);
 	case N_CALL:
-		for (size_t i = 0; n->arg && i < ARRAY_SIZE(builtins); i++) {
-			int fd;
-
-			if (strcmp(n->name, builtins[i].name))
-				continue;
+		if (n->arg && cpp_variant_of_call(n->name, &variant)) {
 			/* IS_BUILTIN reads X only; the others read X_MODULE too. */
-			fd = n->file_defined || (builtins[i].variant != CPP_BUILTIN &&
-						 is_file_defined(ctx, n->arg, "_MODULE"));
-			return leaf(ctx, n->arg, strlen(n->arg), builtins[i].variant, 0,
-				    n->from_macro, fd);
+			int fd = n->file_defined || (variant != CPP_BUILTIN &&
+						     is_file_defined(ctx, n->arg, "_MODULE"));
+
+			return leaf(ctx, n->arg, strlen(n->arg), variant, 0, n->from_macro, fd);
 		}
 		break;
 	case N_UNARY:
@@ -243,15 +255,108 @@ struct cpp_expr *cpp_abstract(struct cpp_expr_ctx *ctx, const struct cpp_node *n
 	return opaque(ctx, n);
 }
 
-static const char *variant_name[] = {
-	[CPP_DEFINED] = "defined",
-	[CPP_ENABLED] = "IS_ENABLED",
-	[CPP_BUILTIN] = "IS_BUILTIN",
-	[CPP_MODULE] = "IS_MODULE",
-	[CPP_REACHABLE] = "IS_REACHABLE",
+/*
+ * The two texts of a formula: `normal` false, the exact infix form
+ * (cpp_expr_format); true, the normal form (cpp_expr_format_normal), at
+ * most `max` bytes.
+ */
+struct format_style {
+	int normal;
+	size_t max;
 };
 
-static void format(struct strbuf *sb, const struct cpp_expr *e, enum cpp_expr_kind outer)
+static int format(struct strbuf *sb, const struct cpp_expr *e, enum cpp_expr_kind outer,
+		  const struct format_style *st);
+
+/* The operands of && or || in the exact form: parenthesised unless a leaf or the same operator. */
+static void format_infix(struct strbuf *sb, const struct cpp_expr *e, enum cpp_expr_kind outer,
+			 const struct format_style *st)
+{
+	int paren = outer != e->kind && outer != CPP_EXPR_CONST;
+
+	if (paren)
+		strbuf_addch(sb, '(');
+	format(sb, e->a, e->kind, st);
+	strbuf_addstr(sb, e->kind == CPP_EXPR_AND ? " && " : " || ");
+	format(sb, e->b, e->kind, st);
+	if (paren)
+		strbuf_addch(sb, ')');
+}
+
+/*
+ * The operands of a chain of one operator in the normal form: each in
+ * normal form, sorted and joined. -1 as soon as the text would pass st->max.
+ */
+static int format_chain(struct strbuf *sb, const struct cpp_expr *e, const struct format_style *st)
+{
+	struct strvec parts = STRVEC_INIT;
+	const struct cpp_expr **stack = NULL;
+	size_t nr = 0, alloc = 0, total = sb->len;
+	struct strbuf one = STRBUF_INIT;
+	int ret = 0;
+
+	ALLOC_GROW(stack, nr + 1, alloc);
+	stack[nr++] = e;
+	while (nr) {
+		const struct cpp_expr *x = stack[--nr];
+
+		if (x->kind == e->kind) {
+			/* Each operand takes 5 bytes or more ("a && "): stop before the walk grows. */
+			if ((parts.nr + nr + 2) * 5 > st->max) {
+				ret = -1;
+				break;
+			}
+			ALLOC_GROW(stack, nr + 2, alloc);
+			stack[nr++] = x->b;
+			stack[nr++] = x->a;
+			continue;
+		}
+		strbuf_reset(&one);
+		if (format(&one, x, e->kind, st) < 0 || (total += one.len + 4) > st->max) {
+			ret = -1;
+			break;
+		}
+		strvec_push(&parts, one.buf);
+	}
+	if (!ret) {
+		strvec_sort(&parts);
+		strbuf_addch(sb, '(');
+		for (size_t i = 0; i < parts.nr; i++)
+			strbuf_addf(sb, "%s%s", i ? (e->kind == CPP_EXPR_AND ? " && " : " || ") : "",
+				    parts.v[i]);
+		strbuf_addch(sb, ')');
+	}
+	strvec_clear(&parts);
+	strbuf_release(&one);
+	free(stack);
+	return ret;
+}
+
+static void format_leaf(struct strbuf *sb, const struct cpp_expr *e, const struct format_style *st)
+{
+	/* In the normal form, defined(X) and X are one test of a Kconfig name: "(X)". */
+	const char *variant = st->normal && e->variant == CPP_DEFINED ? "" : variant_name[e->variant];
+
+	if (!st->normal) {
+		if (e->variant == CPP_DEFINED && e->bare)
+			strbuf_addstr(sb, e->name);
+		else
+			strbuf_addf(sb, "%s(%s)", variant, e->name);
+		if (e->from_macro)
+			strbuf_addstr(sb, "[macro]");
+		if (e->file_defined)
+			strbuf_addstr(sb, "[file]");
+	} else if (e->kind == CPP_EXPR_CONFIG) {
+		strbuf_addf(sb, "%s(%s)", variant, e->name);
+	} else {
+		/* Outside Kconfig, defined(X) and X are two questions. */
+		strbuf_addf(sb, "%s%s(%s)%s", e->bare ? "value" : "defined", variant, e->name,
+			    e->file_defined ? "[file]" : "");
+	}
+}
+
+static int format(struct strbuf *sb, const struct cpp_expr *e, enum cpp_expr_kind outer,
+		  const struct format_style *st)
 {
 	switch (e->kind) {
 	case CPP_EXPR_CONST:
@@ -259,40 +364,34 @@ static void format(struct strbuf *sb, const struct cpp_expr *e, enum cpp_expr_ki
 		break;
 	case CPP_EXPR_NOT:
 		strbuf_addch(sb, '!');
-		format(sb, e->a, CPP_EXPR_NOT);
-		break;
+		return sb->len > st->max ? -1 : format(sb, e->a, CPP_EXPR_NOT, st);
 	case CPP_EXPR_AND:
-	case CPP_EXPR_OR: {
-		/* Parenthesise a sub-formula unless it is a leaf or the same operator. */
-		int paren = outer != e->kind && outer != CPP_EXPR_CONST;
-
-		if (paren)
-			strbuf_addch(sb, '(');
-		format(sb, e->a, e->kind);
-		strbuf_addstr(sb, e->kind == CPP_EXPR_AND ? " && " : " || ");
-		format(sb, e->b, e->kind);
-		if (paren)
-			strbuf_addch(sb, ')');
+	case CPP_EXPR_OR:
+		if (st->normal)
+			return format_chain(sb, e, st);
+		format_infix(sb, e, outer, st);
 		break;
-	}
 	case CPP_EXPR_CONFIG:
 	case CPP_EXPR_FREE:
-		if (e->variant == CPP_DEFINED && e->bare)
-			strbuf_addstr(sb, e->name);
-		else
-			strbuf_addf(sb, "%s(%s)", variant_name[e->variant], e->name);
-		if (e->from_macro)
-			strbuf_addstr(sb, "[macro]");
-		if (e->file_defined)
-			strbuf_addstr(sb, "[file]");
+		format_leaf(sb, e, st);
 		break;
 	case CPP_EXPR_OPAQUE:
 		strbuf_addf(sb, "{%s}", e->text);
 		break;
 	}
+	return sb->len > st->max ? -1 : 0;
 }
 
 void cpp_expr_format(struct strbuf *sb, const struct cpp_expr *e)
 {
-	format(sb, e, CPP_EXPR_CONST);
+	const struct format_style exact = { .normal = 0, .max = SIZE_MAX };
+
+	format(sb, e, CPP_EXPR_CONST, &exact);
+}
+
+int cpp_expr_format_normal(struct strbuf *sb, const struct cpp_expr *e, size_t max)
+{
+	const struct format_style normal = { .normal = 1, .max = max };
+
+	return format(sb, e, CPP_EXPR_CONST, &normal);
 }

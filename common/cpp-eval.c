@@ -125,19 +125,12 @@ enum cpp_truth cpp_node_value(const struct cpp_node *n, const struct cpp_assignm
 		x = macro_defined(a, n->name);
 		return KNOWN(x, x == CPP_TRUE);
 	case N_CALL: {
-		static const struct {
-			const char *name;
-			enum cpp_variant variant;
-		} is[] = {
-			{ "IS_ENABLED", CPP_ENABLED }, { "IS_BUILTIN", CPP_BUILTIN },
-			{ "IS_MODULE", CPP_MODULE }, { "IS_REACHABLE", CPP_REACHABLE },
-		};
+		enum cpp_variant variant;
 
-		for (size_t i = 0; n->arg && i < ARRAY_SIZE(is); i++)
-			if (!strcmp(n->name, is[i].name)) {
-				x = variant_value(a, n->arg, is[i].variant, 0);
-				return KNOWN(x, x == CPP_TRUE);
-			}
+		if (n->arg && cpp_variant_of_call(n->name, &variant)) {
+			x = variant_value(a, n->arg, variant, 0);
+			return KNOWN(x, x == CPP_TRUE);
+		}
 		return CPP_UNKNOWN;
 	}
 	case N_UNARY:

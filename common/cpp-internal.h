@@ -83,6 +83,8 @@ struct cpp_expr_ctx {
 struct cpp_expr *cpp_parse_condition(struct cpp_expr_ctx *ctx, const char *s, size_t len);
 /* The boolean formula of an integer expression whose tokens are ctx->expanded. */
 struct cpp_expr *cpp_abstract(struct cpp_expr_ctx *ctx, const struct cpp_node *n);
+/* The variant of a call IS_ENABLED(X), IS_BUILTIN(X), ...: 1 and *out, or 0 for another name. */
+int cpp_variant_of_call(const char *name, enum cpp_variant *out);
 void cpp_collect_symbols(struct cpp_expr_ctx *ctx, const struct cpp_token *t, size_t n);
 /* The formula of defined(name), for #ifdef and friends. */
 struct cpp_expr *cpp_expr_defined(struct cpp_expr_ctx *ctx, const char *name, size_t len);

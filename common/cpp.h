@@ -67,6 +67,8 @@ enum cpp_variant {
 	CPP_MODULE,	/* IS_MODULE(X): X_MODULE */
 	CPP_REACHABLE,	/* IS_REACHABLE(X): X || (X_MODULE && MODULE) */
 };
+/* "defined", "IS_ENABLED", "IS_BUILTIN", "IS_MODULE", "IS_REACHABLE". */
+const char *cpp_variant_name(enum cpp_variant v);
 
 struct cpp_expr {
 	enum cpp_expr_kind kind;
@@ -217,6 +219,14 @@ int cpp_block_at(const struct cpp_file *f, int line);
 
 /* Appends a readable infix form: CONFIG_A && !(defined(B) || {X > 2}). */
 void cpp_expr_format(struct strbuf *sb, const struct cpp_expr *e);
+/*
+ * Appends the normal form of a presence condition, which does not depend on
+ * how it is written: #ifdef X, #if defined(X) and #if X of a CONFIG name are
+ * one test "(X)", the operands of && and || are in sorted order, spacing and
+ * the directive's spelling are gone ("(IS_ENABLED(A) && !(B))"). 0, or -1
+ * when the text would be longer than `max` (it is not finished).
+ */
+int cpp_expr_format_normal(struct strbuf *sb, const struct cpp_expr *e, size_t max);
 
 /*
  * An assignment of macros: each name is either defined to a value or

@@ -241,35 +241,21 @@ void diskcache_write(struct diskcache *dc, const char *kind, const char *key,
 		     const void *data, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path, *tmp;
-	int fd, saved = 0;
+	char *path;
+	int failed;
 
 	if (!dc)
 		return;
 	path = entry_path(dc, kind, key);
-	tmp = xstrfmt("%s.tmp-XXXXXX", path);
 	strbuf_addf(&sb, "%s\n%s\n%s\n%s\n%zu %016" PRIx64 "\n", DISKCACHE_FORMAT, suite_version,
 		    kind, key, len, checksum(data, len));
 	if (len)
 		strbuf_add(&sb, data, len);
-	/* A temporary file of its own (threads of one process write too), renamed into place. */
-	fd = mkdir_p(dc->dir) < 0 ? -1 : mkstemp(tmp);
-	if (fd < 0) {
-		saved = errno;
-	} else {
-		if (write_all(fd, sb.buf, sb.len) < 0)
-			saved = errno;
-		if (close(fd) < 0 && !saved)
-			saved = errno;
-		if (!saved && rename(tmp, path) < 0)
-			saved = errno;
-		if (saved)
-			unlink(tmp);
-	}
+	/* Its temporary file is named <entry>.tmp-*: diskcache_gc sweeps those left by a crash. */
+	failed = mkdir_p(dc->dir) < 0 || write_file_atomic(path, sb.buf, sb.len) < 0;
 	/* As for the solver's samples: a cache that cannot be written only costs time. */
-	count(dc, saved ? &dc->st.unwritten : &dc->st.written);
+	count(dc, failed ? &dc->st.unwritten : &dc->st.written);
 	strbuf_release(&sb);
-	free(tmp);
 	free(path);
 }
 

@@ -102,17 +102,20 @@ static int fs_list_dir(void *data, const char *dir, struct strvec *names)
 	return 0;
 }
 
+static const struct kconfig_reader fs_reader_ops = {
+	.read_file = fs_read_file,
+	.release_file = fs_release_file,
+	.file_id = fs_file_id,
+	.list_dir = fs_list_dir,
+};
+
 void kconfig_fs_reader_init(struct kconfig_reader *r, const char *root)
 {
 	struct fs_reader *fr = xcalloc(1, sizeof(*fr));
 
 	fr->root = xstrdup(root);
-	memset(r, 0, sizeof(*r));
+	*r = fs_reader_ops;
 	r->data = fr;
-	r->read_file = fs_read_file;
-	r->release_file = fs_release_file;
-	r->file_id = fs_file_id;
-	r->list_dir = fs_list_dir;
 }
 
 void kconfig_fs_reader_release(struct kconfig_reader *r)

@@ -102,18 +102,21 @@ static int git_list_dir(void *data, const char *dir, struct strvec *names)
 	return ret ? -1 : 0;
 }
 
+static const struct kconfig_reader git_reader_ops = {
+	.read_file = git_read_file,
+	.release_file = git_release_file,
+	.file_id = git_file_id,
+	.list_dir = git_list_dir,
+};
+
 void kconfig_git_reader_init(struct kconfig_reader *r, struct repo *repo, const git_oid *commit)
 {
 	struct git_reader *gr = xcalloc(1, sizeof(*gr));
 
 	gr->repo = repo;
 	git_oid_cpy(&gr->commit, commit);
-	memset(r, 0, sizeof(*r));
+	*r = git_reader_ops;
 	r->data = gr;
-	r->read_file = git_read_file;
-	r->release_file = git_release_file;
-	r->file_id = git_file_id;
-	r->list_dir = git_list_dir;
 	oid_hex(commit, r->scope);
 }
 

@@ -85,15 +85,13 @@ static void lex_message(struct lexer *lx, int line, const char *fmt, ...)
 static void lex_message(struct lexer *lx, int line, const char *fmt, ...)
 {
 	struct kconfig_lexed *lf = lx->lf;
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
 	ALLOC_GROW(lf->msgs, lf->nr_msgs + 1, lf->alloc_msgs);
 	lf->msgs[lf->nr_msgs].line = line;
-	lf->msgs[lf->nr_msgs].msg = strbuf_detach(&sb, NULL);
+	va_start(ap, fmt);
+	lf->msgs[lf->nr_msgs].msg = xvstrfmt(fmt, ap);
+	va_end(ap);
 	lf->nr_msgs++;
 }
 

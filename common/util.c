@@ -60,14 +60,19 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+/* What --quiet silences: warnings and notes, never errors. */
+static void vreport_unless_quiet(const char *prefix, const char *fmt, va_list ap)
+{
+	if (!quiet)
+		vreport(prefix, fmt, ap);
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (quiet)
-		return;
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
+	vreport_unless_quiet("warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -75,10 +80,8 @@ void note(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (quiet)
-		return;
 	va_start(ap, fmt);
-	vreport("note: ", fmt, ap);
+	vreport_unless_quiet("note: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -133,15 +136,23 @@ char *xstrconcat(const char *a, const char *b)
 	return r;
 }
 
-char *xstrfmt(const char *fmt, ...)
+char *xvstrfmt(const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
 	va_list ap;
+	char *s;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	s = xvstrfmt(fmt, ap);
 	va_end(ap);
-	return strbuf_detach(&sb, NULL);
+	return s;
 }
 
 void strbuf_grow(struct strbuf *sb, size_t extra)
@@ -268,14 +279,14 @@ void strvec_push(struct strvec *sv, const char *s)
 
 void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+	char *s;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	s = xvstrfmt(fmt, ap);
 	va_end(ap);
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
-	sv->v[sv->nr++] = strbuf_detach(&sb, NULL);
+	sv->v[sv->nr++] = s;
 	sv->v[sv->nr] = NULL;
 }
 
@@ -542,8 +553,10 @@ int pread_all(int fd, void *buf, size_t size, off_t at)
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), saved;
+	/* A temporary name of its own: threads of one process write too (the caches). */
+	static atomic_uint serial;
+	char *tmp = xstrfmt("%s.tmp-%ld-%u", path, (long)getpid(), atomic_fetch_add(&serial, 1));
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), saved;
 
 	if (fd < 0) {
 		saved = errno;

@@ -44,6 +44,7 @@ char *xstrndup(const char *s, size_t n);
 /* a followed by b, in a new string (no printf: kbuild builds millions). */
 char *xstrconcat(const char *a, const char *b);
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvstrfmt(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Grow an array `x` holding `nr` items with capacity `alloc` to hold at least `want`. */
 #define ALLOC_GROW(x, want, alloc) do { \
@@ -142,9 +143,10 @@ int write_all(int fd, const void *data, size_t size);
 /* pread() of exactly `size` bytes at `at`: 0, or -1 with errno (EIO when the file ends first). */
 int pread_all(int fd, void *buf, size_t size, off_t at);
 /*
- * Writes `len` bytes to `path` through a temporary file beside it, renamed
- * over `path`: a reader, a crash or a full disk never leave a partial file
- * there. Returns 0, or -1 with errno set and `path` as it was.
+ * Writes `len` bytes to `path` through a temporary file beside it
+ * (`<path>.tmp-<pid>-<n>`, its own even among threads), renamed over `path`:
+ * a reader, a crash or a full disk never leave a partial file there.
+ * Returns 0, or -1 with errno set and `path` as it was.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /*

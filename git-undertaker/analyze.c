@@ -348,101 +348,6 @@ void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
 	free(id);
 }
 
-static int condition_text(struct strbuf *sb, const struct cpp_expr *e);
-
-/*
- * The operands of a chain of one operator, each in normal form, sorted and
- * joined. -1 as soon as the text would pass MAX_CONDITION_TEXT.
- */
-static int condition_chain(struct strbuf *sb, const struct cpp_expr *e)
-{
-	struct strvec parts = STRVEC_INIT;
-	const struct cpp_expr **stack = NULL;
-	size_t nr = 0, alloc = 0, total = sb->len;
-	struct strbuf one = STRBUF_INIT;
-	int ret = 0;
-
-	ALLOC_GROW(stack, nr + 1, alloc);
-	stack[nr++] = e;
-	while (nr) {
-		const struct cpp_expr *x = stack[--nr];
-
-		if (x->kind == e->kind) {
-			/* Each operand takes 5 bytes or more ("a && "): stop before the walk grows. */
-			if ((parts.nr + nr + 2) * 5 > MAX_CONDITION_TEXT) {
-				ret = -1;
-				break;
-			}
-			ALLOC_GROW(stack, nr + 2, alloc);
-			stack[nr++] = x->b;
-			stack[nr++] = x->a;
-			continue;
-		}
-		strbuf_reset(&one);
-		if (condition_text(&one, x) < 0 || (total += one.len + 4) > MAX_CONDITION_TEXT) {
-			ret = -1;
-			break;
-		}
-		strvec_push(&parts, one.buf);
-	}
-	if (ret < 0) {
-		strvec_clear(&parts);
-		strbuf_release(&one);
-		free(stack);
-		return -1;
-	}
-	strvec_sort(&parts);
-	strbuf_addch(sb, '(');
-	for (size_t i = 0; i < parts.nr; i++)
-		strbuf_addf(sb, "%s%s", i ? (e->kind == CPP_EXPR_AND ? " && " : " || ") : "",
-			    parts.v[i]);
-	strbuf_addch(sb, ')');
-	strvec_clear(&parts);
-	strbuf_release(&one);
-	free(stack);
-	return 0;
-}
-
-/*
- * A presence condition in a form that does not depend on how it is written:
- * #ifdef X, #if defined(X) and #if X are one test of a Kconfig name, and the
- * operands of && and || are in sorted order. Spacing, line and the
- * directive's spelling are gone, so a defect survives a rewrite of its #if
- * line, and a rewrite that changes the condition is a new defect. -1 when
- * the text would be longer than MAX_CONDITION_TEXT (it is not finished).
- */
-static int condition_text(struct strbuf *sb, const struct cpp_expr *e)
-{
-	static const char *const variant[] = {
-		[CPP_DEFINED] = "", [CPP_ENABLED] = "IS_ENABLED", [CPP_BUILTIN] = "IS_BUILTIN",
-		[CPP_MODULE] = "IS_MODULE", [CPP_REACHABLE] = "IS_REACHABLE",
-	};
-
-	switch (e->kind) {
-	case CPP_EXPR_CONST:
-		strbuf_addch(sb, e->value ? '1' : '0');
-		break;
-	case CPP_EXPR_NOT:
-		strbuf_addch(sb, '!');
-		return sb->len > MAX_CONDITION_TEXT ? -1 : condition_text(sb, e->a);
-	case CPP_EXPR_AND:
-	case CPP_EXPR_OR:
-		return condition_chain(sb, e);
-	case CPP_EXPR_CONFIG:
-		strbuf_addf(sb, "%s(%s)", variant[e->variant], e->name);
-		break;
-	case CPP_EXPR_FREE:
-		/* Outside Kconfig, defined(X) and X are two questions. */
-		strbuf_addf(sb, "%s%s(%s)%s", e->bare ? "value" : "defined", variant[e->variant],
-			    e->name, e->file_defined ? "[file]" : "");
-		break;
-	case CPP_EXPR_OPAQUE:
-		strbuf_addf(sb, "{%s}", e->text);
-		break;
-	}
-	return sb->len > MAX_CONDITION_TEXT ? -1 : 0;
-}
-
 static struct defect *add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, const struct block_id *id, size_t i,
 				 enum defect_kind kind)
@@ -461,7 +366,12 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 		d->directive = xstrfmt("%.*s...", MAX_DIRECTIVE_SHOWN, b->directive);
 	else
 		d->directive = xstrdup(b->directive);
-	if (condition_text(&cond, b->pc) < 0) {
+	/*
+	 * Line and spelling of the #if are gone from the condition, so a defect
+	 * survives a rewrite of its #if line, and a rewrite that changes the
+	 * condition is a new defect.
+	 */
+	if (cpp_expr_format_normal(&cond, b->pc, MAX_CONDITION_TEXT) < 0) {
 		/* 10k nested #ifs: a text per block would be quadratic in the file. */
 		strbuf_reset(&cond);
 		strbuf_addf(&cond, "#%016llx", (unsigned long long)id[i].ctx);

@@ -1254,10 +1254,13 @@ static void census_run(struct checker *wc, size_t j, void *data)
 	struct census_worker *w = &cs->workers[j];
 	struct trees *ms = commit_trees(wc, &cs->commit);
 
+	/* Without its trees a worker takes no file: one taken would be lost. */
+	if (!ms)
+		return;
 	for (;;) {
 		size_t i = parallel_queue_take(&cs->queue, census_take, w);
 
-		if (i >= cs->nr || !ms)
+		if (i >= cs->nr)
 			break;
 		census_file(wc, cs, ms, i, &w->out);
 	}

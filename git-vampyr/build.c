@@ -46,7 +46,7 @@ static int write_text(const char *text, const char *to)
  * forever. (Where a range applies, kconfig itself gives its low end.) Each
  * such value is said once.
  */
-static char *build_config_text(struct vampyr *v, const struct vconfig *c)
+static char *build_config_text(const struct vampyr_source *src, const struct vconfig *c)
 {
 	char *text = read_file_text(c->expanded_path);
 	struct strbuf out = STRBUF_INIT, given = STRBUF_INIT;
@@ -63,7 +63,7 @@ static char *build_config_text(struct vampyr *v, const struct vconfig *c)
 		if (starts_with(p, "CONFIG_") && len > 8 && p[len - 1] == '=') {
 			char *name = xstrndup(p + 7, len - 8);
 
-			sym = kconfig_lookup(v->kconfig, name);
+			sym = kconfig_lookup(src->kconfig, name);
 			free(name);
 		}
 		if (!sym || (sym->type != KCONFIG_INT && sym->type != KCONFIG_HEX)) {
@@ -133,20 +133,21 @@ static int parse_diagnostic(const char *line, const char *tree, char **shown, ch
  * so that one object the configuration never builds does not stop make
  * before the others. A file with no such block is built.
  */
-static void config_targets(struct vampyr *v, const struct vconfig *c, const char *text,
+static void config_targets(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			   const struct vconfig *c, const char *text,
 			   const struct strvec *sources, struct strbuf *out)
 {
-	int8_t *values = config_values(v, text, c->values, c->nr_values);
+	int8_t *values = config_values(src, text, c->values, c->nr_values);
 
 	strbuf_reset(out);
 	for (size_t i = 0; i < sources->nr; i++) {
 		const char *path = sources->v[i];
 		const struct vblock *file = NULL;
 
-		for (size_t b = 0; b < v->nr_blocks && !file; b++)
-			if (v->blocks[b].line == 0 && !strcmp(v->blocks[b].path, path))
-				file = &v->blocks[b];
-		if (file && !block_compiled(v, values, c->nr_values, file))
+		for (size_t b = 0; b < cv->nr_blocks && !file; b++)
+			if (cv->blocks[b].line == 0 && !strcmp(cv->blocks[b].path, path))
+				file = &cv->blocks[b];
+		if (file && !block_compiled(src, values, c->nr_values, file))
 			continue;
 		strbuf_addf(out, "%s%.*s.o", out->len ? " " : "", (int)strlen(path) - 2, path);
 	}
@@ -154,7 +155,8 @@ static void config_targets(struct vampyr *v, const struct vconfig *c, const char
 }
 
 /* Runs the build in tree with config c; fills keys -> shown line. Returns the exit status. */
-static int build_in(struct vampyr *v, const struct vconfig *c, const char *config_text,
+static int build_in(const struct vampyr_source *src, const struct vconfig *c,
+		    const char *config_text,
 		    const char *tree, const char *cmd, const char *targets, struct strmap *diags)
 {
 	struct strvec env = STRVEC_INIT;
@@ -170,8 +172,8 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *confi
 	strvec_pushf(&env, "KCONFIG_CONFIG=%s", config);
 	strvec_pushf(&env, "VAMPYR_CONFIG=%s", c->name);
 	strvec_pushf(&env, "VAMPYR_TARGETS=%s", targets);
-	if (v->arch)
-		strvec_pushf(&env, "ARCH=%s", v->arch);
+	if (src->arch)
+		strvec_pushf(&env, "ARCH=%s", src->arch);
 	/* The objects go after the command, unless it places $VAMPYR_TARGETS itself. */
 	full = strstr(cmd, "VAMPYR_TARGETS") || !*targets ? xstrdup(cmd) : xstrfmt("%s %s", cmd, targets);
 	status = run_command(full, tree, &env, log);
@@ -207,7 +209,8 @@ static int build_in(struct vampyr *v, const struct vconfig *c, const char *confi
 }
 
 /* Writes blob `id` (the zero id: removes the file) at path in tree. */
-static int put_file(struct vampyr *v, const char *tree, const char *path, const git_oid *id)
+static int put_file(const struct vampyr_source *src, const char *tree, const char *path,
+		    const git_oid *id)
 {
 	struct tree_file f = { path, id, 0100644 };
 	struct outtree *out = outtree_open(tree);
@@ -216,7 +219,7 @@ static int put_file(struct vampyr *v, const char *tree, const char *path, const 
 	if (!out)
 		return -1;
 	if (!git_oid_is_zero(id))
-		ret = tree_write_file(v->repo, out, &f);
+		ret = tree_write_file(src->repo, out, &f);
 	else
 		ret = outtree_remove(out, path);
 	outtree_close(out);
@@ -316,10 +319,11 @@ static int take_lock(const char *lock)
 }
 
 /* The kept tree, brought to commit: its path, or NULL (busy, or it could not be written). */
-static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct build_cache *bc)
+static char *build_cache_get(const struct vampyr_source *src, const git_oid *commit,
+			     struct build_cache *bc)
 {
-	char *top = xstrfmt("%svampyr", repo_gitdir(v->repo));
-	struct tree_sync ts = { v->repo, STRMAP_INIT, &bc->files };
+	char *top = xstrfmt("%svampyr", repo_gitdir(src->repo));
+	struct tree_sync ts = { src->repo, STRMAP_INIT, &bc->files };
 	struct outtree *out = NULL;
 	const char *hook = getenv("VAMPYR_TEST_BLOB_WRITES");
 	size_t writes = tree_blob_writes();
@@ -357,7 +361,7 @@ static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct bui
 		strmap_clear(&ts.had, free);
 	}
 	if (mkdir_p(bc->dir) || !(out = outtree_open(bc->dir)) ||
-	    repo_for_each_file(v->repo, commit, "", sync_one, &ts))
+	    repo_for_each_file(src->repo, commit, "", sync_one, &ts))
 		ret = -1;
 	/* Removed first: a file that became a directory makes way for it. */
 	strmap_for_each(&ts.had, e) {
@@ -365,7 +369,7 @@ static char *build_cache_get(struct vampyr *v, const git_oid *commit, struct bui
 			ret = -1;
 	}
 	for (size_t i = 0; i < ts.nr; i++) {
-		if (!ret && !process_interrupted() && tree_write_file(v->repo, out, &ts.todo[i]))
+		if (!ret && !process_interrupted() && tree_write_file(src->repo, out, &ts.todo[i]))
 			ret = -1;
 		free((char *)ts.todo[i].path);
 		free((git_oid *)ts.todo[i].blob);
@@ -407,14 +411,16 @@ static void build_cache_put(struct build_cache *bc, int ok)
 }
 
 /* Puts the files the commit changes as they are at the parent (at_parent) or at X. */
-static int swap_files(struct vampyr *v, const char *tree, const struct change_list *ch, int at_parent)
+static int swap_files(const struct vampyr_source *src, const char *tree,
+		      const struct change_list *ch, int at_parent)
 {
 	for (size_t i = 0; i < ch->nr; i++) {
 		const struct file_change *fc = &ch->files[i];
 
 		/* Remove the side that goes away first: a rename has two paths. */
-		if (put_file(v, tree, at_parent ? fc->new_path : fc->old_path, &(git_oid){ { 0 } }) ||
-		    put_file(v, tree, at_parent ? fc->old_path : fc->new_path,
+		if (put_file(src, tree, at_parent ? fc->new_path : fc->old_path,
+		    &(git_oid){ { 0 } }) ||
+		    put_file(src, tree, at_parent ? fc->old_path : fc->new_path,
 			     at_parent ? &fc->old_blob : &fc->new_blob))
 			return -1;
 	}
@@ -432,15 +438,15 @@ static int is_build_file(const char *path)
 	       !(ends_with(path, ".c") || ends_with(path, ".S"));
 }
 
-static struct vwarning *find_warning(struct vampyr *v, const char *text)
+static struct vwarning *find_warning(struct vampyr_build *bd, const char *text)
 {
 	struct vwarning *w;
 
-	for (size_t i = 0; i < v->nr_warnings; i++)
-		if (!strcmp(v->warnings[i].text, text))
-			return &v->warnings[i];
-	ALLOC_GROW(v->warnings, v->nr_warnings + 1, v->alloc_warnings);
-	w = &v->warnings[v->nr_warnings++];
+	for (size_t i = 0; i < bd->nr_warnings; i++)
+		if (!strcmp(bd->warnings[i].text, text))
+			return &bd->warnings[i];
+	ALLOC_GROW(bd->warnings, bd->nr_warnings + 1, bd->alloc_warnings);
+	w = &bd->warnings[bd->nr_warnings++];
 	w->text = xstrdup(text);
 	memset(&w->configs, 0, sizeof(w->configs));
 	return w;
@@ -451,33 +457,34 @@ static struct vwarning *find_warning(struct vampyr *v, const char *text)
  * changed files of ch swapped; ch NULL: no parent); the diagnostics only X
  * shows go to v's warnings. -1 when the files could not be swapped back.
  */
-static int build_one(struct vampyr *v, const struct vconfig *c, const char *cmd,
+static int build_one(const struct vampyr_source *src, const struct vampyr_cover *cv,
+		     struct vampyr_build *bd, const struct vconfig *c, const char *cmd,
 		     const struct strvec *sources, const char *tree_x, const char *tree_p,
 		     const struct change_list *ch)
 {
 	struct strmap at_x = STRMAP_INIT, at_p = STRMAP_INIT;
 	struct strbuf targets = STRBUF_INIT;
 	struct strmap_entry *e;
-	char *text = build_config_text(v, c);
+	char *text = build_config_text(src, c);
 	int ret = 0;
 
-	config_targets(v, c, text, sources, &targets);
+	config_targets(src, cv, c, text, sources, &targets);
 	if (!quiet)
 		fprintf(stderr, "vampyr: building %s: %s\n", c->name,
 			targets.len ? targets.buf : "(no object of its own)");
-	build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_x);
+	build_in(src, c, text, tree_x, cmd, strbuf_str(&targets), &at_x);
 	if (tree_p) {
-		build_in(v, c, text, tree_p, cmd, strbuf_str(&targets), &at_p);
+		build_in(src, c, text, tree_p, cmd, strbuf_str(&targets), &at_p);
 	} else if (ch) {
-		if (swap_files(v, tree_x, ch, 1) == 0)
-			build_in(v, c, text, tree_x, cmd, strbuf_str(&targets), &at_p);
-		if (swap_files(v, tree_x, ch, 0))
+		if (swap_files(src, tree_x, ch, 1) == 0)
+			build_in(src, c, text, tree_x, cmd, strbuf_str(&targets), &at_p);
+		if (swap_files(src, tree_x, ch, 0))
 			ret = -1;
 	}
 	strmap_for_each(&at_x, e) {
 		if (strmap_get(&at_p, e->key))
 			continue;
-		strvec_push(&find_warning(v, e->value)->configs, c->name);
+		strvec_push(&find_warning(bd, e->value)->configs, c->name);
 	}
 	strmap_clear(&at_x, free);
 	strmap_clear(&at_p, free);
@@ -486,7 +493,9 @@ static int build_one(struct vampyr *v, const struct vconfig *c, const char *cmd,
 	return ret;
 }
 
-int vampyr_build(struct vampyr *v, const char *cmd)
+int vampyr_build(const struct vampyr_source *src, const struct vampyr_cover *cv,
+		 struct vampyr_build *bd,
+		 const char *cmd)
 {
 	struct commit_list parents = { 0 };
 	git_oid parent;
@@ -497,17 +506,17 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 	struct build_cache bc = { 0 };
 	int cached = 0, swapped_back = 1;
 
-	if (repo_commit_parents(v->repo, &v->commit, &parents) < 0)
-		return error("cannot build %s: its parents cannot be read", oid_short(v->repo, &v->commit));
+	if (repo_commit_parents(src->repo, &src->commit, &parents) < 0)
+		return error("cannot build %s: its parents cannot be read", oid_short(src->repo, &src->commit));
 	if (parents.nr) {
 		parent = parents.oid[0];
 		has_parent = 1;
 	}
 	commit_list_clear(&parents);
 	/* The objects of the C and assembler files the commit touches: all there is to build. */
-	if (has_parent && repo_diff_first_parent(v->repo, &v->commit, NULL, 0, &ch)) {
+	if (has_parent && repo_diff_first_parent(src->repo, &src->commit, NULL, 0, &ch)) {
 		change_list_clear(&ch);
-		return error("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
+		return error("cannot diff %s against its parent", oid_short(src->repo, &src->commit));
 	}
 	for (size_t i = 0; i < ch.nr; i++) {
 		const char *path = ch.files[i].new_path;
@@ -522,17 +531,17 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		if (is_build_file(ch.files[i].old_path) || is_build_file(path))
 			swap = 0;
 	}
-	tree_x = build_cache_get(v, &v->commit, &bc);
+	tree_x = build_cache_get(src, &src->commit, &bc);
 	if (tree_x)
 		cached = 1;
 	else
-		tree_x = tree_checkout(v->repo, &v->commit, NULL);
+		tree_x = tree_checkout(src->repo, &src->commit, NULL);
 	if (!tree_x) {
 		change_list_clear(&ch);
 		strvec_clear(&sources);
 		return -1;
 	}
-	if (has_parent && !swap && !(tree_p = tree_checkout(v->repo, &parent, NULL))) {
+	if (has_parent && !swap && !(tree_p = tree_checkout(src->repo, &parent, NULL))) {
 		if (cached) {
 			build_cache_put(&bc, 1);
 			free(tree_x);
@@ -543,17 +552,18 @@ int vampyr_build(struct vampyr *v, const char *cmd)
 		strvec_clear(&sources);
 		return -1;
 	}
-	for (size_t i = 0; i < v->nr_configs; i++)
-		if (v->configs[i].expanded > 0 &&
-		    build_one(v, &v->configs[i], cmd, &sources, tree_x, tree_p, has_parent ? &ch : NULL))
+	for (size_t i = 0; i < cv->nr_configs; i++)
+		if (cv->configs[i].expanded > 0 &&
+		    build_one(src, cv, bd, &cv->configs[i], cmd, &sources, tree_x, tree_p,
+			      has_parent ? &ch : NULL))
 			swapped_back = 0;
-	v->build_done = 1;
-	if (v->keep_build_tree)
+	bd->done = 1;
+	if (bd->keep_tree)
 		fprintf(stderr, "vampyr: the build tree is in %s\n", tree_x);
 	if (cached) {
 		build_cache_put(&bc, swapped_back);
 		free(tree_x);
-	} else if (v->keep_build_tree) {
+	} else if (bd->keep_tree) {
 		process_tmpdir_keep(tree_x);
 	} else {
 		process_tmpdir_remove(tree_x);

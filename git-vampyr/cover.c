@@ -41,10 +41,10 @@ static int lit_true(struct sat *s, const struct vblock *b)
 	return b->lit > 0 ? sat_value(s, b->lit) > 0 : sat_value(s, -b->lit) < 0;
 }
 
-void vampyr_find_dead(struct vampyr *v)
+void vampyr_find_dead(const struct vampyr_source *src, struct vampyr_cover *cv)
 {
-	for (size_t i = 0; i < v->nr_blocks; i++) {
-		struct vblock *b = &v->blocks[i];
+	for (size_t i = 0; i < cv->nr_blocks; i++) {
+		struct vblock *b = &cv->blocks[i];
 
 		/* An interrupted solve says "unsatisfiable": nothing of the run is kept. */
 		process_exit_if_interrupted();
@@ -52,29 +52,29 @@ void vampyr_find_dead(struct vampyr *v)
 		if (b->pc == LOGIC_FALSE) {
 			b->dead = 1;
 		} else if (b->pc != LOGIC_TRUE) {
-			b->lit = sat_query_literal(v->sat, b->pc);
+			b->lit = sat_query_literal(src->sat, b->pc);
 			/* A child of a dead block is dead without asking again. */
-			if (b->parent >= 0 && v->blocks[b->parent].dead)
+			if (b->parent >= 0 && cv->blocks[b->parent].dead)
 				b->dead = 1;
 			else	/* Most blocks hold in a model found before (a witness): no solve. */
-				b->dead = sat_satisfiable(v->sat, b->pc) != SAT_SAT;
+				b->dead = sat_satisfiable(src->sat, b->pc) != SAT_SAT;
 		}
 		if (b->target) {
-			v->nr_targets++;
+			cv->nr_targets++;
 			if (b->dead)
-				v->nr_dead++;
+				cv->nr_dead++;
 		}
 	}
 }
 
-static void snapshot(struct vampyr *v, struct vconfig *c)
+static void snapshot(const struct vampyr_source *src, struct vconfig *c)
 {
-	int n = logic_nr_vars(v->logic);
+	int n = logic_nr_vars(src->logic);
 
 	c->nr_values = n;
 	c->values = xcalloc((size_t)n + 1, 1);
 	for (int var = 1; var <= n; var++)
-		c->values[var] = (int8_t)sat_value(v->sat, var);
+		c->values[var] = (int8_t)sat_value(src->sat, var);
 }
 
 /*
@@ -82,35 +82,36 @@ static void snapshot(struct vampyr *v, struct vconfig *c)
  * unclaimed (vampyr_recover gives the members of the lower bound's clique:
  * one per configuration, as any cover of that size must do).
  */
-static void cover(struct vampyr *v, const size_t *seeds, size_t nr_seeds)
+static void cover(const struct vampyr_source *src, struct vampyr_cover *cv, const size_t *seeds,
+		  size_t nr_seeds)
 {
 	int *assume = NULL;
 	size_t nr_assume = 0, alloc_assume = 0, round = 0;
 	/* Whether each block is true in the latest model of this round. */
-	unsigned char *now = xcalloc(v->nr_blocks + 1, 1);
+	unsigned char *now = xcalloc(cv->nr_blocks + 1, 1);
 
-	while (v->nr_covered + v->nr_dead + v->nr_toolchain < v->nr_targets) {
+	while (cv->nr_covered + cv->nr_dead + cv->nr_toolchain < cv->nr_targets) {
 		struct vconfig *c;
 		int have_model = 0;
 		size_t seed = SIZE_MAX;
 
 		process_exit_if_interrupted();
 		nr_assume = 0;
-		if (round < nr_seeds && v->blocks[seeds[round]].config < 0 &&
-		    v->blocks[seeds[round]].lit) {
+		if (round < nr_seeds && cv->blocks[seeds[round]].config < 0 &&
+		    cv->blocks[seeds[round]].lit) {
 			seed = seeds[round];
 			ALLOC_GROW(assume, nr_assume + 1, alloc_assume);
-			assume[nr_assume++] = v->blocks[seed].lit;
-			if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT)
+			assume[nr_assume++] = cv->blocks[seed].lit;
+			if (sat_solve(src->sat, assume, nr_assume) != SAT_SAT)
 				die("a live block is unsatisfiable (a bug)");
 			have_model = 1;
-			for (size_t j = 0; j < v->nr_blocks; j++)
-				if (live_target(&v->blocks[j]) && v->blocks[j].config < 0)
-					now[j] = (unsigned char)lit_true(v->sat, &v->blocks[j]);
+			for (size_t j = 0; j < cv->nr_blocks; j++)
+				if (live_target(&cv->blocks[j]) && cv->blocks[j].config < 0)
+					now[j] = (unsigned char)lit_true(src->sat, &cv->blocks[j]);
 		}
 		round++;
-		for (size_t i = 0; i < v->nr_blocks; i++) {
-			struct vblock *b = &v->blocks[i];
+		for (size_t i = 0; i < cv->nr_blocks; i++) {
+			struct vblock *b = &cv->blocks[i];
 
 			if (!live_target(b) || b->config >= 0 || i == seed)
 				continue;
@@ -124,33 +125,33 @@ static void cover(struct vampyr *v, const size_t *seeds, size_t nr_seeds)
 			}
 			ALLOC_GROW(assume, nr_assume + 1, alloc_assume);
 			assume[nr_assume++] = b->lit;
-			if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT) {
+			if (sat_solve(src->sat, assume, nr_assume) != SAT_SAT) {
 				nr_assume--;
 				continue;
 			}
 			have_model = 1;
-			for (size_t j = i + 1; j < v->nr_blocks; j++)
-				if (live_target(&v->blocks[j]) && v->blocks[j].config < 0)
-					now[j] = (unsigned char)lit_true(v->sat, &v->blocks[j]);
+			for (size_t j = i + 1; j < cv->nr_blocks; j++)
+				if (live_target(&cv->blocks[j]) && cv->blocks[j].config < 0)
+					now[j] = (unsigned char)lit_true(src->sat, &cv->blocks[j]);
 		}
-		if (sat_solve(v->sat, assume, nr_assume) != SAT_SAT)
+		if (sat_solve(src->sat, assume, nr_assume) != SAT_SAT)
 			die("the solver lost a model it had found (a bug)");
-		ALLOC_GROW(v->configs, v->nr_configs + 1, v->alloc_configs);
-		c = &v->configs[v->nr_configs];
+		ALLOC_GROW(cv->configs, cv->nr_configs + 1, cv->alloc_configs);
+		c = &cv->configs[cv->nr_configs];
 		memset(c, 0, sizeof(*c));
-		c->name = xstrfmt("config-%zu", v->nr_configs + 1);
-		snapshot(v, c);
-		for (size_t i = 0; i < v->nr_blocks; i++) {
-			struct vblock *b = &v->blocks[i];
+		c->name = xstrfmt("config-%zu", cv->nr_configs + 1);
+		snapshot(src, c);
+		for (size_t i = 0; i < cv->nr_blocks; i++) {
+			struct vblock *b = &cv->blocks[i];
 
-			if (!live_target(b) || b->config >= 0 || !lit_true(v->sat, b))
+			if (!live_target(b) || b->config >= 0 || !lit_true(src->sat, b))
 				continue;
-			b->config = (long)v->nr_configs;
+			b->config = (long)cv->nr_configs;
 			ALLOC_GROW(c->claims, c->nr_claims + 1, c->alloc_claims);
 			c->claims[c->nr_claims++] = i;
-			v->nr_covered++;
+			cv->nr_covered++;
 		}
-		v->nr_configs++;
+		cv->nr_configs++;
 		if (!c->nr_claims)
 			die("a configuration that claims no block (a bug)");
 	}
@@ -158,54 +159,55 @@ static void cover(struct vampyr *v, const size_t *seeds, size_t nr_seeds)
 	free(now);
 }
 
-void vampyr_cover(struct vampyr *v)
+void vampyr_cover(const struct vampyr_source *src, struct vampyr_cover *cv)
 {
-	cover(v, NULL, 0);
+	cover(src, cv, NULL, 0);
 }
 
-void vampyr_recover(struct vampyr *v)
+void vampyr_recover(const struct vampyr_source *src, struct vampyr_cover *cv)
 {
-	struct vconfig *old = v->configs;
-	size_t nr_old = v->nr_configs, alloc_old = v->alloc_configs, old_covered = v->nr_covered;
-	long *old_claim = xmalloc((v->nr_blocks + 1) * sizeof(*old_claim));
+	struct vconfig *old = cv->configs;
+	size_t nr_old = cv->nr_configs, alloc_old = cv->alloc_configs, old_covered = cv->nr_covered;
+	long *old_claim = xmalloc((cv->nr_blocks + 1) * sizeof(*old_claim));
 
-	if (!v->nr_clique || v->nr_configs <= v->lower_bound) {
+	if (!cv->nr_clique || cv->nr_configs <= cv->lower_bound) {
 		free(old_claim);
 		return;
 	}
-	for (size_t i = 0; i < v->nr_blocks; i++) {
-		old_claim[i] = v->blocks[i].config;
-		v->blocks[i].config = -1;
+	for (size_t i = 0; i < cv->nr_blocks; i++) {
+		old_claim[i] = cv->blocks[i].config;
+		cv->blocks[i].config = -1;
 	}
-	v->configs = NULL;
-	v->nr_configs = v->alloc_configs = 0;
-	v->nr_covered = 0;
-	cover(v, v->clique, v->nr_clique);
-	if (v->nr_configs < nr_old) {
+	cv->configs = NULL;
+	cv->nr_configs = cv->alloc_configs = 0;
+	cv->nr_covered = 0;
+	cover(src, cv, cv->clique, cv->nr_clique);
+	if (cv->nr_configs < nr_old) {
 		for (size_t i = 0; i < nr_old; i++)
 			vconfig_release(&old[i]);
 		free(old);
 	} else {
-		for (size_t i = 0; i < v->nr_configs; i++)
-			vconfig_release(&v->configs[i]);
-		free(v->configs);
-		v->configs = old;
-		v->nr_configs = nr_old;
-		v->alloc_configs = alloc_old;
-		v->nr_covered = old_covered;
-		for (size_t i = 0; i < v->nr_blocks; i++)
-			v->blocks[i].config = old_claim[i];
+		for (size_t i = 0; i < cv->nr_configs; i++)
+			vconfig_release(&cv->configs[i]);
+		free(cv->configs);
+		cv->configs = old;
+		cv->nr_configs = nr_old;
+		cv->alloc_configs = alloc_old;
+		cv->nr_covered = old_covered;
+		for (size_t i = 0; i < cv->nr_blocks; i++)
+			cv->blocks[i].config = old_claim[i];
 	}
 	free(old_claim);
 }
 
 /* The literals of c's claims (and of `extra`), as assumptions. */
-static size_t claim_lits(struct vampyr *v, const struct vconfig *c, int **lits, size_t *alloc)
+static size_t claim_lits(const struct vampyr_cover *cv, const struct vconfig *c, int **lits,
+			 size_t *alloc)
 {
 	size_t nr = 0;
 
 	for (size_t k = 0; k < c->nr_claims; k++) {
-		int lit = v->blocks[c->claims[k]].lit;
+		int lit = cv->blocks[c->claims[k]].lit;
 
 		if (!lit)
 			continue;
@@ -220,22 +222,22 @@ static size_t claim_lits(struct vampyr *v, const struct vconfig *c, int **lits, 
  * block to the first that stays satisfiable with it. On success the others
  * are solved again and snapshot, and `gone` is removed.
  */
-static int dissolve(struct vampyr *v, size_t gone)
+static int dissolve(const struct vampyr_source *src, struct vampyr_cover *cv, size_t gone)
 {
-	struct vconfig *g = &v->configs[gone];
+	struct vconfig *g = &cv->configs[gone];
 	size_t *home = xmalloc((g->nr_claims + 1) * sizeof(*home));
-	int **lits = xcalloc(v->nr_configs, sizeof(*lits));
-	size_t *nr = xcalloc(v->nr_configs, sizeof(*nr)), *alloc = xcalloc(v->nr_configs, sizeof(*alloc));
+	int **lits = xcalloc(cv->nr_configs, sizeof(*lits));
+	size_t *nr = xcalloc(cv->nr_configs, sizeof(*nr)), *alloc = xcalloc(cv->nr_configs, sizeof(*alloc));
 	int ok = 1;
 
-	for (size_t d = 0; d < v->nr_configs; d++)
+	for (size_t d = 0; d < cv->nr_configs; d++)
 		if (d != gone)
-			nr[d] = claim_lits(v, &v->configs[d], &lits[d], &alloc[d]);
+			nr[d] = claim_lits(cv, &cv->configs[d], &lits[d], &alloc[d]);
 	for (size_t k = 0; k < g->nr_claims && ok; k++) {
-		const struct vblock *b = &v->blocks[g->claims[k]];
+		const struct vblock *b = &cv->blocks[g->claims[k]];
 
 		home[k] = SIZE_MAX;
-		for (size_t d = 0; d < v->nr_configs && home[k] == SIZE_MAX; d++) {
+		for (size_t d = 0; d < cv->nr_configs && home[k] == SIZE_MAX; d++) {
 			if (d == gone)
 				continue;
 			if (!b->lit) {
@@ -244,7 +246,7 @@ static int dissolve(struct vampyr *v, size_t gone)
 			}
 			ALLOC_GROW(lits[d], nr[d] + 1, alloc[d]);
 			lits[d][nr[d]++] = b->lit;
-			if (sat_solve(v->sat, lits[d], nr[d]) == SAT_SAT)
+			if (sat_solve(src->sat, lits[d], nr[d]) == SAT_SAT)
 				home[k] = d;
 			else
 				nr[d]--;
@@ -253,34 +255,34 @@ static int dissolve(struct vampyr *v, size_t gone)
 	}
 	if (ok) {
 		for (size_t k = 0; k < g->nr_claims; k++) {
-			struct vconfig *d = &v->configs[home[k]];
+			struct vconfig *d = &cv->configs[home[k]];
 
 			ALLOC_GROW(d->claims, d->nr_claims + 1, d->alloc_claims);
 			d->claims[d->nr_claims++] = g->claims[k];
 		}
-		for (size_t d = 0; d < v->nr_configs; d++) {
-			struct vconfig *c = &v->configs[d];
+		for (size_t d = 0; d < cv->nr_configs; d++) {
+			struct vconfig *c = &cv->configs[d];
 
 			if (d == gone)
 				continue;
-			if (sat_solve(v->sat, lits[d], nr[d]) != SAT_SAT)
+			if (sat_solve(src->sat, lits[d], nr[d]) != SAT_SAT)
 				die("the solver lost a model it had found (a bug)");
 			free(c->values);
-			snapshot(v, c);
+			snapshot(src, c);
 		}
 		vconfig_release(g);
-		memmove(g, g + 1, (v->nr_configs - gone - 1) * sizeof(*g));
-		v->nr_configs--;
-		for (size_t d = 0; d < v->nr_configs; d++) {
-			struct vconfig *c = &v->configs[d];
+		memmove(g, g + 1, (cv->nr_configs - gone - 1) * sizeof(*g));
+		cv->nr_configs--;
+		for (size_t d = 0; d < cv->nr_configs; d++) {
+			struct vconfig *c = &cv->configs[d];
 
 			free(c->name);
 			c->name = xstrfmt("config-%zu", d + 1);
 			for (size_t k = 0; k < c->nr_claims; k++)
-				v->blocks[c->claims[k]].config = (long)d;
+				cv->blocks[c->claims[k]].config = (long)d;
 		}
 	}
-	for (size_t d = 0; d < v->nr_configs + ok; d++)
+	for (size_t d = 0; d < cv->nr_configs + ok; d++)
 		free(lits[d]);
 	free(lits);
 	free(nr);
@@ -296,22 +298,22 @@ static int cmp_claims(const void *a, const void *b)
 	return ((*x)->nr_claims > (*y)->nr_claims) - ((*x)->nr_claims < (*y)->nr_claims);
 }
 
-void vampyr_merge(struct vampyr *v)
+void vampyr_merge(const struct vampyr_source *src, struct vampyr_cover *cv)
 {
 	int progress = 1;
 
-	while (progress && v->nr_configs > v->lower_bound && v->nr_configs > 1) {
+	while (progress && cv->nr_configs > cv->lower_bound && cv->nr_configs > 1) {
 		struct vconfig **order;
 
 		process_exit_if_interrupted();
-		order = xmalloc(v->nr_configs * sizeof(*order));
+		order = xmalloc(cv->nr_configs * sizeof(*order));
 		progress = 0;
-		for (size_t i = 0; i < v->nr_configs; i++)
-			order[i] = &v->configs[i];
+		for (size_t i = 0; i < cv->nr_configs; i++)
+			order[i] = &cv->configs[i];
 		/* The configuration with the fewest claims is the likeliest to go. */
-		qsort(order, v->nr_configs, sizeof(*order), cmp_claims);
-		for (size_t i = 0; i < v->nr_configs && !progress; i++)
-			progress = dissolve(v, (size_t)(order[i] - v->configs));
+		qsort(order, cv->nr_configs, sizeof(*order), cmp_claims);
+		for (size_t i = 0; i < cv->nr_configs && !progress; i++)
+			progress = dissolve(src, cv, (size_t)(order[i] - cv->configs));
 		free(order);
 	}
 }
@@ -330,14 +332,14 @@ struct lineage {
 	int nr, complete;
 };
 
-static void lineage_of(const struct vampyr *v, size_t a, struct lineage *out)
+static void lineage_of(const struct vampyr_cover *cv, size_t a, struct lineage *out)
 {
 	long i = (long)a, tmp[MAX_WALK];
 	int n = 0;
 
 	while (i >= 0 && n < MAX_WALK) {
 		tmp[n++] = i;
-		i = v->blocks[i].parent;
+		i = cv->blocks[i].parent;
 	}
 	out->complete = i < 0;
 	out->nr = n;
@@ -358,7 +360,8 @@ static int within(const struct lineage *la, size_t b)
  * Blocks in different arms of one #if chain (or inside them) exclude each
  * other: the arms are the two blocks where their lineages part.
  */
-static int arms_exclusive(const struct vampyr *v, const struct lineage *la, const struct lineage *lb)
+static int arms_exclusive(const struct vampyr_cover *cv, const struct lineage *la,
+			  const struct lineage *lb)
 {
 	int k = 0;
 	long i, j;
@@ -371,8 +374,8 @@ static int arms_exclusive(const struct vampyr *v, const struct lineage *la, cons
 		return 0;	/* one within the other */
 	i = la->up[k];
 	j = lb->up[k];
-	return v->blocks[i].chain == v->blocks[j].chain &&
-	       !strcmp(v->blocks[i].path, v->blocks[j].path);
+	return cv->blocks[i].chain == cv->blocks[j].chain &&
+	       !strcmp(cv->blocks[i].path, cv->blocks[j].path);
 }
 
 static int value_of_lit(const struct vconfig *c, const struct vblock *b)
@@ -398,7 +401,8 @@ static int value_of_lit(const struct vconfig *c, const struct vblock *b)
 enum { PAIR_UNKNOWN, PAIR_EXCLUSIVE, PAIR_COMPATIBLE };
 
 struct bound {
-	struct vampyr *v;
+	const struct vampyr_source *src;
+	const struct vampyr_cover *cv;
 	size_t *live, nr;
 	unsigned char *pair;	/* nr * nr */
 	size_t budget;
@@ -409,13 +413,13 @@ static int exclusive(struct bound *bd, size_t i, size_t j)
 	unsigned char *p = &bd->pair[i * bd->nr + j];
 
 	if (*p == PAIR_UNKNOWN) {
-		const struct vblock *a = &bd->v->blocks[bd->live[i]], *b = &bd->v->blocks[bd->live[j]];
+		const struct vblock *a = &bd->cv->blocks[bd->live[i]], *b = &bd->cv->blocks[bd->live[j]];
 		int lits[2] = { a->lit, b->lit };
 
 		if (!bd->budget || !a->lit || !b->lit)
 			return 0;
 		bd->budget--;
-		*p = sat_solve(bd->v->sat, lits, 2) == SAT_SAT ? PAIR_COMPATIBLE : PAIR_EXCLUSIVE;
+		*p = sat_solve(bd->src->sat, lits, 2) == SAT_SAT ? PAIR_COMPATIBLE : PAIR_EXCLUSIVE;
 		bd->pair[j * bd->nr + i] = *p;
 	}
 	return *p == PAIR_EXCLUSIVE;
@@ -438,28 +442,29 @@ static size_t grow(struct bound *bd, size_t *members, size_t size)
 }
 
 /* The best clique so far, as block indices: the seeds of vampyr_recover. */
-static void keep_clique(struct vampyr *v, const struct bound *bd, const size_t *members, size_t n)
+static void keep_clique(struct vampyr_cover *cv, const struct bound *bd, const size_t *members,
+			size_t n)
 {
-	v->clique = xrealloc(v->clique, n * sizeof(*v->clique));
+	cv->clique = xrealloc(cv->clique, n * sizeof(*cv->clique));
 	for (size_t i = 0; i < n; i++)
-		v->clique[i] = bd->live[members[i]];
-	v->nr_clique = n;
+		cv->clique[i] = bd->live[members[i]];
+	cv->nr_clique = n;
 }
 
-size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
+size_t vampyr_lower_bound(const struct vampyr_source *src, struct vampyr_cover *cv, size_t budget)
 {
-	struct bound bd = { .v = v, .budget = budget };
+	struct bound bd = { .src = src, .cv = cv, .budget = budget };
 	size_t alloc = 0, best = 0, *members;
 	struct lineage *lineage;
 
-	for (size_t i = 0; i < v->nr_blocks; i++)
-		if (live_target(&v->blocks[i])) {
+	for (size_t i = 0; i < cv->nr_blocks; i++)
+		if (live_target(&cv->blocks[i])) {
 			ALLOC_GROW(bd.live, bd.nr + 1, alloc);
 			bd.live[bd.nr++] = i;
 		}
 	if (!bd.nr) {
 		free(bd.live);
-		return v->lower_bound = 0;
+		return cv->lower_bound = 0;
 	}
 	if (bd.nr > 2048)
 		bd.nr = 2048;	/* a bound over the first blocks is still a bound (4 MiB of pairs) */
@@ -467,7 +472,7 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 	members = xmalloc(bd.nr * sizeof(*members));
 	lineage = xmalloc(bd.nr * sizeof(*lineage));
 	for (size_t i = 0; i < bd.nr; i++)
-		lineage_of(v, bd.live[i], &lineage[i]);
+		lineage_of(cv, bd.live[i], &lineage[i]);
 	for (size_t i = 0; i < bd.nr; i++)
 		for (size_t j = i + 1; j < bd.nr; j++) {
 			size_t a = bd.live[i], b = bd.live[j];
@@ -476,12 +481,12 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 			/* live is in block order: only the earlier block can enclose the later. */
 			if (within(&lineage[j], a)) {
 				val = PAIR_COMPATIBLE;
-			} else if (arms_exclusive(v, &lineage[i], &lineage[j])) {
+			} else if (arms_exclusive(cv, &lineage[i], &lineage[j])) {
 				val = PAIR_EXCLUSIVE;
 			} else {
-				for (size_t k = 0; k < v->nr_configs; k++)
-					if (value_of_lit(&v->configs[k], &v->blocks[a]) &&
-					    value_of_lit(&v->configs[k], &v->blocks[b])) {
+				for (size_t k = 0; k < cv->nr_configs; k++)
+					if (value_of_lit(&cv->configs[k], &cv->blocks[a]) &&
+					    value_of_lit(&cv->configs[k], &cv->blocks[b])) {
 						val = PAIR_COMPATIBLE;
 						break;
 					}
@@ -491,27 +496,27 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 	/* Seeds: each chain's arms (exclusive for free), then each block alone. */
 	for (size_t i = 0; i < bd.nr; i++) {
 		size_t size = 0, got;
-		long chain = v->blocks[bd.live[i]].chain;
+		long chain = cv->blocks[bd.live[i]].chain;
 
 		if (bd.live[i] != (size_t)chain)
 			continue;
 		for (size_t j = i; j < bd.nr; j++)
-			if (v->blocks[bd.live[j]].chain == chain)
+			if (cv->blocks[bd.live[j]].chain == chain)
 				members[size++] = j;
-		if (size < 2 || size + v->nr_configs <= best + 1)
+		if (size < 2 || size + cv->nr_configs <= best + 1)
 			continue;
 		got = grow(&bd, members, size);
 		if (got > best)
-			keep_clique(v, &bd, members, best = got);
+			keep_clique(cv, &bd, members, best = got);
 	}
-	for (size_t i = 0; i < bd.nr && i < 256 && best < v->nr_configs && bd.budget; i++) {
+	for (size_t i = 0; i < bd.nr && i < 256 && best < cv->nr_configs && bd.budget; i++) {
 		size_t got;
 
 		process_exit_if_interrupted();
 		members[0] = i;
 		got = grow(&bd, members, 1);
 		if (got > best)
-			keep_clique(v, &bd, members, best = got);
+			keep_clique(cv, &bd, members, best = got);
 	}
 	if (!best)
 		best = 1;
@@ -519,5 +524,5 @@ size_t vampyr_lower_bound(struct vampyr *v, size_t budget)
 	free(lineage);
 	free(bd.pair);
 	free(bd.live);
-	return v->lower_bound = best;
+	return cv->lower_bound = best;
 }

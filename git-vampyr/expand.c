@@ -83,12 +83,12 @@ static int wanted_for_config(const char *path, const struct config_files *cf)
  * `include $(srctree)/include/host_arch.h`): make reads them before any
  * target, alldefconfig's too.
  */
-static void makefile_includes(struct vampyr *v, struct strvec *out)
+static void makefile_includes(const struct vampyr_source *src, struct strvec *out)
 {
-	char *path = xstrfmt("%s%sMakefile", v->srctree, *v->srctree ? "/" : "");
+	char *path = xstrfmt("%s%sMakefile", src->srctree, *src->srctree ? "/" : "");
 	struct blob *b;
 
-	if (repo_read_path(v->repo, &v->commit, path, &b)) {
+	if (repo_read_path(src->repo, &src->commit, path, &b)) {
 		free(path);
 		return;
 	}
@@ -106,12 +106,12 @@ static void makefile_includes(struct vampyr *v, struct strvec *out)
 			if (starts_with(file, "$(srctree)/"))
 				file += strlen("$(srctree)/");
 			if (*file && !strchr(file, '$'))
-				strvec_pushf(out, "%s%s%s", v->srctree, *v->srctree ? "/" : "", file);
+				strvec_pushf(out, "%s%s%s", src->srctree, *src->srctree ? "/" : "", file);
 			free(name);
 		}
 		p = eol + 1;
 	}
-	blob_release(v->repo, b);
+	blob_release(src->repo, b);
 	free(path);
 }
 
@@ -129,24 +129,24 @@ static int kconfig_dir_of(const struct tree_file *f, void *data)
 	return 0;
 }
 
-int vampyr_config_tree(struct vampyr *v)
+int vampyr_config_tree(const struct vampyr_source *src, struct vampyr_expansion *ex)
 {
-	struct config_files cf = { NULL, v->srctree, STRVEC_INIT, STRVEC_INIT };
+	struct config_files cf = { NULL, src->srctree, STRVEC_INIT, STRVEC_INIT };
 	char *arch_path;
 
-	if (v->tree)
+	if (ex->tree)
 		return 0;
-	arch_path = v->arch_dir ? xstrfmt("%s%sarch/%s", v->srctree, *v->srctree ? "/" : "",
-					  v->arch_dir) : xstrdup("");
+	arch_path = src->arch_dir ? xstrfmt("%s%sarch/%s", src->srctree, *src->srctree ? "/" : "",
+					  src->arch_dir) : xstrdup("");
 	cf.arch_dir = arch_path;
-	makefile_includes(v, &cf.includes);
-	if (repo_for_each_file(v->repo, &v->commit, "", kconfig_dir_of, &cf.kconfig_dirs) < 0)
+	makefile_includes(src, &cf.includes);
+	if (repo_for_each_file(src->repo, &src->commit, "", kconfig_dir_of, &cf.kconfig_dirs) < 0)
 		strvec_clear(&cf.kconfig_dirs);
-	v->tree = config_tree(v->repo, &v->commit, &cf);
+	ex->tree = config_tree(src->repo, &src->commit, &cf);
 	strvec_clear(&cf.includes);
 	strvec_clear(&cf.kconfig_dirs);
 	free(arch_path);
-	return v->tree ? 0 : -1;
+	return ex->tree ? 0 : -1;
 }
 
 int tree_write_file(struct repo *r, struct outtree *out, const struct tree_file *f)
@@ -371,11 +371,11 @@ static char *read_text(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
-int8_t *config_values(struct vampyr *v, const char *text, const int8_t *base, int nr)
+int8_t *config_values(const struct vampyr_source *src, const char *text, const int8_t *base, int nr)
 {
 	int8_t *values = xmalloc((size_t)nr + 1);
 	struct strmap set = STRMAP_INIT;
-	struct kconfig *kc = v->kconfig;
+	struct kconfig *kc = src->kconfig;
 
 	memcpy(values, base, (size_t)nr + 1);
 	for (const char *p = text; p && *p; ) {
@@ -393,7 +393,7 @@ int8_t *config_values(struct vampyr *v, const char *text, const int8_t *base, in
 	/* Every Kconfig symbol takes its value from the .config; absent means n. */
 	for (size_t i = 0; i < kc->nr_defined; i++) {
 		const struct kconfig_symbol *sym = kc->symbols[i];
-		int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+		int y = model_var_y(src->model, sym->name), m = model_var_m(src->model, sym->name);
 		const char *val = strmap_get(&set, sym->name);
 
 		if (y > 0 && y <= nr) {
@@ -421,12 +421,13 @@ static int assigned(void *data, int var)
 	return var > 0 && var <= a->nr ? a->values[var] : -1;
 }
 
-int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b)
+int block_compiled(const struct vampyr_source *src, const int8_t *values, int nr,
+		   const struct vblock *b)
 {
 	struct assignment a = { values, nr };
 
 	/* A presence condition is a few nodes: no memo over the whole model. */
-	return logic_eval_with(v->logic, b->pc, assigned, &a) > 0;
+	return logic_eval_with(src->logic, b->pc, assigned, &a) > 0;
 }
 
 static void print_log_tail(const char *log)
@@ -498,33 +499,34 @@ void vampyr_add_environment(struct strbuf *key)
 }
 
 /* The key of expanding the fragment at `path` with cmd, or NULL when nothing is kept. */
-static char *kept_key(struct vampyr *v, const char *cmd, const char *path)
+static char *kept_key(const struct vampyr_source *src, const struct vampyr_toolchain *tc,
+		      const struct vampyr_expansion *ex, const char *cmd, const char *path)
 {
 	const char *off = getenv("VAMPYR_NO_EXPAND_CACHE");
 	struct strbuf key = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1], *fragment;
 
-	if ((off && *off && strcmp(off, "0")) || !v->has_toolchain_id || !v->tree ||
+	if ((off && *off && strcmp(off, "0")) || !tc->has_id || !ex->tree ||
 	    !(fragment = read_text(path)))
 		return NULL;
 	strbuf_addf(&key, "vampyr expanded %d\ntree %s\nsrctree %s\narch %s %s\ncmd %zu %s\n"
-		    "toolchain %s\n", KEPT_FORMAT, v->tree, v->srctree, v->arch ? v->arch : "-",
-		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd, oid_hex(&v->toolchain_id, hex));
-	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
-		strbuf_addf(&key, "project %s\n", trees_variables(v->trees)->v[i]);
+		    "toolchain %s\n", KEPT_FORMAT, ex->tree, src->srctree, src->arch ? src->arch : "-",
+		    src->arch_dir ? src->arch_dir : "-", strlen(cmd), cmd, oid_hex(&tc->id, hex));
+	for (size_t i = 0; src->trees && i < trees_variables(src->trees)->nr; i++)
+		strbuf_addf(&key, "project %s\n", trees_variables(src->trees)->v[i]);
 	vampyr_add_environment(&key);
 	strbuf_addf(&key, "fragment %zu\n%s", strlen(fragment), fragment);
 	free(fragment);
 	return strbuf_detach(&key, NULL);
 }
 
-static char *kept_path(struct vampyr *v, const char *key)
+static char *kept_path(const struct vampyr_expansion *ex, const char *key)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid id;
 
 	repo_hash_blob(key, strlen(key), &id);
-	return xstrfmt("%s/.vampyr-expanded/%s", v->tree, oid_hex(&id, hex));
+	return xstrfmt("%s/.vampyr-expanded/%s", ex->tree, oid_hex(&id, hex));
 }
 
 /* The .config kept under `key` at path, or NULL. */
@@ -734,22 +736,23 @@ static char *private_tree(const char *cache, int *lock_fd)
 
 static void kconfig_end(struct vampyr_kconfig_run *r, int status);
 
-/* Prepares r to run cmd in its own copy of v->tree: 0, or -1 (said; r has ended, without text). */
-static int kconfig_prepare(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd)
+/* Prepares r to run cmd in its own copy of v->expansion.tree: 0, or -1 (said; r has ended, without text). */
+static int kconfig_prepare(const struct vampyr_source *src, const struct vampyr_expansion *ex,
+			   struct vampyr_kconfig_run *r, const char *cmd)
 {
 	static unsigned long serial;
 	const char *top;
 	char *dir;
 
 	r->lock_fd = -1;
-	r->rundir = r->in_cache ? NULL : private_tree(v->tree, &r->lock_fd);
+	r->rundir = r->in_cache ? NULL : private_tree(ex->tree, &r->lock_fd);
 	if (!r->in_cache && !r->rundir) {
-		error("%s: cannot copy the tree %s", r->what, v->tree);
+		error("%s: cannot copy the tree %s", r->what, ex->tree);
 		kconfig_end(r, -1);
 		return -1;
 	}
-	top = r->rundir ? r->rundir : v->tree;
-	dir = xstrfmt("%s%s%s", top, *v->srctree ? "/" : "", v->srctree);
+	top = r->rundir ? r->rundir : ex->tree;
+	dir = xstrfmt("%s%s%s", top, *src->srctree ? "/" : "", src->srctree);
 	r->log = xstrfmt("%s/.vampyr-kconfig.%ld.%lu.log", top, (long)getpid(), serial++);
 	r->cmd = cmd;
 	unlink(r->config);
@@ -758,13 +761,13 @@ static int kconfig_prepare(struct vampyr *v, struct vampyr_kconfig_run *r, const
 	strvec_pushf(&r->env, "srctree=%s", dir);
 	strvec_pushf(&r->env, "KCONFIG_ALLCONFIG=%s", r->fragment);
 	strvec_pushf(&r->env, "KCONFIG_CONFIG=%s", r->config);
-	if (v->arch) {
-		strvec_pushf(&r->env, "ARCH=%s", v->arch);
-		strvec_pushf(&r->env, "SRCARCH=%s", v->arch_dir ? v->arch_dir : v->arch);
+	if (src->arch) {
+		strvec_pushf(&r->env, "ARCH=%s", src->arch);
+		strvec_pushf(&r->env, "SRCARCH=%s", src->arch_dir ? src->arch_dir : src->arch);
 	}
-	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
-		strvec_push(&r->env, trees_variables(v->trees)->v[i]);
-	probe_cache_env(v->tree, r->rundir, &r->env);
+	for (size_t i = 0; src->trees && i < trees_variables(src->trees)->nr; i++)
+		strvec_push(&r->env, trees_variables(src->trees)->v[i]);
+	probe_cache_env(ex->tree, r->rundir, &r->env);
 	r->dir = dir;
 	r->command = (struct vampyr_command){ .cmd = cmd, .what = r->what, .log = r->log, .fd = -1 };
 	return 0;
@@ -778,9 +781,10 @@ static void kconfig_thread(size_t j, void *data)
 	r->status = command_run(&r->command, r->dir, &r->env);
 }
 
-int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd)
+int vampyr_kconfig_start(const struct vampyr_source *src, const struct vampyr_expansion *ex,
+			 struct vampyr_kconfig_run *r, const char *cmd)
 {
-	if (kconfig_prepare(v, r, cmd))
+	if (kconfig_prepare(src, ex, r, cmd))
 		return -1;
 	r->running = 1;
 	r->task = parallel_start(kconfig_thread, r);
@@ -846,14 +850,16 @@ char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r)
 	return text;
 }
 
-char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
+char *run_kconfig(const struct vampyr_source *src, const struct vampyr_expansion *ex,
+		  const char *what,
+		  const char *cmd, const char *fragment,
 		  const char *config)
 {
 	struct vampyr_kconfig_run r;
 
 	vampyr_kconfig_run_init(&r, what, fragment, config);
 	/* Here, on this thread: nothing else to do meanwhile. */
-	if (!kconfig_prepare(v, &r, cmd))
+	if (!kconfig_prepare(src, ex, &r, cmd))
 		kconfig_end(&r, command_run(&r.command, r.dir, &r.env));
 	return vampyr_kconfig_run_release(&r);
 }
@@ -882,7 +888,9 @@ static void set_expanded_path(struct vconfig *c)
  * the claims it does not compile and why, and pins with the symbols to pin
  * for them. 0, or -1 when the command failed.
  */
-static int expand_check(struct vampyr *v, struct vconfig *c, char *text, struct strvec *pins)
+static int expand_check(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			struct vconfig *c,
+			char *text, struct strvec *pins)
 {
 	struct strmap cfg = STRMAP_INIT;
 	int8_t *values;
@@ -892,15 +900,15 @@ static int expand_check(struct vampyr *v, struct vconfig *c, char *text, struct 
 		return -1;
 	}
 	c->expanded = 1;
-	values = config_values(v, text, c->values, c->nr_values);
+	values = config_values(src, text, c->values, c->nr_values);
 	config_parse(text, &cfg);
 	clear_lost(c);
 	strvec_clear(&c->changed);
-	vampyr_trace_changed(v, c, &cfg, &c->changed);
+	vampyr_trace_changed(src, c, &cfg, &c->changed);
 	for (size_t i = 0; i < c->nr_claims; i++)
-		if (!block_compiled(v, values, c->nr_values, &v->blocks[c->claims[i]])) {
+		if (!block_compiled(src, values, c->nr_values, &cv->blocks[c->claims[i]])) {
 			ALLOC_GROW(c->lost, c->nr_lost + 1, c->alloc_lost);
-			vampyr_trace_lost(v, c, &cfg, c->claims[i], pins, &c->lost[c->nr_lost++]);
+			vampyr_trace_lost(src, cv, c, &cfg, c->claims[i], pins, &c->lost[c->nr_lost++]);
 		}
 	strmap_clear(&cfg, free);
 	free(values);
@@ -916,15 +924,15 @@ const char *vampyr_kconfig_command(const struct expand_options *o)
 	       "KCONFIG_CONFIG=\"$KCONFIG_CONFIG\"";
 }
 
-void vampyr_tree_done(struct vampyr *v, const struct expand_options *o)
+void vampyr_tree_done(struct vampyr_expansion *ex, const struct expand_options *o)
 {
-	if (!v->tree)
+	if (!ex->tree)
 		return;
 	/* The tree stays in the cache for the next run (config_tree). */
 	if (o->keep_tree)
-		fprintf(stderr, "vampyr: the tree is in %s\n", v->tree);
-	free(v->tree);
-	v->tree = NULL;
+		fprintf(stderr, "vampyr: the tree is in %s\n", ex->tree);
+	free(ex->tree);
+	ex->tree = NULL;
 }
 
 /* Adds to c->pins those of `pins` it does not have: how many. */
@@ -951,10 +959,12 @@ static size_t add_pins(struct vconfig *c, const struct strvec *pins)
  * 0, done at once with it; 0 too when it cannot be prepared (done at once,
  * without text).
  */
-static int expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r,
+static int expand_start(const struct vampyr_source *src, const struct vampyr_toolchain *tc,
+			const struct vampyr_expansion *ex, struct vconfig *c,
+			struct vampyr_kconfig_run *r,
 			 const char *cmd)
 {
-	char *key = kept_key(v, cmd, c->path), *path = key ? kept_path(v, key) : NULL;
+	char *key = kept_key(src, tc, ex, cmd, c->path), *path = key ? kept_path(ex, key) : NULL;
 	char *text = path ? kept_read(path, key) : NULL;
 
 	set_expanded_path(c);
@@ -976,7 +986,7 @@ static int expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconf
 			c->name, c->assignments.nr, c->pins.nr);
 	r->kept_key = key;
 	r->kept_path = path;
-	return kconfig_prepare(v, r, cmd) ? 0 : 1;
+	return kconfig_prepare(src, ex, r, cmd) ? 0 : 1;
 }
 
 /*
@@ -984,12 +994,14 @@ static int expand_start(struct vampyr *v, struct vconfig *c, struct vampyr_kconf
  * pinning what the traces of its lost blocks name (written into its
  * fragment); 0 when it is done; -1 after an error.
  */
-static int expand_ended(struct vampyr *v, struct vconfig *c, struct vampyr_kconfig_run *r, int round)
+static int expand_ended(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			struct vconfig *c,
+			struct vampyr_kconfig_run *r, int round)
 {
 	struct strvec pins = STRVEC_INIT;
 	size_t added;
 
-	if (expand_check(v, c, vampyr_kconfig_run_release(r), &pins)) {
+	if (expand_check(src, cv, c, vampyr_kconfig_run_release(r), &pins)) {
 		strvec_clear(&pins);
 		return -1;
 	}
@@ -997,7 +1009,7 @@ static int expand_ended(struct vampyr *v, struct vconfig *c, struct vampyr_kconf
 	strvec_clear(&pins);
 	if (!c->nr_lost || !added || round >= MAX_PIN_ROUNDS)
 		return 0;
-	fragment_assignments(v, c);
+	fragment_assignments(src, cv, c);
 	return fragment_write(c) ? -1 : 1;
 }
 
@@ -1015,7 +1027,8 @@ struct expansion {
 /* Configuration i's run has ended: checked, and queued again when it pins more. */
 static void expansion_ended(struct expansion *e, size_t i)
 {
-	int again = expand_ended(e->v, &e->v->configs[i], &e->runs[i], e->rounds[i]++);
+	int again = expand_ended(&e->v->src, &e->v->cover, &e->v->cover.configs[i], &e->runs[i],
+				 e->rounds[i]++);
 
 	if (again < 0)
 		e->ret = -1;
@@ -1032,7 +1045,8 @@ static int expansion_next(struct parallel_child *c, size_t slot, void *data)
 		size_t i = e->queue[e->head++ % (e->nr + 1)];
 		struct vampyr_kconfig_run *r = &e->runs[i];
 
-		if (expand_start(e->v, &e->v->configs[i], r, e->cmd)) {
+		if (expand_start(&e->v->src, &e->v->toolchain, &e->v->expansion,
+				 &e->v->cover.configs[i], r, e->cmd)) {
 			if (!command_prepare(&r->command, c, r->dir, &r->env)) {
 				e->slot_config[slot] = i;
 				r->running = 1;
@@ -1064,7 +1078,7 @@ static int expansion_finished(struct parallel_child *c, size_t slot, int status,
  */
 static int expand_all(struct vampyr *v, const struct expand_options *o)
 {
-	size_t nr = v->nr_configs, jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
+	size_t nr = v->cover.nr_configs, jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
 	struct expansion e = { v, vampyr_kconfig_command(o) };
 	struct parallel_processes pp = { jobs, expansion_next, command_output, expansion_finished,
 					 &e };
@@ -1088,46 +1102,46 @@ static int expand_all(struct vampyr *v, const struct expand_options *o)
 
 int vampyr_expand(struct vampyr *v, const struct expand_options *o)
 {
-	size_t nr = v->nr_configs;
+	size_t nr = v->cover.nr_configs;
 	int ret;
 
-	if (vampyr_config_tree(v))
+	if (vampyr_config_tree(&v->src, &v->expansion))
 		return -1;
 	ret = expand_all(v, o);
 	/* What no fragment can keep: the toolchain's, counted with the toolchain. */
 	for (size_t i = 0; i < nr; i++) {
-		struct vconfig *c = &v->configs[i];
+		struct vconfig *c = &v->cover.configs[i];
 
 		for (size_t k = 0; k < c->nr_lost; k++)
-			if (c->lost[k].kind == LOST_TOOLCHAIN && !v->blocks[c->lost[k].block].toolchain) {
-				v->blocks[c->lost[k].block].toolchain = 1;
-				v->nr_toolchain++;
+			if (c->lost[k].kind == LOST_TOOLCHAIN && !v->cover.blocks[c->lost[k].block].toolchain) {
+				v->cover.blocks[c->lost[k].block].toolchain = 1;
+				v->cover.nr_toolchain++;
 			}
 	}
 	if (!ret) {
 		/* Coverage after expansion: the targets some expanded .config compiles. */
-		unsigned char *hit = xcalloc(v->nr_blocks + 1, 1);
+		unsigned char *hit = xcalloc(v->cover.nr_blocks + 1, 1);
 
-		for (size_t i = 0; i < v->nr_configs; i++) {
-			struct vconfig *c = &v->configs[i];
+		for (size_t i = 0; i < v->cover.nr_configs; i++) {
+			struct vconfig *c = &v->cover.configs[i];
 			char *text = read_text(c->expanded_path);
 			int8_t *values;
 
 			if (!text)
 				continue;
-			values = config_values(v, text, c->values, c->nr_values);
-			for (size_t b = 0; b < v->nr_blocks; b++)
-				if (!hit[b] && v->blocks[b].target && !v->blocks[b].dead &&
-				    block_compiled(v, values, c->nr_values, &v->blocks[b]))
+			values = config_values(&v->src, text, c->values, c->nr_values);
+			for (size_t b = 0; b < v->cover.nr_blocks; b++)
+				if (!hit[b] && v->cover.blocks[b].target && !v->cover.blocks[b].dead &&
+				    block_compiled(&v->src, values, c->nr_values, &v->cover.blocks[b]))
 					hit[b] = 1;
 			free(values);
 			free(text);
 		}
-		v->nr_covered_expanded = 0;
-		for (size_t b = 0; b < v->nr_blocks; b++)
-			v->nr_covered_expanded += hit[b];
+		v->expansion.nr_covered = 0;
+		for (size_t b = 0; b < v->cover.nr_blocks; b++)
+			v->expansion.nr_covered += hit[b];
 		free(hit);
-		v->expand_done = 1;
+		v->expansion.done = 1;
 	}
 	return ret;
 }

@@ -17,9 +17,10 @@
 
 #include "vampyr.h"
 
-int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym)
+int symbol_value(const struct vampyr_source *src, const int8_t *values,
+		 const struct kconfig_symbol *sym)
 {
-	int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+	int y = model_var_y(src->model, sym->name), m = model_var_m(src->model, sym->name);
 
 	if (!y)
 		return 0;
@@ -31,7 +32,7 @@ int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_sy
 }
 
 struct cone {
-	struct vampyr *v;
+	const struct vampyr_source *src;
 	const int8_t *values;
 	unsigned char *in;	/* by symbol index */
 	struct kconfig_symbol **queue;
@@ -69,7 +70,7 @@ static void cone_add_expr(struct cone *c, const struct kconfig_expr *e)
 
 static int symbol_on(struct cone *c, const struct kconfig_symbol *sym)
 {
-	int val = symbol_value(c->v, c->values, sym);
+	int val = symbol_value(c->src, c->values, sym);
 
 	return val == 'y' || val == 'm';
 }
@@ -100,8 +101,8 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 				cone_add_expr(c, ch->defs[i]->dep);
 		}
 	}
-	if (symbol_value(c->v, c->values, sym) == 'm')
-		cone_add(c, c->v->kconfig->modules);
+	if (symbol_value(c->src, c->values, sym) == 'm')
+		cone_add(c, c->src->kconfig->modules);
 	/*
 	 * A symbol the user cannot set is on because something selects it, and
 	 * any symbol is off only while each selector that is on has a false `if`
@@ -133,7 +134,7 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
  * CONFIG_FOO_MODULE, or FOO=text, a string option's value (model.h's
  * model_string_values: U-Boot's SYS_BOARD, whose defaults the cone follows).
  */
-struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
+struct kconfig_symbol *symbol_of_var(const struct vampyr_source *src, const char *name)
 {
 	struct kconfig_symbol *sym;
 	size_t len;
@@ -141,21 +142,21 @@ struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name)
 	if (name && !starts_with(name, "CONFIG_") && strchr(name, '=') && !strchr(name, ':')) {
 		char *base = xstrndup(name, strchr(name, '=') - name);
 
-		sym = kconfig_lookup(v->kconfig, base);
+		sym = kconfig_lookup(src->kconfig, base);
 		free(base);
 		return sym && sym->nr_defs && sym->type == KCONFIG_STRING ? sym : NULL;
 	}
 	if (!name || !starts_with(name, "CONFIG_"))
 		return NULL;
 	name += 7;
-	sym = kconfig_lookup(v->kconfig, name);
+	sym = kconfig_lookup(src->kconfig, name);
 	if (sym && sym->nr_defs)
 		return sym;
 	len = strlen(name);
 	if (len > 7 && !strcmp(name + len - 7, "_MODULE")) {
 		char *base = xstrndup(name, len - 7);
 
-		sym = kconfig_lookup(v->kconfig, base);
+		sym = kconfig_lookup(src->kconfig, base);
 		free(base);
 		if (sym && sym->nr_defs)
 			return sym;
@@ -182,21 +183,23 @@ static const struct kconfig_choice *choice_of(const struct kconfig_symbol *sym)
 }
 
 /* Is e (a dependency) off, n, on the solver's values? Unknown is not off. */
-static int off_in(struct vampyr *v, const struct kconfig_expr *e, struct strmap *vals)
+static int off_in(const struct vampyr_source *src, const struct kconfig_expr *e,
+		  struct strmap *vals)
 {
-	return e && config_eval(v->kconfig, e, vals) == 0;
+	return e && config_eval(src->kconfig, e, vals) == 0;
 }
 
 /* Does something on in the solver's values select or imply sym? */
-static int raised(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym)
+static int raised(const struct vampyr_source *src, const int8_t *values,
+		  const struct kconfig_symbol *sym)
 {
 	for (size_t i = 0; i < sym->nr_selected_by; i++)
 		if (!sym->selected_by[i].from->symbol ||
-		    symbol_value(v, values, sym->selected_by[i].from->symbol) != 'n')
+		    symbol_value(src, values, sym->selected_by[i].from->symbol) != 'n')
 			return 1;
 	for (size_t i = 0; i < sym->nr_implied_by; i++)
 		if (!sym->implied_by[i].from->symbol ||
-		    symbol_value(v, values, sym->implied_by[i].from->symbol) != 'n')
+		    symbol_value(src, values, sym->implied_by[i].from->symbol) != 'n')
 			return 1;
 	return 0;
 }
@@ -209,7 +212,8 @@ static int raised(struct vampyr *v, const int8_t *values, const struct kconfig_s
  * symbol with no default, or whose dependencies are off, that nothing on
  * selects or implies.
  */
-static int must_say_off(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym,
+static int must_say_off(const struct vampyr_source *src, const int8_t *values,
+			const struct kconfig_symbol *sym,
 			struct strmap *vals)
 {
 	const struct kconfig_choice *ch = choice_of(sym);
@@ -219,53 +223,55 @@ static int must_say_off(struct vampyr *v, const int8_t *values, const struct kco
 		int choice_off = ch->nr_defs > 0;
 
 		for (size_t i = 0; i < ch->nr_members; i++)
-			if (symbol_value(v, values, ch->members[i]) == 'y')
+			if (symbol_value(src, values, ch->members[i]) == 'y')
 				return 0;
 		for (size_t i = 0; i < ch->nr_defs; i++)
-			choice_off &= off_in(v, ch->defs[i]->dep, vals);
+			choice_off &= off_in(src, ch->defs[i]->dep, vals);
 		return !choice_off;
 	}
-	if (raised(v, values, sym))
+	if (raised(src, values, sym))
 		return 1;
 	for (size_t d = 0; d < sym->nr_defs; d++) {
 		has_default |= sym->defs[d]->nr_defaults > 0;
-		deps_off &= off_in(v, sym->defs[d]->dep, vals);
+		deps_off &= off_in(src, sym->defs[d]->dep, vals);
 	}
 	return has_default && !deps_off;
 }
 
 /* The solver's values of the bool and tristate symbols, as a .config has them (n: absent). */
-static void solver_config(struct vampyr *v, const int8_t *values, struct strmap *vals)
+static void solver_config(const struct vampyr_source *src, const int8_t *values,
+			  struct strmap *vals)
 {
-	for (size_t i = 0; i < v->kconfig->nr_defined; i++) {
-		const struct kconfig_symbol *sym = v->kconfig->symbols[i];
+	for (size_t i = 0; i < src->kconfig->nr_defined; i++) {
+		const struct kconfig_symbol *sym = src->kconfig->symbols[i];
 		int val;
 
 		if (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE)
 			continue;
-		val = symbol_value(v, values, sym);
+		val = symbol_value(src, values, sym);
 		if (val == 'y' || val == 'm')
 			strmap_put(vals, sym->name, xstrfmt("%c", val));
 	}
 }
 
-void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
+void fragment_assignments(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			  struct vconfig *cfg)
 {
-	struct kconfig *kc = v->kconfig;
-	struct cone c = { .v = v, .values = cfg->values };
+	struct kconfig *kc = src->kconfig;
+	struct cone c = { .src = src, .values = cfg->values };
 	int *vars = NULL;
 	size_t nr_vars = 0, alloc_vars = 0;
 	struct strmap vals = STRMAP_INIT;
 	unsigned char *direct;	/* named by a claimed block's condition: always written */
 
 	strvec_clear(&cfg->assignments);
-	solver_config(v, cfg->values, &vals);
+	solver_config(src, cfg->values, &vals);
 	c.in = xcalloc(kc->nr_symbols + 1, 1);
 	for (size_t i = 0; i < cfg->nr_claims; i++)
-		logic_vars_of(v->logic, v->blocks[cfg->claims[i]].pc, &vars, &nr_vars, &alloc_vars);
+		logic_vars_of(src->logic, cv->blocks[cfg->claims[i]].pc, &vars, &nr_vars, &alloc_vars);
 	direct = xcalloc(kc->nr_symbols + 1, 1);
 	for (size_t i = 0; i < nr_vars; i++) {
-		struct kconfig_symbol *sym = symbol_of_var(v, logic_var_name(v->logic, vars[i]));
+		struct kconfig_symbol *sym = symbol_of_var(src, logic_var_name(src->logic, vars[i]));
 
 		cone_add(&c, sym);
 		if (sym)
@@ -286,10 +292,10 @@ void fragment_assignments(struct vampyr *v, struct vconfig *cfg)
 
 		if (!c.in[sym->index] || !user_settable(sym))
 			continue;
-		val = symbol_value(v, cfg->values, sym);
+		val = symbol_value(src, cfg->values, sym);
 		if (val == 'y' || val == 'm')
 			strvec_pushf(&cfg->assignments, "CONFIG_%s=%c", sym->name, val);
-		else if (val == 'n' && (direct[sym->index] || must_say_off(v, cfg->values, sym, &vals)))
+		else if (val == 'n' && (direct[sym->index] || must_say_off(src, cfg->values, sym, &vals)))
 			strvec_pushf(&cfg->assignments, "# CONFIG_%s is not set", sym->name);
 	}
 	free(vars);

@@ -65,28 +65,29 @@ static int hunks_touch(const struct file_change *fc, int first, int last)
  * built-in one (one MODULE variable serves all files of a run, which can only
  * make configurations fewer blocks wide, never wrong).
  */
-static formula module_tie(struct vampyr *v, const struct kbuild_file *kf, size_t first_block)
+static formula module_tie(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			  const struct kbuild_file *kf, size_t first_block)
 {
-	int var = logic_var_find(v->logic, "cpp:MODULE"), *vars = NULL, used = 0;
+	int var = logic_var_find(src->logic, "cpp:MODULE"), *vars = NULL, used = 0;
 	size_t nr = 0, alloc = 0;
 	formula mod;
 
 	if (!var)
 		return LOGIC_TRUE;
-	for (size_t i = first_block; i < v->nr_blocks && !used; i++) {
+	for (size_t i = first_block; i < cv->nr_blocks && !used; i++) {
 		nr = 0;
-		logic_vars_of(v->logic, v->blocks[i].pc, &vars, &nr, &alloc);
+		logic_vars_of(src->logic, cv->blocks[i].pc, &vars, &nr, &alloc);
 		for (size_t k = 0; k < nr && !used; k++)
 			used = vars[k] == var;
 	}
 	free(vars);
 	if (!used)
 		return LOGIC_TRUE;
-	mod = logic_atom(v->logic, var);
-	return logic_and(v->logic,
-			 logic_implies(v->logic, mod, blocks_build_formula(v->conditions, kf, BLOCKS_MODULE)),
-			 logic_implies(v->logic, logic_not(mod),
-				       blocks_build_formula(v->conditions, kf, BLOCKS_BUILTIN)));
+	mod = logic_atom(src->logic, var);
+	return logic_and(src->logic,
+			 logic_implies(src->logic, mod, blocks_build_formula(src->conditions, kf, BLOCKS_MODULE)),
+			 logic_implies(src->logic, logic_not(mod),
+				       blocks_build_formula(src->conditions, kf, BLOCKS_BUILTIN)));
 }
 
 /* Is there only blank space and comments on lines [from, to] (1-based) of the text? */
@@ -166,12 +167,12 @@ static long include_guard(const struct cpp_file *f, const char *data, size_t siz
 }
 
 /* The block of a whole file: line 0, its Kbuild condition, B00 as cpp numbers the file. */
-static void add_file_block(struct vampyr *v, const char *path, formula file_pc, int nr_lines)
+static void add_file_block(struct vampyr_cover *cv, const char *path, formula file_pc, int nr_lines)
 {
 	struct vblock *b;
 
-	ALLOC_GROW(v->blocks, v->nr_blocks + 1, v->alloc_blocks);
-	b = &v->blocks[v->nr_blocks];
+	ALLOC_GROW(cv->blocks, cv->nr_blocks + 1, cv->alloc_blocks);
+	b = &cv->blocks[cv->nr_blocks];
 	memset(b, 0, sizeof(*b));
 	b->path = xstrdup(path);
 	b->shown = xquote_path(path);
@@ -179,24 +180,25 @@ static void add_file_block(struct vampyr *v, const char *path, formula file_pc, 
 	b->end_line = nr_lines + 1;
 	b->number = -1;
 	b->parent = -1;
-	b->chain = (long)v->nr_blocks;
+	b->chain = (long)cv->nr_blocks;
 	b->pc = file_pc;
 	b->target = 1;
 	b->config = -1;
-	v->nr_blocks++;
+	cv->nr_blocks++;
 }
 
 /* The blocks of a file, each with its presence condition (common/blocks), to cover. */
-static void add_file_blocks(struct vampyr *v, const char *path, const struct file_change *fc,
+static void add_file_blocks(const struct vampyr_source *src, struct vampyr_cover *cv,
+			    const char *path, const struct file_change *fc,
 			    int changed)
 {
 	struct blocks_file bf;
 	formula file_pc;
-	size_t base = v->nr_blocks;
+	size_t base = cv->nr_blocks;
 	long guard;
 	const struct cpp_file *f;
 
-	if (blocks_of_file(v->trees, v->trees->tm.primary, v->conditions, path, &bf) < 0) {
+	if (blocks_of_file(src->trees, src->trees->tm.primary, src->conditions, path, &bf) < 0) {
 		blocks_file_release(&bf);
 		return;
 	}
@@ -207,8 +209,8 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct fil
 		const struct cpp_block *cb = &f->blocks[i];
 		struct vblock *b;
 
-		ALLOC_GROW(v->blocks, v->nr_blocks + 1, v->alloc_blocks);
-		b = &v->blocks[v->nr_blocks++];
+		ALLOC_GROW(cv->blocks, cv->nr_blocks + 1, cv->alloc_blocks);
+		b = &cv->blocks[cv->nr_blocks++];
 		memset(b, 0, sizeof(*b));
 		b->path = xstrdup(path);
 		b->shown = xquote_path(path);
@@ -221,26 +223,26 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct fil
 		if (guard >= 0 && (long)i == guard)
 			b->pc = LOGIC_TRUE;
 		else if (guard >= 0 && cb->parent >= 0)
-			b->pc = logic_and(v->logic, v->blocks[b->parent].pc,
-					  blocks_formula(v->conditions, cb->local));
+			b->pc = logic_and(src->logic, cv->blocks[b->parent].pc,
+					  blocks_formula(src->conditions, cb->local));
 		else
-			b->pc = blocks_formula(v->conditions, cb->pc);
+			b->pc = blocks_formula(src->conditions, cb->pc);
 		b->target = (long)i != guard && (!fc || hunks_touch(fc, cb->line, cb->end_line));
 		b->guard = (long)i == guard;
 		b->config = -1;
 	}
 	if (blocks_build_known(bf.kf))
-		file_pc = logic_and(v->logic, file_pc, module_tie(v, bf.kf, base));
-	for (size_t i = base; i < v->nr_blocks; i++)
-		v->blocks[i].pc = logic_and(v->logic, file_pc, v->blocks[i].pc);
+		file_pc = logic_and(src->logic, file_pc, module_tie(src, cv, bf.kf, base));
+	for (size_t i = base; i < cv->nr_blocks; i++)
+		cv->blocks[i].pc = logic_and(src->logic, file_pc, cv->blocks[i].pc);
 	/*
 	 * A file the commit adds or changes is itself to be compiled: its
 	 * Kbuild condition is a block of its own (line 0), so that a new driver
 	 * without any #if gets a configuration that builds it.
 	 */
 	if (changed && blocks_build_known(bf.kf))
-		add_file_block(v, path, file_pc, f->nr_lines);
-	blocks_forget_exprs(v->conditions);
+		add_file_block(cv, path, file_pc, f->nr_lines);
+	blocks_forget_exprs(src->conditions);
 	blocks_file_release(&bf);
 }
 
@@ -250,25 +252,25 @@ static void add_file_blocks(struct vampyr *v, const char *path, const struct fil
  * defines, the model of one architecture (--arch, else the host's, else the
  * first) and its Kbuild map.
  */
-static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
+static int load_model(struct vampyr_source *src, const char *want_arch, int use_kbuild,
 		      const struct common_options *common)
 {
 	struct trees_env env = {
-		.repo = v->repo,
-		.project_config = v->project_config,
+		.repo = src->repo,
+		.project_config = src->project_config,
 		.only_arch = want_arch,
 		.no_kbuild = !use_kbuild,
 		.quiet = 1,
 		.stats = common->stats,
 		.witnesses = common->pool,
 	};
-	const char *at = oid_short(v->repo, &v->commit);
+	const char *at = oid_short(src->repo, &src->commit);
 	struct arch_model *am;
 	struct trees *t;
 
-	v->diskcache = trees_diskcache_open(v->repo, common->stats);
-	env.diskcache = v->diskcache;
-	t = v->trees = trees_open(&env, &v->commit);
+	src->diskcache = trees_diskcache_open(src->repo, common->stats);
+	env.diskcache = src->diskcache;
+	t = src->trees = trees_open(&env, &src->commit);
 	if (!t)
 		return error("cannot read the build files of %s", at);
 	if (trees_no_kconfig(t))
@@ -276,14 +278,14 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
 	am = trees_model(t, t->tm.primary);
 	if (!am)
 		return error("cannot read the Kconfig files of %s", at);
-	v->arch = am->arch;
-	v->arch_dir = t->arches.nr ? t->arch_dirs.v[t->tm.primary] : NULL;
-	v->srctree = trees_srctree(t);
-	v->kconfig = am->kconfig;
-	v->model = am->model;
-	v->logic = am->logic;
-	v->sat = am->sat;
-	v->conditions = blocks_new(&t->tm, am);
+	src->arch = am->arch;
+	src->arch_dir = t->arches.nr ? t->arch_dirs.v[t->tm.primary] : NULL;
+	src->srctree = trees_srctree(t);
+	src->kconfig = am->kconfig;
+	src->model = am->model;
+	src->logic = am->logic;
+	src->sat = am->sat;
+	src->conditions = blocks_new(&t->tm, am);
 	return 0;
 }
 
@@ -292,7 +294,8 @@ static int load_model(struct vampyr *v, const char *want_arch, int use_kbuild,
  * the earlier run's files too, so a run that dies half-way leaves none of
  * them unlisted; once all are written, those not written again go.
  */
-static int write_fragments(struct vampyr *v, const char *dir, int expand)
+static int write_fragments(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			   const char *dir, int expand)
 {
 	struct strvec old = STRVEC_INIT, now = STRVEC_INIT, both = STRVEC_INIT;
 	int ret = 0;
@@ -300,22 +303,22 @@ static int write_fragments(struct vampyr *v, const char *dir, int expand)
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return error("cannot create %s: %s", dir, strerror(errno));
 	manifest_read(dir, &old);
-	for (size_t i = 0; i < v->nr_configs; i++) {
-		strvec_pushf(&now, "%s.config", v->configs[i].name);
+	for (size_t i = 0; i < cv->nr_configs; i++) {
+		strvec_pushf(&now, "%s.config", cv->configs[i].name);
 		/* kconfig writes <name>.expanded beside the fragment. */
 		if (expand)
-			strvec_pushf(&now, "%s.expanded", v->configs[i].name);
+			strvec_pushf(&now, "%s.expanded", cv->configs[i].name);
 	}
 	for (size_t i = 0; i < old.nr; i++)
 		strvec_push(&both, old.v[i]);
 	for (size_t i = 0; i < now.nr; i++)
 		strvec_push(&both, now.v[i]);
 	ret = manifest_write(dir, &both);
-	for (size_t i = 0; !ret && i < v->nr_configs; i++) {
-		struct vconfig *c = &v->configs[i];
+	for (size_t i = 0; !ret && i < cv->nr_configs; i++) {
+		struct vconfig *c = &cv->configs[i];
 
 		c->path = xstrfmt("%s/%s.config", dir, c->name);
-		fragment_assignments(v, c);
+		fragment_assignments(src, cv, c);
 		ret = fragment_write(c);
 	}
 	if (!ret) {
@@ -335,23 +338,23 @@ static int write_fragments(struct vampyr *v, const char *dir, int expand)
  * the paths. Expanded configurations never go into the note (14,554 lines
  * each on Linux), only the fragments.
  */
-static void write_note(struct vampyr *v, const struct common_options *common, int hunks,
+static void write_note(const struct vampyr *v, const struct common_options *common, int hunks,
 		       const struct strvec *paths)
 {
 	char *ref = common_notes_ref(common, "vampyr");
-	struct notes_batch *nb = notes_batch_begin(v->repo, ref);
+	struct notes_batch *nb = notes_batch_begin(v->src.repo, ref);
 	struct strbuf text = STRBUF_INIT, key = STRBUF_INIT;
-	char *old = notes_read(v->repo, ref, &v->commit);
+	char *old = notes_read(v->src.repo, ref, &v->src.commit);
 
-	strbuf_addf(&key, "arch %s", v->arch ? v->arch : "-");
+	strbuf_addf(&key, "arch %s", v->src.arch ? v->src.arch : "-");
 	if (hunks)
 		strbuf_addstr(&key, " hunks");
 	if (paths->nr)
 		strbuf_addstr(&key, " --");
 	for (size_t i = 0; i < paths->nr; i++)
 		strbuf_addf(&key, " %s", paths->v[i]);
-	vampyr_note(v, old, key.buf, &text);
-	notes_batch_add(nb, &v->commit, text.buf);
+	vampyr_note(&v->cover, &v->expansion, &v->build, old, key.buf, &text);
+	notes_batch_add(nb, &v->src.commit, text.buf);
 	if (notes_batch_commit(nb, "git vampyr"))
 		error("could not write the note in %s", ref);
 	strbuf_release(&text);
@@ -362,26 +365,26 @@ static void write_note(struct vampyr *v, const struct common_options *common, in
 
 static void vampyr_release(struct vampyr *v)
 {
-	for (size_t i = 0; i < v->nr_blocks; i++) {
-		free(v->blocks[i].path);
-		free(v->blocks[i].shown);
+	for (size_t i = 0; i < v->cover.nr_blocks; i++) {
+		free(v->cover.blocks[i].path);
+		free(v->cover.blocks[i].shown);
 	}
-	free(v->blocks);
-	free(v->clique);
-	for (size_t i = 0; i < v->nr_configs; i++)
-		vconfig_release(&v->configs[i]);
-	free(v->configs);
-	for (size_t i = 0; i < v->nr_warnings; i++) {
-		free(v->warnings[i].text);
-		strvec_clear(&v->warnings[i].configs);
+	free(v->cover.blocks);
+	free(v->cover.clique);
+	for (size_t i = 0; i < v->cover.nr_configs; i++)
+		vconfig_release(&v->cover.configs[i]);
+	free(v->cover.configs);
+	for (size_t i = 0; i < v->build.nr_warnings; i++) {
+		free(v->build.warnings[i].text);
+		strvec_clear(&v->build.warnings[i].configs);
 	}
-	free(v->warnings);
-	strvec_clear(&v->toolchain_facts);
-	blocks_free(v->conditions);
-	trees_free(v->trees);
-	diskcache_keep_budget(v->diskcache);
-	diskcache_close(v->diskcache);
-	trees_config_free(v->project_config);
+	free(v->build.warnings);
+	strvec_clear(&v->toolchain.facts);
+	blocks_free(v->src.conditions);
+	trees_free(v->src.trees);
+	diskcache_keep_budget(v->src.diskcache);
+	diskcache_close(v->src.diskcache);
+	trees_config_free(v->src.project_config);
 }
 
 /* One run: its options, then what it found. */
@@ -444,45 +447,45 @@ static void parse_command_line(struct invocation *in, int argc, const char **arg
 		in->expand = 1;
 	in->eo.keep_tree = in->keep_tree;
 	in->eo.jobs = in->common.jobs;
-	in->v.keep_build_tree = in->keep_tree;
+	in->v.build.keep_tree = in->keep_tree;
 }
 
 /* The commit, the files to cover (those it changes, or the pathspec's) and its model. */
 static int find_files(struct invocation *in)
 {
 	struct vampyr *v = &in->v;
-	const git_oid *at = &v->commit;
+	const git_oid *at = &v->src.commit;
 	struct strbuf why = STRBUF_INIT;
 	struct strvec bad = STRVEC_INIT;
 
-	if (!v->repo)
-		v->repo = repo_open();
-	v->project_config = trees_config_new(v->repo, &bad);
+	if (!v->src.repo)
+		v->src.repo = repo_open();
+	v->src.project_config = trees_config_new(v->src.repo, &bad);
 	for (size_t i = 0; i < bad.nr; i++)
 		error("bad undertaker.macro '%s' ignored", bad.v[i]);
 	strvec_clear(&bad);
-	if (repo_pathspec_from_cwd(v->repo, &in->pa.paths) < 0 ||
-	    repo_resolve_commit(v->repo, in->commit ? in->commit : "HEAD", &v->commit))
+	if (repo_pathspec_from_cwd(v->src.repo, &in->pa.paths) < 0 ||
+	    repo_resolve_commit(v->src.repo, in->commit ? in->commit : "HEAD", &v->src.commit))
 		return -1;
-	if (trees_check_arch(v->repo, &v->commit, in->arch, &why)) {
+	if (trees_check_arch(v->src.repo, &v->src.commit, in->arch, &why)) {
 		fprintf(stderr, "error: %s\n", why.buf);
 		exit(EXIT_USAGE);
 	}
-	repo_pathspec_warn_unmatched(v->repo, &at, 1, &in->pa.paths);
+	repo_pathspec_warn_unmatched(v->src.repo, &at, 1, &in->pa.paths);
 	if (!in->kconfig_cmd)
-		in->kconfig_cmd = in->config_kconfig = repo_config_get(v->repo, "vampyr.kconfig");
+		in->kconfig_cmd = in->config_kconfig = repo_config_get(v->src.repo, "vampyr.kconfig");
 	in->eo.kconfig_cmd = in->kconfig_cmd;
 
 	in->fl.pathspec = &in->pa.paths;
 	/* The model first: its build files say which files are sources. */
-	if (load_model(v, in->arch, in->use_kbuild, &in->common) < 0)
+	if (load_model(&v->src, in->arch, in->use_kbuild, &in->common) < 0)
 		return -1;
-	in->fl.trees = v->trees;
+	in->fl.trees = v->src.trees;
 	if (in->pa.paths.nr && !in->hunks) {
-		if (repo_for_each_file(v->repo, &v->commit, "", collect_file, &in->fl))
-			return error("cannot list the files of %s", oid_short(v->repo, &v->commit));
-	} else if (repo_diff_first_parent(v->repo, &v->commit, &in->pa.paths, in->hunks, &in->fl.changes)) {
-		return error("cannot diff %s against its parent", oid_short(v->repo, &v->commit));
+		if (repo_for_each_file(v->src.repo, &v->src.commit, "", collect_file, &in->fl))
+			return error("cannot list the files of %s", oid_short(v->src.repo, &v->src.commit));
+	} else if (repo_diff_first_parent(v->src.repo, &v->src.commit, &in->pa.paths, in->hunks, &in->fl.changes)) {
+		return error("cannot diff %s against its parent", oid_short(v->src.repo, &v->src.commit));
 	}
 	return 0;
 }
@@ -494,15 +497,15 @@ static void find_blocks(struct invocation *in)
 
 	/* The macros (U-Boot's CONFIG_IS_ENABLED, undertaker.macro) are the commit's trees'. */
 	for (size_t i = 0; i < in->fl.paths.nr; i++)
-		add_file_blocks(v, in->fl.paths.v[i], NULL, 0);
+		add_file_blocks(&v->src, &v->cover, in->fl.paths.v[i], NULL, 0);
 	for (size_t i = 0; i < in->fl.changes.nr; i++) {
 		const struct file_change *fc = &in->fl.changes.files[i];
 
-		if (fc->status != 'D' && trees_is_source(v->trees, fc->new_path))
-			add_file_blocks(v, fc->new_path, in->hunks ? fc : NULL, 1);
+		if (fc->status != 'D' && trees_is_source(v->src.trees, fc->new_path))
+			add_file_blocks(&v->src, &v->cover, fc->new_path, in->hunks ? fc : NULL, 1);
 	}
 	/* A symbol no Kconfig of this architecture defines is never set in its builds. */
-	blocks_rule_out_missing(v->conditions);
+	blocks_rule_out_missing(v->src.conditions);
 }
 
 /* The configurations: dead blocks out, the greedy cover, its bound, merged. */
@@ -512,15 +515,15 @@ static int find_configs(struct invocation *in)
 	int ret = 0;
 
 	/* The toolchain's kconfig run goes on while the solver looks for dead blocks. */
-	if (in->expand && vampyr_toolchain_start(v, &in->eo))
+	if (in->expand && vampyr_toolchain_start(&v->src, &v->toolchain, &v->expansion, &in->eo))
 		ret = -1;
-	vampyr_find_dead(v);
+	vampyr_find_dead(&v->src, &v->cover);
 	if (in->expand && !ret && vampyr_toolchain(v, &in->eo))
 		ret = -1;
-	vampyr_cover(v);
-	vampyr_lower_bound(v, in->bound_queries > 0 ? (size_t)in->bound_queries : 0);
-	vampyr_recover(v);
-	vampyr_merge(v);
+	vampyr_cover(&v->src, &v->cover);
+	vampyr_lower_bound(&v->src, &v->cover, in->bound_queries > 0 ? (size_t)in->bound_queries : 0);
+	vampyr_recover(&v->src, &v->cover);
+	vampyr_merge(&v->src, &v->cover);
 	return ret;
 }
 
@@ -528,7 +531,7 @@ static int find_configs(struct invocation *in)
 static const char *output_dir(struct invocation *in)
 {
 	if (!in->outdir)
-		in->outdir = in->default_outdir = xstrfmt("vampyr-%s", oid_short(in->v.repo, &in->v.commit));
+		in->outdir = in->default_outdir = xstrfmt("vampyr-%s", oid_short(in->v.src.repo, &in->v.src.commit));
 	return in->outdir;
 }
 
@@ -537,10 +540,10 @@ static int expand_and_build(struct invocation *in, int ret)
 {
 	struct vampyr *v = &in->v;
 
-	if (in->expand && !ret && v->nr_configs && vampyr_expand(v, &in->eo))
+	if (in->expand && !ret && v->cover.nr_configs && vampyr_expand(v, &in->eo))
 		ret = -1;
-	vampyr_tree_done(v, &in->eo);
-	if (in->build && !ret && v->nr_configs && vampyr_build(v, in->build) < 0)
+	vampyr_tree_done(&v->expansion, &in->eo);
+	if (in->build && !ret && v->cover.nr_configs && vampyr_build(&v->src, &v->cover, &v->build, in->build) < 0)
 		ret = -1;
 	return ret;
 }
@@ -551,7 +554,7 @@ static void report(struct invocation *in)
 	struct vampyr *v = &in->v;
 
 	process_exit_if_interrupted();
-	color_init(v->repo, "vampyr", 1);
+	color_init(v->src.repo, "vampyr", 1);
 	if (in->common.json) {
 		struct strbuf json = STRBUF_INIT;
 
@@ -576,13 +579,13 @@ static void invocation_clear(struct invocation *in)
 }
 
 /* The targets some configuration of the loaded model compiles. */
-static size_t live_targets(struct vampyr *v)
+static size_t live_targets(const struct vampyr_source *src, const struct vampyr_cover *cv)
 {
 	size_t live = 0;
 
-	for (size_t i = 0; i < v->nr_blocks; i++)
-		if (v->blocks[i].target && v->blocks[i].pc != LOGIC_FALSE &&
-		    (v->blocks[i].pc == LOGIC_TRUE || sat_satisfiable(v->sat, v->blocks[i].pc) == SAT_SAT))
+	for (size_t i = 0; i < cv->nr_blocks; i++)
+		if (cv->blocks[i].target && cv->blocks[i].pc != LOGIC_FALSE &&
+		    (cv->blocks[i].pc == LOGIC_TRUE || sat_satisfiable(src->sat, cv->blocks[i].pc) == SAT_SAT))
 			live++;
 	return live;
 }
@@ -590,17 +593,17 @@ static size_t live_targets(struct vampyr *v)
 /* Forgets the files, blocks and model of `in`, keeping its repository and options. */
 static void invocation_reset(struct invocation *in)
 {
-	struct repo *r = in->v.repo;
-	const char *patch = in->v.patch;
+	struct repo *r = in->v.src.repo;
+	const char *patch = in->v.src.patch;
 
 	strvec_clear(&in->fl.paths);
 	change_list_clear(&in->fl.changes);
 	vampyr_release(&in->v);
 	memset(&in->v, 0, sizeof(in->v));
 	memset(&in->fl, 0, sizeof(in->fl));
-	in->v.repo = r;
-	in->v.patch = patch;
-	in->v.keep_build_tree = in->keep_tree;
+	in->v.src.repo = r;
+	in->v.src.patch = patch;
+	in->v.build.keep_tree = in->keep_tree;
 }
 
 /*
@@ -615,16 +618,16 @@ static int choose_arch(struct invocation *in)
 	char *best_arch = NULL;
 	int ret = 0;
 
-	if (in->arch || !in->v.trees || in->v.trees->arches.nr < 2)
+	if (in->arch || !in->v.src.trees || in->v.src.trees->arches.nr < 2)
 		return 0;
-	best = live_targets(&in->v);
-	for (size_t i = 0; i < in->v.nr_blocks; i++)
-		targets += in->v.blocks[i].target;
+	best = live_targets(&in->v.src, &in->v.cover);
+	for (size_t i = 0; i < in->v.cover.nr_blocks; i++)
+		targets += in->v.cover.blocks[i].target;
 	if (best == targets)
 		return 0;
-	for (size_t i = 0; i < in->v.trees->arches.nr; i++)
-		if (strcmp(in->v.trees->arches.v[i], in->v.arch))
-			strvec_push(&arches, in->v.trees->arches.v[i]);
+	for (size_t i = 0; i < in->v.src.trees->arches.nr; i++)
+		if (strcmp(in->v.src.trees->arches.v[i], in->v.src.arch))
+			strvec_push(&arches, in->v.src.trees->arches.v[i]);
 	for (size_t i = 0; i < arches.nr && !ret; i++) {
 		invocation_reset(in);
 		in->arch = arches.v[i];
@@ -633,7 +636,7 @@ static int choose_arch(struct invocation *in)
 			break;
 		}
 		find_blocks(in);
-		live = live_targets(&in->v);
+		live = live_targets(&in->v.src, &in->v.cover);
 		if (live > best) {
 			best = live;
 			free(best_arch);
@@ -669,7 +672,7 @@ static int run_one(struct invocation *in)
 	if (choose_arch(in) < 0)
 		return EXIT_FATAL;
 	ret = find_configs(in);
-	if (write_fragments(&in->v, output_dir(in), in->expand) < 0)
+	if (write_fragments(&in->v.src, &in->v.cover, output_dir(in), in->expand) < 0)
 		return EXIT_FATAL;
 	ret = expand_and_build(in, ret) < 0 ? EXIT_FATAL : EXIT_CLEAN;
 	report(in);
@@ -678,7 +681,7 @@ static int run_one(struct invocation *in)
 	 * adds, or blocks no configuration compiles (without --build, the
 	 * configurations are the answer and dead blocks git undertaker's).
 	 */
-	if (ret == EXIT_CLEAN && in->build && (in->v.nr_warnings || in->v.nr_dead))
+	if (ret == EXIT_CLEAN && in->build && (in->v.build.nr_warnings || in->v.cover.nr_dead))
 		ret = EXIT_FINDINGS;
 	return ret;
 }
@@ -717,9 +720,9 @@ static int run_mbox(struct invocation *tmpl)
 		memset(&in.v, 0, sizeof(in.v));
 		memset(&in.fl, 0, sizeof(in.fl));
 		in.default_outdir = in.config_kconfig = NULL;
-		in.v.repo = r;
-		in.v.patch = s.v[i].subject;
-		in.v.keep_build_tree = tmpl->keep_tree;
+		in.v.src.repo = r;
+		in.v.src.patch = s.v[i].subject;
+		in.v.build.keep_tree = tmpl->keep_tree;
 		in.common.notes = 0;
 		in.commit = oid_hex(&s.v[i].commit, xmalloc(GIT_OID_HEXSZ + 1));
 		in.outdir = outdir;
@@ -755,8 +758,8 @@ int main(int argc, const char **argv)
 	} else {
 		ret = run_one(&in);
 		invocation_clear(&in);
-		if (in.v.repo)
-			repo_close(in.v.repo);
+		if (in.v.src.repo)
+			repo_close(in.v.src.repo);
 	}
 	parsed_args_clear(&in.pa);
 	strvec_clear(&in.mbox);

@@ -32,10 +32,10 @@ static int is_lost(const struct vconfig *c, size_t block)
 static const char *const lost_kind_name[] = { "kconfig", "toolchain", "outside" };
 
 /* "lost|toolchain|outside<tab>path:line B<n><tab>why", as text and note show it. */
-static void lost_line(const struct vampyr *v, const struct vlost *l, const char *sep,
+static void lost_line(const struct vampyr_cover *cv, const struct vlost *l, const char *sep,
 		      struct strbuf *out)
 {
-	const struct vblock *b = &v->blocks[l->block];
+	const struct vblock *b = &cv->blocks[l->block];
 
 	strbuf_addf(out, "%s%s%s:%d %s%s", l->kind == LOST_KCONFIG ? "lost" : lost_kind_name[l->kind],
 		    sep, b->shown, b->line, tag(b), sep);
@@ -44,95 +44,95 @@ static void lost_line(const struct vampyr *v, const struct vlost *l, const char 
 	strbuf_addf(out, "%s\n", l->chain);
 }
 
-static void summary(struct vampyr *v, struct strbuf *sb)
+static void summary(const struct vampyr_cover *cv, struct strbuf *sb)
 {
 	strbuf_addf(sb, "%zu configuration%s compile%s %zu of %zu blocks (%zu dead, %zu lower bound)",
-		    v->nr_configs, v->nr_configs == 1 ? "" : "s", v->nr_configs == 1 ? "s" : "",
-		    v->nr_covered, v->nr_targets, v->nr_dead, v->lower_bound);
+		    cv->nr_configs, cv->nr_configs == 1 ? "" : "s", cv->nr_configs == 1 ? "s" : "",
+		    cv->nr_covered, cv->nr_targets, cv->nr_dead, cv->lower_bound);
 }
 
 /* The lost claims, and the fragment lines expansion did not keep (never changed silently). */
-static void expansion_lines(const struct vampyr *v, struct strbuf *sb)
+static void expansion_lines(const struct vampyr_cover *cv, struct strbuf *sb)
 {
-	for (size_t i = 0; i < v->nr_configs; i++)
-		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
-			lost_line(v, &v->configs[i].lost[k], "\t", sb);
-	for (size_t i = 0; i < v->nr_configs; i++)
-		for (size_t k = 0; k < v->configs[i].changed.nr; k++)
-			strbuf_addf(sb, "changed\t%s\t%s\n", v->configs[i].name,
-				    v->configs[i].changed.v[k]);
+	for (size_t i = 0; i < cv->nr_configs; i++)
+		for (size_t k = 0; k < cv->configs[i].nr_lost; k++)
+			lost_line(cv, &cv->configs[i].lost[k], "\t", sb);
+	for (size_t i = 0; i < cv->nr_configs; i++)
+		for (size_t k = 0; k < cv->configs[i].changed.nr; k++)
+			strbuf_addf(sb, "changed\t%s\t%s\n", cv->configs[i].name,
+				    cv->configs[i].changed.v[k]);
 }
 
-void vampyr_print_text(struct vampyr *v, FILE *out)
+void vampyr_print_text(const struct vampyr *v, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < v->nr_configs; i++) {
-		const struct vconfig *c = &v->configs[i];
+	for (size_t i = 0; i < v->cover.nr_configs; i++) {
+		const struct vconfig *c = &v->cover.configs[i];
 
 		fprintf(out, "%s%s%s  %s  (%zu block%s, %zu assignment%s)\n", color(COLOR_BOLD),
 			c->name, color(COLOR_RESET), c->path, c->nr_claims,
 			c->nr_claims == 1 ? "" : "s", c->assignments.nr,
 			c->assignments.nr == 1 ? "" : "s");
 		for (size_t k = 0; k < c->nr_claims; k++) {
-			const struct vblock *b = &v->blocks[c->claims[k]];
+			const struct vblock *b = &v->cover.blocks[c->claims[k]];
 
 			fprintf(out, "\t%s:%d %s%s\n", b->shown, b->line, tag(b),
 				is_lost(c, c->claims[k]) ? "  (lost by expansion)" : "");
 		}
 	}
-	for (size_t i = 0; i < v->nr_blocks; i++) {
-		const struct vblock *b = &v->blocks[i];
+	for (size_t i = 0; i < v->cover.nr_blocks; i++) {
+		const struct vblock *b = &v->cover.blocks[i];
 
 		if (b->target && b->dead)
 			fprintf(out, "%sdead%s\t%s:%d %s\n", color(COLOR_RED), color(COLOR_RESET),
 				b->shown, b->line, tag(b));
 	}
-	for (size_t i = 0; i < v->nr_blocks; i++) {
-		const struct vblock *b = &v->blocks[i];
+	for (size_t i = 0; i < v->cover.nr_blocks; i++) {
+		const struct vblock *b = &v->cover.blocks[i];
 
 		if (b->target && b->toolchain && b->config < 0)
 			fprintf(out, "%stoolchain%s\t%s:%d %s\n", color(COLOR_RED), color(COLOR_RESET),
 				b->shown, b->line, tag(b));
 	}
-	expansion_lines(v, &sb);
+	expansion_lines(&v->cover, &sb);
 	fputs(strbuf_str(&sb), out);
 	strbuf_reset(&sb);
-	summary(v, &sb);
+	summary(&v->cover, &sb);
 	fprintf(out, "%s\n", sb.buf);
-	if (v->toolchain_done)
+	if (v->toolchain.done)
 		fprintf(out, "this toolchain rules out %zu block%s (%zu symbols only probes decide)\n",
-			v->nr_toolchain, v->nr_toolchain == 1 ? "" : "s", v->toolchain_facts.nr);
-	if (v->expand_done) {
+			v->cover.nr_toolchain, v->cover.nr_toolchain == 1 ? "" : "s", v->toolchain.facts.nr);
+	if (v->expansion.done) {
 		size_t outside = 0;
 
 		/* Claims kept whose condition also names what kconfig cannot set. */
-		for (size_t i = 0; i < v->nr_configs; i++)
-			for (size_t k = 0; k < v->configs[i].nr_claims; k++) {
-				size_t blk = v->configs[i].claims[k];
-				const struct vblock *b = &v->blocks[blk];
+		for (size_t i = 0; i < v->cover.nr_configs; i++)
+			for (size_t k = 0; k < v->cover.configs[i].nr_claims; k++) {
+				size_t blk = v->cover.configs[i].claims[k];
+				const struct vblock *b = &v->cover.blocks[blk];
 				char *names;
 
-				if (is_lost(&v->configs[i], blk) || !(names = vampyr_outside_names(v, b)))
+				if (is_lost(&v->cover.configs[i], blk) || !(names = vampyr_outside_names(&v->src, b)))
 					continue;
 				fprintf(out, "outside\t%s:%d %s\talso needs %s (not Kconfig)\n",
 					b->shown, b->line, tag(b), names);
 				outside++;
 				free(names);
 			}
-		fprintf(out, "after expansion: %zu of %zu blocks compiled", v->nr_covered_expanded,
-			v->nr_targets);
+		fprintf(out, "after expansion: %zu of %zu blocks compiled", v->expansion.nr_covered,
+			v->cover.nr_targets);
 		if (outside)
 			fprintf(out, " (%zu of them only if the names outside Kconfig agree)", outside);
 		fputc('\n', out);
 	}
-	if (v->build_done) {
-		fprintf(out, "the commit adds %zu diagnostic%s\n", v->nr_warnings,
-			v->nr_warnings == 1 ? "" : "s");
-		for (size_t i = 0; i < v->nr_warnings; i++) {
-			fprintf(out, "%s\n\tin", v->warnings[i].text);
-			for (size_t k = 0; k < v->warnings[i].configs.nr; k++)
-				fprintf(out, " %s", v->warnings[i].configs.v[k]);
+	if (v->build.done) {
+		fprintf(out, "the commit adds %zu diagnostic%s\n", v->build.nr_warnings,
+			v->build.nr_warnings == 1 ? "" : "s");
+		for (size_t i = 0; i < v->build.nr_warnings; i++) {
+			fprintf(out, "%s\n\tin", v->build.warnings[i].text);
+			for (size_t k = 0; k < v->build.warnings[i].configs.nr; k++)
+				fprintf(out, " %s", v->build.warnings[i].configs.v[k]);
 			fputc('\n', out);
 		}
 	}
@@ -163,7 +163,7 @@ static void json_expansion(struct json_writer *w, const struct vampyr *v, const 
 	json_array_begin(w, "lost");
 	for (size_t k = 0; k < c->nr_lost; k++) {
 		const struct vlost *l = &c->lost[k];
-		const struct vblock *b = &v->blocks[l->block];
+		const struct vblock *b = &v->cover.blocks[l->block];
 
 		json_object_begin(w, NULL);
 		json_add_str(w, "path", b->path);
@@ -178,20 +178,20 @@ static void json_expansion(struct json_writer *w, const struct vampyr *v, const 
 	json_array_end(w);
 }
 
-void vampyr_print_json(struct vampyr *v, struct strbuf *out)
+void vampyr_print_json(const struct vampyr *v, struct strbuf *out)
 {
 	struct json_writer w;
 	char hex[GIT_OID_HEXSZ + 1];
 
 	json_init(&w, out);
 	json_object_begin(&w, NULL);
-	json_add_str(&w, "commit", oid_hex(&v->commit, hex));
-	if (v->patch)
-		json_add_str(&w, "patch", v->patch);
-	json_add_str(&w, "arch", v->arch);
+	json_add_str(&w, "commit", oid_hex(&v->src.commit, hex));
+	if (v->src.patch)
+		json_add_str(&w, "patch", v->src.patch);
+	json_add_str(&w, "arch", v->src.arch);
 	json_array_begin(&w, "configs");
-	for (size_t i = 0; i < v->nr_configs; i++) {
-		const struct vconfig *c = &v->configs[i];
+	for (size_t i = 0; i < v->cover.nr_configs; i++) {
+		const struct vconfig *c = &v->cover.configs[i];
 
 		json_object_begin(&w, NULL);
 		json_add_str(&w, "name", c->name);
@@ -202,8 +202,8 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 		json_array_end(&w);
 		json_array_begin(&w, "covers");
 		for (size_t k = 0; k < c->nr_claims; k++) {
-			const struct vblock *b = &v->blocks[c->claims[k]];
-			char *names = vampyr_outside_names(v, b);
+			const struct vblock *b = &v->cover.blocks[c->claims[k]];
+			char *names = vampyr_outside_names(&v->src, b);
 
 			json_object_begin(&w, NULL);
 			json_add_str(&w, "path", b->path);
@@ -220,37 +220,37 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 		json_object_end(&w);
 	}
 	json_array_end(&w);
-	json_add_int(&w, "blocks_total", (long long)v->nr_targets);
-	json_add_int(&w, "blocks_covered", (long long)v->nr_covered);
-	json_add_int(&w, "blocks_dead", (long long)v->nr_dead);
+	json_add_int(&w, "blocks_total", (long long)v->cover.nr_targets);
+	json_add_int(&w, "blocks_covered", (long long)v->cover.nr_covered);
+	json_add_int(&w, "blocks_dead", (long long)v->cover.nr_dead);
 	json_array_begin(&w, "dead");
-	for (size_t i = 0; i < v->nr_blocks; i++)
-		if (v->blocks[i].target && v->blocks[i].dead)
-			json_block(&w, &v->blocks[i]);
+	for (size_t i = 0; i < v->cover.nr_blocks; i++)
+		if (v->cover.blocks[i].target && v->cover.blocks[i].dead)
+			json_block(&w, &v->cover.blocks[i]);
 	json_array_end(&w);
-	json_add_int(&w, "lower_bound", (long long)v->lower_bound);
-	if (v->toolchain_done) {
-		json_add_int(&w, "blocks_toolchain", (long long)v->nr_toolchain);
+	json_add_int(&w, "lower_bound", (long long)v->cover.lower_bound);
+	if (v->toolchain.done) {
+		json_add_int(&w, "blocks_toolchain", (long long)v->cover.nr_toolchain);
 		json_array_begin(&w, "toolchain");
-		for (size_t i = 0; i < v->nr_blocks; i++)
-			if (v->blocks[i].target && v->blocks[i].toolchain)
-				json_block(&w, &v->blocks[i]);
+		for (size_t i = 0; i < v->cover.nr_blocks; i++)
+			if (v->cover.blocks[i].target && v->cover.blocks[i].toolchain)
+				json_block(&w, &v->cover.blocks[i]);
 		json_array_end(&w);
 		json_array_begin(&w, "toolchain_facts");
-		for (size_t i = 0; i < v->toolchain_facts.nr; i++)
-			json_add_str(&w, NULL, v->toolchain_facts.v[i]);
+		for (size_t i = 0; i < v->toolchain.facts.nr; i++)
+			json_add_str(&w, NULL, v->toolchain.facts.v[i]);
 		json_array_end(&w);
 	}
-	if (v->expand_done)
-		json_add_int(&w, "blocks_covered_expanded", (long long)v->nr_covered_expanded);
-	if (v->build_done) {
+	if (v->expansion.done)
+		json_add_int(&w, "blocks_covered_expanded", (long long)v->expansion.nr_covered);
+	if (v->build.done) {
 		json_array_begin(&w, "warnings");
-		for (size_t i = 0; i < v->nr_warnings; i++) {
+		for (size_t i = 0; i < v->build.nr_warnings; i++) {
 			json_object_begin(&w, NULL);
-			json_add_str(&w, "text", v->warnings[i].text);
+			json_add_str(&w, "text", v->build.warnings[i].text);
 			json_array_begin(&w, "configs");
-			for (size_t k = 0; k < v->warnings[i].configs.nr; k++)
-				json_add_str(&w, NULL, v->warnings[i].configs.v[k]);
+			for (size_t k = 0; k < v->build.warnings[i].configs.nr; k++)
+				json_add_str(&w, NULL, v->build.warnings[i].configs.v[k]);
 			json_array_end(&w);
 			json_object_end(&w);
 		}
@@ -260,41 +260,42 @@ void vampyr_print_json(struct vampyr *v, struct strbuf *out)
 }
 
 /* This run's section of the note: the summary, the fragments, the coverage. */
-static void note_section(struct vampyr *v, const char *key, struct strbuf *out)
+static void note_section(const struct vampyr_cover *cv, const struct vampyr_expansion *ex,
+			 const struct vampyr_build *bd, const char *key, struct strbuf *out)
 {
 	strbuf_addf(out, "vampyr: %s: ", key);
-	summary(v, out);
+	summary(cv, out);
 	strbuf_addch(out, '\n');
-	if (v->expand_done)
+	if (ex->done)
 		strbuf_addf(out, "after expansion: %zu of %zu blocks compiled\n",
-			    v->nr_covered_expanded, v->nr_targets);
-	for (size_t i = 0; i < v->nr_configs; i++) {
-		const struct vconfig *c = &v->configs[i];
+			    ex->nr_covered, cv->nr_targets);
+	for (size_t i = 0; i < cv->nr_configs; i++) {
+		const struct vconfig *c = &cv->configs[i];
 
 		strbuf_addf(out, "%s:", c->name);
 		for (size_t k = 0; k < c->assignments.nr; k++)
 			strbuf_addf(out, " %s", c->assignments.v[k]);
 		strbuf_addch(out, '\n');
 		for (size_t k = 0; k < c->nr_claims; k++) {
-			const struct vblock *b = &v->blocks[c->claims[k]];
+			const struct vblock *b = &cv->blocks[c->claims[k]];
 
 			strbuf_addf(out, "  covers %s:%d %s%s\n", b->shown, b->line, tag(b),
 				    is_lost(c, c->claims[k]) ? " (lost by expansion)" : "");
 		}
 	}
-	for (size_t i = 0; i < v->nr_blocks; i++) {
-		const struct vblock *b = &v->blocks[i];
+	for (size_t i = 0; i < cv->nr_blocks; i++) {
+		const struct vblock *b = &cv->blocks[i];
 
 		if (b->target && b->dead)
 			strbuf_addf(out, "dead %s:%d %s\n", b->shown, b->line, tag(b));
 		if (b->target && b->toolchain && b->config < 0)
 			strbuf_addf(out, "toolchain %s:%d %s\n", b->shown, b->line, tag(b));
 	}
-	for (size_t i = 0; i < v->nr_configs; i++)
-		for (size_t k = 0; k < v->configs[i].nr_lost; k++)
-			lost_line(v, &v->configs[i].lost[k], " ", out);
-	for (size_t i = 0; i < v->nr_warnings; i++)
-		strbuf_addf(out, "adds %s\n", v->warnings[i].text);
+	for (size_t i = 0; i < cv->nr_configs; i++)
+		for (size_t k = 0; k < cv->configs[i].nr_lost; k++)
+			lost_line(cv, &cv->configs[i].lost[k], " ", out);
+	for (size_t i = 0; i < bd->nr_warnings; i++)
+		strbuf_addf(out, "adds %s\n", bd->warnings[i].text);
 }
 
 /* Does the line at p open the section of `key` ("vampyr: <key>: ...")? */
@@ -306,7 +307,9 @@ static int opens_section(const char *p, const char *key)
 	       p[9 + len] == ' ';
 }
 
-void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strbuf *out)
+void vampyr_note(const struct vampyr_cover *cv, const struct vampyr_expansion *ex,
+		 const struct vampyr_build *bd,
+		 const char *old, const char *key, struct strbuf *out)
 {
 	int replaced = 0, skipping = 0;
 
@@ -317,7 +320,7 @@ void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strb
 		if (starts_with(p, "vampyr: ")) {
 			skipping = opens_section(p, key);
 			if (skipping && !replaced) {
-				note_section(v, key, out);
+				note_section(cv, ex, bd, key, out);
 				replaced = 1;
 			}
 		}
@@ -328,5 +331,5 @@ void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strb
 		p = *eol ? eol + 1 : eol;
 	}
 	if (!replaced)
-		note_section(v, key, out);
+		note_section(cv, ex, bd, key, out);
 }

@@ -79,10 +79,11 @@ static int toolchain_symbol(const struct kconfig_symbol *sym, const unsigned cha
 }
 
 /* Pushes the unit literals that pin sym to its value in `values`. */
-static void pin(struct vampyr *v, const struct kconfig_symbol *sym, const int8_t *values,
+static void pin(const struct vampyr_source *src, struct vampyr_toolchain *tc,
+		const struct kconfig_symbol *sym, const int8_t *values,
 		int **lits, size_t *nr, size_t *alloc)
 {
-	int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+	int y = model_var_y(src->model, sym->name), m = model_var_m(src->model, sym->name);
 	int val;
 
 	if (y <= 0)
@@ -91,11 +92,11 @@ static void pin(struct vampyr *v, const struct kconfig_symbol *sym, const int8_t
 	(*lits)[(*nr)++] = values[y] > 0 ? y : -y;
 	if (m > 0)
 		(*lits)[(*nr)++] = values[m] > 0 ? m : -m;
-	val = symbol_value(v, values, sym);
+	val = symbol_value(src, values, sym);
 	if (sym->type == KCONFIG_BOOL || sym->type == KCONFIG_TRISTATE)
-		strvec_pushf(&v->toolchain_facts, "%s=%c", sym->name, val);
+		strvec_pushf(&tc->facts, "%s=%c", sym->name, val);
 	else
-		strvec_pushf(&v->toolchain_facts, "%s=%s", sym->name, val == 'y' ? "set" : "unset");
+		strvec_pushf(&tc->facts, "%s=%s", sym->name, val == 'y' ? "set" : "unset");
 }
 
 static int user_settable_nonchoice(const struct kconfig_symbol *sym)
@@ -114,15 +115,15 @@ static int user_settable_nonchoice(const struct kconfig_symbol *sym)
  * symbol that stays n is invisible, which tells about the probes in its
  * dependencies (infer_probes).
  */
-static int write_all_yes(struct vampyr *v, const char *path)
+static int write_all_yes(const struct vampyr_source *src, const char *path)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return error("cannot write %s: %m", path);
-	for (size_t i = 0; i < v->kconfig->nr_defined; i++)
-		if (user_settable_nonchoice(v->kconfig->symbols[i]))
-			fprintf(f, "CONFIG_%s=y\n", v->kconfig->symbols[i]->name);
+	for (size_t i = 0; i < src->kconfig->nr_defined; i++)
+		if (user_settable_nonchoice(src->kconfig->symbols[i]))
+			fprintf(f, "CONFIG_%s=y\n", src->kconfig->symbols[i]->name);
 	if (fclose(f))
 		return error("cannot write %s: %m", path);
 	return 0;
@@ -240,9 +241,9 @@ void config_conjuncts(const struct kconfig_expr *e, const struct kconfig_expr **
  * does not (GCC_PLUGINS and its `$(success,test -e .../plugin-version.h)`).
  * Sets known[probe index] to 1 (false), 2 (true) or 3 (contradictory).
  */
-static void infer_probes(struct vampyr *v, struct strmap *cfg, unsigned char *known)
+static void infer_probes(const struct vampyr_source *src, struct strmap *cfg, unsigned char *known)
 {
-	const struct kconfig *kc = v->kconfig;
+	const struct kconfig *kc = src->kconfig;
 	const struct kconfig_expr **parts = NULL;
 	size_t alloc = 0;
 
@@ -385,7 +386,8 @@ static void path_programs(struct strbuf *key)
 }
 
 /* The key of the toolchain's run of cmd on the fragment at path, or NULL when none is kept. */
-static char *toolchain_key(struct vampyr *v, const char *cmd, const char *path)
+static char *toolchain_key(const struct vampyr_source *src, const struct vampyr_expansion *ex,
+			   const char *cmd, const char *path)
 {
 	const char *off = getenv("VAMPYR_NO_EXPAND_CACHE"), *no_probes = getenv("VAMPYR_NO_PROBE_CACHE");
 	struct strbuf key = STRBUF_INIT;
@@ -397,10 +399,10 @@ static char *toolchain_key(struct vampyr *v, const char *cmd, const char *path)
 	    read_file(path, &fragment, &len))
 		return NULL;
 	strbuf_addf(&key, "vampyr toolchain %d\ntree %s\nsrctree %s\narch %s %s\ncmd %zu %s\n",
-		    TOOLCHAIN_KEPT_FORMAT, v->tree, v->srctree, v->arch ? v->arch : "-",
-		    v->arch_dir ? v->arch_dir : "-", strlen(cmd), cmd);
-	for (size_t i = 0; v->trees && i < trees_variables(v->trees)->nr; i++)
-		strbuf_addf(&key, "project %s\n", trees_variables(v->trees)->v[i]);
+		    TOOLCHAIN_KEPT_FORMAT, ex->tree, src->srctree, src->arch ? src->arch : "-",
+		    src->arch_dir ? src->arch_dir : "-", strlen(cmd), cmd);
+	for (size_t i = 0; src->trees && i < trees_variables(src->trees)->nr; i++)
+		strbuf_addf(&key, "project %s\n", trees_variables(src->trees)->v[i]);
 	vampyr_add_environment(&key);
 	path_programs(&key);
 	/* What vampyr-cc notes is its own doing. */
@@ -433,9 +435,10 @@ static char *toolchain_kept_read(const char *path, const char *key)
 }
 
 /* Keeps the run's .config with what vampyr-cc noted, unless it noted a call it could not follow. */
-static void toolchain_keep(struct vampyr *v, const char *text)
+static void toolchain_keep(const struct vampyr_toolchain *tc, const struct vampyr_expansion *ex,
+			   const char *text)
 {
-	char *deps_path = probe_deps_path(v->tree), *notes;
+	char *deps_path = probe_deps_path(ex->tree), *notes;
 	struct strvec lines = STRVEC_INIT;
 	struct strbuf b = STRBUF_INIT, deps = STRBUF_INIT;
 	size_t len;
@@ -455,11 +458,11 @@ static void toolchain_keep(struct vampyr *v, const char *text)
 	for (size_t i = 0; i < lines.nr; i++)
 		if (!i || strcmp(lines.v[i], lines.v[i - 1]))
 			strbuf_addf(&deps, "%s\n", lines.v[i]);
-	if (deps.len && !strstr(deps.buf, "unkept\n") && !mkdir_leading(v->toolchain_key_path)) {
-		strbuf_addf(&b, "%sdeps %zu\n", v->toolchain_key, deps.len);
+	if (deps.len && !strstr(deps.buf, "unkept\n") && !mkdir_leading(tc->key_path)) {
+		strbuf_addf(&b, "%sdeps %zu\n", tc->key, deps.len);
 		strbuf_add(&b, deps.buf, deps.len);
 		strbuf_addstr(&b, text);
-		write_file_atomic(v->toolchain_key_path, b.buf, b.len);
+		write_file_atomic(tc->key_path, b.buf, b.len);
 	}
 	strbuf_release(&b);
 	strbuf_release(&deps);
@@ -468,41 +471,42 @@ static void toolchain_keep(struct vampyr *v, const char *text)
 	free(deps_path);
 }
 
-int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
+int vampyr_toolchain_start(const struct vampyr_source *src, struct vampyr_toolchain *tc,
+			   struct vampyr_expansion *ex, const struct expand_options *o)
 {
 	char *fragment, *config;
 	int ret;
 
-	if (vampyr_config_tree(v))
+	if (vampyr_config_tree(src, ex))
 		return -1;
-	fragment = xstrfmt("%s/.vampyr-yes.%ld.config", v->tree, (long)getpid());
-	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", v->tree, (long)getpid());
-	ret = write_all_yes(v, fragment);
+	fragment = xstrfmt("%s/.vampyr-yes.%ld.config", ex->tree, (long)getpid());
+	config = xstrfmt("%s/.vampyr-toolchain.%ld.config", ex->tree, (long)getpid());
+	ret = write_all_yes(src, fragment);
 	if (!ret) {
 		const char *cmd = vampyr_kconfig_command(o);
-		char *key = toolchain_key(v, cmd, fragment), hex[GIT_OID_HEXSZ + 1];
+		char *key = toolchain_key(src, ex, cmd, fragment), hex[GIT_OID_HEXSZ + 1];
 		git_oid id;
 
 		if (key) {
 			repo_hash_blob(key, strlen(key), &id);
-			v->toolchain_key_path = xstrfmt("%s/.vampyr-toolchain/%s", v->tree,
+			tc->key_path = xstrfmt("%s/.vampyr-toolchain/%s", ex->tree,
 							oid_hex(&id, hex));
-			v->toolchain_kept = toolchain_kept_read(v->toolchain_key_path, key);
+			tc->kept = toolchain_kept_read(tc->key_path, key);
 		}
-		if (v->toolchain_kept) {
+		if (tc->kept) {
 			if (!quiet)
 				fprintf(stderr, "vampyr: the toolchain's kconfig run as before (kept in %s)\n",
-					v->toolchain_key_path);
+					tc->key_path);
 			free(key);
 			unlink(fragment);
 		} else {
-			v->toolchain_key = key;
-			v->toolchain_run = xmalloc(sizeof(*v->toolchain_run));
-			vampyr_kconfig_run_init(v->toolchain_run, "a fragment of every symbol =y", fragment, config);
+			tc->key = key;
+			tc->run = xmalloc(sizeof(*tc->run));
+			vampyr_kconfig_run_init(tc->run, "a fragment of every symbol =y", fragment, config);
 			/* The first run, alone: the kconfig programs it builds stay for the others. */
-			v->toolchain_run->in_cache = 1;
+			tc->run->in_cache = 1;
 			/* A command that cannot start is said, and vampyr_toolchain() fails. */
-			vampyr_kconfig_start(v, v->toolchain_run, cmd);
+			vampyr_kconfig_start(src, ex, tc->run, cmd);
 		}
 	}
 	free(fragment);
@@ -515,51 +519,52 @@ int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o)
  * from before), to be freed; its digest vouches for the expansions kept
  * (expand.c). NULL after an error.
  */
-static char *toolchain_config(struct vampyr *v, const struct expand_options *o)
+static char *toolchain_config(const struct vampyr_source *src, struct vampyr_toolchain *tc,
+			      struct vampyr_expansion *ex, const struct expand_options *o)
 {
 	char *text;
 
-	if (!v->toolchain_run && !v->toolchain_kept && vampyr_toolchain_start(v, o))
+	if (!tc->run && !tc->kept && vampyr_toolchain_start(src, tc, ex, o))
 		return NULL;
-	if (v->toolchain_kept) {
-		text = v->toolchain_kept;
-		v->toolchain_kept = NULL;
+	if (tc->kept) {
+		text = tc->kept;
+		tc->kept = NULL;
 	} else {
-		char *deps = probe_deps_path(v->tree);
+		char *deps = probe_deps_path(ex->tree);
 
-		vampyr_kconfig_wait(v->toolchain_run);
-		unlink(v->toolchain_run->fragment);
-		unlink(v->toolchain_run->config);
-		text = vampyr_kconfig_run_release(v->toolchain_run);
-		free(v->toolchain_run);
-		v->toolchain_run = NULL;
-		if (text && v->toolchain_key)
-			toolchain_keep(v, text);
+		vampyr_kconfig_wait(tc->run);
+		unlink(tc->run->fragment);
+		unlink(tc->run->config);
+		text = vampyr_kconfig_run_release(tc->run);
+		free(tc->run);
+		tc->run = NULL;
+		if (text && tc->key)
+			toolchain_keep(tc, ex, text);
 		unlink(deps);
 		free(deps);
 	}
-	free(v->toolchain_key);
-	free(v->toolchain_key_path);
-	v->toolchain_key = v->toolchain_key_path = NULL;
+	free(tc->key);
+	free(tc->key_path);
+	tc->key = tc->key_path = NULL;
 	if (text) {
-		repo_hash_blob(text, strlen(text), &v->toolchain_id);
-		v->has_toolchain_id = 1;
+		repo_hash_blob(text, strlen(text), &tc->id);
+		tc->has_id = 1;
 	}
 	return text;
 }
 
 int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 {
-	struct kconfig *kc = v->kconfig;
+	struct kconfig *kc = v->src.kconfig;
 	unsigned char *tc;
-	int nr_vars = logic_nr_vars(v->logic), *lits = NULL, changed = 1;
+	int nr_vars = logic_nr_vars(v->src.logic), *lits = NULL, changed = 1;
 	int8_t *zero, *values;
 	size_t nr_lits = 0, alloc_lits = 0;
 	char *text;
 	struct strmap cfg = STRMAP_INIT;
 	unsigned char *known;
 
-	if (!(text = toolchain_config(v, o)))
+	if (!(text = toolchain_config(&v->src, &v->toolchain, &v->expansion, o)))
 		return -1;
 	tc = xcalloc(kc->nr_symbols + 1, 1);
 	/* Toolchain symbols build on each other (CC_IS_CLANG, then HAVE_KMSAN_COMPILER). */
@@ -573,10 +578,10 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 		}
 	}
 	zero = xcalloc((size_t)nr_vars + 1, 1);
-	values = config_values(v, text, zero, nr_vars);
+	values = config_values(&v->src, text, zero, nr_vars);
 	for (size_t i = 0; i < kc->nr_defined; i++)
 		if (tc[kc->symbols[i]->index])
-			pin(v, kc->symbols[i], values, &lits, &nr_lits, &alloc_lits);
+			pin(&v->src, &v->toolchain, kc->symbols[i], values, &lits, &nr_lits, &alloc_lits);
 	config_parse(text, &cfg);
 	/*
 	 * A symbol whose defaults only the toolchain decides, found n while its
@@ -586,7 +591,7 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 	for (size_t i = 0; i < kc->nr_defined; i++) {
 		const struct kconfig_symbol *sym = kc->symbols[i];
 		const char *val = strmap_get(&cfg, sym->name);
-		int y = model_var_y(v->model, sym->name), m = model_var_m(v->model, sym->name);
+		int y = model_var_y(v->src.model, sym->name), m = model_var_m(v->src.model, sym->name);
 		int deps_hold = 1;
 
 		if (tc[sym->index] || (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) ||
@@ -600,40 +605,40 @@ int vampyr_toolchain(struct vampyr *v, const struct expand_options *o)
 		lits[nr_lits++] = -y;
 		if (m > 0)
 			lits[nr_lits++] = -m;
-		strvec_pushf(&v->toolchain_facts, "%s=n", sym->name);
+		strvec_pushf(&v->toolchain.facts, "%s=n", sym->name);
 	}
 	known = xcalloc(kc->nr_symbols + 1, 1);
-	infer_probes(v, &cfg, known);
+	infer_probes(&v->src, &cfg, known);
 	for (size_t i = kc->nr_defined; i < kc->nr_symbols; i++) {
 		const struct kconfig_symbol *sym = kc->symbols[i];
-		int y = model_var_y(v->model, sym->name);
+		int y = model_var_y(v->src.model, sym->name);
 
 		if (!(sym->flags & KSYM_PROBE) || y <= 0 || (known[i] != 1 && known[i] != 2))
 			continue;
 		ALLOC_GROW(lits, nr_lits + 1, alloc_lits);
 		lits[nr_lits++] = known[i] == 2 ? y : -y;
-		strvec_pushf(&v->toolchain_facts, "%s=%c", sym->name, known[i] == 2 ? 'y' : 'n');
+		strvec_pushf(&v->toolchain.facts, "%s=%c", sym->name, known[i] == 2 ? 'y' : 'n');
 	}
 	free(known);
 	strmap_clear(&cfg, free);
 	/* A model that disagrees with the tree's kconfig is worth a warning, not a failure. */
-	if (nr_lits && sat_solve(v->sat, lits, nr_lits) != SAT_SAT) {
+	if (nr_lits && sat_solve(v->src.sat, lits, nr_lits) != SAT_SAT) {
 		warning("the toolchain's values contradict the model: not pinned");
-		strvec_clear(&v->toolchain_facts);
+		strvec_clear(&v->toolchain.facts);
 	} else {
 		for (size_t i = 0; i < nr_lits; i++)
-			sat_add_clause(v->sat, &lits[i], 1);
-		for (size_t i = 0; i < v->nr_blocks; i++) {
-			struct vblock *b = &v->blocks[i];
+			sat_add_clause(v->src.sat, &lits[i], 1);
+		for (size_t i = 0; i < v->cover.nr_blocks; i++) {
+			struct vblock *b = &v->cover.blocks[i];
 
 			/* The pins are base clauses: witnesses and answers from before are forgotten. */
-			if (b->target && !b->dead && b->lit && sat_satisfiable(v->sat, b->pc) != SAT_SAT) {
+			if (b->target && !b->dead && b->lit && sat_satisfiable(v->src.sat, b->pc) != SAT_SAT) {
 				b->toolchain = 1;
-				v->nr_toolchain++;
+				v->cover.nr_toolchain++;
 			}
 		}
 	}
-	v->toolchain_done = 1;
+	v->toolchain.done = 1;
 	free(lits);
 	free(values);
 	free(zero);

@@ -18,7 +18,7 @@
 #include "vampyr.h"
 
 struct trace {
-	struct vampyr *v;
+	const struct vampyr_source *src;
 	const int8_t *want;		/* the solver's values */
 	struct strmap *cfg;		/* the expanded .config */
 	unsigned char *seen;		/* by symbol index */
@@ -52,7 +52,7 @@ static int differs(struct trace *t, const struct kconfig_symbol *sym)
 
 	if (!sym->nr_defs || (sym->flags & KSYM_CONST))
 		return 0;
-	want = symbol_value(t->v, t->want, sym);
+	want = symbol_value(t->src, t->want, sym);
 	return want && want != got_value(t, sym);
 }
 
@@ -177,7 +177,7 @@ static int trace_condition(struct trace *t, const struct kconfig_symbol *sym, in
 		for (size_t i = 0; i < def->nr_prompts; i++)
 			config_conjuncts(def->prompts[i].cond, &parts, &nr, &alloc);
 		for (size_t i = 0; i < nr && !explained; i++) {
-			int val = config_eval(t->v->kconfig, parts[i], t->cfg);
+			int val = config_eval(t->src->kconfig, parts[i], t->cfg);
 
 			if (val >= 0 && val < w) {
 				trace_expr(t, parts[i]);
@@ -206,8 +206,9 @@ static int trace_reverse(struct trace *t, const struct kconfig_symbol *sym, int 
 
 		if (!from || t->seen[from->index])
 			continue;
-		if (lower ? level_of(symbol_value(t->v, t->want, from)) >= w && level_of(got_value(t, from)) < w
-			  : level_of(got_value(t, from)) > w && config_eval(t->v->kconfig, rev[i].cond, t->cfg) > w) {
+		if (lower ? level_of(symbol_value(t->src, t->want,
+		    from)) >= w && level_of(got_value(t, from)) < w
+			  : level_of(got_value(t, from)) > w && config_eval(t->src->kconfig, rev[i].cond, t->cfg) > w) {
 			strbuf_addstr(t->chain, by);
 			if (lower || differs(t, from))
 				trace_symbol(t, from);
@@ -228,7 +229,7 @@ static int trace_default(struct trace *t, const struct kconfig_symbol *sym)
 		for (size_t i = 0; i < sym->defs[d]->nr_defaults; i++) {
 			const struct kconfig_default *df = &sym->defs[d]->defaults[i];
 
-			if (config_eval(t->v->kconfig, df->cond, t->cfg) <= 0)
+			if (config_eval(t->src->kconfig, df->cond, t->cfg) <= 0)
 				continue;
 			trace_expr(t, df->cond ? df->cond : df->value);
 			return 1;
@@ -238,7 +239,7 @@ static int trace_default(struct trace *t, const struct kconfig_symbol *sym)
 
 static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 {
-	int want = symbol_value(t->v, t->want, sym), got = got_value(t, sym);
+	int want = symbol_value(t->src, t->want, sym), got = got_value(t, sym);
 	int w = level_of(want), g = level_of(got), explained;
 
 	t->seen[sym->index] = 1;
@@ -273,19 +274,19 @@ static void trace_symbol(struct trace *t, const struct kconfig_symbol *sym)
 	t->depth--;
 }
 
-char *vampyr_outside_names(struct vampyr *v, const struct vblock *b)
+char *vampyr_outside_names(const struct vampyr_source *src, const struct vblock *b)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct strmap seen = STRMAP_INIT;
 	int *vars = NULL;
 	size_t nr = 0, alloc = 0;
 
-	logic_vars_of(v->logic, b->pc, &vars, &nr, &alloc);
+	logic_vars_of(src->logic, b->pc, &vars, &nr, &alloc);
 	for (size_t i = 0; i < nr; i++) {
-		const char *name = logic_var_name(v->logic, vars[i]), *base;
+		const char *name = logic_var_name(src->logic, vars[i]), *base;
 
 		/* Kconfig's own, kbuild's MODULE, and unknown CONFIG_ names (always n) aside. */
-		if (!name || symbol_of_var(v, name) || starts_with(name, "CONFIG_") ||
+		if (!name || symbol_of_var(src, name) || starts_with(name, "CONFIG_") ||
 		    starts_with(name, "missing:") || !strcmp(name, "cpp:MODULE"))
 			continue;
 		base = strchr(name, ':') ? strchr(name, ':') + 1 : name;
@@ -299,21 +300,23 @@ char *vampyr_outside_names(struct vampyr *v, const struct vblock *b)
 	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
 }
 
-int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
+int vampyr_trace_lost(const struct vampyr_source *src, const struct vampyr_cover *cv,
+		      const struct vconfig *c, struct strmap *cfg, size_t block,
 		      struct strvec *pins, struct vlost *out)
 {
-	const struct vblock *b = &v->blocks[block];
+	const struct vblock *b = &cv->blocks[block];
 	struct strbuf chain = STRBUF_INIT;
-	struct trace t = { .v = v, .want = c->values, .cfg = cfg, .chain = &chain, .pins = pins, .c = c };
+	struct trace t = { .src = src, .want = c->values, .cfg = cfg, .chain = &chain, .pins = pins,
+			   .c = c };
 	int *vars = NULL;
 	size_t nr = 0, alloc = 0;
 	char *outside;
 
-	t.seen = xcalloc(v->kconfig->nr_symbols + 1, 1);
-	logic_vars_of(v->logic, b->pc, &vars, &nr, &alloc);
+	t.seen = xcalloc(src->kconfig->nr_symbols + 1, 1);
+	logic_vars_of(src->logic, b->pc, &vars, &nr, &alloc);
 	for (size_t i = 0; i < nr; i++) {
-		const char *name = logic_var_name(v->logic, vars[i]);
-		struct kconfig_symbol *sym = symbol_of_var(v, name);
+		const char *name = logic_var_name(src->logic, vars[i]);
+		struct kconfig_symbol *sym = symbol_of_var(src, name);
 
 		if (sym && differs(&t, sym) && !t.seen[sym->index]) {
 			if (chain.len)
@@ -324,7 +327,7 @@ int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *
 	}
 	out->block = block;
 	out->probe = t.probe;
-	outside = vampyr_outside_names(v, b);
+	outside = vampyr_outside_names(src, b);
 	if (t.probe) {
 		out->kind = LOST_TOOLCHAIN;
 	} else if (!chain.len && outside) {
@@ -341,7 +344,7 @@ int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *
 }
 
 /* The symbol a fragment line assigns: "CONFIG_X=v" or "# CONFIG_X is not set". */
-static struct kconfig_symbol *assigned_symbol(struct vampyr *v, const char *line)
+static struct kconfig_symbol *assigned_symbol(const struct vampyr_source *src, const char *line)
 {
 	const char *name = starts_with(line, "# CONFIG_") ? line + 9 :
 			   starts_with(line, "CONFIG_") ? line + 7 : NULL;
@@ -351,26 +354,28 @@ static struct kconfig_symbol *assigned_symbol(struct vampyr *v, const char *line
 	if (!name)
 		return NULL;
 	copy = xstrndup(name, strcspn(name, "= "));
-	sym = kconfig_lookup(v->kconfig, copy);
+	sym = kconfig_lookup(src->kconfig, copy);
 	free(copy);
 	return sym;
 }
 
-void vampyr_trace_changed(struct vampyr *v, const struct vconfig *c, struct strmap *cfg,
+void vampyr_trace_changed(const struct vampyr_source *src, const struct vconfig *c,
+			  struct strmap *cfg,
 			  struct strvec *out)
 {
 	struct strbuf chain = STRBUF_INIT;
 	struct strvec pins = STRVEC_INIT;
-	struct trace t = { .v = v, .want = c->values, .cfg = cfg, .chain = &chain, .pins = &pins,
+	struct trace t = { .src = src, .want = c->values, .cfg = cfg, .chain = &chain,
+			   .pins = &pins,
 			   .c = c };
 
-	t.seen = xcalloc(v->kconfig->nr_symbols + 1, 1);
+	t.seen = xcalloc(src->kconfig->nr_symbols + 1, 1);
 	for (size_t i = 0; i < c->assignments.nr; i++) {
-		struct kconfig_symbol *sym = assigned_symbol(v, c->assignments.v[i]);
+		struct kconfig_symbol *sym = assigned_symbol(src, c->assignments.v[i]);
 
 		if (!sym || !differs(&t, sym))
 			continue;
-		memset(t.seen, 0, v->kconfig->nr_symbols + 1);
+		memset(t.seen, 0, src->kconfig->nr_symbols + 1);
 		strbuf_reset(&chain);
 		t.depth = 0;
 		trace_symbol(&t, sym);

@@ -76,15 +76,17 @@ struct vconfig {
 	size_t nr_lost, alloc_lost;
 };
 
-struct vampyr {
+/*
+ * What is covered, read-only once loaded: the commit, its build trees
+ * (common/trees: the project, where its Kconfig tree starts, its
+ * variables, the model and Kbuild map of `arch`) and what is borrowed from
+ * them.
+ */
+struct vampyr_source {
 	struct repo *repo;
 	git_oid commit;
 	const char *patch;	/* --mbox: the subject of the patch that became `commit` */
 	const char *arch;	/* NULL for a tree without architectures */
-	/*
-	 * The build trees of the commit (common/trees): the project, where its
-	 * Kconfig tree starts, its variables, the model and Kbuild map of `arch`.
-	 */
 	struct project_config *project_config;
 	struct diskcache *diskcache;	/* results kept between runs, or NULL */
 	struct trees *trees;
@@ -95,54 +97,76 @@ struct vampyr {
 	struct logic *logic;
 	struct sat *sat;
 	struct blocks *conditions;	/* the blocks' formulas on the model (common/blocks) */
+};
+
+/* The cover: the blocks, the configurations that claim them, the lower bound. */
+struct vampyr_cover {
 	struct vblock *blocks;
 	size_t nr_blocks, alloc_blocks;
 	struct vconfig *configs;
 	size_t nr_configs, alloc_configs;
 	size_t nr_targets, nr_dead, nr_covered;
-	/* --expand: what the toolchain decides, learnt from the tree's own kconfig */
-	size_t nr_toolchain;		/* live targets it rules out */
-	struct strvec toolchain_facts;	/* "CC_IS_CLANG=n", ... */
-	int toolchain_done;
-	/* The digest of the toolchain run's .config: what vouches for kept expansions (expand.c). */
-	git_oid toolchain_id;
-	int has_toolchain_id;
-	char *tree;			/* the configuring tree of --expand, or NULL */
-	struct vampyr_kconfig_run *toolchain_run;	/* vampyr_toolchain_start's kconfig, running */
-	/* Its .config kept from before, or where to keep this one's (toolchain.c). */
-	char *toolchain_kept, *toolchain_key, *toolchain_key_path;
+	size_t nr_toolchain;		/* live targets the toolchain rules out (--expand) */
 	size_t lower_bound;
 	size_t *clique, nr_clique;	/* the blocks that prove the lower bound */
-	/* after --expand: targets compiled by some expanded configuration */
-	size_t nr_covered_expanded;
-	int expand_done;
-	/* --build */
-	int build_done;
-	int keep_build_tree;		/* --keep-tree: say where it is, do not remove it */
+};
+
+/* --expand: what the toolchain decides, learnt from the tree's own kconfig (toolchain.c). */
+struct vampyr_toolchain {
+	struct strvec facts;		/* "CC_IS_CLANG=n", ... */
+	int done;
+	/* The digest of the toolchain run's .config: what vouches for kept expansions (expand.c). */
+	git_oid id;
+	int has_id;
+	struct vampyr_kconfig_run *run;	/* vampyr_toolchain_start's kconfig, running */
+	/* Its .config kept from before, or where to keep this one's. */
+	char *kept, *key, *key_path;
+};
+
+/* --expand: the configuring tree and what the expanded configurations compile (expand.c). */
+struct vampyr_expansion {
+	char *tree;			/* the configuring tree, or NULL */
+	size_t nr_covered;		/* targets compiled by some expanded configuration */
+	int done;
+};
+
+/* --build (build.c). */
+struct vampyr_build {
+	int done;
+	int keep_tree;			/* --keep-tree: say where it is, do not remove it */
 	struct vwarning *warnings;
 	size_t nr_warnings, alloc_warnings;
 };
 
+/* One run, by phase: what is covered, the cover, then what --expand and --build add. */
+struct vampyr {
+	struct vampyr_source src;
+	struct vampyr_cover cover;
+	struct vampyr_toolchain toolchain;
+	struct vampyr_expansion expansion;
+	struct vampyr_build build;
+};
+
 /* cover.c */
 /* Marks the targets that the model rules out (dead) and gives the others a solver literal. */
-void vampyr_find_dead(struct vampyr *v);
+void vampyr_find_dead(const struct vampyr_source *src, struct vampyr_cover *cv);
 /* Builds configurations greedily until every live target is claimed. */
-void vampyr_cover(struct vampyr *v);
+void vampyr_cover(const struct vampyr_source *src, struct vampyr_cover *cv);
 /*
  * A clique of pairwise exclusive live targets: no fewer configurations can
  * cover them. At most `budget` solver queries.
  */
-size_t vampyr_lower_bound(struct vampyr *v, size_t budget);
+size_t vampyr_lower_bound(const struct vampyr_source *src, struct vampyr_cover *cv, size_t budget);
 /*
  * When the count exceeds the lower bound: covers again, each configuration
  * seeded with one block of the bound's clique, and keeps the smaller cover.
  */
-void vampyr_recover(struct vampyr *v);
+void vampyr_recover(const struct vampyr_source *src, struct vampyr_cover *cv);
 /*
  * While the count exceeds the lower bound: removes a configuration whose
  * claims each fit into another configuration, fewest claims first.
  */
-void vampyr_merge(struct vampyr *v);
+void vampyr_merge(const struct vampyr_source *src, struct vampyr_cover *cv);
 void vconfig_release(struct vconfig *c);
 
 /* fragment.c */
@@ -150,7 +174,8 @@ void vconfig_release(struct vconfig *c);
  * Fills c->assignments from c->values: the symbols of the claimed blocks,
  * closed over what decides them (the cone), and c->pins.
  */
-void fragment_assignments(struct vampyr *v, struct vconfig *c);
+void fragment_assignments(const struct vampyr_source *src, const struct vampyr_cover *cv,
+			  struct vconfig *c);
 /* Writes c->assignments to c->path (through a temporary file: never half a fragment). */
 int fragment_write(const struct vconfig *c);
 /* manifest.c: the files a run wrote in its output directory, for the next run. */
@@ -160,9 +185,10 @@ int manifest_write(const char *dir, const struct strvec *names);
 void manifest_remove_stale(const char *dir, const struct strvec *old, const struct strvec *now);
 
 /* The value of a Kconfig symbol in an assignment: 'y', 'm', 'n', or 0 without a variable. */
-int symbol_value(struct vampyr *v, const int8_t *values, const struct kconfig_symbol *sym);
+int symbol_value(const struct vampyr_source *src, const int8_t *values,
+		 const struct kconfig_symbol *sym);
 /* The Kconfig symbol behind a model variable (CONFIG_FOO, CONFIG_FOO_MODULE), or NULL. */
-struct kconfig_symbol *symbol_of_var(struct vampyr *v, const char *name);
+struct kconfig_symbol *symbol_of_var(const struct vampyr_source *src, const char *name);
 /* A bool or tristate symbol with a prompt. */
 int user_settable(const struct kconfig_symbol *sym);
 
@@ -171,7 +197,8 @@ int user_settable(const struct kconfig_symbol *sym);
  * Why the expanded .config `cfg` of c does not compile `block`: fills *out
  * and pushes onto pins the symbols a user can set whose pinning would help.
  */
-int vampyr_trace_lost(struct vampyr *v, const struct vconfig *c, struct strmap *cfg, size_t block,
+int vampyr_trace_lost(const struct vampyr_source *src, const struct vampyr_cover *cv,
+		      const struct vconfig *c, struct strmap *cfg, size_t block,
 		      struct strvec *pins, struct vlost *out);
 void vlost_release(struct vlost *l);
 /*
@@ -179,15 +206,15 @@ void vlost_release(struct vlost *l);
  * as "CONFIG_X=y: X=n (wanted y) <- <why>" onto out: a fragment is never
  * changed silently.
  */
-void vampyr_trace_changed(struct vampyr *v, const struct vconfig *c, struct strmap *cfg,
-			  struct strvec *out);
+void vampyr_trace_changed(const struct vampyr_source *src, const struct vconfig *c,
+			  struct strmap *cfg, struct strvec *out);
 /*
  * The names outside Kconfig that b's condition also depends on (header
  * macros such as TIF_POLLING_NRFLAG, -D names; kbuild's MODULE aside), as
  * "A, B" to be freed, or NULL: kconfig cannot decide them, only the
  * headers or the build.
  */
-char *vampyr_outside_names(struct vampyr *v, const struct vblock *b);
+char *vampyr_outside_names(const struct vampyr_source *src, const struct vblock *b);
 
 /* expand.c */
 struct expand_options {
@@ -224,8 +251,8 @@ size_t tree_blob_writes(void);
  * blob is there.
  */
 int tree_file_absent(struct repo *r, const struct tree_file *f);
-/* Sets v->tree (config_tree) for configuring, unless set already: 0, or -1. */
-int vampyr_config_tree(struct vampyr *v);
+/* Sets ex->tree (config_tree) for configuring, unless set already: 0, or -1. */
+int vampyr_config_tree(const struct vampyr_source *src, struct vampyr_expansion *ex);
 /*
  * What configuring needs of `commit` (cf, as for tree_checkout), from the cache
  * $GIT_DIR/vampyr/trees/<digest of the build files>, written there first
@@ -234,16 +261,16 @@ int vampyr_config_tree(struct vampyr *v);
  */
 char *config_tree(struct repo *r, const git_oid *commit, const struct config_files *cf);
 /*
- * Expands every configuration (in v->tree, written first if need be); returns
+ * Expands every configuration (in v->expansion.tree, written first if need be); returns
  * 0, or -1 when the kconfig command could not run.
  */
 int vampyr_expand(struct vampyr *v, const struct expand_options *o);
 /*
- * The kconfig command in v->tree on a fragment; the .config it writes (to be
+ * The kconfig command in ex->tree on a fragment; the .config it writes (to be
  * freed), or NULL after an error that names `what`.
  */
-char *run_kconfig(struct vampyr *v, const char *what, const char *cmd, const char *fragment,
-		  const char *config);
+char *run_kconfig(const struct vampyr_source *src, const struct vampyr_expansion *ex,
+		  const char *what, const char *cmd, const char *fragment, const char *config);
 /* A shell command run by the engine (parallel.h), its output into a log. */
 struct vampyr_command {
 	const char *cmd, *what;		/* `sh -c cmd`; what: for messages */
@@ -258,7 +285,7 @@ struct vampyr_kconfig_run {
 	char *fragment, *config;	/* absolute paths */
 	char *log;
 	/*
-	 * The run's own copy of v->tree (<tree>.slots/<n>, kept for the next run); NULL with
+	 * The run's own copy of the configuring tree (<tree>.slots/<n>, kept for the next run); NULL with
 	 * in_cache, set by the one run that may build the kconfig programs in
 	 * the cache itself (the toolchain's, alone, always the same fragment).
 	 */
@@ -278,18 +305,19 @@ struct vampyr_kconfig_run {
 void vampyr_kconfig_run_init(struct vampyr_kconfig_run *r, const char *what,
 			     const char *fragment, const char *config);
 /*
- * Starts it in v->tree, on a thread beside the caller (parallel_start): 0,
+ * Starts it in ex->tree, on a thread beside the caller (parallel_start): 0,
  * or -1 (said; then done, without text).
  */
-int vampyr_kconfig_start(struct vampyr *v, struct vampyr_kconfig_run *r, const char *cmd);
+int vampyr_kconfig_start(const struct vampyr_source *src, const struct vampyr_expansion *ex,
+			 struct vampyr_kconfig_run *r, const char *cmd);
 /* Waits for its end: reads the .config, or says the error. */
 void vampyr_kconfig_wait(struct vampyr_kconfig_run *r);
 /* Frees it; returns its text (to be freed). */
 char *vampyr_kconfig_run_release(struct vampyr_kconfig_run *r);
 /* The default kconfig command, when o->kconfig_cmd is NULL. */
 const char *vampyr_kconfig_command(const struct expand_options *o);
-/* Removes v->tree (or says where it is kept). */
-void vampyr_tree_done(struct vampyr *v, const struct expand_options *o);
+/* Removes ex->tree (or says where it is kept). */
+void vampyr_tree_done(struct vampyr_expansion *ex, const struct expand_options *o);
 
 /* probes.c */
 /*
@@ -310,7 +338,7 @@ char *probe_cc_program(void);
 
 /* toolchain.c */
 /*
- * Runs the tree's kconfig once with an empty fragment (in v->tree, written
+ * Runs the tree's kconfig once with an empty fragment (in v->expansion.tree, written
  * here) and pins the symbols that only toolchain probes decide ($(cc-option),
  * $(success), ...: free in the model) to the values found; the live targets
  * this rules out are marked (vblock.toolchain) and not covered. Call between
@@ -318,14 +346,17 @@ char *probe_cc_program(void);
  */
 int vampyr_toolchain(struct vampyr *v, const struct expand_options *o);
 /*
- * Starts that kconfig run (in v->tree, written here), so that it runs while
+ * Starts that kconfig run (in ex->tree, written here), so that it runs while
  * vampyr_find_dead solves; vampyr_toolchain waits for it. 0, or -1.
  */
-int vampyr_toolchain_start(struct vampyr *v, const struct expand_options *o);
+int vampyr_toolchain_start(const struct vampyr_source *src, struct vampyr_toolchain *tc,
+			   struct vampyr_expansion *ex, const struct expand_options *o);
 /* The values of a .config read over `base` (solver values for what Kconfig does not set). */
-int8_t *config_values(struct vampyr *v, const char *config_text, const int8_t *base, int nr);
+int8_t *config_values(const struct vampyr_source *src, const char *config_text, const int8_t *base,
+		      int nr);
 /* Does `values` compile block b? */
-int block_compiled(struct vampyr *v, const int8_t *values, int nr, const struct vblock *b);
+int block_compiled(const struct vampyr_source *src, const int8_t *values, int nr,
+		   const struct vblock *b);
 /* The CONFIG_ lines of a .config into cfg: name (without CONFIG_) -> value. */
 void config_parse(const char *text, struct strmap *cfg);
 /* y 2, m 1, n 0 of a bool or tristate Kconfig expression on a .config; -1 when unknown. */
@@ -342,18 +373,20 @@ int run_command(const char *cmd, const char *dir, const struct strvec *env, cons
 /*
  * Builds every expanded configuration at X and at X's first parent (the
  * objects of the C and assembler files X changes, appended to cmd) and keeps
- * in v->warnings the diagnostics X adds. Returns 0, or -1 when no tree could be written.
+ * in bd->warnings the diagnostics X adds. Returns 0, or -1 when no tree could be written.
  */
-int vampyr_build(struct vampyr *v, const char *cmd);
+int vampyr_build(const struct vampyr_source *src, const struct vampyr_cover *cv,
+		 struct vampyr_build *bd, const char *cmd);
 
 /* output.c */
-void vampyr_print_text(struct vampyr *v, FILE *out);
-void vampyr_print_json(struct vampyr *v, struct strbuf *out);
+void vampyr_print_text(const struct vampyr *v, FILE *out);
+void vampyr_print_json(const struct vampyr *v, struct strbuf *out);
 /*
  * The note: the summary, the fragments and the coverage of this run, as the
  * section `key` ("arch x86 -- kernel/fork.c") of the note `old` (NULL for
  * none): a run again with the same key replaces its section, others stay.
  */
-void vampyr_note(struct vampyr *v, const char *old, const char *key, struct strbuf *out);
+void vampyr_note(const struct vampyr_cover *cv, const struct vampyr_expansion *ex,
+		 const struct vampyr_build *bd, const char *old, const char *key, struct strbuf *out);
 
 #endif
