@@ -867,8 +867,10 @@ static void side_items(struct checker *c, struct commit_work *cw, size_t jobs, s
 	cw->phase = phase;
 	defer_begin(c);
 	if (jobs > 1) {
+		/* Each pass over the items its own queue. */
+		parallel_queue_init(&cw->queue, cw->nr);
 		run_workers(c, jobs, commit_run, cw);
-		cw->queue.next = 0;
+		parallel_queue_release(&cw->queue);
 	} else {
 		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
 			side_item(c, cw, ps, ms, &cw->items[i]);
@@ -904,7 +906,6 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		check_items_serial(c, cw);
 		return;
 	}
-	parallel_queue_init(&cw->queue, cw->nr);
 	share_trees(c, cw, jobs, 1);
 	ps = cw->parent ? commit_trees(c, cw->parent) : NULL;
 	ms = commit_trees(c, cw->commit);
@@ -912,6 +913,7 @@ static void check_items(struct checker *c, struct commit_work *cw)
 		side_items(c, cw, jobs, ps, PHASE_BEFORE);
 		side_items(c, cw, jobs, ms, PHASE_AFTER);
 	}
+	parallel_queue_init(&cw->queue, cw->nr);
 	run_workers(c, jobs, commit_run, cw);
 	share_trees(c, cw, jobs, 0);
 	parallel_queue_release(&cw->queue);
