@@ -1271,7 +1271,7 @@ static void census_run(struct checker *wc, size_t j, void *data)
 /*
  * An architecture-major census (every architecture in scope): the files of
  * architecture a's own directories, on the root checker, while its model is
- * the one alive besides the primary one (defer_resolve_with's hook).
+ * alive (defer_resolve_with's hook; the next one may be being built beside).
  */
 static void census_arch_files(struct checker *c, size_t a, void *data)
 {
