@@ -257,20 +257,33 @@ struct suspect {
 	int on;
 };
 
+/*
+ * The suspects of a defconfig's dropped lines, line i's from[i] to to[i],
+ * asked together: keeps[k] when suspect k can take a value that keeps its
+ * line, drops[k] when one that drops it (asked only for a line none of
+ * whose suspects always drops it).
+ */
 struct suspects {
 	struct suspect *v;
 	size_t nr, alloc;
+	size_t *from, *to;
+	char *keeps, *drops;
 };
 
-/* Suspects looked at for a line, at most: the names shown are 6 at most. */
-#define MAX_SUSPECTS 32
+/*
+ * Suspects looked at for a line, at most (the names shown are 6 at most):
+ * Linux's MEDIA_CONTROLLER has dozens of selects, and the one that is on
+ * may come late.
+ */
+#define MAX_SUSPECTS 512
 
-static void suspect(struct suspects *ss, struct model_defconfig *dc,
+static void suspect(struct suspects *ss, size_t from, struct model_defconfig *dc,
 		    const struct kconfig_symbol *sym, int on)
 {
-	if ((sym->flags & KSYM_CONST) || model_defconfig_value(dc, sym) < 0 || ss->nr >= MAX_SUSPECTS)
+	if ((sym->flags & KSYM_CONST) || model_defconfig_value(dc, sym) < 0 ||
+	    ss->nr - from >= MAX_SUSPECTS)
 		return;
-	for (size_t i = 0; i < ss->nr; i++)
+	for (size_t i = from; i < ss->nr; i++)
 		if (ss->v[i].sym == sym && ss->v[i].on == on)
 			return;
 	ALLOC_GROW(ss->v, ss->nr + 1, ss->alloc);
@@ -280,121 +293,196 @@ static void suspect(struct suspects *ss, struct model_defconfig *dc,
 
 /* The symbols of e: each fails it off where e wants it, on under a `!`. */
 static void expr_suspects(struct model_defconfig *dc, const struct kconfig_expr *e, int neg,
-			  struct suspects *ss)
+			  struct suspects *ss, size_t from)
 {
 	if (!e || e->type == KEXPR_CONST)
 		return;
 	if (e->type == KEXPR_SYMBOL) {
-		suspect(ss, dc, e->sym, neg);
+		suspect(ss, from, dc, e->sym, neg);
 		return;
 	}
 	if (e->type == KEXPR_NOT) {
-		expr_suspects(dc, e->left, !neg, ss);
+		expr_suspects(dc, e->left, !neg, ss, from);
 		return;
 	}
 	if (e->type != KEXPR_AND && e->type != KEXPR_OR)
 		return;
-	expr_suspects(dc, e->left, neg, ss);
-	expr_suspects(dc, e->right, neg, ss);
+	expr_suspects(dc, e->left, neg, ss, from);
+	expr_suspects(dc, e->right, neg, ss, from);
 }
 
 /*
- * which[i] set for each suspect that can take a value that keeps the line
- * (failing 0) or that drops it (failing 1), in some configuration conf can
- * make of the defconfig. Exact questions: the answer is the same whichever
- * configuration the solver found first.
+ * which[k] set for each suspect k with want[k] that can take a value that
+ * keeps its line (failing 0) or drops it (failing 1), in some
+ * configuration conf can make of the defconfig. Exact: the configuration
+ * found answers those it shows, one batch of solver questions the others,
+ * so the answer is the same whichever configuration that was.
  */
 static void suspects_can(struct model_defconfig *dc, const struct suspects *ss, int failing,
-			 char *which)
+			 const char *want, char *which)
 {
 	struct model_defconfig_question *q = xcalloc(2 * ss->nr + 1, sizeof(*q));
+	size_t *at = xcalloc(2 * ss->nr + 1, sizeof(*at));
 	char *yes = xcalloc(2 * ss->nr + 1, 1);
+	size_t n = 0;
 
-	for (size_t i = 0; i < ss->nr; i++) {
-		int on = ss->v[i].on == failing;
+	for (size_t k = 0; k < ss->nr; k++) {
+		int on = ss->v[k].on == failing, v = model_defconfig_value(dc, ss->v[k].sym);
 
-		/* On: y or m (value 1 is never possible for a bool); off: n. */
-		q[2 * i].sym = q[2 * i + 1].sym = ss->v[i].sym;
-		q[2 * i].value = on ? 2 : 0;
-		q[2 * i + 1].value = on ? 1 : 0;
+		which[k] = want[k] && (on ? v > 0 : v == 0);
+		if (!want[k] || which[k])
+			continue;
+		/* On: y or m (m only for a tristate); off: n. */
+		q[n].sym = ss->v[k].sym;
+		q[n].value = on ? 2 : 0;
+		at[n++] = k;
+		if (on && ss->v[k].sym->type == KCONFIG_TRISTATE) {
+			q[n].sym = ss->v[k].sym;
+			q[n].value = 1;
+			at[n++] = k;
+		}
 	}
-	model_defconfig_possible_each(dc, q, 2 * ss->nr, yes);
-	for (size_t i = 0; i < ss->nr; i++)
-		which[i] = yes[2 * i] || yes[2 * i + 1];
+	if (n)
+		model_defconfig_possible_each(dc, q, n, yes);
+	for (size_t k = 0; k < n; k++)
+		which[at[k]] |= yes[k];
 	free(q);
+	free(at);
 	free(yes);
 }
 
-/*
- * The suspects that drop the line in every configuration (none of them can
- * keep it); when there is none such, those that drop it in some. Not read
- * off the one configuration found, which depends on what the solver was
- * asked before (by another worker of a census, sharing the model).
- */
-static void name_suspects(struct model_defconfig *dc, const struct suspects *ss,
-			  struct strvec *out)
+/* Line i's suspects (want: the value the check asks of it, 1 for a prompt that must show). */
+static void line_suspects(struct model_defconfig *dc, const struct kconfig_symbol *s, int want,
+			  const struct kconfig_symbol *modules, int hidden, struct suspects *ss,
+			  size_t i)
 {
-	char *keeps = xcalloc(ss->nr + 1, 1), *drops = xcalloc(ss->nr + 1, 1);
-	int forced = 0;
-
-	suspects_can(dc, ss, 0, keeps);
-	for (size_t i = 0; i < ss->nr; i++)
-		forced |= !keeps[i];
-	if (!forced)
-		suspects_can(dc, ss, 1, drops);
-	for (size_t i = 0; i < ss->nr && out->nr < 6; i++)
-		if (forced ? !keeps[i] : drops[i]) {
-			char *n = xstrfmt("CONFIG_%s", ss->v[i].sym->name);
-
-			add_name(out, n);
-			free(n);
-		}
-	free(keeps);
-	free(drops);
-}
-
-/* The symbols that keep s from the line's value. */
-static void culprits(struct model_defconfig *dc, const struct kconfig_symbol *s, int want,
-		     const struct kconfig_symbol *modules, struct strvec *out)
-{
-	struct suspects ss = { 0 };
-
+	ss->from[i] = ss->nr;
 	if (want == 1 && modules)
-		suspect(&ss, dc, modules, 0);
-	if (want >= 1 && !model_defconfig_possible(dc, s, 2, 1)) {
-		for (size_t k = 0; k < s->nr_defs; k++) {
-			expr_suspects(dc, s->defs[k]->dep, 0, &ss);
-			for (size_t j = 0; j < s->defs[k]->nr_prompts; j++)
-				expr_suspects(dc, s->defs[k]->prompts[j].cond, 0, &ss);
-		}
+		suspect(ss, ss->from[i], dc, modules, 0);
+	for (size_t k = 0; hidden && k < s->nr_defs; k++) {
+		expr_suspects(dc, s->defs[k]->dep, 0, ss, ss->from[i]);
+		for (size_t j = 0; j < s->defs[k]->nr_prompts; j++)
+			expr_suspects(dc, s->defs[k]->prompts[j].cond, 0, ss, ss->from[i]);
 	}
 	for (size_t k = 0; k < s->nr_defs; k++) {
 		const struct kconfig_choice *c = s->defs[k]->choice;
 
-		for (size_t i = 0; c && want == 2 && i < c->nr_members; i++)
-			if (c->members[i] != s)
-				suspect(&ss, dc, c->members[i], 1);
+		for (size_t m = 0; c && want == 2 && m < c->nr_members; m++)
+			if (c->members[m] != s)
+				suspect(ss, ss->from[i], dc, c->members[m], 1);
 	}
-	for (size_t i = 0; want == 0 && i < s->nr_selected_by; i++) {
-		const struct kconfig_definition *from = s->selected_by[i].from;
+	for (size_t k = 0; want == 0 && k < s->nr_selected_by; k++) {
+		const struct kconfig_definition *from = s->selected_by[k].from;
 
 		if (from->symbol)
-			suspect(&ss, dc, from->symbol, 1);
+			suspect(ss, ss->from[i], dc, from->symbol, 1);
 	}
-	if (ss.nr)
-		name_suspects(dc, &ss, out);
-	free(ss.v);
+	ss->to[i] = ss->nr;
+}
+
+/* The check's value for line l: 1 for an int/hex/string, whose prompt must show. */
+static int suspect_want(const struct dc_line *l)
+{
+	return l->want == 3 ? 1 : l->want;
 }
 
 /*
- * The value kconfig gives s instead of the line's: the lowest other one
+ * The suspects of the lines report[] marks, asked in a few solver calls for
+ * the whole defconfig rather than per line: whether each line's prompt can
+ * show (a hidden one's dependencies are suspects), whether each suspect can
+ * keep its line, and for the lines none of whose suspects always drops
+ * them, which can drop it.
+ */
+static void dropped_suspects(struct model_defconfig *dc, const struct kconfig *kc,
+			     const struct dc_line *lines, size_t nr, const char *report,
+			     struct suspects *ss)
+{
+	struct model_defconfig_question *q = xcalloc(nr + 1, sizeof(*q));
+	size_t *at = xcalloc(nr + 1, sizeof(*at)), n = 0;
+	char *shows = xcalloc(2 * nr + 1, 1), *want, *forced;
+
+	ss->from = xcalloc(nr + 1, sizeof(*ss->from));
+	ss->to = xcalloc(nr + 1, sizeof(*ss->to));
+	for (size_t i = 0; i < nr; i++) {
+		if (!report[i] || suspect_want(&lines[i]) < 1)
+			continue;
+		shows[i] = (char)model_defconfig_visible(dc, lines[i].sym);
+		if (!shows[i]) {
+			q[n].sym = lines[i].sym;
+			q[n].visible = 1;
+			at[n++] = i;
+		}
+	}
+	if (n)
+		model_defconfig_possible_each(dc, q, n, shows + nr);
+	for (size_t k = 0; k < n; k++)
+		shows[at[k]] = shows[nr + k];
+	for (size_t i = 0; i < nr; i++)
+		if (report[i])
+			line_suspects(dc, lines[i].sym, suspect_want(&lines[i]),
+				      lines[i].want == 3 ? NULL : kc->modules,
+				      suspect_want(&lines[i]) >= 1 && !shows[i], ss, i);
+	want = xcalloc(ss->nr + 1, 1);
+	ss->keeps = xcalloc(ss->nr + 1, 1);
+	ss->drops = xcalloc(ss->nr + 1, 1);
+	memset(want, 1, ss->nr);
+	suspects_can(dc, ss, 0, want, ss->keeps);
+	forced = xcalloc(nr + 1, 1);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = ss->from[i]; report[i] && k < ss->to[i]; k++)
+			forced[i] |= !ss->keeps[k];
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = ss->from[i]; report[i] && k < ss->to[i]; k++)
+			want[k] = !forced[i];
+	suspects_can(dc, ss, 1, want, ss->drops);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = ss->from[i]; report[i] && forced[i] && k < ss->to[i]; k++)
+			ss->drops[k] = !ss->keeps[k];
+	free(q);
+	free(at);
+	free(shows);
+	free(want);
+	free(forced);
+}
+
+/*
+ * Line i's names: the suspects that drop it in every configuration of the
+ * defconfig, else those that drop it in some. Not read off the one
+ * configuration found, which depends on what the solver was asked before
+ * (in a census, by another worker sharing the model).
+ */
+static void suspect_names(const struct suspects *ss, size_t i, struct strvec *out)
+{
+	for (size_t k = ss->from[i]; k < ss->to[i] && out->nr < 6; k++)
+		if (ss->drops[k]) {
+			char *n = xstrfmt("CONFIG_%s", ss->v[k].sym->name);
+
+			add_name(out, n);
+			free(n);
+		}
+}
+
+static void suspects_release(struct suspects *ss)
+{
+	free(ss->v);
+	free(ss->from);
+	free(ss->to);
+	free(ss->keeps);
+	free(ss->drops);
+}
+
+/*
+ * The value kconfig gives s instead of the line's: the highest other one
  * some configuration has (the model leaves free what kconfig versions
- * disagree on), so that it does not depend on the configuration found.
+ * disagree on), so that it does not depend on the configuration found. A
+ * bool has one other value.
  */
 static int dropped_value(struct model_defconfig *dc, const struct kconfig_symbol *s, int want)
 {
-	for (int v = 0; v <= 2; v++)
-		if (v != want && model_defconfig_possible(dc, s, v, 0))
+	if (s->type == KCONFIG_BOOL && (want == 0 || want == 2))
+		return 2 - want;
+	for (int v = 2; v >= 0; v--)
+		if (v != want && (model_defconfig_value(dc, s) == v || model_defconfig_possible(dc, s, v, 0)))
 			return v;
 	return model_defconfig_value(dc, s);
 }
@@ -746,21 +834,20 @@ static void explain_line(struct model_defconfig *dc, struct kconfig *kc, const s
 	strvec_clear(&w.told);
 }
 
-/* A line dropped, with what drops it. */
+/* A line dropped, with what drops it (suspect_names of line i). */
 static void report_line(struct model_defconfig *dc, struct kconfig *kc, const char *path,
-			const struct dc_line *lines, size_t nr, const struct dc_line *l, int explain,
-			struct defect_list *out)
+			const struct dc_line *lines, size_t nr, size_t i, const struct suspects *ss,
+			int explain, struct defect_list *out)
 {
-	const struct kconfig_symbol *modules = kc->modules;
+	const struct dc_line *l = &lines[i];
 	struct strvec why = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	struct defect *d;
 
+	suspect_names(ss, i, &why);
 	if (l->want == 3) {
-		culprits(dc, l->sym, 1, NULL, &why);
 		d = add_dropped(path, l, "its prompt never shows", &why, out);
 	} else {
-		culprits(dc, l->sym, l->want, modules, &why);
 		strbuf_addf(&sb, "kconfig makes it %s", value_name(dropped_value(dc, l->sym, l->want)));
 		d = add_dropped(path, l, sb.buf, &why, out);
 	}
@@ -869,7 +956,8 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		       int explain, struct defect_list *out)
 {
 	struct model_defconfig *dc = model_defconfig_new(am->model, am->kconfig);
-	char *asked = xcalloc(nr + 1, 1), *kept = xcalloc(nr + 1, 1);
+	char *asked = xcalloc(nr + 1, 1), *kept = xcalloc(nr + 1, 1), *report = xcalloc(nr + 1, 1);
+	struct suspects ss = { 0 };
 	struct defect *d;
 
 	for (size_t i = 0; i < nr; i++) {
@@ -902,6 +990,10 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		}
 	}
 	ask_lines(dc, lines, nr, asked, kept);
+	for (size_t i = 0; i < nr; i++)
+		report[i] = lines[i].sym && !(lines[i].bad && !lines[i].later) && lines[i].want >= 0 &&
+			    !lines[i].later && !kept[i] && !choice_overridden(lines, nr, i);
+	dropped_suspects(dc, am->kconfig, lines, nr, report, &ss);
 	for (size_t i = 0; i < nr; i++) {
 		struct dc_line *l = &lines[i];
 		char why[64];
@@ -919,10 +1011,12 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 			if (explain)
 				strvec_pushf(&d->explanation, "conf keeps the last line that sets CONFIG_%s",
 					     l->sym->name);
-		} else if (!kept[i] && !choice_overridden(lines, nr, i)) {
-			report_line(dc, am->kconfig, path, lines, nr, l, explain, out);
+		} else if (report[i]) {
+			report_line(dc, am->kconfig, path, lines, nr, i, &ss, explain, out);
 		}
 	}
+	suspects_release(&ss);
+	free(report);
 	free(asked);
 	free(kept);
 	model_defconfig_free(dc);
