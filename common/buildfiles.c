@@ -265,6 +265,12 @@ static void push_definition(const char *name, size_t len, int line, void *arg)
 	strvec_pushf(arg, "%.*s %d", (int)len, name, line);
 }
 
+/* Entries "s<path>", "r<path>" (relative to the file), "m" (a mainmenu). */
+static void push_source(int relative, const char *path, size_t len, void *arg)
+{
+	strvec_pushf(arg, "%c%.*s", relative < 0 ? 'm' : relative ? 'r' : 's', (int)len, path);
+}
+
 /*
  * The names a pattern's first group captures in a blob (re NULL: the names
  * its Kconfig lines define), memoized per blob and kind.
@@ -292,6 +298,8 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	/* Entries are "NAME LINE". */
 	if (!re && kind == 'k')
 		kconfig_text_for_each_definition(blob->data, blob->size, push_definition, names);
+	else if (!re && kind == 's')
+		kconfig_text_for_each_source(blob->data, blob->size, push_source, names);
 	else if (!re && kind == 'n')
 		buildfiles_cpp_markers(blob->data, blob->size, names);
 	else if (!re)
@@ -307,6 +315,24 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	}
 	blob_release(b->repo, blob);
 	return names;
+}
+
+/* The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model, into *out. */
+static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, struct strvec *out)
+{
+	struct buildfiles_kconfig_file *files = xcalloc(ids->nr ? ids->nr : 1, sizeof(*files));
+	char *in = xcalloc(ids->nr ? ids->nr : 1, 1);
+
+	for (size_t i = 0; i < ids->nr; i++) {
+		files[i].path = ids->v[i] + 41;
+		files[i].sources = blob_names(b, ids->v[i], NULL, 's');
+	}
+	buildfiles_model_files(files, ids->nr, in);
+	for (size_t i = 0; i < ids->nr; i++)
+		if (in[i])
+			strvec_push(out, ids->v[i]);
+	free(files);
+	free(in);
 }
 
 /* Fills `map` with NAME → "path:line" over the files `ids` ("<blob hex> <path>"). */
@@ -476,7 +502,7 @@ static void save_info(struct buildfiles *b, const struct commit_info *ci, const 
 	put_map(&sb, &ci->cmdline_defined);
 	put_map(&sb, &ci->arch_mentions);
 	put_map(&sb, &ci->cpp_suffixes);
-	diskcache_write(b->diskcache, "buildfiles", digest, sb.buf, sb.len);
+	diskcache_write(b->diskcache, "buildfiles5", digest, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 
@@ -487,7 +513,7 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	struct diskcache_reader rd;
 	struct commit_info *ci;
 
-	if (diskcache_read(b->diskcache, "buildfiles", digest, &sb) <= 0) {
+	if (diskcache_read(b->diskcache, "buildfiles5", digest, &sb) <= 0) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -610,6 +636,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 {
 	char hex[GIT_OID_HEXSZ + 1], tree_hex[GIT_OID_HEXSZ + 1];
 	struct commit_info *ci = NULL;
+	struct strvec model_ids = STRVEC_INIT;
 	struct subtree *root;
 	git_commit *c;
 
@@ -637,7 +664,9 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
-		collect(b, ci, &root->kconfig_ids, NULL, 'k', &ci->kconfig_defined);
+		model_kconfig_ids(b, &root->kconfig_ids, &model_ids);
+		collect(b, ci, &model_ids, NULL, 'k', &ci->kconfig_defined);
+		strvec_clear(&model_ids);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
 		collect_arch_mentions(b, ci, &root->kconfig_ids);
 		collect_cpp(b, ci, &root->makefile_ids);

@@ -3,8 +3,9 @@
  * The build-configuration files of a commit's tree (Kconfig and Makefile
  * files), found by a walk memoized per subtree id so that consecutive commits
  * cost only the subtrees they changed; and what a quick scan of them tells:
- * every CONFIG name that any Kconfig file defines (all architectures at
- * once), and every CONFIG name the build system passes with -D.
+ * every CONFIG name that a Kconfig file of the tree's Kconfig model defines
+ * (all architectures at once; buildfiles_model_files), and every CONFIG
+ * name the build system passes with -D.
  */
 #ifndef UT_BUILDFILES_H
 #define UT_BUILDFILES_H
@@ -15,7 +16,10 @@ struct buildfiles;
 
 struct buildfiles_info {
 	git_oid digest;		/* over the paths and blob ids of those files */
-	/* name without CONFIG_ → "path:line" of its first definition (const char *) */
+	/*
+	 * name without CONFIG_ → "path:line" of its first definition (const
+	 * char *) in a Kconfig file of the model (buildfiles_model_files)
+	 */
 	const struct strmap *kconfig_defined;
 	/* name without CONFIG_ → "path:line" of a -DCONFIG_X in a Makefile */
 	const struct strmap *cmdline_defined;
@@ -63,6 +67,23 @@ int buildfiles_is_makefile(const char *name);
  * Not under a directory named `test` or `tests` (kconfig's own test cases).
  */
 int buildfiles_is_defconfig(const char *path);
+
+/*
+ * buildfiles-model.c: which Kconfig files belong to the tree's Kconfig
+ * model, read from their `source` lines (kconfig_text_for_each_source, one
+ * entry per line: 's' or 'r' (relative to the file) and the path as
+ * written; 'm' for a mainmenu): those a top Kconfig reaches (the root's
+ * Kconfig, else a <dir>/Kconfig with a mainmenu), a macro or variable
+ * in a path standing for any path, and the roots of their own that reach
+ * those (a Zephyr application's Kconfig). in[i] is set to 1 for each, 0
+ * for the others (kconfig's test inputs: trees that reach nothing of the
+ * tree's). Every file is in when the tree has no top.
+ */
+struct buildfiles_kconfig_file {
+	const char *path;
+	const struct strvec *sources;
+};
+void buildfiles_model_files(const struct buildfiles_kconfig_file *files, size_t nr, char *in);
 
 /*
  * buildfiles-cpp.c: the names of a Makefile text whose values run the C
