@@ -78,10 +78,12 @@ static void print_stats(struct arch_model *am, int stats)
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
 			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
 			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples, "
-			"%zu taken from other workers; %zu waits for another worker, %.3f s\n",
+			"%zu taken from other workers; %zu waits for another worker, %.3f s; "
+			"%llu decisions, %llu propagations\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
 			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds,
-			am->constant, st.pool, st.shared, am->waits, am->wait_seconds);
+			am->constant, st.pool, st.shared, am->waits, am->wait_seconds,
+			st.decisions, st.propagations);
 	}
 	am->stats_printed = 1;
 }
