@@ -19,6 +19,7 @@ struct subtree {
 struct commit_info {
 	struct buildfiles_info info;
 	struct strmap kconfig_defined, cmdline_defined, arch_mentions, cpp_suffixes;
+	struct strmap kconfig_outside;	/* path → "1" (owned) */
 	struct strvec locations;	/* owns the values of both maps */
 };
 
@@ -135,6 +136,7 @@ static void free_commit_info(void *p)
 	strmap_clear(&ci->kconfig_defined, NULL);
 	strmap_clear(&ci->cmdline_defined, NULL);
 	strmap_clear(&ci->arch_mentions, free);
+	strmap_clear(&ci->kconfig_outside, free);
 	strmap_clear(&ci->cpp_suffixes, NULL);
 	strvec_clear(&ci->locations);
 	free(ci);
@@ -317,8 +319,9 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	return names;
 }
 
-/* The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model, into *out. */
-static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, struct strvec *out)
+/* The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model into *out, the paths of the others into *outside. */
+static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, struct strvec *out,
+			      struct strmap *outside)
 {
 	struct buildfiles_kconfig_file *files = xcalloc(ids->nr ? ids->nr : 1, sizeof(*files));
 	char *in = xcalloc(ids->nr ? ids->nr : 1, 1);
@@ -331,6 +334,8 @@ static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, st
 	for (size_t i = 0; i < ids->nr; i++)
 		if (in[i])
 			strvec_push(out, ids->v[i]);
+		else
+			free(strmap_put(outside, ids->v[i] + 41, xstrdup("1")));
 	free(files);
 	free(in);
 }
@@ -501,8 +506,9 @@ static void save_info(struct buildfiles *b, const struct commit_info *ci, const 
 	put_map(&sb, &ci->kconfig_defined);
 	put_map(&sb, &ci->cmdline_defined);
 	put_map(&sb, &ci->arch_mentions);
+	put_map(&sb, &ci->kconfig_outside);
 	put_map(&sb, &ci->cpp_suffixes);
-	diskcache_write(b->diskcache, "buildfiles5", digest, sb.buf, sb.len);
+	diskcache_write(b->diskcache, "buildfiles6", digest, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 
@@ -513,7 +519,7 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	struct diskcache_reader rd;
 	struct commit_info *ci;
 
-	if (diskcache_read(b->diskcache, "buildfiles5", digest, &sb) <= 0) {
+	if (diskcache_read(b->diskcache, "buildfiles6", digest, &sb) <= 0) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -524,6 +530,7 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	get_map(&rd, ci, &ci->kconfig_defined, 0);
 	get_map(&rd, ci, &ci->cmdline_defined, 0);
 	get_map(&rd, ci, &ci->arch_mentions, 1);
+	get_map(&rd, ci, &ci->kconfig_outside, 1);
 	get_map(&rd, ci, &ci->cpp_suffixes, 0);
 	strbuf_release(&sb);
 	if (!diskcache_reader_done(&rd)) {
@@ -608,6 +615,7 @@ static struct commit_info *known_info(struct buildfiles *b, const char *hex)
 	ci->info.cpp_suffixes = &ci->cpp_suffixes;
 	ci->info.kconfig_defined = &ci->kconfig_defined;
 	ci->info.arch_mentions = &ci->arch_mentions;
+	ci->info.kconfig_outside = &ci->kconfig_outside;
 	ci->info.cmdline_defined = &ci->cmdline_defined;
 	strmap_put(&b->by_digest, hex, ci);
 	return ci;
@@ -664,7 +672,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
-		model_kconfig_ids(b, &root->kconfig_ids, &model_ids);
+		model_kconfig_ids(b, &root->kconfig_ids, &model_ids, &ci->kconfig_outside);
 		collect(b, ci, &model_ids, NULL, 'k', &ci->kconfig_defined);
 		strvec_clear(&model_ids);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
@@ -673,6 +681,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		ci->info.cpp_suffixes = &ci->cpp_suffixes;
 		ci->info.kconfig_defined = &ci->kconfig_defined;
 		ci->info.arch_mentions = &ci->arch_mentions;
+		ci->info.kconfig_outside = &ci->kconfig_outside;
 		ci->info.cmdline_defined = &ci->cmdline_defined;
 		ci->info.nr_kconfig = root->kconfig_ids.nr;
 		ci->info.nr_makefiles = root->makefile_ids.nr;

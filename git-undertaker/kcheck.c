@@ -63,6 +63,9 @@ struct kcheck_run *kcheck_begin(struct tree_models *tm, const char *path, const 
 		kcheck_dropped(tm, path, data, size, opt, out);
 		return r;
 	}
+	/* Outside the tree's Kconfig model (kconfig's test inputs): no file of the tree. */
+	if (tm->kconfig_outside && strmap_contains(tm->kconfig_outside, path))
+		return r;
 	kcheck_names(tm, path, data, size, opt, out);
 	if (tm->get) {
 		r->unmet = kcheck_unmet_begin(tm, path, data, size);
