@@ -313,26 +313,46 @@ static void free_hits(void *p)
 	free(p);
 }
 
-void buildfiles_model_files(const struct buildfiles_kconfig_file *files, size_t nr, char *in)
+void buildfiles_model_files(const struct buildfiles_kconfig_file *files, size_t nr,
+			    const char *srctree, char *in)
 {
 	struct graph g = { .files = files, .nr = nr, .by_path = STRMAP_INIT,
 			   .by_pattern = STRMAP_INIT };
 	char *marks = xcalloc(nr ? nr : 1, 1), *top_dir = NULL;
-	size_t nr_tops = 0;
+	size_t nr_tops = 0, top = 0;	/* top: its index + 1 */
 
 	for (size_t i = 0; i < nr; i++)
 		strmap_put(&g.by_path, files[i].path, (void *)(uintptr_t)(i + 1));
-	/* The top: the root's Kconfig, or a <dir>/Kconfig with a mainmenu (Xen, coreboot). */
-	for (size_t i = 0; i < nr && !nr_tops; i++)
-		if (!strcmp(files[i].path, "Kconfig"))
-			nr_tops++, top_dir = xstrdup("");
-	for (size_t i = 0; i < nr && !top_dir; i++) {
-		const char *slash = strchr(files[i].path, '/');
+	/*
+	 * The top, as project_detect() finds it: undertaker.srctree's Kconfig,
+	 * the root's, or the one <dir>/Kconfig with a mainmenu (Xen, coreboot).
+	 */
+	if (srctree) {
+		top_dir = xstrdup(srctree);
+	} else if (strmap_contains(&g.by_path, "Kconfig")) {
+		top_dir = xstrdup("");
+	} else {
+		for (size_t i = 0; i < nr; i++) {
+			const char *slash = strchr(files[i].path, '/');
 
-		if (slash && !strcmp(slash, "/Kconfig") && says_mainmenu(&files[i]))
-			top_dir = xstrndup(files[i].path, (size_t)(slash - files[i].path));
+			if (slash && !strcmp(slash, "/Kconfig") && says_mainmenu(&files[i])) {
+				free(top_dir);
+				top_dir = xstrndup(files[i].path, (size_t)(slash - files[i].path));
+				nr_tops++;
+			}
+		}
+		if (nr_tops != 1) {
+			free(top_dir);
+			top_dir = NULL;
+		}
 	}
-	if (!top_dir) {
+	if (top_dir) {
+		char *path = *top_dir ? xstrfmt("%s/Kconfig", top_dir) : xstrdup("Kconfig");
+
+		top = (uintptr_t)strmap_get(&g.by_path, path);
+		free(path);
+	}
+	if (!top) {
 		/* No top: no model to speak of, every file counts. */
 		memset(in, 1, nr);
 		goto out;
@@ -341,16 +361,7 @@ void buildfiles_model_files(const struct buildfiles_kconfig_file *files, size_t 
 	g.nr_edges = xcalloc(nr, sizeof(*g.nr_edges));
 	for (size_t i = 0; i < nr; i++)
 		file_edges(&g, i, top_dir);
-	for (size_t i = 0; i < nr; i++) {
-		const char *slash = strrchr(files[i].path, '/');
-		int top = !*top_dir ? !strcmp(files[i].path, "Kconfig") :
-			  slash && !strcmp(slash, "/Kconfig") && says_mainmenu(&files[i]) &&
-			  (size_t)(slash - files[i].path) == strlen(top_dir) &&
-			  !strncmp(files[i].path, top_dir, strlen(top_dir));
-
-		if (top && marks[i] == NONE)
-			reach(&g, i, marks, 0);
-	}
+	reach(&g, top - 1, marks, 0);
 	/*
 	 * A root of its own the build uses reaches the top's files: a Zephyr
 	 * application's, test's or sample's Kconfig sourcing Kconfig.zephyr.

@@ -35,6 +35,7 @@ struct buildfiles {
 	struct strvec cpp_markers;
 	struct strmap cpp_rules;	/* blob id hex + 'c' → "suffix line" of its cpp rules */
 	struct diskcache *diskcache;	/* NULL: none */
+	char *srctree;			/* buildfiles_set_srctree */
 	/* buildfiles_kconfig_defines: the name asked, and per tree and blob id 1 (defines) or 2. */
 	char *defines_name;
 	struct strmap defines_trees, defines_blobs;
@@ -201,6 +202,7 @@ void buildfiles_free(struct buildfiles *b)
 	strvec_clear(&b->cpp_markers);
 	strmap_clear(&b->cpp_rules, free_strvec);
 	free(b->defines_name);
+	free(b->srctree);
 	strmap_clear(&b->defines_trees, NULL);
 	strmap_clear(&b->defines_blobs, NULL);
 	pcre2_code_free(b->re_cmdline);
@@ -330,7 +332,7 @@ static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, st
 		files[i].path = ids->v[i] + 41;
 		files[i].sources = blob_names(b, ids->v[i], NULL, 's');
 	}
-	buildfiles_model_files(files, ids->nr, in);
+	buildfiles_model_files(files, ids->nr, b->srctree, in);
 	for (size_t i = 0; i < ids->nr; i++)
 		if (in[i])
 			strvec_push(out, ids->v[i]);
@@ -456,6 +458,18 @@ void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc)
 	b->diskcache = dc;
 }
 
+void buildfiles_set_srctree(struct buildfiles *b, const char *srctree)
+{
+	free(b->srctree);
+	b->srctree = srctree ? xstrdup(srctree) : NULL;
+}
+
+/* A scan's key in the disk cache: its digest, and the srctree its Kconfig model starts from. */
+static char *info_key(const struct buildfiles *b, const char *digest)
+{
+	return b->srctree ? xstrfmt("%s srctree=%s", digest, b->srctree) : xstrdup(digest);
+}
+
 /* Entries of the disk cache: a map's size, then name and value of each, sorted by name. */
 static void put_map(struct strbuf *sb, const struct strmap *map)
 {
@@ -500,6 +514,7 @@ static void get_map(struct diskcache_reader *rd, struct commit_info *ci, struct 
 static void save_info(struct buildfiles *b, const struct commit_info *ci, const char *digest)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *key;
 
 	diskcache_put_u64(&sb, ci->info.nr_kconfig);
 	diskcache_put_u64(&sb, ci->info.nr_makefiles);
@@ -508,7 +523,9 @@ static void save_info(struct buildfiles *b, const struct commit_info *ci, const 
 	put_map(&sb, &ci->arch_mentions);
 	put_map(&sb, &ci->kconfig_outside);
 	put_map(&sb, &ci->cpp_suffixes);
-	diskcache_write(b->diskcache, "buildfiles6", digest, sb.buf, sb.len);
+	key = info_key(b, digest);
+	diskcache_write(b->diskcache, "buildfiles", key, sb.buf, sb.len);
+	free(key);
 	strbuf_release(&sb);
 }
 
@@ -518,8 +535,11 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	struct strbuf sb = STRBUF_INIT;
 	struct diskcache_reader rd;
 	struct commit_info *ci;
+	char *key = info_key(b, digest);
+	int found = diskcache_read(b->diskcache, "buildfiles", key, &sb) > 0;
 
-	if (diskcache_read(b->diskcache, "buildfiles6", digest, &sb) <= 0) {
+	free(key);
+	if (!found) {
 		strbuf_release(&sb);
 		return NULL;
 	}

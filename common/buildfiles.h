@@ -45,6 +45,8 @@ void buildfiles_free(struct buildfiles *b);
  */
 struct diskcache;
 void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc);
+/* undertaker.srctree (copied), where the Kconfig model starts; NULL: guessed per commit. */
+void buildfiles_set_srctree(struct buildfiles *b, const char *srctree);
 /* Info for the tree of `commit`; valid until buildfiles_free or buildfiles_trim. */
 int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct buildfiles_info **out);
 /*
@@ -74,8 +76,9 @@ int buildfiles_is_defconfig(const char *path);
  * buildfiles-model.c: which Kconfig files belong to the tree's Kconfig
  * model, read from their `source` lines (kconfig_text_for_each_source, one
  * entry per line: 's' or 'r' (relative to the file) and the path as
- * written; 'm' for a mainmenu): those a top Kconfig reaches (the root's
- * Kconfig, else a <dir>/Kconfig with a mainmenu), a macro or variable
+ * written; 'm' for a mainmenu): those a top Kconfig reaches (`srctree`'s
+ * Kconfig, or when NULL as project_detect() guesses it: the root's
+ * Kconfig, else the one <dir>/Kconfig with a mainmenu), a macro or variable
  * in a path standing for any path, and the roots of their own that reach
  * those (a Zephyr application's Kconfig). in[i] is set to 1 for each, 0
  * for the others (kconfig's test inputs: trees that reach nothing of the
@@ -85,7 +88,8 @@ struct buildfiles_kconfig_file {
 	const char *path;
 	const struct strvec *sources;
 };
-void buildfiles_model_files(const struct buildfiles_kconfig_file *files, size_t nr, char *in);
+void buildfiles_model_files(const struct buildfiles_kconfig_file *files, size_t nr,
+			    const char *srctree, char *in);
 
 /*
  * buildfiles-cpp.c: the names of a Makefile text whose values run the C

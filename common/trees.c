@@ -882,6 +882,8 @@ struct trees *trees_open(const struct trees_env *env, const git_oid *commit)
 	struct trees *t;
 
 	buildfiles_set_diskcache(b, env->diskcache);
+	if (env->project_config)
+		buildfiles_set_srctree(b, env->project_config->srctree);
 	if (buildfiles_get(b, commit, &bf) < 0) {
 		buildfiles_free(b);
 		return NULL;
@@ -1016,6 +1018,8 @@ void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
 	} else {
 		tc->buildfiles = buildfiles_new(env->repo);
 		buildfiles_set_diskcache(tc->buildfiles, env->diskcache);
+		if (env->project_config)
+			buildfiles_set_srctree(tc->buildfiles, env->project_config->srctree);
 		tc->own_buildfiles = 1;
 	}
 	if (!tc->env.kconfig_cache) {
