@@ -19,7 +19,7 @@ struct subtree {
 struct commit_info {
 	struct buildfiles_info info;
 	struct strmap kconfig_defined, cmdline_defined, arch_mentions, cpp_suffixes;
-	struct strmap kconfig_outside;	/* path → "1" (owned) */
+	struct strmap kconfig_test_inputs;	/* path → "1" (owned) */
 	struct strvec locations;	/* owns the values of both maps */
 };
 
@@ -137,7 +137,7 @@ static void free_commit_info(void *p)
 	strmap_clear(&ci->kconfig_defined, NULL);
 	strmap_clear(&ci->cmdline_defined, NULL);
 	strmap_clear(&ci->arch_mentions, free);
-	strmap_clear(&ci->kconfig_outside, free);
+	strmap_clear(&ci->kconfig_test_inputs, free);
 	strmap_clear(&ci->cpp_suffixes, NULL);
 	strvec_clear(&ci->locations);
 	free(ci);
@@ -321,9 +321,13 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	return names;
 }
 
-/* The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model into *out, the paths of the others into *outside. */
+/*
+ * The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model
+ * into *out; the paths of the others under a test directory (kconfig's test
+ * inputs) into *tests.
+ */
 static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, struct strvec *out,
-			      struct strmap *outside)
+			      struct strmap *tests)
 {
 	struct buildfiles_kconfig_file *files = xcalloc(ids->nr ? ids->nr : 1, sizeof(*files));
 	char *in = xcalloc(ids->nr ? ids->nr : 1, 1);
@@ -333,11 +337,14 @@ static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, st
 		files[i].sources = blob_names(b, ids->v[i], NULL, 's');
 	}
 	buildfiles_model_files(files, ids->nr, b->srctree, in);
-	for (size_t i = 0; i < ids->nr; i++)
+	for (size_t i = 0; i < ids->nr; i++) {
+		const char *path = ids->v[i] + 41, *slash = strrchr(path, '/');
+
 		if (in[i])
 			strvec_push(out, ids->v[i]);
-		else
-			free(strmap_put(outside, ids->v[i] + 41, xstrdup("1")));
+		else if (in_test_directory(path, slash ? slash : path))
+			free(strmap_put(tests, path, xstrdup("1")));
+	}
 	free(files);
 	free(in);
 }
@@ -521,7 +528,7 @@ static void save_info(struct buildfiles *b, const struct commit_info *ci, const 
 	put_map(&sb, &ci->kconfig_defined);
 	put_map(&sb, &ci->cmdline_defined);
 	put_map(&sb, &ci->arch_mentions);
-	put_map(&sb, &ci->kconfig_outside);
+	put_map(&sb, &ci->kconfig_test_inputs);
 	put_map(&sb, &ci->cpp_suffixes);
 	key = info_key(b, digest);
 	diskcache_write(b->diskcache, "buildfiles", key, sb.buf, sb.len);
@@ -550,7 +557,7 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	get_map(&rd, ci, &ci->kconfig_defined, 0);
 	get_map(&rd, ci, &ci->cmdline_defined, 0);
 	get_map(&rd, ci, &ci->arch_mentions, 1);
-	get_map(&rd, ci, &ci->kconfig_outside, 1);
+	get_map(&rd, ci, &ci->kconfig_test_inputs, 1);
 	get_map(&rd, ci, &ci->cpp_suffixes, 0);
 	strbuf_release(&sb);
 	if (!diskcache_reader_done(&rd)) {
@@ -635,7 +642,7 @@ static struct commit_info *known_info(struct buildfiles *b, const char *hex)
 	ci->info.cpp_suffixes = &ci->cpp_suffixes;
 	ci->info.kconfig_defined = &ci->kconfig_defined;
 	ci->info.arch_mentions = &ci->arch_mentions;
-	ci->info.kconfig_outside = &ci->kconfig_outside;
+	ci->info.kconfig_test_inputs = &ci->kconfig_test_inputs;
 	ci->info.cmdline_defined = &ci->cmdline_defined;
 	strmap_put(&b->by_digest, hex, ci);
 	return ci;
@@ -692,7 +699,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
-		model_kconfig_ids(b, &root->kconfig_ids, &model_ids, &ci->kconfig_outside);
+		model_kconfig_ids(b, &root->kconfig_ids, &model_ids, &ci->kconfig_test_inputs);
 		collect(b, ci, &model_ids, NULL, 'k', &ci->kconfig_defined);
 		strvec_clear(&model_ids);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
@@ -701,7 +708,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		ci->info.cpp_suffixes = &ci->cpp_suffixes;
 		ci->info.kconfig_defined = &ci->kconfig_defined;
 		ci->info.arch_mentions = &ci->arch_mentions;
-		ci->info.kconfig_outside = &ci->kconfig_outside;
+		ci->info.kconfig_test_inputs = &ci->kconfig_test_inputs;
 		ci->info.cmdline_defined = &ci->cmdline_defined;
 		ci->info.nr_kconfig = root->kconfig_ids.nr;
 		ci->info.nr_makefiles = root->makefile_ids.nr;

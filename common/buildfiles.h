@@ -25,8 +25,12 @@ struct buildfiles_info {
 	const struct strmap *cmdline_defined;
 	/* name → ",arm,arm64," : the architectures whose arch/<a>/ Kconfig files name it */
 	const struct strmap *arch_mentions;
-	/* path → "1": the Kconfig files outside the Kconfig model (buildfiles_model_files) */
-	const struct strmap *kconfig_outside;
+	/*
+	 * path → "1": the Kconfig files outside the Kconfig model
+	 * (buildfiles_model_files) under a directory named test or tests:
+	 * a tool's test inputs (kconfig's scripts/kconfig/tests/<case>/)
+	 */
+	const struct strmap *kconfig_test_inputs;
 	/*
 	 * suffix ("dts", "lds", "asl", "env") → "path:line" of a Makefile rule
 	 * that runs files of that suffix through cpp (buildfiles_cpp_suffixes);

@@ -63,8 +63,11 @@ struct kcheck_run *kcheck_begin(struct tree_models *tm, const char *path, const 
 		kcheck_dropped(tm, path, data, size, opt, out);
 		return r;
 	}
-	/* Outside the tree's Kconfig model (kconfig's test inputs): no file of the tree. */
-	if (tm->kconfig_outside && strmap_contains(tm->kconfig_outside, path))
+	/*
+	 * kconfig's test inputs: no file of the tree. (A board's Kconfig that
+	 * no source line names is the tree's, and its names are checked.)
+	 */
+	if (tm->kconfig_test_inputs && strmap_contains(tm->kconfig_test_inputs, path))
 		return r;
 	kcheck_names(tm, path, data, size, opt, out);
 	if (tm->get) {

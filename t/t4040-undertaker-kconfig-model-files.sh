@@ -110,6 +110,25 @@ test_expect_success '--explain does not offer the test input'"'"'s name as the n
 	! grep "scripts/kconfig/tests" out
 '
 
+test_expect_success 'a Kconfig file no source line names defines nothing, and is checked' '
+	write_file board/orphan/Kconfig <<-\EOF &&
+	if TARGET_ORPHAN
+	config ORPHAN_OPT
+		bool "an option of a board nothing sources"
+	endif
+	EOF
+	write_file orphan.c <<-\EOF &&
+	#if defined(CONFIG_ORPHAN_OPT) || defined(CONFIG_FOO)
+	int orphan;
+	#endif
+	EOF
+	git add . && test_tick && git commit -q -m orphan &&
+	test_expect_code 1 git undertaker --no-notes HEAD >out &&
+	grep "^board/orphan/Kconfig:1: undefined (missing CONFIG_TARGET_ORPHAN, global): if TARGET_ORPHAN$" out &&
+	grep "^orphan.c:1: undefined block B0 (missing CONFIG_ORPHAN_OPT, global)" out &&
+	test_line_count = 3 out
+'
+
 test_expect_success 'a file of the test input that the tree sources defines its names' '
 	echo "source \"scripts/kconfig/tests/err_dep/Kconfig.inc\"" >>Kconfig &&
 	git add . && test_tick && git commit -q -m "source the include" &&
