@@ -94,17 +94,26 @@ struct arch_answers {
 	size_t nr;
 };
 
-/* The questions of the options of `path` on one architecture, every one asked. */
+/*
+ * The questions of the options of `path` on one architecture, but those
+ * whose answers the verdicts cannot use: `states` holds the verdicts of
+ * architectures before this one in the walk's order, and they only go
+ * from dead to alive and from undead to not (an option dead so far is not
+ * undead). An option dead here is not undead here either: its condition
+ * never holds, so it is off in some configuration.
+ */
 static void answer_options(struct tree_models *tm, struct arch_model *am, const char *path,
-			   struct arch_answers *out)
+			   const struct strmap *states, struct arch_answers *out)
 {
 	struct kconfig_definition *const *defs;
 	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
+	struct strbuf key = STRBUF_INIT;
 
 	out->v = xcalloc(nr + 1, sizeof(*out->v));
 	for (size_t i = 0; i < nr; i++) {
 		const struct kconfig_definition *d = defs[i];
 		struct option_answer *oa = &out->v[out->nr];
+		const struct option_state *os;
 		formula d1, d2;
 
 		if (!d->symbol || !kcheck_is_tristate_logic(d->symbol) || switched_off(d->dep, 0))
@@ -122,9 +131,15 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 		oa->eligible = d->nr_prompts && !d->choice;
 		oa->has_prompt = has_prompt(d->symbol);
 		missing_names(tm, d->dep, &oa->missing);
-		model_definition_dep(am->model, d->index, &d1, &d2);
-		oa->alive = arch_model_satisfiable(am, d1);
-		if (oa->has_prompt) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%d %s", oa->line, oa->name);
+		os = strmap_get(states, key.buf);
+		oa->alive = 1;
+		if (!os || os->dead) {
+			model_definition_dep(am->model, d->index, &d1, &d2);
+			oa->alive = arch_model_satisfiable(am, d1);
+		}
+		if (oa->has_prompt && oa->alive && (!os || os->undead)) {
 			char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
 			int defined;
 			formula on = logic_or(am->logic, model_config(am->model, y, &defined),
@@ -135,6 +150,7 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 			free(m);
 		}
 	}
+	strbuf_release(&key);
 }
 
 static void answers_clear(struct arch_answers *aa)
@@ -325,7 +341,7 @@ void kcheck_options_on(struct kcheck_options_walk *w, size_t a)
 		tm->hold(tm->data, a);
 	am = tm->get(tm->data, a);
 	if (am && am->model && am->kconfig)
-		answer_options(tm, am, w->path, &w->answers[k]);
+		answer_options(tm, am, w->path, &w->states, &w->answers[k]);
 	if (tm->release)
 		tm->release(tm->data, a);
 	options_advance(w);
