@@ -211,7 +211,21 @@ void buildfiles_free(struct buildfiles *b)
 	free(b);
 }
 
-/* Entries are "<blob hex> <path>"; the digest covers them in tree order. */
+/* A tree that cannot be read: an error, NULL. */
+static void *tree_error(const git_oid *tree_id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const git_error *e = git_error_last();
+
+	error("cannot read tree %s: %s", git_oid_tostr(hex, sizeof(hex), tree_id),
+	      e && e->message ? e->message : "unknown error");
+	return NULL;
+}
+
+/*
+ * Entries are "<blob hex> <path>"; the digest covers them in tree order.
+ * NULL after an error (a tree that cannot be read).
+ */
 static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -224,7 +238,7 @@ static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
 	if (s)
 		return s;
 	if (git_tree_lookup(&tree, repo_git(b->repo), tree_id) < 0)
-		die_git("reading a tree");
+		return tree_error(tree_id);
 	s = xcalloc(1, sizeof(*s));
 	for (size_t i = 0, n = git_tree_entrycount(tree); i < n; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
@@ -236,6 +250,12 @@ static struct subtree *walk(struct buildfiles *b, const git_oid *tree_id)
 			struct subtree *sub = walk(b, git_tree_entry_id(e));
 			char dhex[GIT_OID_HEXSZ + 1];
 
+			if (!sub) {
+				git_tree_free(tree);
+				strbuf_release(&all);
+				free_subtree(s);
+				return NULL;
+			}
 			if (!sub->kconfig_ids.nr && !sub->makefile_ids.nr)
 				continue;
 			for (size_t j = 0; j < sub->kconfig_ids.nr; j++)
@@ -569,7 +589,10 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	return ci;
 }
 
-/* 1 when a Kconfig file under the tree defines b->defines_name, else 2; memoized per tree. */
+/*
+ * 1 when a Kconfig file under the tree defines b->defines_name, else 2;
+ * memoized per tree. 0 after an error (a tree that cannot be read).
+ */
 static uintptr_t tree_defines(struct buildfiles *b, const git_oid *tree_id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -580,8 +603,10 @@ static uintptr_t tree_defines(struct buildfiles *b, const git_oid *tree_id)
 	if ((found = (uintptr_t)strmap_get(&b->defines_trees, hex)))
 		return found;
 	found = 2;
-	if (git_tree_lookup(&tree, repo_git(b->repo), tree_id) < 0)
-		die_git("reading a tree");
+	if (git_tree_lookup(&tree, repo_git(b->repo), tree_id) < 0) {
+		tree_error(tree_id);
+		return 0;
+	}
 	for (size_t i = 0, n = git_tree_entrycount(tree); i < n && found == 2; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		git_object_t type = git_tree_entry_type(e);
@@ -589,6 +614,10 @@ static uintptr_t tree_defines(struct buildfiles *b, const git_oid *tree_id)
 
 		if (type == GIT_OBJECT_TREE) {
 			found = tree_defines(b, git_tree_entry_id(e));
+			if (!found) {
+				git_tree_free(tree);
+				return 0;
+			}
 		} else if (type == GIT_OBJECT_BLOB && buildfiles_is_kconfig_file(git_tree_entry_name(e))) {
 			git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
 			found = (uintptr_t)strmap_get(&b->defines_blobs, hex);
@@ -625,7 +654,7 @@ int buildfiles_kconfig_defines(struct buildfiles *b, const git_oid *commit, cons
 		return error("cannot read commit %s", oid_hex(commit, hex));
 	found = tree_defines(b, git_commit_tree_id(c));
 	git_commit_free(c);
-	return found == 1;
+	return found ? found == 1 : -1;
 }
 
 /* The scan of the build files whose digest is `hex`: in memory, from the disk cache, or NULL. */
@@ -692,6 +721,8 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	}
 	root = walk(b, git_commit_tree_id(c));
 	git_commit_free(c);
+	if (!root)
+		return -1;
 
 	git_oid_tostr(hex, sizeof(hex), &root->digest);
 	diskcache_write(b->diskcache, "buildtree", tree_hex, hex, GIT_OID_HEXSZ);

@@ -231,9 +231,50 @@ unsigned repo_commit_parentcount(struct repo *r, const git_commit *c)
 	return git_commit_parentcount(c);
 }
 
-struct repo *repo_open(void)
+/*
+ * Why the repository cannot be opened (open_from_env's err < 0), in git's
+ * words; `where`, the repository another user owns (GIT_EOWNER).
+ */
+static void open_error(int err, char *where, struct strbuf *why)
 {
-	struct repo *r = xcalloc(1, sizeof(*r));
+	if (err == GIT_EOWNER && where) {
+		size_t n = strlen(where);
+
+		if (n > 1 && where[n - 1] == '/')
+			where[n - 1] = '\0';
+		strbuf_addf(why, "detected dubious ownership in repository at '%s'\n"
+			    "To add an exception for this directory, call:\n\n"
+			    "\tgit config --global --add safe.directory %s", where, where);
+	} else if (err != GIT_ENOTFOUND) {
+		strbuf_addf(why, "cannot open the repository: %s",
+			    git_error_last() ? git_error_last()->message : "unknown error");
+	} else {
+		strbuf_addstr(why, "not a git repository (or any of the parent directories): .git");
+	}
+}
+
+/* core.quotepath and refs/replace/, from the repository's config. */
+static void load_config(struct repo *r)
+{
+	git_config *cfg;
+	int v;
+
+	/* Paths in our output are quoted as git quotes them. */
+	if (!git_repository_config_snapshot(&cfg, r->git)) {
+		if (!git_config_get_bool(&v, cfg, "core.quotepath"))
+			quote_path_high = v;
+		load_replace(r, cfg);
+		git_config_free(cfg);
+	} else {
+		load_replace(r, NULL);
+	}
+}
+
+struct repo *repo_open(struct strbuf *why)
+{
+	struct repo *r;
+	char *where = NULL;
+	int err;
 
 	git_libgit2_init();
 	/*
@@ -256,39 +297,22 @@ struct repo *repo_open(void)
 	 * GIT_WORK_TREE: drop it, keep GIT_DIR, GIT_CEILING_DIRECTORIES & co.
 	 */
 	unsetenv("GIT_WORK_TREE");
-	char *where = NULL;
-	int err = open_from_env(&r->git, &where);
-	if (err == GIT_EOWNER && where) {
-		size_t n = strlen(where);
-		if (n > 1 && where[n - 1] == '/')
-			where[n - 1] = '\0';
-		die("detected dubious ownership in repository at '%s'\n"
-		    "To add an exception for this directory, call:\n\n"
-		    "\tgit config --global --add safe.directory %s", where, where);
+	r = xcalloc(1, sizeof(*r));
+	err = open_from_env(&r->git, &where);
+	if (err < 0) {
+		open_error(err, where, why);
+		free(where);
+		git_repository_free(r->git);
+		free(r);
+		git_libgit2_shutdown();
+		return NULL;
 	}
-	if (err < 0 && err != GIT_ENOTFOUND)
-		die("cannot open the repository: %s",
-		    git_error_last() ? git_error_last()->message : "unknown error");
-	if (err < 0)
-		die("not a git repository (or any of the parent directories): .git");
+	free(where);
 	r->owner = pthread_self();
 	pthread_mutex_init(&r->lock, NULL);
 	r->cache_limit = DEFAULT_CACHE_LIMIT;
 	load_shallow(r);
-	{
-		git_config *cfg;
-		int v;
-
-		/* Paths in our output are quoted as git quotes them. */
-		if (!git_repository_config_snapshot(&cfg, r->git)) {
-			if (!git_config_get_bool(&v, cfg, "core.quotepath"))
-				quote_path_high = v;
-			load_replace(r, cfg);
-			git_config_free(cfg);
-		} else {
-			load_replace(r, NULL);
-		}
-	}
+	load_config(r);
 	return r;
 }
 
@@ -326,13 +350,18 @@ git_repository *repo_git(struct repo *r)
 }
 
 /* The scratch objects, readable (never written) through another handle. */
-static void add_scratch_alternate(git_repository *g, const char *dir)
+static int add_scratch_alternate(git_repository *g, const char *dir)
 {
 	git_odb *odb;
 
-	if (git_repository_odb(&odb, g) < 0 || git_odb_add_disk_alternate(odb, dir) < 0)
-		die_git("cannot read the temporary objects");
+	if (git_repository_odb(&odb, g) < 0)
+		return error_git("cannot read the temporary objects");
+	if (git_odb_add_disk_alternate(odb, dir) < 0) {
+		git_odb_free(odb);
+		return error_git("cannot read the temporary objects");
+	}
 	git_odb_free(odb);
+	return 0;
 }
 
 /*
@@ -363,7 +392,10 @@ int repo_scratch_objects(struct repo *r)
 	git_odb_free(odb);
 	pthread_mutex_lock(&r->lock);
 	for (size_t i = 0; i < r->nr_handles; i++)
-		add_scratch_alternate(r->handles[i].git, r->scratch);
+		if (add_scratch_alternate(r->handles[i].git, r->scratch) < 0) {
+			pthread_mutex_unlock(&r->lock);
+			return -1;
+		}
 	pthread_mutex_unlock(&r->lock);
 	alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	env = alt && *alt ? xstrfmt("%s:%s", r->scratch, alt) : xstrdup(r->scratch);

@@ -25,8 +25,14 @@
 
 struct repo;
 
-/* Opens the repository of the current directory or $GIT_DIR; dies like git does. */
-struct repo *repo_open(void);
+/*
+ * Opens the repository of the current directory or $GIT_DIR. NULL when
+ * there is none, or it cannot be opened, with why in `why` in git's words
+ * ("not a git repository (or any of the parent directories): .git",
+ * "detected dubious ownership in repository at ..."): the command says it
+ * and exits 128, as git does.
+ */
+struct repo *repo_open(struct strbuf *why);
 void repo_close(struct repo *r);
 git_repository *repo_git(struct repo *r);
 /* The calling thread's own handle on the same repository (see Threads above). */

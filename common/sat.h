@@ -84,7 +84,7 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  * holds in a model the solver found before (a witness) is answered without
  * it: a solve of the Linux model costs tens of milliseconds, evaluating a
  * query in a few witnesses microseconds, and most queries are satisfiable.
- * The newest few witnesses are also tried with other values for the
+ * The newest 64 witnesses are also tried with other values for the
  * variables no base clause names (logic_extend(): one pass over the parts
  * of f that do not already hold), so the arms of a long #elif chain over C
  * names take no solve each. Evaluations are kept by node until the

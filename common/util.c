@@ -41,6 +41,16 @@ void die(const char *fmt, ...)
 	exit(EXIT_FATAL);
 }
 
+int die_message(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return EXIT_FATAL;
+}
+
 /* Lines printed with "error: ", by any thread: a run that printed one exits at least 1. */
 static atomic_size_t errors_printed;
 

@@ -24,6 +24,8 @@ void set_program_name(const char *name);
 const char *program_name(void);
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What die() says, without exiting (git's die_message): returns EXIT_FATAL. */
+int die_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * How many errors were printed so far (error(), from any thread): each

@@ -31,7 +31,13 @@ static void new_repo(void)
 	cmd = xstrfmt("%s/r", root);
 	setenv("GIT_DIR", cmd, 1);
 	free(cmd);
-	repo = repo_open();
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		repo = repo_open(&why);
+		if (!repo)
+			die("%s", why.buf);
+	}
 }
 
 static void cleanup(void)

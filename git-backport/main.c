@@ -363,8 +363,15 @@ static void parse_command_line(struct invocation *in, int argc, const char **arg
  */
 static int find_files(struct invocation *in)
 {
+	struct strbuf why = STRBUF_INIT;
+
 	/* Outside a repository that is the first thing to say. */
-	in->r = repo_open();
+	in->r = repo_open(&why);
+	if (!in->r) {
+		die_message("%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
 	color_init(in->r, "backport", 1);
 	if (!in->o.rules)
 		usage_error(usage_lines, "--rules=<dir> is required");

@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "analyze.h"
+/*
+ * A file's blocks, dead, undead or alive on each architecture of its
+ * scope, in steps (analyze_begin, analyze_step, analyze_finish); their
+ * names (analyze-names.c) and --explain (analyze-explain.c) are beside.
+ */
+#include "analyze-internal.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-
-/*
- * What a defect lists of its chain and nesting (names, --explain lines) comes
- * from this many arms or enclosing blocks at most, nearest first: a chain of
- * 10k #elifs costs no more per defect than a short one.
- */
-#define MAX_DEFECT_SYMBOLS 64
 /* The directive's text in a defect's line, at most (bytes). */
 #define MAX_DIRECTIVE_SHOWN 512
 /* A longer condition in normal form is named by a hash of its directives instead. */
 #define MAX_CONDITION_TEXT 1024
-
-/* PARENT_DEAD: the enclosing block is dead here, so this one says nothing of its own. */
-enum verdict { NONE, ALIVE, DEAD, UNDEAD, PARENT_DEAD };
 
 int arch_model_satisfiable(struct arch_model *am, formula f)
 {
@@ -31,45 +24,21 @@ int arch_model_satisfiable(struct arch_model *am, formula f)
 	return sat_satisfiable(am->sat, f) == SAT_SAT;
 }
 
-/* A file's formulas on one architecture, built as blocks need them. */
-struct file_arch {
-	struct arch_model *am;
-	struct blocks *conditions;	/* the blocks' formulas on am (common/blocks) */
-	formula *pc, *local;
-	formula file;		/* kbuild's condition for the file, true when unknown */
-	signed char *alive;	/* -1 unknown, 0 dead, 1 alive */
-	int file_alive;		/* -1 unknown */
-	int kbuild_done;	/* file holds kbuild's condition (or there is none) */
-	int ready;
-};
-
-struct file_state {
-	const char *path;
-	const struct cpp_file *f;
-	struct tree_models *tm;
-	struct file_arch *arches;	/* nr_models entries */
-	size_t nr_models;
-	struct block_id *ids;		/* f->nr_blocks entries */
-};
-
-/*
- * Models shared between threads (tree_models.hold): model i, its formulas and
- * its solver are this thread's between hold_model(i) and release_model(i).
- */
-static void hold_model(struct file_state *fs, size_t i)
+/* Models shared between threads (tree_models.hold): see analyze-internal.h. */
+void analyze_hold_model(struct file_state *fs, size_t i)
 {
 	if (fs->tm->hold)
 		fs->tm->hold(fs->tm->data, i);
 }
 
-static void release_model(struct file_state *fs, size_t i)
+void analyze_release_model(struct file_state *fs, size_t i)
 {
 	if (fs->tm->release)
 		fs->tm->release(fs->tm->data, i);
 }
 
-/* Under hold_model(i). */
-static struct file_arch *file_arch(struct file_state *fs, size_t i)
+/* Under analyze_hold_model(i). */
+struct file_arch *analyze_file_arch(struct file_state *fs, size_t i)
 {
 	struct file_arch *fa = &fs->arches[i];
 
@@ -110,7 +79,7 @@ static void file_arch_free(struct file_arch *fa)
  * first architecture tried; for the others only when a defect's cause is
  * kbuild, since a Kbuild map per architecture costs as much as its model.
  */
-static void ensure_kbuild(struct file_state *fs, struct file_arch *fa, size_t i)
+void analyze_ensure_kbuild(struct file_state *fs, struct file_arch *fa, size_t i)
 {
 	const struct kbuild_file *kf;
 
@@ -143,36 +112,9 @@ static int file_alive(struct file_arch *fa)
 	return fa->file_alive;
 }
 
-static formula parent_pc(struct file_arch *fa, const struct cpp_block *b)
+formula analyze_parent_pc(struct file_arch *fa, const struct cpp_block *b)
 {
 	return b->parent < 0 ? LOGIC_TRUE : fa->pc[b->parent];
-}
-
-/* f && every variable of f that `off` names false; *any: whether one did. */
-static formula with_vars_off(struct file_arch *fa, formula f,
-			     int (*off)(struct file_arch *fa, const char *name), int *any)
-{
-	struct logic *l = fa->am->logic;
-	int *vars = NULL;
-	size_t nr = 0, alloc = 0, n = 1;
-	formula *conj;
-
-	*any = 0;
-	logic_vars_of(l, f, &vars, &nr, &alloc);
-	/* One conjunction of them all: a chain of pairs is quadratic in the names. */
-	conj = xmalloc((nr + 1) * sizeof(*conj));
-	conj[0] = f;
-	for (size_t i = 0; i < nr; i++) {
-		const char *name = logic_var_name(l, vars[i]);
-
-		if (name && off(fa, name))
-			conj[n++] = logic_not(logic_atom(l, vars[i]));
-	}
-	*any = n > 1;
-	formula g = n > 1 ? logic_and_n(l, conj, n) : f;
-	free(conj);
-	free(vars);
-	return g;
 }
 
 static int missing_value(void *data, int var)
@@ -235,7 +177,7 @@ static enum verdict block_verdict(struct file_state *fs, struct file_arch *fa, s
 		*cause = (enum defect_cause)c;
 		return DEAD;
 	}
-	c = unsat_cause(fa, logic_and(fa->am->logic, parent_pc(fa, b), logic_not(fa->local[i])));
+	c = unsat_cause(fa, logic_and(fa->am->logic, analyze_parent_pc(fa, b), logic_not(fa->local[i])));
 	if (c >= 0) {
 		*cause = (enum defect_cause)c;
 		return UNDEAD;
@@ -348,7 +290,7 @@ void analyze_block_keys(const struct cpp_file *f, struct strmap *counts)
 	free(id);
 }
 
-static struct defect *add_defect(struct defect_list *out, const char *path,
+struct defect *analyze_add_defect(struct defect_list *out, const char *path,
 				 const struct cpp_file *f, const struct block_id *id, size_t i,
 				 enum defect_kind kind)
 {
@@ -378,364 +320,6 @@ static struct defect *add_defect(struct defect_list *out, const char *path,
 	}
 	d->condition = strbuf_detach(&cond, NULL);
 	return d;
-}
-
-/* The enclosing blocks and earlier arms, nearest first: MAX_DEFECT_SYMBOLS of each at most. */
-static void explain_code(struct defect *d, const char *path, const struct cpp_file *f, size_t i)
-{
-	int n = 0;
-
-	for (int j = f->blocks[i].parent; j >= 0 && n++ < MAX_DEFECT_SYMBOLS; j = f->blocks[j].parent)
-		strvec_pushf(&d->explanation, "%s:%d: enclosed by: %s", path, f->blocks[j].line,
-			     f->blocks[j].directive);
-	n = 0;
-	for (int j = f->blocks[i].prev_sibling; j >= 0 && n++ < MAX_DEFECT_SYMBOLS;
-	     j = f->blocks[j].prev_sibling)
-		strvec_pushf(&d->explanation, "%s:%d: after: %s", path, f->blocks[j].line,
-			     f->blocks[j].directive);
-}
-
-/* The definition of sym at path:line, or its first one. */
-static const struct kconfig_definition *definition_at(const struct kconfig_symbol *sym,
-						      const char *path, int line)
-{
-	for (size_t i = 0; i < sym->nr_defs; i++)
-		if (sym->defs[i]->loc.line == line && !strcmp(sym->defs[i]->loc.path, path))
-			return sym->defs[i];
-	return sym->nr_defs ? sym->defs[0] : NULL;
-}
-
-/*
- * One constraint of the solver's reasons as a sentence about the Kconfig
- * lines: "CONFIG_FOO (drivers/x/Kconfig:49) has no prompt and nothing
- * selects it", "CONFIG_BAR (Kconfig:4) depends on FOO", "CONFIG_FOO is
- * selected by CONFIG_SEL (Kconfig:9)".
- */
-static void explain_reason(struct strbuf *sb, const struct kconfig *kc,
-			   const struct model_reason *r)
-{
-	const char *name = starts_with(r->symbol, "CONFIG_") ? r->symbol + 7 : r->symbol;
-	const struct kconfig_symbol *sym = kc ? kconfig_lookup(kc, name) : NULL;
-	const struct kconfig_definition *def;
-	size_t prompts = 0, defaults = 0;
-
-	if (!sym || !sym->nr_defs) {
-		strbuf_addf(sb, "%s (%s:%d): %s", r->symbol, r->path, r->line, r->what);
-		return;
-	}
-	if (!strcmp(r->what, "select")) {
-		for (size_t i = 0; i < sym->nr_selected_by; i++) {
-			const struct kconfig_definition *from = sym->selected_by[i].from;
-
-			if (from->loc.line != r->line || strcmp(from->loc.path, r->path) ||
-			    !from->symbol)
-				continue;
-			strbuf_addf(sb, "%s is selected by CONFIG_%s (%s:%d)", r->symbol,
-				    from->symbol->name, r->path, r->line);
-			if (sym->selected_by[i].cond) {
-				strbuf_addstr(sb, " if ");
-				kconfig_expr_print(sym->selected_by[i].cond, sb);
-			}
-			return;
-		}
-		strbuf_addf(sb, "%s is selected at %s:%d", r->symbol, r->path, r->line);
-		return;
-	}
-	for (size_t i = 0; i < sym->nr_defs; i++) {
-		prompts += sym->defs[i]->nr_prompts;
-		defaults += sym->defs[i]->nr_defaults;
-	}
-	def = definition_at(sym, r->path, r->line);
-	strbuf_addf(sb, "%s (%s:%d) ", r->symbol, r->path, r->line);
-	if (!strcmp(r->what, "depends on") || !strcmp(r->what, "default")) {
-		if (!prompts && !sym->nr_selected_by && !sym->nr_implied_by) {
-			strbuf_addstr(sb, defaults ? "has no prompt, nothing selects it, and its default decides" :
-				      "has no prompt and nothing selects it");
-			return;
-		}
-		if (!prompts) {
-			strbuf_addstr(sb, "has no prompt: only its default and what selects it set it");
-			return;
-		}
-		if (def && def->dep) {
-			strbuf_addstr(sb, "depends on ");
-			kconfig_expr_print(def->dep, sb);
-			return;
-		}
-	}
-	strbuf_addstr(sb, r->what);
-}
-
-/* CONFIG_FOO no Kconfig of this architecture defines, CONFIG_FOO_MODULE of a bool: always n. */
-static int off_by_kconfig(struct file_arch *fa, const char *name)
-{
-	const struct kconfig_symbol *sym;
-	char *base;
-	int fact;
-
-	if (!starts_with(name, "CONFIG_"))
-		return 0;
-	base = xstrdup(name + 7);
-	sym = kconfig_lookup(fa->am->kconfig, base);
-	fact = !sym || !sym->nr_defs;
-	if (ends_with(base, "_MODULE")) {
-		const struct kconfig_symbol *of;
-
-		base[strlen(base) - 7] = '\0';
-		of = kconfig_lookup(fa->am->kconfig, base);
-		if (of && of->nr_defs)
-			fact = of->type == KCONFIG_BOOL;
-	}
-	free(base);
-	return fact;
-}
-
-/*
- * f with the facts that pc.c gives the model's solver only (a bool is never
- * m; another architecture's symbol is n here) and that the explainer, built
- * from the model's own constraints, lacks: without them
- * IS_ENABLED(CONFIG_BOOL_OPTION) is never unsatisfiable there.
- */
-static formula with_kconfig_facts(struct file_arch *fa, formula f)
-{
-	int any;
-
-	return with_vars_off(fa, f, off_by_kconfig, &any);
-}
-
-/* The Kconfig lines whose constraints exclude f: a minimal set, from the model. */
-static void explain_kconfig(struct defect *d, struct file_arch *fa, formula f)
-{
-	const struct model_reason **reasons;
-	size_t n = model_explain(fa->am->model, with_kconfig_facts(fa, f), &reasons);
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t k = 0; k < n; k++) {
-		strbuf_reset(&sb);
-		explain_reason(&sb, fa->am->kconfig, reasons[k]);
-		strvec_push(&d->explanation, sb.buf);
-	}
-	strbuf_release(&sb);
-}
-
-/*
- * The Makefile lines that decide whether kbuild compiles the file, on
- * architecture i, as one sentence: "drivers/foo/bar.c is built only by
- * `obj-$(CONFIG_BAR) += bar.o` (drivers/foo/Makefile:12), and drivers/foo/
- * only by `obj-$(CONFIG_FOO) += foo/` (drivers/Makefile:40)".
- */
-#define MAX_KBUILD_WHY 12
-static void explain_kbuild(struct defect *d, struct file_state *fs, size_t i)
-{
-	struct kbuild_why why[MAX_KBUILD_WHY];
-	struct strbuf sb = STRBUF_INIT;
-	size_t n;
-
-	if (!fs->tm->file_why)
-		return;
-	n = fs->tm->file_why(fs->tm->data, i, fs->path, why, MAX_KBUILD_WHY);
-	for (size_t k = 0; k < n; k++) {
-		if (k)
-			strbuf_addstr(&sb, k + 1 == n ? (n > 2 ? ", and " : " and ") : ", ");
-		strbuf_addf(&sb, "%s%s %s `%s` (%s:%d)", why[k].subject, k ? "" : " is built",
-			    why[k].more ? "by" : "only by", why[k].origin->text,
-			    why[k].origin->path, why[k].origin->line);
-		if (why[k].more)
-			strbuf_addstr(&sb, " among others");
-	}
-	if (n)
-		strvec_push(&d->explanation, sb.buf);
-	strbuf_release(&sb);
-}
-
-/* analyze_explain_missing's placeholder: the name follows (no line of text starts so). */
-#define REMOVAL_MARK "\001removed "
-
-void analyze_resolve_removals(struct defect_list *l, int show_all,
-			      int (*removed)(void *data, const char *name, struct strbuf *out),
-			      void *data)
-{
-	struct strbuf where = STRBUF_INIT;
-
-	for (size_t i = 0; i < l->nr; i++) {
-		struct defect *d = &l->v[i];
-		int shown = d->status == STATUS_NEW || show_all;
-		size_t kept = 0;
-
-		for (size_t k = 0; k < d->explanation.nr; k++) {
-			char *line = (char *)d->explanation.v[k];
-			const char *name;
-
-			if (!starts_with(line, REMOVAL_MARK)) {
-				d->explanation.v[kept++] = line;
-				continue;
-			}
-			name = line + strlen(REMOVAL_MARK);
-			strbuf_reset(&where);
-			if (shown && removed(data, name, &where) > 0)
-				d->explanation.v[kept++] =
-					xstrfmt("%s was defined at %s", name, where.buf);
-			free(line);
-		}
-		d->explanation.nr = kept;
-		if (kept < d->explanation.alloc)
-			d->explanation.v[kept] = NULL;
-	}
-	strbuf_release(&where);
-}
-
-void analyze_explain_missing(struct defect *d, const struct tree_models *tm, const char *name)
-{
-	const char *s = starts_with(name, "CONFIG_") ? name + 7 : name;
-	size_t best = 4, len = strlen(s);
-	struct strvec near = STRVEC_INIT;
-	struct strmap_entry *e;
-
-	strmap_for_each(tm->kconfig_defined, e) {
-		size_t el = strlen(e->key), dist;
-
-		if ((el > len ? el - len : len - el) > best)
-			continue;
-		dist = edit_distance(s, e->key);
-		if (dist < best) {
-			strvec_clear(&near);
-			best = dist;
-		}
-		if (dist == best && near.nr < 3)
-			strvec_pushf(&near, "CONFIG_%s (%s)", e->key, (const char *)e->value);
-	}
-	if (tm->explain_removals)
-		strvec_pushf(&d->explanation, REMOVAL_MARK "%s", name);
-	if (!near.nr)
-		strvec_pushf(&d->explanation, "%s is defined by no Kconfig file of this tree", name);
-	else
-		for (size_t i = 0; i < near.nr; i++)
-			strvec_pushf(&d->explanation, "%s is defined nowhere; did you mean %s?", name,
-				     near.v[i]);
-	strvec_clear(&near);
-}
-
-static int has_name(const struct strvec *sv, const char *name)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], name))
-			return 1;
-	return 0;
-}
-
-/*
- * The names of block i's condition and of the earlier arms of its chain,
- * nearest first: at most MAX_DEFECT_SYMBOLS names from as many arms.
- */
-static void set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
-{
-	int arms = 0;
-
-	for (int j = (int)i; j >= 0 && arms++ < MAX_DEFECT_SYMBOLS; j = f->blocks[j].prev_sibling)
-		for (size_t k = 0; k < f->blocks[j].nr_symbols && d->symbols.nr < MAX_DEFECT_SYMBOLS; k++) {
-			const char *name = f->blocks[j].symbols[k].name;
-
-			if (!has_name(&d->symbols, name))
-				strvec_push(&d->symbols, name);
-		}
-}
-
-/* Does name end with "_" + tail ("CONFIG_SPL_FOO" with "FOO")? */
-static int variant_of_name(const char *name, const char *tail)
-{
-	size_t n = strlen(name), t = strlen(tail);
-
-	return n > t && name[n - t - 1] == '_' && !strcmp(name + n - t, tail);
-}
-
-/*
- * A project macro's names (U-Boot's CONFIG_IS_ENABLED(FOO): CONFIG_FOO,
- * CONFIG_SPL_FOO, ...) stand for one option: a variant that the tree lacks
- * is no defect, but when the tree defines none of them the option is
- * missing (CONFIG_IS_ENABLED(PLATDATA) for OF_PLATDATA). The base is the
- * name of which the block's other macro names are variants.
- */
-static int macro_option_missing(struct file_state *fs, const struct analyze_options *opt,
-				const struct cpp_block *b, size_t k)
-{
-	const char *base = b->symbols[k].name + 7;
-
-	if (!starts_with(b->symbols[k].name, "CONFIG_"))
-		return 0;
-	/* The phase markers of the definition itself (defined(CONFIG_XPL_BUILD)). */
-	for (size_t j = 0; fs->tm->macro_defs && j < fs->tm->macro_defs->nr; j++) {
-		const char *p = fs->tm->macro_defs->v[j];
-		size_t n = strlen(b->symbols[k].name);
-
-		while ((p = strstr(p, b->symbols[k].name)) != NULL) {
-			if (!isalnum((unsigned char)p[n]) && p[n] != '_')
-				return 0;
-			p++;
-		}
-	}
-	for (size_t j = 0; j < b->nr_symbols; j++) {
-		const struct cpp_symbol_ref *ref = &b->symbols[j];
-
-		if (!ref->from_macro || j == k)
-			continue;
-		if (variant_of_name(base, ref->name + (starts_with(ref->name, "CONFIG_") ? 7 : 0)))
-			return 0;	/* not the base itself */
-	}
-	for (size_t j = 0; j < b->nr_symbols; j++) {
-		const struct cpp_symbol_ref *ref = &b->symbols[j];
-
-		if (!ref->from_macro || (j != k && !variant_of_name(ref->name, base)))
-			continue;
-		if (ref->file_defined ||
-		    trees_defines(fs->tm, ref->name))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * The names of block i's own directive that nothing defines, into `names`.
- * Returns 1 when one came from a project macro (CONFIG_IS_ENABLED(TYPO)):
- * the presence condition has it false, so the block looks dead in C alone.
- */
-static int undefined_names(struct file_state *fs, size_t i, const struct analyze_options *opt,
-			   struct strvec *names)
-{
-	const struct cpp_block *b = &fs->f->blocks[i];
-	int from_macro = 0;
-
-	/* The directive's names are distinct; a defect lists MAX_DEFECT_SYMBOLS of them. */
-	for (size_t k = 0; k < b->nr_symbols && names->nr < MAX_DEFECT_SYMBOLS; k++) {
-		const struct cpp_symbol_ref *ref = &b->symbols[k];
-
-		if (ref->from_macro ? !macro_option_missing(fs, opt, b, k) :
-		    ref->file_defined ||
-		    trees_defines(fs->tm, ref->name))
-			continue;
-		strvec_push(names, ref->name);
-		from_macro |= ref->from_macro;
-	}
-	return from_macro;
-}
-
-/* A block neither dead nor undead whose directive names something undefined: a line of its own. */
-static void add_undefined(struct file_state *fs, const char *path, size_t i,
-			  const struct analyze_options *opt, const struct strvec *names,
-			  struct defect_list *out)
-{
-	struct defect *d;
-
-	if (!names->nr)
-		return;
-	d = add_defect(out, path, fs->f, fs->ids, i, DEFECT_UNDEFINED);
-	d->cause = CAUSE_MISSING;
-	d->global = 1;
-	for (size_t k = 0; k < names->nr; k++) {
-		strvec_push(&d->symbols, names->v[k]);
-		strvec_push(&d->missing, names->v[k]);
-		if (opt->explain)
-			analyze_explain_missing(d, fs->tm, names->v[k]);
-	}
 }
 
 /* The architectures whose models decide for this file. */
@@ -818,68 +402,18 @@ static void file_defect(struct file_state *fs, const size_t *scope, const struct
 	struct strbuf key = STRBUF_INIT;
 	struct strvec names = STRVEC_INIT;
 
-	if (opt->explain) {
-		struct defect *d = &out->v[out->nr - 1];
-		struct file_arch *fa;
-
-		hold_model(fs, scope[0]);
-		fa = file_arch(fs, scope[0]);
-		if (fa)
-			ensure_kbuild(fs, fa, scope[0]);
-		explain_kbuild(d, fs, scope[0]);
-		if (fa)
-			explain_kconfig(d, fa, fa->file);
-		release_model(fs, scope[0]);
-	}
+	if (opt->explain)
+		analyze_explain_file(&out->v[out->nr - 1], fs, scope[0]);
 	/* Never compiled, yet a name no Kconfig defines is still a typo. */
 	for (size_t i = 0; i < fs->f->nr_blocks; i++) {
 		if (skipped(fs->ids, i, opt, &key))
 			continue;
 		strvec_clear(&names);
-		undefined_names(fs, i, opt, &names);
-		add_undefined(fs, fs->path, i, opt, &names, out);
+		analyze_undefined_names(fs, i, opt, &names);
+		analyze_add_undefined(fs, fs->path, i, opt, &names, out);
 	}
 	strbuf_release(&key);
 	strvec_clear(&names);
-}
-
-/* --explain: why block i of defect d is dead or undead. */
-static void explain_block(struct defect *d, struct file_state *fs, size_t i, enum verdict v,
-			  const size_t *scope)
-{
-	const struct tree_models *tm = fs->tm;
-	const struct cpp_block *b = &fs->f->blocks[i];
-	enum defect_cause cause = d->cause;
-	struct file_arch *fa;
-
-	if (cause == CAUSE_CODE)
-		explain_code(d, fs->path, fs->f, i);
-	/* The block's own missing names, and for a missing cause those of its #if chain. */
-	for (size_t k = 0; k < d->symbols.nr; k++)
-		if (has_name(&d->missing, d->symbols.v[k]) ||
-		    (cause == CAUSE_MISSING &&
-		     !trees_defines(tm, d->symbols.v[k])))
-			analyze_explain_missing(d, tm, d->symbols.v[k]);
-	if (cause != CAUSE_KCONFIG && cause != CAUSE_KBUILD)
-		return;
-	hold_model(fs, scope[0]);
-	/* Its formulas as the walk had them there: kbuild's condition in (walk_step, k 0). */
-	fa = file_arch(fs, scope[0]);
-	if (fa)
-		ensure_kbuild(fs, fa, scope[0]);
-	/* kbuild: the Makefile lines, then the Kconfig lines that join them to the block. */
-	if (cause == CAUSE_KBUILD)
-		explain_kbuild(d, fs, scope[0]);
-	if (fa) {
-		formula g = v == DEAD ? fa->pc[i] :
-			logic_and(fa->am->logic, parent_pc(fa, b), logic_not(fa->local[i]));
-
-		if (cause == CAUSE_KBUILD)
-			g = logic_and(fa->am->logic, g, fa->file);
-		explain_kconfig(d, fa, g);
-	}
-	release_model(fs, scope[0]);
-	explain_code(d, fs->path, fs->f, i);
 }
 
 /*
@@ -899,10 +433,10 @@ static const char *never_compiled(struct file_state *fs, const char *path, const
 		return NULL;
 	if (!nr_scope)
 		return fs->tm->only_arch ? "another architecture's file" : NULL;
-	hold_model(fs, scope[0]);
+	analyze_hold_model(fs, scope[0]);
 	kf = fs->tm->file_condition(fs->tm->data, scope[0], path);
 	unbuilt = c_or_asm ? blocks_build_unlisted(kf) : !kf;
-	release_model(fs, scope[0]);
+	analyze_release_model(fs, scope[0]);
 	if (!unbuilt)
 		return NULL;
 	return c_or_asm ? "no Makefile builds this file" : "the build gives this file no condition";
@@ -967,18 +501,18 @@ static void check_step(struct analysis *an, size_t a)
 		an->check = CHECK_ALIVE;
 		return;
 	}
-	hold_model(fs, a);
+	analyze_hold_model(fs, a);
 	kf = fs->tm->file_condition(fs->tm->data, a, fs->path);
 	if (!blocks_build_known(kf)) {
-		release_model(fs, a);
+		analyze_release_model(fs, a);
 		an->check = CHECK_ALIVE;
 		return;
 	}
-	fa = file_arch(fs, a);
+	fa = analyze_file_arch(fs, a);
 	if (fa)
-		ensure_kbuild(fs, fa, a);
+		analyze_ensure_kbuild(fs, fa, a);
 	alive = fa && (fa->file == LOGIC_TRUE || file_alive(fa));
-	release_model(fs, a);
+	analyze_release_model(fs, a);
 	if (!fa)
 		return;
 	if (alive)
@@ -1002,14 +536,14 @@ static void walk_step(struct analysis *an, size_t i, size_t k)
 	enum verdict vk = PARENT_DEAD, v = w->verdict;
 	struct file_arch *fa;
 
-	hold_model(fs, an->scope[k]);
-	fa = file_arch(fs, an->scope[k]);
+	analyze_hold_model(fs, an->scope[k]);
+	fa = analyze_file_arch(fs, an->scope[k]);
 	if (fa) {
 		if (k == 0 || w->cause == CAUSE_KBUILD)
-			ensure_kbuild(fs, fa, an->scope[k]);
+			analyze_ensure_kbuild(fs, fa, an->scope[k]);
 		vk = block_verdict(fs, fa, i, &ck);
 	}
-	release_model(fs, an->scope[k]);
+	analyze_release_model(fs, an->scope[k]);
 	/* No model here (it could not be built), or the parent is dead. */
 	if (vk == PARENT_DEAD)
 		return;
@@ -1120,7 +654,7 @@ static void finish_block(struct analysis *an, size_t i, struct strvec *names)
 	struct defect *d;
 
 	strvec_clear(names);
-	macro_missing = undefined_names(fs, i, &an->opt, names);
+	macro_missing = analyze_undefined_names(fs, i, &an->opt, names);
 	/*
 	 * Not walked (no CONFIG name, constant), not a defect; nor is `#else
 	 * #error "needs FOO"` that the configuration rules out: a build
@@ -1130,15 +664,15 @@ static void finish_block(struct analysis *an, size_t i, struct strvec *names)
 	if (an->walk[i].state == WALK_NONE || (v != DEAD && v != UNDEAD) ||
 	    (v == DEAD && b->has_error && !b->has_code &&
 	     (cause == CAUSE_KCONFIG || cause == CAUSE_KBUILD))) {
-		add_undefined(fs, an->path, i, &an->opt, names, an->out);
+		analyze_add_undefined(fs, an->path, i, &an->opt, names, an->out);
 		return;
 	}
 	/* A macro's missing option is false in C: missing is why, not code. */
 	if (cause == CAUSE_CODE && macro_missing)
 		cause = CAUSE_MISSING;
-	d = add_defect(an->out, an->path, fs->f, fs->ids, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
+	d = analyze_add_defect(an->out, an->path, fs->f, fs->ids, i, v == DEAD ? DEFECT_DEAD : DEFECT_UNDEAD);
 	d->cause = cause;
-	set_symbols(d, fs->f, i);
+	analyze_set_symbols(d, fs->f, i);
 	for (size_t k = 0; k < names->nr; k++)
 		strvec_push(&d->missing, names->v[k]);
 	d->global = !tm->nr_arches || (an->nr_scope == tm->nr_arches && !tm->only_arch);
@@ -1146,7 +680,7 @@ static void finish_block(struct analysis *an, size_t i, struct strvec *names)
 		for (size_t k = 0; k < an->nr_scope; k++)
 			strvec_push(&d->arches, tm->arch_names[an->scope[k]]);
 	if (an->opt.explain)
-		explain_block(d, fs, i, v, an->scope);
+		analyze_explain_block(d, fs, i, v, an->scope);
 }
 
 void analyze_finish(struct analysis *an)

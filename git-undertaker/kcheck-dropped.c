@@ -249,73 +249,154 @@ static void add_name(struct strvec *sv, const char *name)
 }
 
 /*
- * The symbols of e that fail it in the configuration found: n where e
- * wants them, y or m under a `!`.
+ * A symbol that may keep a line's symbol from its value: by being on (y or
+ * m: a `!` in a dependency, a choice member set, a select) or off.
  */
-static void off_symbols(struct model_defconfig *dc, const struct kconfig_expr *e, int neg,
-			struct strvec *out)
+struct suspect {
+	const struct kconfig_symbol *sym;
+	int on;
+};
+
+struct suspects {
+	struct suspect *v;
+	size_t nr, alloc;
+};
+
+/* Suspects looked at for a line, at most: the names shown are 6 at most. */
+#define MAX_SUSPECTS 32
+
+static void suspect(struct suspects *ss, struct model_defconfig *dc,
+		    const struct kconfig_symbol *sym, int on)
 {
-	if (!e || e->type == KEXPR_CONST || out->nr >= 6)
+	if ((sym->flags & KSYM_CONST) || model_defconfig_value(dc, sym) < 0 || ss->nr >= MAX_SUSPECTS)
+		return;
+	for (size_t i = 0; i < ss->nr; i++)
+		if (ss->v[i].sym == sym && ss->v[i].on == on)
+			return;
+	ALLOC_GROW(ss->v, ss->nr + 1, ss->alloc);
+	ss->v[ss->nr].sym = sym;
+	ss->v[ss->nr++].on = on;
+}
+
+/* The symbols of e: each fails it off where e wants it, on under a `!`. */
+static void expr_suspects(struct model_defconfig *dc, const struct kconfig_expr *e, int neg,
+			  struct suspects *ss)
+{
+	if (!e || e->type == KEXPR_CONST)
 		return;
 	if (e->type == KEXPR_SYMBOL) {
-		int v = model_defconfig_value(dc, e->sym);
-
-		if (!(e->sym->flags & KSYM_CONST) && v >= 0 && (neg ? v > 0 : v == 0)) {
-			char *n = xstrfmt("CONFIG_%s", e->sym->name);
-
-			add_name(out, n);
-			free(n);
-		}
+		suspect(ss, dc, e->sym, neg);
 		return;
 	}
 	if (e->type == KEXPR_NOT) {
-		off_symbols(dc, e->left, !neg, out);
+		expr_suspects(dc, e->left, !neg, ss);
 		return;
 	}
 	if (e->type != KEXPR_AND && e->type != KEXPR_OR)
 		return;
-	off_symbols(dc, e->left, neg, out);
-	off_symbols(dc, e->right, neg, out);
+	expr_suspects(dc, e->left, neg, ss);
+	expr_suspects(dc, e->right, neg, ss);
 }
 
-/* The symbols that keep s from the line's value, as the configuration found has them. */
+/*
+ * which[i] set for each suspect that can take a value that keeps the line
+ * (failing 0) or that drops it (failing 1), in some configuration conf can
+ * make of the defconfig. Exact questions: the answer is the same whichever
+ * configuration the solver found first.
+ */
+static void suspects_can(struct model_defconfig *dc, const struct suspects *ss, int failing,
+			 char *which)
+{
+	struct model_defconfig_question *q = xcalloc(2 * ss->nr + 1, sizeof(*q));
+	char *yes = xcalloc(2 * ss->nr + 1, 1);
+
+	for (size_t i = 0; i < ss->nr; i++) {
+		int on = ss->v[i].on == failing;
+
+		/* On: y or m (value 1 is never possible for a bool); off: n. */
+		q[2 * i].sym = q[2 * i + 1].sym = ss->v[i].sym;
+		q[2 * i].value = on ? 2 : 0;
+		q[2 * i + 1].value = on ? 1 : 0;
+	}
+	model_defconfig_possible_each(dc, q, 2 * ss->nr, yes);
+	for (size_t i = 0; i < ss->nr; i++)
+		which[i] = yes[2 * i] || yes[2 * i + 1];
+	free(q);
+	free(yes);
+}
+
+/*
+ * The suspects that drop the line in every configuration (none of them can
+ * keep it); when there is none such, those that drop it in some. Not read
+ * off the one configuration found, which depends on what the solver was
+ * asked before (by another worker of a census, sharing the model).
+ */
+static void name_suspects(struct model_defconfig *dc, const struct suspects *ss,
+			  struct strvec *out)
+{
+	char *keeps = xcalloc(ss->nr + 1, 1), *drops = xcalloc(ss->nr + 1, 1);
+	int forced = 0;
+
+	suspects_can(dc, ss, 0, keeps);
+	for (size_t i = 0; i < ss->nr; i++)
+		forced |= !keeps[i];
+	if (!forced)
+		suspects_can(dc, ss, 1, drops);
+	for (size_t i = 0; i < ss->nr && out->nr < 6; i++)
+		if (forced ? !keeps[i] : drops[i]) {
+			char *n = xstrfmt("CONFIG_%s", ss->v[i].sym->name);
+
+			add_name(out, n);
+			free(n);
+		}
+	free(keeps);
+	free(drops);
+}
+
+/* The symbols that keep s from the line's value. */
 static void culprits(struct model_defconfig *dc, const struct kconfig_symbol *s, int want,
 		     const struct kconfig_symbol *modules, struct strvec *out)
 {
-	if (want == 1 && modules && model_defconfig_value(dc, modules) == 0) {
-		char *n = xstrfmt("CONFIG_%s", modules->name);
+	struct suspects ss = { 0 };
 
-		add_name(out, n);
-		free(n);
-	}
-	if (want >= 1 && !model_defconfig_visible(dc, s)) {
+	if (want == 1 && modules)
+		suspect(&ss, dc, modules, 0);
+	if (want >= 1 && !model_defconfig_possible(dc, s, 2, 1)) {
 		for (size_t k = 0; k < s->nr_defs; k++) {
-			off_symbols(dc, s->defs[k]->dep, 0, out);
+			expr_suspects(dc, s->defs[k]->dep, 0, &ss);
 			for (size_t j = 0; j < s->defs[k]->nr_prompts; j++)
-				off_symbols(dc, s->defs[k]->prompts[j].cond, 0, out);
+				expr_suspects(dc, s->defs[k]->prompts[j].cond, 0, &ss);
 		}
 	}
 	for (size_t k = 0; k < s->nr_defs; k++) {
 		const struct kconfig_choice *c = s->defs[k]->choice;
 
 		for (size_t i = 0; c && want == 2 && i < c->nr_members; i++)
-			if (c->members[i] != s && model_defconfig_value(dc, c->members[i]) == 2) {
-				char *n = xstrfmt("CONFIG_%s", c->members[i]->name);
-
-				add_name(out, n);
-				free(n);
-			}
+			if (c->members[i] != s)
+				suspect(&ss, dc, c->members[i], 1);
 	}
 	for (size_t i = 0; want == 0 && i < s->nr_selected_by; i++) {
 		const struct kconfig_definition *from = s->selected_by[i].from;
 
-		if (from->symbol && model_defconfig_value(dc, from->symbol) > 0) {
-			char *n = xstrfmt("CONFIG_%s", from->symbol->name);
-
-			add_name(out, n);
-			free(n);
-		}
+		if (from->symbol)
+			suspect(&ss, dc, from->symbol, 1);
 	}
+	if (ss.nr)
+		name_suspects(dc, &ss, out);
+	free(ss.v);
+}
+
+/*
+ * The value kconfig gives s instead of the line's: the lowest other one
+ * some configuration has (the model leaves free what kconfig versions
+ * disagree on), so that it does not depend on the configuration found.
+ */
+static int dropped_value(struct model_defconfig *dc, const struct kconfig_symbol *s, int want)
+{
+	for (int v = 0; v <= 2; v++)
+		if (v != want && model_defconfig_possible(dc, s, v, 0))
+			return v;
+	return model_defconfig_value(dc, s);
 }
 
 static const char *value_name(int v)
@@ -494,6 +575,36 @@ done:
 		say_value(w, by);
 }
 
+/*
+ * The symbols of e that fail it in the configuration found (--explain
+ * tells that configuration): n where e wants them, y or m under a `!`.
+ */
+static void off_symbols(struct model_defconfig *dc, const struct kconfig_expr *e, int neg,
+			struct strvec *out)
+{
+	if (!e || e->type == KEXPR_CONST || out->nr >= 6)
+		return;
+	if (e->type == KEXPR_SYMBOL) {
+		int v = model_defconfig_value(dc, e->sym);
+
+		if (!(e->sym->flags & KSYM_CONST) && v >= 0 && (neg ? v > 0 : v == 0)) {
+			char *n = xstrfmt("CONFIG_%s", e->sym->name);
+
+			add_name(out, n);
+			free(n);
+		}
+		return;
+	}
+	if (e->type == KEXPR_NOT) {
+		off_symbols(dc, e->left, !neg, out);
+		return;
+	}
+	if (e->type != KEXPR_AND && e->type != KEXPR_OR)
+		return;
+	off_symbols(dc, e->left, neg, out);
+	off_symbols(dc, e->right, neg, out);
+}
+
 /* The symbols of e that fail it, each with why it has its value. */
 static void say_failing(struct why *w, const struct kconfig_expr *e)
 {
@@ -650,7 +761,7 @@ static void report_line(struct model_defconfig *dc, struct kconfig *kc, const ch
 		d = add_dropped(path, l, "its prompt never shows", &why, out);
 	} else {
 		culprits(dc, l->sym, l->want, modules, &why);
-		strbuf_addf(&sb, "kconfig makes it %s", value_name(model_defconfig_value(dc, l->sym)));
+		strbuf_addf(&sb, "kconfig makes it %s", value_name(dropped_value(dc, l->sym, l->want)));
 		d = add_dropped(path, l, sb.buf, &why, out);
 	}
 	if (explain)

@@ -666,6 +666,17 @@ static void finish_output(int ret)
 	free(closes_url);
 }
 
+/* The repository, or the reason there is none and exit 128 (as git). */
+static struct repo *open_repo(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct repo *r = repo_open(&why);
+
+	if (!r)
+		die("%s", why.buf);
+	return r;
+}
+
 int main(int argc, const char **argv)
 {
 	struct undertaker_options o = { 0 };
@@ -740,7 +751,7 @@ int main(int argc, const char **argv)
 
 	process_catch_interrupts();
 
-	r = repo_open();
+	r = open_repo();
 	color_init(r, "undertaker", 1);
 	if (repo_pathspec_from_cwd(r, &o.pathspec) < 0)
 		ret = -1;

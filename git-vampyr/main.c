@@ -458,8 +458,11 @@ static int find_files(struct invocation *in)
 	struct strbuf why = STRBUF_INIT;
 	struct strvec bad = STRVEC_INIT;
 
-	if (!v->src.repo)
-		v->src.repo = repo_open();
+	if (!v->src.repo && !(v->src.repo = repo_open(&why))) {
+		die_message("%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
 	v->src.project_config = trees_config_new(v->src.repo, &bad);
 	for (size_t i = 0; i < bad.nr; i++)
 		error("bad undertaker.macro '%s' ignored", bad.v[i]);
@@ -695,9 +698,16 @@ static int run_one(struct invocation *in)
 static int run_mbox(struct invocation *tmpl)
 {
 	struct mbox_series s = { 0 };
-	struct repo *r = repo_open();
+	struct strbuf why = STRBUF_INIT;
+	struct repo *r = repo_open(&why);
 	const char *dir = tmpl->outdir ? tmpl->outdir : "vampyr-mbox";
 	int ret = EXIT_CLEAN, applied = 0;
+
+	if (!r) {
+		ret = die_message("%s", why.buf);
+		strbuf_release(&why);
+		return ret;
+	}
 
 	for (size_t i = 0; i < tmpl->mbox.nr; i++)
 		if (mbox_read(&s, tmpl->mbox.v[i]) < 0)

@@ -39,7 +39,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	version suite_
 	EOF
 	cat >vocabulary <<-\EOF
-	util die error error_count warning note quiet program_name set_program_name starts_with ends_with mkdir_p mkdir_leading write_all pread_all write_file_atomic read_file read_file_max open_regular_max find_program xquote_path quote_path_high parse_int strhash edit_distance remove_tree file_ids_hold
+	util die die_message error error_count warning note quiet program_name set_program_name starts_with ends_with mkdir_p mkdir_leading write_all pread_all write_file_atomic read_file read_file_max open_regular_max find_program xquote_path quote_path_high parse_int strhash edit_distance remove_tree file_ids_hold
 	util strbuf_* strvec_* strmap_* xmalloc xcalloc xrealloc xstrdup xstrndup xstrfmt xvstrfmt xstrconcat
 	repo oid_hex oid_short blob_release commit_list_clear commit_title die_git pathspec_match
 	repo-diff change_list_clear

@@ -32,7 +32,13 @@ int main(int argc, const char **argv)
 	for (int i = 2; i < argc; i++)
 		if (strcmp(argv[i], "--"))
 			strvec_push(&pathspec, argv[i]);
-	r = repo_open();
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		r = repo_open(&why);
+		if (!r)
+			die("%s", why.buf);
+	}
 	ret = repo_resolve_commit(r, argv[1], &commit);
 	if (!ret)
 		ret = repo_diff_first_parent(r, &commit, &pathspec, 1, &changes);

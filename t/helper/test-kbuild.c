@@ -207,7 +207,11 @@ int main(int argc, char **argv)
 		m = kbuild_map_build(&rd, arch, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 	} else {
-		repo = repo_open();
+		struct strbuf why = STRBUF_INIT;
+
+		repo = repo_open(&why);
+		if (!repo)
+			die("%s", why.buf);
 		cache = kbuild_cache_new();
 		m = NULL;
 		for (size_t k = 0; k < revs.nr; k++) {

@@ -159,6 +159,16 @@ static void parse_round(struct run *run, int jobs, struct kconfig_reader *reader
 	free(run->errors);
 }
 
+static struct repo *open_repo(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct repo *r = repo_open(&why);
+
+	if (!r)
+		die("%s", why.buf);
+	return r;
+}
+
 int main(int argc, const char **argv)
 {
 	const char *arch = NULL, *rev = NULL;
@@ -194,7 +204,7 @@ int main(int argc, const char **argv)
 	if (rev) {
 		if (pa.args.nr > 1)
 			usage_with_options(usage, opts);
-		repo = repo_open();
+		repo = open_repo();
 		if (repo_resolve_commit(repo, rev, &commit))
 			return 128;
 		kconfig_git_reader_init(&reader, repo, &commit);

@@ -72,7 +72,13 @@ int main(int argc, const char **argv)
 	set_program_name("git undertaker");
 	if (argc < 3)
 		die("usage: test-notes (write <ref> [--abort] [<message>] | read <ref> <commit>...)");
-	r = repo_open();
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		r = repo_open(&why);
+		if (!r)
+			die("%s", why.buf);
+	}
 	if (!strcmp(argv[1], "write")) {
 		int abort_batch = argc > 3 && !strcmp(argv[3], "--abort");
 		const char *race = argc > 3 && starts_with(argv[3], "--race=") ? argv[3] + 7 : NULL;

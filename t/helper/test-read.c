@@ -99,7 +99,13 @@ int main(int argc, const char **argv)
 	set_program_name("git undertaker");
 	if (argc < 4)
 		die("usage: test-read (files <commit> <threads> <cache-bytes> [<dir>] | ls <commit> <dir> | cat <commit> <path>)");
-	r = repo_open();
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		r = repo_open(&why);
+		if (!r)
+			die("%s", why.buf);
+	}
 	ret = repo_resolve_commit(r, argv[2], &commit);
 	if (ret)
 		;

@@ -99,8 +99,11 @@ int main(int argc, const char **argv)
 	} else if (!strcmp(argv[1], "json-get") && argc > 2) {
 		json_get(argv[2]);
 	} else if (!strcmp(argv[1], "color")) {
-		struct repo *r = argc > 2 && !strcmp(argv[2], "--no-repo") ? NULL : repo_open();
 		struct strbuf sb = STRBUF_INIT;
+		struct repo *r = argc > 2 && !strcmp(argv[2], "--no-repo") ? NULL : repo_open(&sb);
+
+		if (!r && sb.len)
+			die("%s", sb.buf);
 
 		color_init(r, "undertaker", 1);
 		strbuf_add_colored(&sb, COLOR_RED, "dead");

@@ -14,7 +14,13 @@ int main(int argc, const char **argv)
 	set_program_name("git undertaker");
 	for (int i = 1; i < argc; i++)
 		strvec_push(&args, argv[i]);
-	r = repo_open();
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		r = repo_open(&why);
+		if (!r)
+			die("%s", why.buf);
+	}
 	ret = repo_parse_revisions(r, &args, &list);
 	for (size_t i = 0; !ret && i < list.nr; i++) {
 		char hex[GIT_OID_HEXSZ + 1];

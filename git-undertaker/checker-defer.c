@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A side of a commit, or a census, architecture-major: each file is taken
+ * on the primary architecture by the workers, and those that need others
+ * wait; then each other model is built, asked by every file waiting for it
+ * and freed before the next (checker-internal.h).
+ */
+#include "checker-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parallel.h"
+#include "process.h"
+
+/* A C file (an, f) or a Kconfig file (kr) of a side that waits for models. */
+struct checker_deferred {
+	struct analysis *an;
+	struct cpp_file *f;
+	struct kcheck_run *kr;
+};
+
+/* The model its next step asks, or ANALYZE_DONE (KCHECK_DONE is the same). */
+static size_t deferred_next(const struct checker_deferred *df)
+{
+	return df->kr ? kcheck_next(df->kr) : analyze_next(df->an);
+}
+
+void checker_defer_begin(struct checker_results *res)
+{
+	res->deferring = 1;
+}
+
+/* Keeps a file for checker_defer_resolve; an or kr is set. */
+static void defer_add(struct checker_results *res, struct analysis *an, struct cpp_file *f,
+		      struct kcheck_run *kr)
+{
+	pthread_mutex_lock(&res->lock);
+	ALLOC_GROW(res->deferred, res->nr_deferred + 1, res->alloc_deferred);
+	res->deferred[res->nr_deferred].an = an;
+	res->deferred[res->nr_deferred].f = f;
+	res->deferred[res->nr_deferred++].kr = kr;
+	pthread_mutex_unlock(&res->lock);
+}
+
+/*
+ * A C file of a side whose analysis is deferred: its step on the primary
+ * architecture now, on this worker; the others' in checker_defer_resolve,
+ * when `l` is filled. Most files need no other.
+ */
+void checker_defer_file(struct checker_worker *w, struct trees *ms, const char *path,
+			const struct blob *blob, const struct analyze_options *aopt,
+			struct defect_list *l)
+{
+	struct cpp_file *f = analyze_scan(&ms->tm, path, blob->data, blob->size);
+	struct analysis *an = analyze_begin(&ms->tm, path, f, aopt, l, &w->input_errors);
+
+	if (analyze_next(an) == ms->tm.primary)
+		analyze_step(an);
+	if (analyze_next(an) == ANALYZE_DONE) {
+		analyze_finish(an);
+		cpp_file_free(f);
+		return;
+	}
+	defer_add(w->results, an, f, NULL);
+}
+
+/* A Kconfig file or defconfig of a side, the same way (kcheck_begin). */
+void checker_defer_kcheck(struct checker_worker *w, struct trees *ms, const char *path,
+			  const struct blob *blob, const struct kcheck_options *kopt,
+			  struct defect_list *l)
+{
+	struct kcheck_run *kr = kcheck_begin(&ms->tm, path, blob->data, blob->size, kopt, l);
+
+	if (kcheck_next(kr) == ms->tm.primary)
+		kcheck_step(kr);
+	if (kcheck_next(kr) == KCHECK_DONE) {
+		kcheck_finish(kr);
+		return;
+	}
+	defer_add(w->results, NULL, NULL, kr);
+}
+
+struct prefetch {
+	struct trees *owner;
+	size_t a;
+};
+
+/* The model a of shared trees built beside the caller (parallel_start), and its Kbuild map. */
+static void prefetch_model(size_t j, void *data)
+{
+	struct prefetch *p = data;
+	struct tree_models *tm = &p->owner->tm;
+
+	tm->hold(tm->data, p->a);
+	if (trees_model(p->owner, p->a))
+		trees_kbuild(p->owner, p->a);
+	tm->release(tm->data, p->a);
+}
+
+/* The model of checker_defer_resolve's g-th step: the primary one first, then by index. */
+static size_t step_model(size_t g, size_t primary)
+{
+	return !g ? primary : g - 1 < primary ? g - 1 : g;
+}
+
+/* Every deferred file that asks model a next takes its step on it. */
+static void deferred_steps(struct checker_results *res, size_t a)
+{
+	for (size_t p = 0; p < res->nr_deferred; p++) {
+		struct checker_deferred *df = &res->deferred[p];
+
+		if (deferred_next(df) != a)
+			continue;
+		if (df->kr)
+			kcheck_step(df->kr);
+		else
+			analyze_step(df->an);
+	}
+}
+
+/* The deferred files' defects (none when interrupted), and the list emptied. */
+static void deferred_finish(struct checker_results *res)
+{
+	for (size_t p = 0; p < res->nr_deferred; p++) {
+		struct checker_deferred *df = &res->deferred[p];
+
+		if (df->kr)
+			process_interrupted() ? kcheck_abandon(df->kr) : kcheck_finish(df->kr);
+		else
+			process_interrupted() ? analyze_abandon(df->an) : analyze_finish(df->an);
+		cpp_file_free(df->f);
+	}
+	free(res->deferred);
+	res->deferred = NULL;
+	res->nr_deferred = res->alloc_deferred = 0;
+}
+
+/*
+ * The primary one first, then by index, as each file's scope goes: model
+ * `a` is built, asked by every file that needs it and freed before the
+ * next, so that one model of the side besides the primary one is alive at
+ * a time instead of one per architecture (with `ahead`, two). A file whose
+ * next architecture the index order has passed takes it in another round.
+ */
+void checker_defer_resolve(struct checker_results *res, struct trees *owner,
+			   checker_model_fn own, void *data, int ahead)
+{
+	size_t n = trees_nr_models(owner), primary = owner->tm.primary;
+	int left = 1;
+
+	/* The next model is built on another thread only when the models are shared. */
+	ahead = ahead && own && owner->tm.hold;
+	res->deferring = 0;
+	while (left && !process_interrupted()) {
+		left = 0;
+		for (size_t g = 0; g < n && !process_interrupted(); g++) {
+			size_t a = step_model(g, primary);
+			struct prefetch pf = { owner, g + 1 < n ? step_model(g + 1, primary) : n };
+			struct parallel_task *task = ahead && pf.a < n ?
+				parallel_start(prefetch_model, &pf) : NULL;
+
+			deferred_steps(res, a);
+			if (own)
+				own(a, data);
+			parallel_join(task);
+			trees_release_model(owner, a);
+		}
+		own = NULL;
+		ahead = 0;
+		for (size_t p = 0; p < res->nr_deferred; p++)
+			left |= deferred_next(&res->deferred[p]) != ANALYZE_DONE;
+	}
+	deferred_finish(res);
+}
