@@ -19,7 +19,7 @@ struct subtree {
 struct commit_info {
 	struct buildfiles_info info;
 	struct strmap kconfig_defined, cmdline_defined, arch_mentions, cpp_suffixes;
-	struct strmap kconfig_test_inputs;	/* path → "1" (owned) */
+	struct strmap kconfig_outside;	/* path → "test" or "orphan ,A,B," (owned) */
 	struct strvec locations;	/* owns the values of both maps */
 };
 
@@ -137,7 +137,7 @@ static void free_commit_info(void *p)
 	strmap_clear(&ci->kconfig_defined, NULL);
 	strmap_clear(&ci->cmdline_defined, NULL);
 	strmap_clear(&ci->arch_mentions, free);
-	strmap_clear(&ci->kconfig_test_inputs, free);
+	strmap_clear(&ci->kconfig_outside, free);
 	strmap_clear(&ci->cpp_suffixes, NULL);
 	strvec_clear(&ci->locations);
 	free(ci);
@@ -341,13 +341,26 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	return names;
 }
 
+/* "orphan ,A,B,": the names a Kconfig file outside the model defines itself. */
+static char *orphan_names(struct buildfiles *b, const char *id)
+{
+	const struct strvec *names = blob_names(b, id, NULL, 'k');
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "orphan ,");
+	for (size_t j = 0; j < names->nr; j++)
+		strbuf_addf(&sb, "%.*s,", (int)strcspn(names->v[j], " "), names->v[j]);
+	return strbuf_detach(&sb, NULL);
+}
+
 /*
  * The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model
- * into *out; the paths of the others under a test directory (kconfig's test
- * inputs) into *tests.
+ * into *out; the paths of the others into *outside, "test" for those under a
+ * test directory (kconfig's test inputs), "orphan ,A,B," for the others
+ * with the names they define.
  */
 static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, struct strvec *out,
-			      struct strmap *tests)
+			      struct strmap *outside)
 {
 	struct buildfiles_kconfig_file *files = xcalloc(ids->nr ? ids->nr : 1, sizeof(*files));
 	char *in = xcalloc(ids->nr ? ids->nr : 1, 1);
@@ -363,7 +376,9 @@ static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, st
 		if (in[i])
 			strvec_push(out, ids->v[i]);
 		else if (in_test_directory(path, slash ? slash : path))
-			free(strmap_put(tests, path, xstrdup("1")));
+			free(strmap_put(outside, path, xstrdup("test")));
+		else
+			free(strmap_put(outside, path, orphan_names(b, ids->v[i])));
 	}
 	free(files);
 	free(in);
@@ -548,7 +563,7 @@ static void save_info(struct buildfiles *b, const struct commit_info *ci, const 
 	put_map(&sb, &ci->kconfig_defined);
 	put_map(&sb, &ci->cmdline_defined);
 	put_map(&sb, &ci->arch_mentions);
-	put_map(&sb, &ci->kconfig_test_inputs);
+	put_map(&sb, &ci->kconfig_outside);
 	put_map(&sb, &ci->cpp_suffixes);
 	key = info_key(b, digest);
 	diskcache_write(b->diskcache, "buildfiles", key, sb.buf, sb.len);
@@ -577,7 +592,7 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	get_map(&rd, ci, &ci->kconfig_defined, 0);
 	get_map(&rd, ci, &ci->cmdline_defined, 0);
 	get_map(&rd, ci, &ci->arch_mentions, 1);
-	get_map(&rd, ci, &ci->kconfig_test_inputs, 1);
+	get_map(&rd, ci, &ci->kconfig_outside, 1);
 	get_map(&rd, ci, &ci->cpp_suffixes, 0);
 	strbuf_release(&sb);
 	if (!diskcache_reader_done(&rd)) {
@@ -671,7 +686,7 @@ static struct commit_info *known_info(struct buildfiles *b, const char *hex)
 	ci->info.cpp_suffixes = &ci->cpp_suffixes;
 	ci->info.kconfig_defined = &ci->kconfig_defined;
 	ci->info.arch_mentions = &ci->arch_mentions;
-	ci->info.kconfig_test_inputs = &ci->kconfig_test_inputs;
+	ci->info.kconfig_outside = &ci->kconfig_outside;
 	ci->info.cmdline_defined = &ci->cmdline_defined;
 	strmap_put(&b->by_digest, hex, ci);
 	return ci;
@@ -730,7 +745,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
-		model_kconfig_ids(b, &root->kconfig_ids, &model_ids, &ci->kconfig_test_inputs);
+		model_kconfig_ids(b, &root->kconfig_ids, &model_ids, &ci->kconfig_outside);
 		collect(b, ci, &model_ids, NULL, 'k', &ci->kconfig_defined);
 		strvec_clear(&model_ids);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
@@ -739,7 +754,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 		ci->info.cpp_suffixes = &ci->cpp_suffixes;
 		ci->info.kconfig_defined = &ci->kconfig_defined;
 		ci->info.arch_mentions = &ci->arch_mentions;
-		ci->info.kconfig_test_inputs = &ci->kconfig_test_inputs;
+		ci->info.kconfig_outside = &ci->kconfig_outside;
 		ci->info.cmdline_defined = &ci->cmdline_defined;
 		ci->info.nr_kconfig = root->kconfig_ids.nr;
 		ci->info.nr_makefiles = root->makefile_ids.nr;

@@ -26,11 +26,14 @@ struct buildfiles_info {
 	/* name → ",arm,arm64," : the architectures whose arch/<a>/ Kconfig files name it */
 	const struct strmap *arch_mentions;
 	/*
-	 * path → "1": the Kconfig files outside the Kconfig model
-	 * (buildfiles_model_files) under a directory named test or tests:
-	 * a tool's test inputs (kconfig's scripts/kconfig/tests/<case>/)
+	 * path → "test" or "orphan ,A,B,": the Kconfig files outside the Kconfig
+	 * model (buildfiles_model_files), "test" under a directory named test
+	 * or tests (a tool's test inputs: kconfig's scripts/kconfig/tests/),
+	 * "orphan" elsewhere (a board's Kconfig that no source line names, a
+	 * document's example such as Linux's Documentation/kbuild/Kconfig.*),
+	 * with the names (without CONFIG_) that the file defines itself
 	 */
-	const struct strmap *kconfig_test_inputs;
+	const struct strmap *kconfig_outside;
 	/*
 	 * suffix ("dts", "lds", "asl", "env") → "path:line" of a Makefile rule
 	 * that runs files of that suffix through cpp (buildfiles_cpp_suffixes);

@@ -870,7 +870,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 				      env->diskcache, &t->build_defined);
 		t->tm.cmdline_defined = &t->build_defined;
 		t->tm.arch_mentions = bf->arch_mentions;
-		t->tm.kconfig_test_inputs = bf->kconfig_test_inputs;
+		t->tm.kconfig_outside = bf->kconfig_outside;
 	}
 	return t;
 }

@@ -110,11 +110,14 @@ test_expect_success '--explain does not offer the test input'"'"'s name as the n
 	! grep "scripts/kconfig/tests" out
 '
 
-test_expect_success 'a Kconfig file no source line names defines nothing, and is checked' '
+test_expect_success 'a Kconfig file no source line names defines nothing, and is checked with its own names' '
 	write_file board/orphan/Kconfig <<-\EOF &&
 	if TARGET_ORPHAN
 	config ORPHAN_OPT
 		bool "an option of a board nothing sources"
+	config ORPHAN_OTHER
+		bool "another, on the first"
+		depends on ORPHAN_OPT
 	endif
 	EOF
 	write_file orphan.c <<-\EOF &&
