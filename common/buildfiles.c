@@ -19,6 +19,7 @@ struct subtree {
 struct commit_info {
 	struct buildfiles_info info;
 	struct strmap kconfig_defined, cmdline_defined, arch_mentions, cpp_suffixes;
+	struct strmap kconfig_outside;	/* path → "test" or "orphan ,A,B," (owned) */
 	struct strvec locations;	/* owns the values of both maps */
 };
 
@@ -34,6 +35,7 @@ struct buildfiles {
 	struct strvec cpp_markers;
 	struct strmap cpp_rules;	/* blob id hex + 'c' → "suffix line" of its cpp rules */
 	struct diskcache *diskcache;	/* NULL: none */
+	char *srctree;			/* buildfiles_set_srctree */
 	/* buildfiles_kconfig_defines: the name asked, and per tree and blob id 1 (defines) or 2. */
 	char *defines_name;
 	struct strmap defines_trees, defines_blobs;
@@ -135,6 +137,7 @@ static void free_commit_info(void *p)
 	strmap_clear(&ci->kconfig_defined, NULL);
 	strmap_clear(&ci->cmdline_defined, NULL);
 	strmap_clear(&ci->arch_mentions, free);
+	strmap_clear(&ci->kconfig_outside, free);
 	strmap_clear(&ci->cpp_suffixes, NULL);
 	strvec_clear(&ci->locations);
 	free(ci);
@@ -199,6 +202,7 @@ void buildfiles_free(struct buildfiles *b)
 	strvec_clear(&b->cpp_markers);
 	strmap_clear(&b->cpp_rules, free_strvec);
 	free(b->defines_name);
+	free(b->srctree);
 	strmap_clear(&b->defines_trees, NULL);
 	strmap_clear(&b->defines_blobs, NULL);
 	pcre2_code_free(b->re_cmdline);
@@ -285,6 +289,12 @@ static void push_definition(const char *name, size_t len, int line, void *arg)
 	strvec_pushf(arg, "%.*s %d", (int)len, name, line);
 }
 
+/* Entries "s<path>", "r<path>" (relative to the file), "m" (a mainmenu). */
+static void push_source(int relative, const char *path, size_t len, void *arg)
+{
+	strvec_pushf(arg, "%c%.*s", relative < 0 ? 'm' : relative ? 'r' : 's', (int)len, path);
+}
+
 /*
  * The names a pattern's first group captures in a blob (re NULL: the names
  * its Kconfig lines define), memoized per blob and kind.
@@ -312,6 +322,8 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	/* Entries are "NAME LINE". */
 	if (!re && kind == 'k')
 		kconfig_text_for_each_definition(blob->data, blob->size, push_definition, names);
+	else if (!re && kind == 's')
+		kconfig_text_for_each_source(blob->data, blob->size, push_source, names);
 	else if (!re && kind == 'n')
 		buildfiles_cpp_markers(blob->data, blob->size, names);
 	else if (!re)
@@ -327,6 +339,49 @@ static const struct strvec *blob_names(struct buildfiles *b, const char *blob_he
 	}
 	blob_release(b->repo, blob);
 	return names;
+}
+
+/* "orphan ,A,B,": the names a Kconfig file outside the model defines itself. */
+static char *orphan_names(struct buildfiles *b, const char *id)
+{
+	const struct strvec *names = blob_names(b, id, NULL, 'k');
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "orphan ,");
+	for (size_t j = 0; j < names->nr; j++)
+		strbuf_addf(&sb, "%.*s,", (int)strcspn(names->v[j], " "), names->v[j]);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The files of `ids` ("<blob hex> <path>") that belong to the Kconfig model
+ * into *out; the paths of the others into *outside, "test" for those under a
+ * test directory (kconfig's test inputs), "orphan ,A,B," for the others
+ * with the names they define.
+ */
+static void model_kconfig_ids(struct buildfiles *b, const struct strvec *ids, struct strvec *out,
+			      struct strmap *outside)
+{
+	struct buildfiles_kconfig_file *files = xcalloc(ids->nr ? ids->nr : 1, sizeof(*files));
+	char *in = xcalloc(ids->nr ? ids->nr : 1, 1);
+
+	for (size_t i = 0; i < ids->nr; i++) {
+		files[i].path = ids->v[i] + 41;
+		files[i].sources = blob_names(b, ids->v[i], NULL, 's');
+	}
+	buildfiles_model_files(files, ids->nr, b->srctree, in);
+	for (size_t i = 0; i < ids->nr; i++) {
+		const char *path = ids->v[i] + 41, *slash = strrchr(path, '/');
+
+		if (in[i])
+			strvec_push(out, ids->v[i]);
+		else if (in_test_directory(path, slash ? slash : path))
+			free(strmap_put(outside, path, xstrdup("test")));
+		else
+			free(strmap_put(outside, path, orphan_names(b, ids->v[i])));
+	}
+	free(files);
+	free(in);
 }
 
 /* Fills `map` with NAME → "path:line" over the files `ids` ("<blob hex> <path>"). */
@@ -445,6 +500,18 @@ void buildfiles_set_diskcache(struct buildfiles *b, struct diskcache *dc)
 	b->diskcache = dc;
 }
 
+void buildfiles_set_srctree(struct buildfiles *b, const char *srctree)
+{
+	free(b->srctree);
+	b->srctree = srctree ? xstrdup(srctree) : NULL;
+}
+
+/* A scan's key in the disk cache: its digest, and the srctree its Kconfig model starts from. */
+static char *info_key(const struct buildfiles *b, const char *digest)
+{
+	return b->srctree ? xstrfmt("%s srctree=%s", digest, b->srctree) : xstrdup(digest);
+}
+
 /* Entries of the disk cache: a map's size, then name and value of each, sorted by name. */
 static void put_map(struct strbuf *sb, const struct strmap *map)
 {
@@ -489,14 +556,18 @@ static void get_map(struct diskcache_reader *rd, struct commit_info *ci, struct 
 static void save_info(struct buildfiles *b, const struct commit_info *ci, const char *digest)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *key;
 
 	diskcache_put_u64(&sb, ci->info.nr_kconfig);
 	diskcache_put_u64(&sb, ci->info.nr_makefiles);
 	put_map(&sb, &ci->kconfig_defined);
 	put_map(&sb, &ci->cmdline_defined);
 	put_map(&sb, &ci->arch_mentions);
+	put_map(&sb, &ci->kconfig_outside);
 	put_map(&sb, &ci->cpp_suffixes);
-	diskcache_write(b->diskcache, "buildfiles", digest, sb.buf, sb.len);
+	key = info_key(b, digest);
+	diskcache_write(b->diskcache, "buildfiles", key, sb.buf, sb.len);
+	free(key);
 	strbuf_release(&sb);
 }
 
@@ -506,8 +577,11 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	struct strbuf sb = STRBUF_INIT;
 	struct diskcache_reader rd;
 	struct commit_info *ci;
+	char *key = info_key(b, digest);
+	int found = diskcache_read(b->diskcache, "buildfiles", key, &sb) > 0;
 
-	if (diskcache_read(b->diskcache, "buildfiles", digest, &sb) <= 0) {
+	free(key);
+	if (!found) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -518,6 +592,7 @@ static struct commit_info *load_info(struct buildfiles *b, const char *digest)
 	get_map(&rd, ci, &ci->kconfig_defined, 0);
 	get_map(&rd, ci, &ci->cmdline_defined, 0);
 	get_map(&rd, ci, &ci->arch_mentions, 1);
+	get_map(&rd, ci, &ci->kconfig_outside, 1);
 	get_map(&rd, ci, &ci->cpp_suffixes, 0);
 	strbuf_release(&sb);
 	if (!diskcache_reader_done(&rd)) {
@@ -611,6 +686,7 @@ static struct commit_info *known_info(struct buildfiles *b, const char *hex)
 	ci->info.cpp_suffixes = &ci->cpp_suffixes;
 	ci->info.kconfig_defined = &ci->kconfig_defined;
 	ci->info.arch_mentions = &ci->arch_mentions;
+	ci->info.kconfig_outside = &ci->kconfig_outside;
 	ci->info.cmdline_defined = &ci->cmdline_defined;
 	strmap_put(&b->by_digest, hex, ci);
 	return ci;
@@ -639,6 +715,7 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 {
 	char hex[GIT_OID_HEXSZ + 1], tree_hex[GIT_OID_HEXSZ + 1];
 	struct commit_info *ci = NULL;
+	struct strvec model_ids = STRVEC_INIT;
 	struct subtree *root;
 	git_commit *c;
 
@@ -668,13 +745,16 @@ int buildfiles_get(struct buildfiles *b, const git_oid *commit, const struct bui
 	if (!ci) {
 		ci = xcalloc(1, sizeof(*ci));
 		ci->info.digest = root->digest;
-		collect(b, ci, &root->kconfig_ids, NULL, 'k', &ci->kconfig_defined);
+		model_kconfig_ids(b, &root->kconfig_ids, &model_ids, &ci->kconfig_outside);
+		collect(b, ci, &model_ids, NULL, 'k', &ci->kconfig_defined);
+		strvec_clear(&model_ids);
 		collect(b, ci, &root->makefile_ids, b->re_cmdline, 'm', &ci->cmdline_defined);
 		collect_arch_mentions(b, ci, &root->kconfig_ids);
 		collect_cpp(b, ci, &root->makefile_ids);
 		ci->info.cpp_suffixes = &ci->cpp_suffixes;
 		ci->info.kconfig_defined = &ci->kconfig_defined;
 		ci->info.arch_mentions = &ci->arch_mentions;
+		ci->info.kconfig_outside = &ci->kconfig_outside;
 		ci->info.cmdline_defined = &ci->cmdline_defined;
 		ci->info.nr_kconfig = root->kconfig_ids.nr;
 		ci->info.nr_makefiles = root->makefile_ids.nr;

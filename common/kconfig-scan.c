@@ -252,3 +252,63 @@ next:
 		p = eol < end ? eol + 1 : end;
 	}
 }
+
+/* The keywords of kconfig_text_for_each_source, and whether each is relative to its file. */
+static const struct {
+	const char *word;
+	int relative;
+} sourcing[] = {
+	{ "source", 0 }, { "osource", 0 }, { "gsource", 0 },
+	{ "rsource", 1 }, { "orsource", 1 }, { "grsource", 1 },
+	{ "mainmenu", -1 },
+};
+
+void kconfig_text_for_each_source(const char *data, size_t size,
+				  void (*fn)(int relative, const char *path, size_t len, void *arg),
+				  void *arg)
+{
+	int in_help = 0, help_ts = -1;
+
+	for (const char *p = data, *end = data + size; p < end;) {
+		int lines, ts;
+		const char *eol = logical_eol(p, end, &lines), *rest, *w, *q;
+
+		ts = scan_indent(p, eol, &rest);
+		if (in_help && rest < eol && !isspace((unsigned char)*rest)) {
+			if (help_ts < 0)
+				help_ts = ts;
+			if (ts && ts >= help_ts)
+				goto next;
+			in_help = 0;
+		}
+		for (w = rest; w < eol && (isalnum((unsigned char)*w) || *w == '_' || *w == '-'); w++)
+			;
+		if (word_is(rest, (size_t)(w - rest), "help") ||
+		    word_is(rest, (size_t)(w - rest), "---help---")) {
+			in_help = 1;
+			help_ts = -1;
+			goto next;
+		}
+		for (size_t k = 0; k < sizeof(sourcing) / sizeof(*sourcing); k++) {
+			if (!word_is(rest, (size_t)(w - rest), sourcing[k].word))
+				continue;
+			while (w < eol && (*w == ' ' || *w == '\t'))
+				w++;
+			if (sourcing[k].relative < 0) {
+				fn(-1, w, 0, arg);
+			} else if (w < eol && (*w == '"' || *w == '\'')) {
+				q = memchr(w + 1, *w, (size_t)(eol - w - 1));
+				if (q)
+					fn(sourcing[k].relative, w + 1, (size_t)(q - w - 1), arg);
+			} else if (w < eol && *w != '#') {
+				/* Unquoted, one word: kconfig's grammar takes it too. */
+				for (q = w; q < eol && !isspace((unsigned char)*q) && *q != '#'; q++)
+					;
+				fn(sourcing[k].relative, w, (size_t)(q - w), arg);
+			}
+			break;
+		}
+next:
+		p = eol < end ? eol + 1 : end;
+	}
+}

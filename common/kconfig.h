@@ -91,6 +91,16 @@ int kconfig_text_defines(const char *data, size_t size, const char *name);
 char *kconfig_text_definition_near(const char *data, size_t size, int line, int max_dist);
 
 /*
+ * kconfig_text_for_each_source: fn for each `source` statement (and its
+ * o-, g-, r- forms) outside help text, with its path as written (quotes
+ * off, macros in) and whether it is relative to the file (the r- forms);
+ * and for a `mainmenu` line, with relative -1 and an empty path.
+ */
+void kconfig_text_for_each_source(const char *data, size_t size,
+				  void (*fn)(int relative, const char *path, size_t len, void *arg),
+				  void *arg);
+
+/*
  * A symbol that a Kconfig statement names: in `depends on`, `select`,
  * `imply`, `visible if`, `if`, `default`, `def_bool`, `def_tristate`,
  * `range` and a prompt's `if` (strings, macros, numbers, y/m/n and help

@@ -10,7 +10,7 @@
 #include "diskcache.h"
 #include "model-internal.h"
 
-#define MODEL_SAVE_FORMAT 1
+#define MODEL_SAVE_FORMAT 2
 
 /* The index of `s` in the entry's string table (0: NULL), added when new. */
 static uint32_t string_index(struct strmap *index, struct strvec *table, const char *s)

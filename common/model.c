@@ -609,8 +609,9 @@ static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, 
  * An enumerable string option's "S=text" variables (model_string_values):
  * each holds exactly when the first active default gives that text, "" when
  * none is active, unless the user typed the value (S=*, only while a prompt
- * is visible: then every text a default gives is false, and a text no
- * default gives may hold). A chain of "no default active before this one"
+ * is visible: then any one text may hold, one a default gives elsewhere
+ * too, as U-Boot's defconfigs type SYS_VENDOR "BuR" at zynq's prompt, which
+ * BuR's am33xx boards give as a default). A chain of "no default active before this one"
  * keeps it linear in the defaults, however many texts there are.
  */
 static void encode_string_values(struct builder *b, const struct kconfig_symbol *s,
@@ -619,7 +620,7 @@ static void encode_string_values(struct builder *b, const struct kconfig_symbol 
 	struct logic *l = b->m->l;
 	struct strvec values = STRVEC_INIT;
 	struct strmap index = STRMAP_INIT;
-	formula none = LOGIC_TRUE, typed = LOGIC_FALSE, *eq;
+	formula none = LOGIC_TRUE, typed = LOGIC_FALSE, any = LOGIC_FALSE, *eq;
 
 	if (!model_string_values(s, &values))
 		return;
@@ -644,17 +645,23 @@ static void encode_string_values(struct builder *b, const struct kconfig_symbol 
 		}
 	}
 	for (size_t k = 0; k < values.nr; k++) {
-		formula f = eq[k];
+		formula f = eq[k], atom = named_atom(b, s->name, values.v[k]);
 
 		if (!*values.v[k])
 			f = logic_or(l, f, none);
-		model_add(b, logic_iff(l, named_atom(b, s->name, values.v[k]),
-				       logic_and(l, logic_not(typed), f)),
+		model_add(b, logic_implies(l, logic_not(typed), logic_iff(l, atom, f)),
 			  first_loc(s), ms->display, "default");
+		/* Typed, at most one text: no two of them (a chain, linear in the texts). */
+		model_add(b, logic_not(logic_and(l, any, atom)), first_loc(s), ms->display, "default");
+		any = logic_or(l, any, atom);
 	}
-	if (!strmap_contains(&index, ""))
-		model_add(b, logic_iff(l, named_atom(b, s->name, ""), logic_and(l, logic_not(typed), none)),
+	if (!strmap_contains(&index, "")) {
+		formula atom = named_atom(b, s->name, "");
+
+		model_add(b, logic_implies(l, logic_not(typed), logic_iff(l, atom, none)),
 			  first_loc(s), ms->display, "default");
+		model_add(b, logic_not(logic_and(l, any, atom)), first_loc(s), ms->display, "default");
+	}
 	free(eq);
 	strmap_clear(&index, NULL);
 	strvec_clear(&values);

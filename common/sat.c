@@ -1052,6 +1052,8 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->unsat = s->unsat;
 	st->sat_seconds = s->sat_seconds;
 	st->unsat_seconds = s->unsat_seconds;
+	st->decisions = s->ps ? picosat_decisions(s->ps) : 0;
+	st->propagations = s->ps ? picosat_propagations(s->ps) : 0;
 }
 
 void sat_write_dimacs(const struct sat *s, FILE *out)

@@ -175,6 +175,8 @@ struct sat_stats {
 	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
 	double sat_seconds;	/* thread CPU time in solver calls that found a model */
 	double unsat_seconds;	/* and in those that did not */
+	/* picosat's own counts: the solver's work, whatever the machine's load */
+	unsigned long long decisions, propagations;
 };
 void sat_get_stats(const struct sat *s, struct sat_stats *st);
 

@@ -78,10 +78,12 @@ static void print_stats(struct arch_model *am, int stats)
 		fprintf(stderr, "%s: %zu solver calls, %zu answered by samples, "
 			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
 			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples, "
-			"%zu taken from other workers; %zu waits for another worker, %.3f s\n",
+			"%zu taken from other workers; %zu waits for another worker, %.3f s; "
+			"%llu decisions, %llu propagations\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
 			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds,
-			am->constant, st.pool, st.shared, am->waits, am->wait_seconds);
+			am->constant, st.pool, st.shared, am->waits, am->wait_seconds,
+			st.decisions, st.propagations);
 	}
 	am->stats_printed = 1;
 }
@@ -868,6 +870,7 @@ struct trees *trees_new(const struct trees_env *env, const git_oid *commit,
 				      env->diskcache, &t->build_defined);
 		t->tm.cmdline_defined = &t->build_defined;
 		t->tm.arch_mentions = bf->arch_mentions;
+		t->tm.kconfig_outside = bf->kconfig_outside;
 	}
 	return t;
 }
@@ -879,6 +882,8 @@ struct trees *trees_open(const struct trees_env *env, const git_oid *commit)
 	struct trees *t;
 
 	buildfiles_set_diskcache(b, env->diskcache);
+	if (env->project_config)
+		buildfiles_set_srctree(b, env->project_config->srctree);
 	if (buildfiles_get(b, commit, &bf) < 0) {
 		buildfiles_free(b);
 		return NULL;
@@ -1013,6 +1018,8 @@ void trees_cache_init(struct trees_cache *tc, const struct trees_env *env,
 	} else {
 		tc->buildfiles = buildfiles_new(env->repo);
 		buildfiles_set_diskcache(tc->buildfiles, env->diskcache);
+		if (env->project_config)
+			buildfiles_set_srctree(tc->buildfiles, env->project_config->srctree);
 		tc->own_buildfiles = 1;
 	}
 	if (!tc->env.kconfig_cache) {

@@ -62,6 +62,7 @@ struct tree_models {
 	const struct strmap *kconfig_defined;	/* buildfiles_info */
 	const struct strmap *cmdline_defined;
 	const struct strmap *arch_mentions;	/* buildfiles_info */
+	const struct strmap *kconfig_outside;	/* buildfiles_info */
 	/*
 	 * Kbuild's condition for a .c/.S file on architecture i (NULL when kbuild
 	 * says nothing of it: headers, trees without Kbuild, unlisted files).

@@ -35,8 +35,8 @@ void kcheck_dead_options(struct tree_models *tm, const char *path, const char *d
  * those still wanted in the walk's own order and appends the same defects
  * as the whole walk. The unmet walk takes its architectures in any order
  * (each one's findings are its own, combined in scope order at the end);
- * the options walk wants the next of its scope until an architecture
- * reads the file, then any it has not asked, until no option is left.
+ * so does the options walk, until its verdicts, taken in scope order as
+ * the answers come, leave no option (kcheck-options.c).
  */
 struct kcheck_unmet_walk;
 struct kcheck_unmet_walk *kcheck_unmet_begin(struct tree_models *tm, const char *path,

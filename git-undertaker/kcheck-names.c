@@ -19,7 +19,19 @@ struct undefined_scan {
 	struct defect_list *out;
 	struct defect *cur;	/* the defect of the statement being scanned */
 	int cur_line;
+	/* A file outside the Kconfig model, a tree of its own: ",A,B," its own names, or NULL. */
+	const char *own;
 };
+
+static int own_name(const char *own, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = own ? strstr(own, name) : NULL; p; p = strstr(p + 1, name))
+		if (p[-1] == ',' && p[len] == ',')
+			return 1;
+	return 0;
+}
 
 /* A statement as one line: a backslash-newline and the indent after it become one space. */
 static char *one_line(const char *text, size_t len)
@@ -47,6 +59,7 @@ static void undefined_ref(const struct kconfig_text_ref *ref, void *arg)
 	struct defect *d = us->cur_line == ref->line ? us->cur : NULL;
 
 	if (trees_kconfig_defines(us->tm, name) ||
+	    own_name(us->own, name + 7) ||
 	    (d && kcheck_has_name(&d->missing, name))) {
 		free(name);
 		return;
@@ -69,6 +82,10 @@ void kcheck_names(struct tree_models *tm, const char *path, const char *data, si
 		  const struct kcheck_options *opt, struct defect_list *out)
 {
 	struct undefined_scan us = { .tm = tm, .path = path, .opt = opt, .out = out };
+
+	us.own = tm->kconfig_outside ? strmap_get(tm->kconfig_outside, path) : NULL;
+	if (us.own)
+		us.own = strchr(us.own, ',');
 
 	kconfig_text_for_each_reference(data, size, undefined_ref, &us);
 }

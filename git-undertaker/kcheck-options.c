@@ -76,58 +76,133 @@ static int switched_off(const struct kconfig_expr *e, int depth)
 	return 0;
 }
 
-/* One architecture's verdicts on the options of `path` it reads. */
-static void options_on(struct tree_models *tm, struct arch_model *am, const char *path,
-			 struct strmap *states, struct strvec *order)
+/* What one architecture says of an option of the file it reads (kcheck_options_on). */
+struct option_answer {
+	int line;
+	const char *keyword;
+	char *name, *dep;		/* its dependency as Kconfig text, or NULL */
+	int eligible;			/* a prompt and no choice: may be undead */
+	int has_prompt;			/* the symbol's, on this architecture */
+	int alive, undead;		/* its dependency may hold; it is on in every configuration */
+	struct strvec missing;
+};
+
+/* One architecture's answers, in its definitions' order; `asked` once it was asked. */
+struct arch_answers {
+	int asked;
+	struct option_answer *v;
+	size_t nr;
+};
+
+/*
+ * The questions of the options of `path` on one architecture, but those
+ * whose answers the verdicts cannot use: `states` holds the verdicts of
+ * architectures before this one in the walk's order, and they only go
+ * from dead to alive and from undead to not (an option dead so far is not
+ * undead). An option dead here is not undead here either: its condition
+ * never holds, so it is off in some configuration.
+ */
+static void answer_options(struct tree_models *tm, struct arch_model *am, const char *path,
+			   const struct strmap *states, struct arch_answers *out)
 {
 	struct kconfig_definition *const *defs;
 	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
 	struct strbuf key = STRBUF_INIT;
 
+	out->v = xcalloc(nr + 1, sizeof(*out->v));
 	for (size_t i = 0; i < nr; i++) {
 		const struct kconfig_definition *d = defs[i];
-		struct option_state *os;
+		struct option_answer *oa = &out->v[out->nr];
+		const struct option_state *os;
 		formula d1, d2;
 
 		if (!d->symbol || !kcheck_is_tristate_logic(d->symbol) || switched_off(d->dep, 0))
 			continue;
-		strbuf_reset(&key);
-		strbuf_addf(&key, "%d %s", d->loc.line, d->symbol->name);
-		os = strmap_get(states, key.buf);
-		if (!os) {
+		out->nr++;
+		oa->line = d->loc.line;
+		oa->keyword = d->kind == KDEF_MENUCONFIG ? "menuconfig" : "config";
+		oa->name = xstrdup(d->symbol->name);
+		if (d->dep) {
 			struct strbuf sb = STRBUF_INIT;
 
-			os = xcalloc(1, sizeof(*os));
-			os->line = d->loc.line;
-			os->keyword = d->kind == KDEF_MENUCONFIG ? "menuconfig" : "config";
-			os->name = xstrdup(d->symbol->name);
-			if (d->dep) {
-				kconfig_expr_print(d->dep, &sb);
-				os->dep = strbuf_detach(&sb, NULL);
-			}
-			os->dead = 1;
-			os->undead = d->nr_prompts && !d->choice;
-			missing_names(tm, d->dep, &os->missing);
-			strmap_put(states, key.buf, os);
-			strvec_push(order, key.buf);
+			kconfig_expr_print(d->dep, &sb);
+			oa->dep = strbuf_detach(&sb, NULL);
 		}
-		os->seen = 1;
-		if (os->dead) {
+		oa->eligible = d->nr_prompts && !d->choice;
+		oa->has_prompt = has_prompt(d->symbol);
+		missing_names(tm, d->dep, &oa->missing);
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%d %s", oa->line, oa->name);
+		os = strmap_get(states, key.buf);
+		oa->alive = 1;
+		if (!os || os->dead) {
 			model_definition_dep(am->model, d->index, &d1, &d2);
-			os->dead = !arch_model_satisfiable(am, d1);
+			oa->alive = arch_model_satisfiable(am, d1);
 		}
-		if (os->undead && !os->dead && has_prompt(d->symbol)) {
+		if (oa->has_prompt && oa->alive && (!os || os->undead)) {
 			char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
 			int defined;
 			formula on = logic_or(am->logic, model_config(am->model, y, &defined),
 					      model_config(am->model, m, &defined));
 
-			os->undead = !arch_model_satisfiable(am, logic_not(on));
+			oa->undead = !arch_model_satisfiable(am, logic_not(on));
 			free(y);
 			free(m);
-		} else {
-			os->undead = 0;
 		}
+	}
+	strbuf_release(&key);
+}
+
+static void answers_clear(struct arch_answers *aa)
+{
+	for (size_t i = 0; i < aa->nr; i++) {
+		free(aa->v[i].name);
+		free(aa->v[i].dep);
+		strvec_clear(&aa->v[i].missing);
+	}
+	free(aa->v);
+	aa->v = NULL;
+	aa->nr = 0;
+}
+
+/*
+ * One architecture's verdicts, in the walk's order: an option's text and
+ * place are those of the first architecture that has it; it is dead while
+ * dead on every one, undead while alive on that first and undead on every
+ * one with a prompt.
+ */
+static void options_apply(const struct arch_answers *aa, struct strmap *states,
+			  struct strvec *order)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < aa->nr; i++) {
+		const struct option_answer *oa = &aa->v[i];
+		struct option_state *os;
+
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%d %s", oa->line, oa->name);
+		os = strmap_get(states, key.buf);
+		if (!os) {
+			os = xcalloc(1, sizeof(*os));
+			os->line = oa->line;
+			os->keyword = oa->keyword;
+			os->name = xstrdup(oa->name);
+			os->dep = oa->dep ? xstrdup(oa->dep) : NULL;
+			os->dead = 1;
+			os->undead = oa->eligible;
+			for (size_t k = 0; k < oa->missing.nr; k++)
+				strvec_push(&os->missing, oa->missing.v[k]);
+			strmap_put(states, key.buf, os);
+			strvec_push(order, key.buf);
+		}
+		os->seen = 1;
+		if (os->dead)
+			os->dead = !oa->alive;
+		if (os->undead && !os->dead && oa->has_prompt)
+			os->undead = oa->undead;
+		else
+			os->undead = 0;
 	}
 	strbuf_release(&key);
 }
@@ -171,21 +246,24 @@ static void add_option_defects(struct tree_models *tm, const char *path, struct 
  * architecture that reads the file: the primary one first, then those its
  * symbols point to, then the others, stopping when none is left.
  *
- * The walk goes one architecture at a time, in that order until one reads
- * the file; then in any order (kcheck_options_wants): an option is dead
- * when it is dead on every architecture that reads the file, undead when
- * it is alive on that first one and undead on every one, and the walk
- * goes on while one is left, so whatever the order the same architectures
- * decide. The first reader alone gives an option its text and its place.
+ * The walk's verdicts go in that order (options_apply, one architecture
+ * after the other, until an architecture that reads the file leaves no
+ * option dead or undead), but the architectures are asked in any order
+ * (kcheck_options_wants: any not asked while the verdicts go on), each
+ * one's answers kept until their turn: a census that builds the models
+ * one after the other, in index order, asks each file's options in one
+ * round of builds, not one round per architecture out of index order.
+ * An architecture asked beyond the point where the verdicts stop costs
+ * its questions and changes nothing.
  */
 struct kcheck_options_walk {
 	struct tree_models *tm;
 	char *path;
 	int explain;
 	size_t *scope, nr_scope;
-	char *asked;			/* by position in scope */
-	size_t k;			/* the first position not asked */
-	int ended;			/* no option left, or every position asked */
+	struct arch_answers *answers;	/* by position in scope */
+	size_t k;			/* the next position whose answers apply */
+	int ended;			/* no option left, or every position applied */
 	struct strmap states;
 	struct strvec order;
 };
@@ -211,7 +289,7 @@ struct kcheck_options_walk *kcheck_options_begin(struct tree_models *tm, const c
 		if (k == w->nr_scope)
 			w->scope[w->nr_scope++] = a;
 	}
-	w->asked = xcalloc(w->nr_scope + 1, 1);
+	w->answers = xcalloc(w->nr_scope + 1, sizeof(*w->answers));
 	w->ended = !w->nr_scope;
 	return w;
 }
@@ -220,45 +298,53 @@ int kcheck_options_wants(const struct kcheck_options_walk *w, size_t a)
 {
 	if (w->ended)
 		return 0;
-	/* Before the first reader, in order. */
-	if (!w->order.nr)
-		return w->scope[w->k] == a;
 	for (size_t k = w->k; k < w->nr_scope; k++)
 		if (w->scope[k] == a)
-			return !w->asked[k];
+			return !w->answers[k].asked;
 	return 0;
+}
+
+/* The verdicts of the answers in scope order, as far as they are there. */
+static void options_advance(struct kcheck_options_walk *w)
+{
+	while (!w->ended && w->k < w->nr_scope && w->answers[w->k].asked) {
+		int left = 0;
+
+		options_apply(&w->answers[w->k], &w->states, &w->order);
+		answers_clear(&w->answers[w->k]);
+		w->k++;
+		/* An architecture that does not read the file settles nothing. */
+		for (size_t i = 0; i < w->order.nr && !left; i++) {
+			const struct option_state *os = strmap_get(&w->states, w->order.v[i]);
+
+			left = os->dead || os->undead;
+		}
+		if (!left && w->order.nr)
+			w->ended = 1;
+	}
+	if (w->k == w->nr_scope)
+		w->ended = 1;
 }
 
 void kcheck_options_on(struct kcheck_options_walk *w, size_t a)
 {
 	struct tree_models *tm = w->tm;
 	struct arch_model *am;
-	int left = 0;
 	size_t k = w->k;
 
 	if (!kcheck_options_wants(w, a))
 		return;
 	while (w->scope[k] != a)
 		k++;
-	w->asked[k] = 1;
-	while (w->k < w->nr_scope && w->asked[w->k])
-		w->k++;
-	w->ended = w->k == w->nr_scope;
+	w->answers[k].asked = 1;
 	if (tm->hold)
 		tm->hold(tm->data, a);
 	am = tm->get(tm->data, a);
 	if (am && am->model && am->kconfig)
-		options_on(tm, am, w->path, &w->states, &w->order);
+		answer_options(tm, am, w->path, &w->states, &w->answers[k]);
 	if (tm->release)
 		tm->release(tm->data, a);
-	/* An architecture that does not read the file settles nothing. */
-	for (size_t i = 0; i < w->order.nr && !left; i++) {
-		const struct option_state *os = strmap_get(&w->states, w->order.v[i]);
-
-		left = os->dead || os->undead;
-	}
-	if (!left && w->order.nr)
-		w->ended = 1;
+	options_advance(w);
 }
 
 void kcheck_options_end(struct kcheck_options_walk *w, struct defect_list *out)
@@ -283,7 +369,9 @@ void kcheck_options_free(struct kcheck_options_walk *w)
 	}
 	strmap_clear(&w->states, NULL);
 	strvec_clear(&w->order);
-	free(w->asked);
+	for (size_t k = 0; k < w->nr_scope; k++)
+		answers_clear(&w->answers[k]);
+	free(w->answers);
 	free(w->scope);
 	free(w->path);
 	free(w);

@@ -53,6 +53,7 @@ struct kcheck_run *kcheck_begin(struct tree_models *tm, const char *path, const 
 				struct defect_list *out)
 {
 	struct kcheck_run *r = xcalloc(1, sizeof(*r));
+	const char *outside;
 
 	r->tm = tm;
 	r->out = out;
@@ -63,6 +64,13 @@ struct kcheck_run *kcheck_begin(struct tree_models *tm, const char *path, const 
 		kcheck_dropped(tm, path, data, size, opt, out);
 		return r;
 	}
+	/*
+	 * kconfig's test inputs: no file of the tree. An orphan is, but a
+	 * tree of its own: its own names count (kcheck_names).
+	 */
+	outside = tm->kconfig_outside ? strmap_get(tm->kconfig_outside, path) : NULL;
+	if (outside && !strcmp(outside, "test"))
+		return r;
 	kcheck_names(tm, path, data, size, opt, out);
 	if (tm->get) {
 		r->unmet = kcheck_unmet_begin(tm, path, data, size);

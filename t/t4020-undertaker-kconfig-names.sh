@@ -9,6 +9,7 @@ test_expect_success 'setup' '
 	config OLD_NAME
 		bool "old"
 	source "drivers/Kconfig"
+	osource "Kconfig.side"
 	EOF
 	write_file drivers/Kconfig <<-\EOF &&
 	config DRV

@@ -238,4 +238,37 @@ test_expect_success KCONF 'kconfig keeps a typed board name under the SoC, and n
 	grep "^CONFIG_SYS_BOARD=\"x\"\$" .config
 '
 
+# U-Boot's BuR zynq boards: SYS_VENDOR typed "BuR" at zynq's prompt, a text
+# BuR's am33xx boards give as a default under their own targets; the option
+# that depends on it is alive, and a defconfig that types it keeps it.
+test_expect_success 'a typed text that a default gives elsewhere may hold' '
+	cat >>Kconfig <<-\EOF &&
+	config OTHER
+		bool "another vendor for board y"
+		depends on TARGET_Y
+	if OTHER
+	config SYS_VENDOR
+		default "w"
+	endif
+	config ON_W
+		bool "a feature of vendor w under the SoC"
+		depends on TARGET_M_SOC && SYS_VENDOR = "w"
+	EOF
+	write_file configs/w_defconfig <<-\EOF &&
+	CONFIG_TARGET_Z=y
+	CONFIG_TARGET_M_SOC=y
+	CONFIG_SYS_VENDOR="w"
+	CONFIG_ON_W=y
+	EOF
+	git add . && test_tick && git commit -q -m "typed w" &&
+	git undertaker --no-notes --all HEAD -- Kconfig configs/ >out &&
+	test_must_be_empty out
+'
+
+test_expect_success KCONF 'kconfig keeps the typed text and the option on it' '
+	KCONFIG_ALLCONFIG=configs/w_defconfig "$KCONF" --alldefconfig Kconfig &&
+	grep "^CONFIG_SYS_VENDOR=\"w\"\$" .config &&
+	grep "^CONFIG_ON_W=y\$" .config
+'
+
 test_done
