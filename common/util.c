@@ -320,6 +320,14 @@ void strvec_sort(struct strvec *sv)
 		qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
 }
 
+int strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
 /* FNV-1a: short keys (symbol names, paths), good spread, no dependencies. */
 uint32_t strhash(const char *s, size_t len)
 {

@@ -105,6 +105,8 @@ void strvec_push(struct strvec *sv, const char *s);
 void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strvec_clear(struct strvec *sv);
 void strvec_sort(struct strvec *sv);
+/* Does sv hold s (compared as strings)? */
+int strvec_has(const struct strvec *sv, const char *s);
 
 /* A string-keyed hash map to void *; keys are copied and owned by the map. */
 struct strmap_entry {

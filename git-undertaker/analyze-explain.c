@@ -287,7 +287,7 @@ void analyze_explain_block(struct defect *d, struct file_state *fs, size_t i, en
 		explain_code(d, fs->path, fs->f, i);
 	/* The block's own missing names, and for a missing cause those of its #if chain. */
 	for (size_t k = 0; k < d->symbols.nr; k++)
-		if (analyze_has_name(&d->missing, d->symbols.v[k]) ||
+		if (strvec_has(&d->missing, d->symbols.v[k]) ||
 		    (cause == CAUSE_MISSING &&
 		     !trees_defines(tm, d->symbols.v[k])))
 			analyze_explain_missing(d, tm, d->symbols.v[k]);

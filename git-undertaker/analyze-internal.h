@@ -64,7 +64,6 @@ struct defect *analyze_add_defect(struct defect_list *out, const char *path,
 				  enum defect_kind kind);
 
 /* analyze-names.c. Is `name` in sv? */
-int analyze_has_name(const struct strvec *sv, const char *name);
 /*
  * The names of block i's condition and of the earlier arms of its chain,
  * nearest first, into d->symbols: at most MAX_DEFECT_SYMBOLS names from as

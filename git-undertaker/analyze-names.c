@@ -9,14 +9,6 @@
 #include <ctype.h>
 #include <string.h>
 
-int analyze_has_name(const struct strvec *sv, const char *name)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], name))
-			return 1;
-	return 0;
-}
-
 /*
  * The names of block i's condition and of the earlier arms of its chain,
  * nearest first: at most MAX_DEFECT_SYMBOLS names from as many arms.
@@ -29,7 +21,7 @@ void analyze_set_symbols(struct defect *d, const struct cpp_file *f, size_t i)
 		for (size_t k = 0; k < f->blocks[j].nr_symbols && d->symbols.nr < MAX_DEFECT_SYMBOLS; k++) {
 			const char *name = f->blocks[j].symbols[k].name;
 
-			if (!analyze_has_name(&d->symbols, name))
+			if (!strvec_has(&d->symbols, name))
 				strvec_push(&d->symbols, name);
 		}
 }

@@ -242,10 +242,8 @@ static size_t read_lines(const struct tree_models *tm, struct kconfig *kc, const
 
 static void add_name(struct strvec *sv, const char *name)
 {
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], name))
-			return;
-	strvec_push(sv, name);
+	if (!strvec_has(sv, name))
+		strvec_push(sv, name);
 }
 
 /*

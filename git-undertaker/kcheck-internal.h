@@ -9,7 +9,6 @@
 struct defect *kcheck_add_defect(struct defect_list *out, const char *path, int line,
 				 enum defect_kind kind, enum defect_cause cause);
 /* Is the name in sv? */
-int kcheck_has_name(const struct strvec *sv, const char *name);
 /* Is the symbol a bool or a tristate? */
 int kcheck_is_tristate_logic(const struct kconfig_symbol *s);
 

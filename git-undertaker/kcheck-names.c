@@ -60,7 +60,7 @@ static void undefined_ref(const struct kconfig_text_ref *ref, void *arg)
 
 	if (trees_kconfig_defines(us->tm, name) ||
 	    own_name(us->own, name + 7) ||
-	    (d && kcheck_has_name(&d->missing, name))) {
+	    (d && strvec_has(&d->missing, name))) {
 		free(name);
 		return;
 	}

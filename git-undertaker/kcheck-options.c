@@ -33,7 +33,7 @@ static void missing_names(const struct tree_models *tm, const struct kconfig_exp
 		if (e->sym->flags & (KSYM_CONST | KSYM_PROBE | KSYM_ENV))
 			return;
 		name = xstrfmt("CONFIG_%s", e->sym->name);
-		if (!trees_kconfig_defines(tm, name) && !kcheck_has_name(out, name))
+		if (!trees_kconfig_defines(tm, name) && !strvec_has(out, name))
 			strvec_push(out, name);
 		free(name);
 		return;

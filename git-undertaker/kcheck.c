@@ -28,14 +28,6 @@ struct defect *kcheck_add_defect(struct defect_list *out, const char *path, int 
 	return d;
 }
 
-int kcheck_has_name(const struct strvec *sv, const char *name)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], name))
-			return 1;
-	return 0;
-}
-
 int kcheck_is_tristate_logic(const struct kconfig_symbol *s)
 {
 	return s->type == KCONFIG_BOOL || s->type == KCONFIG_TRISTATE;
