@@ -115,12 +115,12 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 #define SAT_MAX_WITNESSES 4096
 void sat_set_witnesses(struct sat *s, size_t n);
 /*
- * Decisions take random phases (picosat's own seeded generator, so a run is
- * repeatable) instead of false first: the models found, and so the witnesses,
- * differ more from each other and answer more later questions. The phases
- * picosat saves from one model are dropped before each sat_satisfiable()
- * solve, or each model would be much like the last. Answers do not change,
- * only which model a satisfiable solve returns.
+ * Decisions take random phases instead of false first: the models found,
+ * and so the witnesses, differ more from each other and answer more later
+ * questions. After each model, before the next sat_satisfiable() solve,
+ * every variable gets a new phase from the solver's own seeded generator
+ * (so a run is repeatable), or each model would be much like the last.
+ * Answers do not change, only which model a satisfiable solve returns.
  */
 void sat_set_random_phase(struct sat *s);
 /*
