@@ -50,55 +50,71 @@ static int class_match(const char *p, char c, const char **end)
 	return hit != neg;
 }
 
+/*
+ * Matching pat[pi..] against path[si..], each pair decided once (memo: 0
+ * unknown, 1 no, 2 yes): a `source` line with many variables or stars, as a
+ * hostile tree may write, costs the product of the two lengths, not the
+ * number of ways to split the path (14 variables against a path of 90
+ * characters did not end in 20 s).
+ */
+struct path_matcher {
+	const char *pat, *path;
+	size_t plen, slen;
+	unsigned char *memo;
+};
+
+static int match_from(struct path_matcher *m, size_t pi, size_t si)
+{
+	unsigned char *memo = &m->memo[pi * (m->slen + 1) + si];
+	const char *pat = m->pat + pi, *path = m->path + si, *end;
+	int r = 0, c;
+
+	if (*memo)
+		return *memo == 2;
+	switch (*pat) {
+	case '\0':
+		r = !*path;
+		break;
+	case ANY_PATH:
+		/* Empty, with the '/' after it: $(ZEPHYR_BASE)/Kconfig is Kconfig. */
+		r = (pat[1] == '/' && match_from(m, pi + 2, si)) || match_from(m, pi + 1, si) ||
+		    (*path && match_from(m, pi, si + 1));
+		break;
+	case '*':
+		r = match_from(m, pi + 1, si) || (*path && *path != '/' && match_from(m, pi, si + 1));
+		break;
+	case '?':
+		r = *path && *path != '/' && match_from(m, pi + 1, si + 1);
+		break;
+	case '[':
+		if (!*path || *path == '/')
+			break;
+		c = class_match(pat, *path, &end);
+		if (c < 0)
+			r = *path == '[' && match_from(m, pi + 1, si + 1);
+		else
+			r = c && match_from(m, (size_t)(end - m->pat), si + 1);
+		break;
+	default:
+		r = *pat == *path && match_from(m, pi + 1, si + 1);
+	}
+	*memo = r ? 2 : 1;
+	return r;
+}
+
 /* Does `path` match `pat` (fnmatch with FNM_PATHNAME, and ANY_PATH)? */
 static int path_match(const char *pat, const char *path)
 {
-	for (;; pat++, path++) {
-		const char *end;
-		int m;
+	struct path_matcher m = { pat, path, strlen(pat), strlen(path), NULL };
+	int r;
 
-		switch (*pat) {
-		case '\0':
-			return !*path;
-		case ANY_PATH:
-			/* Empty, with the '/' after it: $(ZEPHYR_BASE)/Kconfig is Kconfig. */
-			if (pat[1] == '/' && path_match(pat + 2, path))
-				return 1;
-			for (const char *s = path;; s++) {
-				if (path_match(pat + 1, s))
-					return 1;
-				if (!*s)
-					return 0;
-			}
-		case '*':
-			for (const char *s = path;; s++) {
-				if (path_match(pat + 1, s))
-					return 1;
-				if (!*s || *s == '/')
-					return 0;
-			}
-		case '?':
-			if (!*path || *path == '/')
-				return 0;
-			break;
-		case '[':
-			if (!*path || *path == '/')
-				return 0;
-			m = class_match(pat, *path, &end);
-			if (m < 0) {
-				if (*path != '[')
-					return 0;
-				break;
-			}
-			if (!m)
-				return 0;
-			pat = end - 1;
-			break;
-		default:
-			if (*pat != *path)
-				return 0;
-		}
-	}
+	/* Longer than any path a file may have (and a recursion as deep): no match. */
+	if (m.plen > 4096 || m.slen > 4096)
+		return 0;
+	m.memo = xcalloc((m.plen + 1) * (m.slen + 1), 1);
+	r = match_from(&m, 0, 0);
+	free(m.memo);
+	return r;
 }
 
 /* "a/./b/../c" -> "a/c" (a ".." above the top is dropped). */

@@ -141,4 +141,22 @@ test_expect_success 'a file of the test input that the tree sources defines its 
 	! grep CONFIG_INC_ONLY out
 '
 
+# A source path with many variables against deep paths: each variable may
+# stand for any part of a path, and trying every split took longer than
+# any user waits (14 variables, a path of 90 characters: over 20 s).
+test_expect_success 'a source line of many variables is matched in time' '
+	git init -q vars &&
+	(
+		cd vars &&
+		printf "mainmenu \"m\"\nconfig A\n\tbool \"a\"\nsource \"\$(A)\$(B)\$(C)\$(D)\$(E)\$(F)\$(G)\$(H)\$(I)\$(J)\$(K)\$(L)\$(M)\$(N)x\"\n" >Kconfig &&
+		d=aaaaaaaaaa/bbbbbbbbbbbbbbb/cccccccccccccccccc/dddddddddddddddddddddd/eeeeeeeeeeeeeeeeeeeee &&
+		mkdir -p $d &&
+		printf "config B\n\tbool \"b\"\n" >$d/Kconfig &&
+		printf "#ifdef CONFIG_A\nint a;\n#endif\n" >a.c &&
+		git add . && test_tick && git commit -q -m vars &&
+		test_expect_code 1 timeout 20 git undertaker --no-notes --all HEAD >out 2>err &&
+		grep "^git undertaker: error: Kconfig:4: can.t open file" err
+	)
+'
+
 test_done
