@@ -397,7 +397,7 @@ static void dropped_suspects(struct model_defconfig *dc, const struct kconfig *k
 {
 	struct model_defconfig_question *q = xcalloc(nr + 1, sizeof(*q));
 	size_t *at = xcalloc(nr + 1, sizeof(*at)), n = 0;
-	char *shows = xcalloc(2 * nr + 1, 1), *want, *forced;
+	char *shows = xcalloc(nr + 1, 1), *can_show = xcalloc(nr + 1, 1), *want, *forced;
 
 	ss->from = xcalloc(nr + 1, sizeof(*ss->from));
 	ss->to = xcalloc(nr + 1, sizeof(*ss->to));
@@ -412,9 +412,9 @@ static void dropped_suspects(struct model_defconfig *dc, const struct kconfig *k
 		}
 	}
 	if (n)
-		model_defconfig_possible_each(dc, q, n, shows + nr);
+		model_defconfig_possible_each(dc, q, n, can_show);
 	for (size_t k = 0; k < n; k++)
-		shows[at[k]] = shows[nr + k];
+		shows[at[k]] = can_show[k];
 	for (size_t i = 0; i < nr; i++)
 		if (report[i])
 			line_suspects(dc, lines[i].sym, suspect_want(&lines[i]),
@@ -439,6 +439,7 @@ static void dropped_suspects(struct model_defconfig *dc, const struct kconfig *k
 	free(q);
 	free(at);
 	free(shows);
+	free(can_show);
 	free(want);
 	free(forced);
 }
