@@ -65,6 +65,8 @@ struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfi
 	dc->m = m;
 	dc->kc = kc;
 	dc->b = defconfig_builder(m, kc);
+	/* Most of a defconfig's questions fail by propagating its rules alone. */
+	sat_track_units(m->sat);
 	dc->user = xmalloc(kc->nr_symbols + 1);
 	memset(dc->user, -1, kc->nr_symbols + 1);
 	dc->chosen = xcalloc(kc->nr_choices + 1, sizeof(*dc->chosen));
@@ -432,7 +434,8 @@ int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_sy
 {
 	int q[2] = { dc->guard, sat_query_literal(dc->m->sat, question_formula(dc, s, value, visible)) };
 
-	return dc->guard && sat_solve(dc->m->sat, q, 2) == SAT_SAT;
+	return dc->guard && !sat_refuted(dc->m->sat, q, 1, q[1]) &&
+	       sat_solve(dc->m->sat, q, 2) == SAT_SAT;
 }
 
 void model_defconfig_possible_each(struct model_defconfig *dc,

@@ -69,6 +69,15 @@ void sat_prefer(struct sat *s, int lit, int on);
 enum { SAT_UNSAT = 0, SAT_SAT = 1 };
 /* Solves the base under assumptions (literals); SAT_SAT or SAT_UNSAT. */
 int sat_solve(struct sat *s, const int *assumptions, size_t nr);
+/*
+ * Unit propagation beside the solver from now on (sat-unit.h): a copy of
+ * the base and of every clause given to the solver after this call.
+ * sat_refuted() says 1 when propagating the assumptions and lit alone
+ * falsifies one of them, so that sat_solve() would say unsatisfiable, and
+ * 0 when it does not or nothing is tracked; sat_solve_each() asks it first.
+ */
+void sat_track_units(struct sat *s);
+int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit);
 /* After SAT_SAT: 1 (true), -1 (false) or 0 (unassigned) for a variable. */
 int sat_value(struct sat *s, int var);
 /*
@@ -173,6 +182,7 @@ struct sat_stats {
 	size_t shared;		/* witnesses taken from other solvers (sat_share) */
 	size_t calls;		/* solver calls (sat_solve() included) */
 	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
+	size_t unit_refuted;	/* questions refuted by propagation, no call (sat_refuted) */
 	double sat_seconds;	/* thread CPU time in solver calls that found a model */
 	double unsat_seconds;	/* and in those that did not */
 	/* picosat's own counts: the solver's work, whatever the machine's load */
