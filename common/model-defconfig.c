@@ -20,6 +20,7 @@ struct model_defconfig {
 	int *lits;				/* the rules' literals of the last solve */
 	size_t nr_lits, alloc_lits;
 	int guard;				/* implies them all (sat_guard), or 0 */
+	int ready;				/* the guard holds the rules of the values set */
 	/* The symbols whose values may reach those the defconfig sets (their rules are asked). */
 	char *in_cone;
 	const struct kconfig_symbol **stack;
@@ -162,6 +163,7 @@ void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol
 {
 	if (s->index >= dc->kc->nr_symbols || !s->nr_defs)
 		return;
+	dc->ready = 0;
 	dc->user[s->index] = (signed char)value;
 	cone_push(dc, s);
 	/* conf: a member set to y becomes its choice's user value; n says nothing. */
@@ -365,14 +367,23 @@ static void prefer_user_values(struct model_defconfig *dc, int on)
 	}
 }
 
-int model_defconfig_solve(struct model_defconfig *dc)
+/* The rules of the values set, behind a new guard. */
+static void guard_rules(struct model_defconfig *dc)
 {
-	int r;
-
+	if (dc->ready)
+		return;
 	collect_rules(dc);
 	if (dc->guard)
 		sat_release_guard(dc->m->sat, dc->guard);
 	dc->guard = sat_guard(dc->m->sat, dc->lits, dc->nr_lits);
+	dc->ready = 1;
+}
+
+int model_defconfig_solve(struct model_defconfig *dc)
+{
+	int r;
+
+	guard_rules(dc);
 	prefer_user_values(dc, 1);
 	r = sat_solve(dc->m->sat, &dc->guard, 1);
 	prefer_user_values(dc, 0);
@@ -427,6 +438,22 @@ static formula question_formula(struct model_defconfig *dc, const struct kconfig
 		return ms->kind == MSYM_TRISTATE ? logic_and(l, logic_atom(l, ms->m), logic_not(y)) :
 			LOGIC_FALSE;
 	return logic_not(ge1);
+}
+
+int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_symbol *s, int value)
+{
+	const struct msym *ms;
+	formula f;
+
+	if (s->index >= dc->kc->nr_symbols)
+		return 1;
+	ms = &dc->m->syms[s->index];
+	if (value < 3 && ms->kind != MSYM_BOOL && ms->kind != MSYM_VALUE && ms->kind != MSYM_TRISTATE)
+		return 1;
+	guard_rules(dc);
+	/* Another value (hidden) is refuted. */
+	f = logic_not(question_formula(dc, s, value == 3 ? 0 : value, value == 3));
+	return sat_refuted(dc->m->sat, &dc->guard, 1, sat_query_literal(dc->m->sat, f));
 }
 
 int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
