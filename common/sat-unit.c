@@ -6,8 +6,14 @@
 #include "util.h"
 #include "sat-unit.h"
 
+/* A clause watched, with another of its literals: when that one is true, the clause is not read. */
+struct watcher {
+	uint32_t clause;	/* its offset */
+	int blocker;
+};
+
 struct watch {
-	uint32_t *v;		/* clause offsets */
+	struct watcher *v;
 	uint32_t nr, alloc;
 };
 
@@ -103,12 +109,13 @@ static void assign(struct sat_unit *u, int lit)
 	u->level[abs(lit)] = (uint8_t)u->cur;
 }
 
-static void watch_add(struct sat_unit *u, int lit, uint32_t clause)
+static void watch_add(struct sat_unit *u, int lit, uint32_t clause, int blocker)
 {
 	struct watch *w = &u->watch[lit_index(lit)];
 
 	ALLOC_GROW(w->v, w->nr + 1, w->alloc);
-	w->v[w->nr++] = clause;
+	w->v[w->nr].clause = clause;
+	w->v[w->nr++].blocker = blocker;
 }
 
 /* Back to `level`: what later levels assigned is free again. */
@@ -136,15 +143,23 @@ static int propagate(struct sat_unit *u)
 		uint32_t i = 0, j = 0;
 
 		while (i < w->nr) {
-			uint32_t c = w->v[i++];
-			int n = u->lits[c], *cl = &u->lits[c + 1], k;
+			struct watcher wt = w->v[i++];
+			uint32_t c = wt.clause;
+			int n, *cl, k;
 
+			if (value(u, wt.blocker) > 0) {
+				w->v[j++] = wt;
+				continue;
+			}
+			n = u->lits[c];
+			cl = &u->lits[c + 1];
 			if (cl[0] == falsified) {
 				cl[0] = cl[1];
 				cl[1] = falsified;
 			}
+			wt.blocker = cl[0];
 			if (value(u, cl[0]) > 0) {
-				w->v[j++] = c;
+				w->v[j++] = wt;
 				continue;
 			}
 			for (k = 2; k < n && value(u, cl[k]) < 0; k++)
@@ -152,10 +167,10 @@ static int propagate(struct sat_unit *u)
 			if (k < n) {
 				cl[1] = cl[k];
 				cl[k] = falsified;
-				watch_add(u, cl[1], c);
+				watch_add(u, cl[1], c, cl[0]);
 				continue;
 			}
-			w->v[j++] = c;
+			w->v[j++] = wt;
 			if (value(u, cl[0]) < 0) {
 				while (i < w->nr)
 					w->v[j++] = w->v[i++];
@@ -189,8 +204,8 @@ static void store_clause(struct sat_unit *u, const int *lits, size_t n)
 	u->lits[u->nr_lits++] = (int)n;
 	memcpy(u->lits + u->nr_lits, lits, n * sizeof(*lits));
 	u->nr_lits += n;
-	watch_add(u, lits[0], c);
-	watch_add(u, lits[1], c);
+	watch_add(u, lits[0], c, lits[1]);
+	watch_add(u, lits[1], c, lits[0]);
 }
 
 /* A unit clause at level 0: the assumptions are taken back. */
