@@ -384,13 +384,19 @@ int model_defconfig_solve(struct model_defconfig *dc)
 	int r;
 
 	guard_rules(dc);
+	dc->nr_vals = logic_nr_vars(dc->m->l);
+	dc->vals = xrealloc(dc->vals, (size_t)dc->nr_vals + 1);
+	/* Propagation and guesses that never go back find most defconfigs' configuration. */
+	if (sat_complete(dc->m->sat, &dc->guard, 1, dc->vals, dc->nr_vals))
+		return 1;
 	prefer_user_values(dc, 1);
 	r = sat_solve(dc->m->sat, &dc->guard, 1);
 	prefer_user_values(dc, 0);
-	if (r != SAT_SAT)
+	if (r != SAT_SAT) {
+		free(dc->vals);
+		dc->vals = NULL;
 		return 0;
-	dc->nr_vals = logic_nr_vars(dc->m->l);
-	dc->vals = xrealloc(dc->vals, (size_t)dc->nr_vals + 1);
+	}
 	for (int v = 1; v <= dc->nr_vals; v++)
 		dc->vals[v - 1] = (int8_t)(sat_value(dc->m->sat, v) > 0);
 	return 1;

@@ -311,3 +311,23 @@ int sat_unit_refutes(struct sat_unit *u, int lit)
 	backtrack(u, 1);
 	return refuted;
 }
+
+int sat_unit_complete(struct sat_unit *u, int8_t *vals, int nr_vals)
+{
+	int ok = 1;
+
+	if (u->broken || !u->in_force || u->failed || u->cur != 1)
+		return 0;
+	grow_vars(u, nr_vals);
+	u->cur = 2;
+	u->lim[2] = u->nr_trail;
+	for (int v = 1; ok && v <= u->nr_vars; v++)
+		if (!u->val[v]) {
+			assign(u, -v);
+			ok = propagate(u);
+		}
+	for (int v = 1; ok && v <= nr_vals; v++)
+		vals[v - 1] = u->val[v] > 0;
+	backtrack(u, 1);
+	return ok;
+}

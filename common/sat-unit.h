@@ -20,6 +20,7 @@
 #define UT_SAT_UNIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct sat_unit;
 
@@ -35,5 +36,12 @@ void sat_unit_add(struct sat_unit *u, const int *lits, size_t nr);
 int sat_unit_assume(struct sat_unit *u, const int *assumptions, size_t nr);
 /* Is lit refuted under the assumptions in force (after sat_unit_assume() said 1)? */
 int sat_unit_refutes(struct sat_unit *u, int lit);
+/*
+ * Under the assumptions in force: each free variable of 1..nr_vals in turn
+ * set false, and propagated, never going back. 1 with every clause held
+ * true, the values in vals[v - 1] (1 true, else 0); 0 when a clause
+ * failed. The assumptions stay in force.
+ */
+int sat_unit_complete(struct sat_unit *u, int8_t *vals, int nr_vals);
 
 #endif

@@ -349,6 +349,11 @@ void sat_release_guard(struct sat *s, int guard)
 		sat_unit_add(s->unit, &unit, 1);
 }
 
+static void unit_sink(void *ctx, const int *lits, size_t nr)
+{
+	sat_unit_add(ctx, lits, nr);
+}
+
 void sat_track_units(struct sat *s)
 {
 	size_t start = 0;
@@ -361,6 +366,14 @@ void sat_track_units(struct sat *s)
 			sat_unit_add(s->unit, s->log + start, i - start);
 			start = i + 1;
 		}
+	/* And the questions' definitions so far: the copy holds every clause of the solver. */
+	logic_cnf_replay(s->query_enc, unit_sink, s->unit);
+}
+
+int sat_complete(struct sat *s, const int *assumptions, size_t nr, int8_t *vals, int nr_vals)
+{
+	return s->unit && sat_unit_assume(s->unit, assumptions, nr) &&
+	       sat_unit_complete(s->unit, vals, nr_vals);
 }
 
 int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit)

@@ -78,6 +78,15 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr);
  */
 void sat_track_units(struct sat *s);
 int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit);
+/*
+ * A model found by propagation and decisions that never go back (each
+ * variable's first guess false): vals[v - 1] 1 or 0 for v in 1..nr_vals,
+ * and 1, when no clause fails on the way; 0 when one does, or nothing is
+ * tracked (then ask sat_solve()). The copy holds every clause the solver
+ * has (sat_track_units() takes the base and the questions' definitions),
+ * so the model is one of the solver's.
+ */
+int sat_complete(struct sat *s, const int *assumptions, size_t nr, int8_t *vals, int nr_vals);
 /* After SAT_SAT: 1 (true), -1 (false) or 0 (unassigned) for a variable. */
 int sat_value(struct sat *s, int var);
 /*
