@@ -499,11 +499,17 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 
 	if (t->owner)
 		return trees_kbuild(t->owner, i);
+	/*
+	 * Built (2): no lock, so that the files asking a built map do not wait
+	 * while another thread builds another architecture's.
+	 */
+	if (__atomic_load_n(&t->kbuild_built[i], __ATOMIC_ACQUIRE) == 2)
+		return t->kbuild[i];
 	/* The owner's Kbuild cache serves every architecture: one map built at a time. */
 	lock = t->locks ? &t->locks[trees_nr_models(t)] : NULL;
 	if (lock)
 		pthread_mutex_lock(lock);
-	if (!t->kbuild_built[i]) {
+	if (!__atomic_load_n(&t->kbuild_built[i], __ATOMIC_RELAXED)) {
 		double start = trees_stats_clock(t->env.stats);
 		/* $(ARCH) is the architecture's name, $(SRCARCH) its directory: Xen's x86_64, x86. */
 		struct kbuild_target target = {
@@ -514,8 +520,9 @@ struct kbuild_map *trees_kbuild(struct trees *t, size_t i)
 		int shared = 0;
 
 		target.named_dirs = project_named_dirs(&t->project, &target.nr_named_dirs);
-		t->kbuild_built[i] = 1;
+		__atomic_store_n(&t->kbuild_built[i], 1, __ATOMIC_RELAXED);
 		t->kbuild[i] = kbuild_build(t, &target, &shared);
+		__atomic_store_n(&t->kbuild_built[i], 2, __ATOMIC_RELEASE);
 		trees_stats_report(shared ? "kbuild map (shared)" : "kbuild map",
 				   t->arches.nr ? t->arches.v[i] : NULL, start);
 	}
@@ -576,17 +583,29 @@ void trees_borrow(struct trees *t, struct trees *owner)
 
 void trees_release_model(struct trees *t, size_t i)
 {
+	/* Shared: other threads may be asking other models, and the Kbuild maps' lock guards theirs. */
+	pthread_mutex_t *lock = t->locks ? &t->locks[i] : NULL;
+	pthread_mutex_t *kbuild_lock = t->locks ? &t->locks[trees_nr_models(t)] : NULL;
+
 	if (i == t->tm.primary || i >= trees_nr_models(t))
 		return;
+	if (lock)
+		pthread_mutex_lock(lock);
 	if (t->built[i]) {
 		arch_model_release(&t->models[i], &t->env);
 		memset(&t->models[i], 0, sizeof(t->models[i]));
 		t->built[i] = 0;
 	}
+	if (lock)
+		pthread_mutex_unlock(lock);
+	if (kbuild_lock)
+		pthread_mutex_lock(kbuild_lock);
 	shared_kbuild_put(t, t->kbuild[i]);
 	t->kbuild[i] = NULL;
-	t->kbuild_built[i] = 0;
+	__atomic_store_n(&t->kbuild_built[i], 0, __ATOMIC_RELEASE);
 	trees_sources_forget(t->sources, i);
+	if (kbuild_lock)
+		pthread_mutex_unlock(kbuild_lock);
 }
 
 void trees_release_others(struct trees *t)

@@ -31,7 +31,6 @@ struct census_span {
 /* One census: read by every worker but its spans (the queue's lock) and outputs. */
 struct census {
 	const struct undertaker_options *opts;
-	struct checker_worker *main;	/* worker 0, census_arch_files' */
 	git_oid commit;
 	const struct trees *trees;	/* the commit's: which files are sources */
 	struct strvec paths;
@@ -163,22 +162,21 @@ static void census_run(struct checker_worker *wc, size_t j, void *data)
 
 /*
  * An architecture-major census (every architecture in scope): the files of
- * architecture a's own directories, on the main worker, while its model is
- * alive (checker_defer_resolve's hook; the next one may be being built
- * beside).
+ * architecture a's own directories, on worker w (the j-th), while its model
+ * is alive (checker_defer_resolve's hook; other threads ask others).
  */
-static void census_arch_files(size_t a, void *data)
+static void census_arch_files(struct checker_worker *w, size_t j, size_t a, void *data)
 {
 	struct census *cs = data;
-	struct trees *ms = checker_trees(cs->main, &cs->commit);
+	struct trees *ms = checker_trees(w, &cs->commit);
 
-	for (size_t k = 0; k < cs->nr_spans && !process_interrupted(); k++) {
+	for (size_t k = 0; ms && k < cs->nr_spans && !process_interrupted(); k++) {
 		struct census_span *r = &cs->spans[k];
 
 		if (!r->claim || r->arch != (int)a)
 			continue;
 		while (r->next < r->end && !process_interrupted())
-			census_file(cs->main, cs, ms, r->next++, &cs->workers[0].out);
+			census_file(w, cs, ms, r->next++, &cs->workers[j].out);
 	}
 }
 
@@ -209,7 +207,7 @@ static void census_workers(struct checker *c, struct census *cs, struct trees *m
 int checker_census(struct checker *c, const git_oid *commit, struct defect_list *out)
 {
 	const struct undertaker_options *o = c->shared.opts;
-	struct census cs = { .opts = o, .main = &c->main, .commit = *commit };
+	struct census cs = { .opts = o, .commit = *commit };
 	size_t jobs = o->common.jobs > 0 ? (size_t)o->common.jobs : 1;
 	struct trees *ms = checker_trees(&c->main, commit);
 
@@ -245,8 +243,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 		checker_defer_begin(&c->results);
 	checker_run_workers(c, jobs, census_run, &cs);
 	if (cs.arch_major)
-		checker_defer_resolve(&c->results, ms, census_arch_files, &cs,
-				      o->common.jobs > 1);
+		checker_defer_resolve(c, ms, census_arch_files, &cs, jobs);
 	for (size_t j = 0; j < jobs; j++)
 		defect_list_take(out, &cs.workers[j].out);
 	progress_stop(&cs.progress);

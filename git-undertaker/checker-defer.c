@@ -81,23 +81,6 @@ void checker_defer_kcheck(struct checker_worker *w, struct trees *ms, const char
 	defer_add(w->results, NULL, NULL, kr);
 }
 
-struct prefetch {
-	struct trees *owner;
-	size_t a;
-};
-
-/* The model a of shared trees built beside the caller (parallel_start), and its Kbuild map. */
-static void prefetch_model(size_t j, void *data)
-{
-	struct prefetch *p = data;
-	struct tree_models *tm = &p->owner->tm;
-
-	tm->hold(tm->data, p->a);
-	if (trees_model(p->owner, p->a))
-		trees_kbuild(p->owner, p->a);
-	tm->release(tm->data, p->a);
-}
-
 /* The model of checker_defer_resolve's g-th step: the primary one first, then by index. */
 static size_t step_model(size_t g, size_t primary)
 {
@@ -119,6 +102,15 @@ static void deferred_steps(struct checker_results *res, size_t a)
 	}
 }
 
+/* Whether a deferred file asks another model still. */
+static int deferred_left(const struct checker_results *res)
+{
+	for (size_t p = 0; p < res->nr_deferred; p++)
+		if (deferred_next(&res->deferred[p]) != ANALYZE_DONE)
+			return 1;
+	return 0;
+}
+
 /* The deferred files' defects (none when interrupted), and the list emptied. */
 static void deferred_finish(struct checker_results *res)
 {
@@ -136,40 +128,123 @@ static void deferred_finish(struct checker_results *res)
 	res->nr_deferred = res->alloc_deferred = 0;
 }
 
+/* The models of checker_defer_resolve's first round, taken by its threads. */
+struct resolve {
+	struct checker_results *res;
+	struct trees *owner;
+	checker_model_fn own;
+	void *data;
+	size_t n;
+	pthread_mutex_t lock;
+	pthread_cond_t passed_cond;
+	size_t next;		/* the next step to take, under the lock */
+	size_t passed;		/* the steps whose files have asked their model, under the lock */
+};
+
+/* Builds model a and its Kbuild map, as the files will ask them. */
+static void build_model(struct trees *owner, size_t a)
+{
+	struct tree_models *tm = &owner->tm;
+
+	if (tm->hold)
+		tm->hold(tm->data, a);
+	if (trees_model(owner, a))
+		trees_kbuild(owner, a);
+	if (tm->release)
+		tm->release(tm->data, a);
+}
+
+/*
+ * One thread of the first round: step after step (a model each), the
+ * model built, asked by the deferred files once the step before has asked
+ * its own (a file's walk goes model after model, so its steps are those
+ * of the single thread), then by its architecture's own files while the
+ * next step's model is being asked on another thread, then freed.
+ */
+static void resolve_run(struct checker_worker *w, size_t j, void *data)
+{
+	struct resolve *rs = data;
+	size_t primary = rs->owner->tm.primary;
+
+	for (;;) {
+		size_t g, a;
+
+		pthread_mutex_lock(&rs->lock);
+		g = process_interrupted() ? rs->n : rs->next;
+		if (g < rs->n)
+			rs->next++;
+		pthread_mutex_unlock(&rs->lock);
+		if (g >= rs->n)
+			break;
+		a = step_model(g, primary);
+		if (a != primary)
+			build_model(rs->owner, a);
+		pthread_mutex_lock(&rs->lock);
+		while (rs->passed < g)
+			pthread_cond_wait(&rs->passed_cond, &rs->lock);
+		pthread_mutex_unlock(&rs->lock);
+		/* The primary model is each worker's own: its files asked it before. */
+		if (a != primary)
+			deferred_steps(rs->res, a);
+		pthread_mutex_lock(&rs->lock);
+		rs->passed = g + 1;
+		pthread_cond_broadcast(&rs->passed_cond);
+		pthread_mutex_unlock(&rs->lock);
+		rs->own(w, j, a, rs->data);
+		trees_release_model(rs->owner, a);
+	}
+}
+
+/* The first round on `jobs` threads (resolve_run). */
+static void resolve_parallel(struct checker *c, struct trees *owner, checker_model_fn own,
+			     void *data, size_t jobs)
+{
+	struct resolve rs = {
+		.res = &c->results, .owner = owner, .own = own, .data = data,
+		.n = trees_nr_models(owner),
+	};
+
+	/* Files that ask the primary model next, on the main thread before the others start. */
+	deferred_steps(&c->results, owner->tm.primary);
+	pthread_mutex_init(&rs.lock, NULL);
+	pthread_cond_init(&rs.passed_cond, NULL);
+	checker_run_workers(c, jobs, resolve_run, &rs);
+	pthread_cond_destroy(&rs.passed_cond);
+	pthread_mutex_destroy(&rs.lock);
+}
+
 /*
  * The primary one first, then by index, as each file's scope goes: model
  * `a` is built, asked by every file that needs it and freed before the
  * next, so that one model of the side besides the primary one is alive at
- * a time instead of one per architecture (with `ahead`, two). A file whose
- * next architecture the index order has passed takes it in another round.
+ * a time instead of one per architecture (with `own` on several threads,
+ * one per thread). A file whose next architecture the index order has
+ * passed takes it in another round.
  */
-void checker_defer_resolve(struct checker_results *res, struct trees *owner,
-			   checker_model_fn own, void *data, int ahead)
+void checker_defer_resolve(struct checker *c, struct trees *owner, checker_model_fn own,
+			   void *data, size_t jobs)
 {
+	struct checker_results *res = &c->results;
 	size_t n = trees_nr_models(owner), primary = owner->tm.primary;
 	int left = 1;
 
-	/* The next model is built on another thread only when the models are shared. */
-	ahead = ahead && own && owner->tm.hold;
 	res->deferring = 0;
+	if (own && jobs > 1 && owner->tm.hold) {
+		resolve_parallel(c, owner, own, data, jobs);
+		own = NULL;
+		left = deferred_left(res);
+	}
 	while (left && !process_interrupted()) {
-		left = 0;
 		for (size_t g = 0; g < n && !process_interrupted(); g++) {
 			size_t a = step_model(g, primary);
-			struct prefetch pf = { owner, g + 1 < n ? step_model(g + 1, primary) : n };
-			struct parallel_task *task = ahead && pf.a < n ?
-				parallel_start(prefetch_model, &pf) : NULL;
 
 			deferred_steps(res, a);
 			if (own)
-				own(a, data);
-			parallel_join(task);
+				own(&c->main, 0, a, data);
 			trees_release_model(owner, a);
 		}
 		own = NULL;
-		ahead = 0;
-		for (size_t p = 0; p < res->nr_deferred; p++)
-			left |= deferred_next(&res->deferred[p]) != ANALYZE_DONE;
+		left = deferred_left(res);
 	}
 	deferred_finish(res);
 }

@@ -133,15 +133,20 @@ void checker_defer_kcheck(struct checker_worker *w, struct trees *ms, const char
 			  const struct blob *blob, const struct kcheck_options *kopt,
 			  struct defect_list *l);
 
-/* Called with each model `a` of the owner's while it is alive (census_arch_files). */
-typedef void (*checker_model_fn)(size_t a, void *data);
+/*
+ * Called with each model `a` of the owner's while it is alive
+ * (census_arch_files), on the thread of worker w, the j-th of the run.
+ */
+typedef void (*checker_model_fn)(struct checker_worker *w, size_t j, size_t a, void *data);
 /*
  * The deferred files' other architectures, model by model, each built,
  * asked and freed before the next; then their defects. No worker runs.
- * With `own`, every model is asked, own(a, data) too, and with `ahead`
- * the next model is built on another thread meanwhile.
+ * With `own`, every model is asked, own() too, and with jobs > 1 on that
+ * many workers' threads when the owner's models are shared (trees_share):
+ * each thread a model at a time, the deferred files asking the models in
+ * order, each model's own() beside the next ones'.
  */
-void checker_defer_resolve(struct checker_results *res, struct trees *owner,
-			   checker_model_fn own, void *data, int ahead);
+void checker_defer_resolve(struct checker *c, struct trees *owner, checker_model_fn own,
+			   void *data, size_t jobs);
 
 #endif

@@ -88,4 +88,47 @@ test_expect_success 'the census on every architecture: each other model built on
 	test $(grep -c "^model build gamma" err2) = 1
 '
 
+test_expect_success 'the census on threads (each a model at a time): the same report as one thread, each model built once' '
+	mkdir six && (
+		cd six && git init -q &&
+		write_file Kconfig <<-\EOF &&
+		mainmenu "Test/$(SRCARCH)"
+		config COMMON
+			bool "common"
+		source "arch/$(SRCARCH)/Kconfig"
+		EOF
+		for a in a1 a2 a3 a4 a5 a6
+		do
+			A=$(echo $a | tr a-z A-Z) &&
+			mkdir -p arch/$a &&
+			printf "config %s\n\tdef_bool y\nconfig ONLY_%s\n\tbool \"only\"\n" $A $A >arch/$a/Kconfig &&
+			for f in 1 2 3
+			do
+				printf "#ifdef CONFIG_%s\nint x;\n#endif\n#ifdef CONFIG_ONLY_%s\nint y;\n#endif\n" \
+					$A $A >arch/$a/own$f.c || return 1
+			done || return 1
+		done &&
+		for f in $(seq -f f%02g 1 24)
+		do
+			# Dead on every architecture: every file asks every model, in order.
+			printf "#if defined(CONFIG_COMMON)\n#if defined(CONFIG_A1) && defined(CONFIG_A2)\nint none;\n#endif\n#endif\n" >$f.c || return 1
+		done &&
+		git add . && test_tick && git commit -q -m six &&
+		test_expect_code 1 git undertaker --all --no-notes -j1 HEAD >../six1 &&
+		for j in 2 3
+		do
+			test_expect_code 1 env UNDERTAKER_STATS=1 git undertaker --all --no-notes -j$j HEAD \
+				>../six$j 2>../err$j &&
+			test_cmp ../six1 ../six$j &&
+			for a in a2 a3 a4 a5 a6
+			do
+				test $(grep -c "^model build $a:" ../err$j) = 1 || return 1
+			done || return 1
+		done
+	) &&
+	grep "^arch/a2/own1.c:1: undead block B0 (kconfig, local: a2)" six1 &&
+	grep "^f01.c:2: dead block B1 (kconfig, global)" six1 &&
+	test $(grep -c "dead block B1 (kconfig, global)" six1) = 24
+'
+
 test_done
