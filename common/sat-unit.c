@@ -17,6 +17,12 @@ struct watch {
 	uint32_t nr, alloc;
 };
 
+/* The literals a true literal implies through binary clauses: (!p || q) makes q true when p is. */
+struct implied {
+	int *v;
+	uint32_t nr, alloc;
+};
+
 /*
  * Levels: 0 what the clauses say alone, 1 the assumptions, 2 the literal a
  * question tries (taken back before it returns).
@@ -35,6 +41,7 @@ struct sat_unit {
 	int *lits;
 	size_t nr_lits, alloc_lits;
 	struct watch *watch;	/* by literal: 2 * variable + (negative) */
+	struct implied *bin;	/* by literal, likewise: binary clauses are kept only here */
 	int broken;		/* the clauses contradict at level 0 */
 	int failed;		/* the assumptions falsify a clause */
 	int *assumed;		/* the assumptions of level 1, while in force */
@@ -53,9 +60,12 @@ void sat_unit_free(struct sat_unit *u)
 {
 	if (!u)
 		return;
-	for (int i = 0; i < 2 * (u->nr_vars + 1); i++)
+	for (int i = 0; i < 2 * (u->nr_vars + 1); i++) {
 		free(u->watch[i].v);
+		free(u->bin[i].v);
+	}
 	free(u->watch);
+	free(u->bin);
 	free(u->val);
 	free(u->level);
 	free(u->stamp);
@@ -77,14 +87,17 @@ static void grow_vars(struct sat_unit *u, int var)
 	u->level = xrealloc(u->level, (size_t)n + 1);
 	u->stamp = xrealloc(u->stamp, ((size_t)n + 1) * sizeof(*u->stamp));
 	u->watch = xrealloc(u->watch, 2 * ((size_t)n + 1) * sizeof(*u->watch));
+	u->bin = xrealloc(u->bin, 2 * ((size_t)n + 1) * sizeof(*u->bin));
 	memset(u->val + u->nr_vars + 1, 0, (size_t)(n - u->nr_vars));
 	memset(u->stamp + u->nr_vars + 1, 0, (size_t)(n - u->nr_vars) * sizeof(*u->stamp));
 	memset(u->watch + 2 * (u->nr_vars + 1), 0,
 	       2 * (size_t)(n - u->nr_vars) * sizeof(*u->watch));
+	memset(u->bin + 2 * (u->nr_vars + 1), 0, 2 * (size_t)(n - u->nr_vars) * sizeof(*u->bin));
 	if (!u->nr_vars) {
 		u->val[0] = 0;
 		u->stamp[0] = 0;
 		memset(u->watch, 0, 2 * sizeof(*u->watch));
+		memset(u->bin, 0, 2 * sizeof(*u->bin));
 	}
 	u->nr_vars = n;
 }
@@ -139,8 +152,18 @@ static int propagate(struct sat_unit *u)
 {
 	while (u->head < u->nr_trail) {
 		int falsified = -u->trail[u->head++];
+		const struct implied *b = &u->bin[lit_index(-falsified)];
 		struct watch *w = &u->watch[lit_index(falsified)];
 		uint32_t i = 0, j = 0;
+
+		for (uint32_t k = 0; k < b->nr; k++) {
+			int q = b->v[k], vq = value(u, q);
+
+			if (vq < 0)
+				return 0;
+			if (!vq)
+				assign(u, q);
+		}
 
 		while (i < w->nr) {
 			struct watcher wt = w->v[i++];
@@ -192,9 +215,23 @@ static int watch_rank(const struct sat_unit *u, int lit)
 	return v >= 0 ? 4 : u->level[abs(lit)];
 }
 
+static void implies(struct sat_unit *u, int p, int q)
+{
+	struct implied *b = &u->bin[lit_index(p)];
+
+	ALLOC_GROW(b->v, b->nr + 1, b->alloc);
+	b->v[b->nr++] = q;
+}
+
 static void store_clause(struct sat_unit *u, const int *lits, size_t n)
 {
 	uint32_t c = (uint32_t)u->nr_lits;
+
+	if (n == 2) {
+		implies(u, -lits[0], lits[1]);
+		implies(u, -lits[1], lits[0]);
+		return;
+	}
 
 	if (u->nr_lits + n + 1 >= UINT32_MAX) {
 		u->broken = 1;	/* beyond the watch lists' offsets: answer nothing */
