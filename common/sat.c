@@ -133,6 +133,8 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	s->pool_gen++;
 	if (s->ps)
 		add_to_solver(s, lits, nr);
+	else if (s->unit)
+		sat_unit_add(s->unit, lits, nr);	/* the log goes to the solver when it is made */
 	if (nr && fresh_clause(s, lits, nr)) {
 		if (nr == 1) {
 			int v = abs(lits[0]);

@@ -538,7 +538,7 @@ static int units(void)
 {
 	enum { VARS = 12, ROUNDS = 300 };
 	struct logic *l = logic_new();
-	formula pool[VARS], base[3], rule[8];
+	formula pool[VARS], base[4], rule[8];
 	size_t refuted = 0, unsat = 0, completed = 0, sat = 0;
 	int bad = 0;
 
@@ -557,16 +557,25 @@ static int units(void)
 			base[i] = logic_or(l, random_formula(l, pool, VARS, 2), pool[rnd(VARS)]);
 			sat_assert(s, base[i]);
 		}
-		/* Questions encoded before the copy is made: replayed into it. */
+		/*
+		 * Questions encoded before the copy is made: replayed into it (but
+		 * one round in four, where the solver is made after the copy).
+		 */
 		for (int i = 0; i < 8; i++) {
 			rule[i] = random_formula(l, pool, VARS, 3);
-			if (i < 4)
+			if (i < 4 && round % 4 != 3)
 				lits[i] = sat_query_literal(s, rule[i]);
 		}
 		if (round % 2 == 0)
 			sat_solve(s, NULL, 0);
 		sat_track_units(s);
-		for (int i = 4; i < 8; i++)
+		/*
+		 * A base clause after the copy is made, before the solver is (odd
+		 * rounds): two variables the guesses, false first, would leave off.
+		 */
+		base[3] = logic_or(l, pool[rnd(VARS)], pool[rnd(VARS)]);
+		sat_assert(s, base[3]);
+		for (int i = round % 4 == 3 ? 0 : 4; i < 8; i++)
 			lits[i] = sat_query_literal(s, rule[i]);
 		guard = sat_guard(s, lits, 2 + rnd(7));
 		for (int q = 0; q < 12; q++) {
@@ -582,7 +591,7 @@ static int units(void)
 		vals = xcalloc((size_t)nr_vals + 1, 1);
 		if (sat_complete(s, &guard, 1, vals, nr_vals)) {
 			completed++;
-			for (int i = 0; i < 3; i++)
+			for (int i = 0; i < 4; i++)
 				bad += check(logic_eval_with(l, base[i], complete_value, vals) > 0,
 					     "completion breaks the base");
 			for (int i = 0; i < 8; i++)
