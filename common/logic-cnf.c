@@ -174,6 +174,64 @@ int logic_cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int wan
 	return v;
 }
 
+void logic_cnf_replay(const struct cnf_encoder *enc, clause_sink_fn sink, void *ctx)
+{
+	size_t n = enc->nr < enc->l->nr_nodes ? enc->nr : enc->l->nr_nodes;
+	int *c = NULL;
+	size_t alloc = 0;
+
+	if (enc->true_var)
+		sink(ctx, &enc->true_var, 1);
+	for (size_t i = 0; i < n; i++) {
+		struct node nd = enc->l->nodes[i];
+		const formula *a = enc->l->args + nd.arg;
+		int x = enc->lit[i], v[3];
+		unsigned done = enc->done[i];
+
+		if (!done || !x || nd.op == OP_VAR || nd.op == OP_CONST)
+			continue;
+		/* The literals of the arguments: drain() made them before these clauses. */
+#define LIT_OF(f) (NEG(f) ? -enc->lit[NODE(f)] : enc->lit[NODE(f)])
+#define EMIT(p, q, r) (v[0] = (p), v[1] = (q), v[2] = (r), sink(ctx, v, (r) ? 3 : 2))
+		if (nd.op == OP_AND) {
+			for (uint32_t k = 0; (done & 1) && k < nd.nargs; k++)
+				EMIT(-x, LIT_OF(a[k]), 0);
+			if (done & 2) {
+				ALLOC_GROW(c, nd.nargs + 1, alloc);
+				c[0] = x;
+				for (uint32_t k = 0; k < nd.nargs; k++)
+					c[k + 1] = -LIT_OF(a[k]);
+				sink(ctx, c, nd.nargs + 1);
+			}
+		} else if (nd.op == OP_XOR) {
+			int p = LIT_OF(a[0]), q = LIT_OF(a[1]);
+
+			if (done & 1) {
+				EMIT(-x, p, q);
+				EMIT(-x, -p, -q);
+			}
+			if (done & 2) {
+				EMIT(x, -p, q);
+				EMIT(x, p, -q);
+			}
+		} else if (nd.op == OP_ITE) {
+			int cnd = LIT_OF(a[0]), t = LIT_OF(a[1]), e = LIT_OF(a[2]);
+
+			if (done & 1) {
+				EMIT(-x, -cnd, t);
+				EMIT(-x, cnd, e);
+			}
+			if (done & 2) {
+				EMIT(x, -cnd, -t);
+				EMIT(x, cnd, -e);
+			}
+		}
+#undef LIT_OF
+#undef EMIT
+	}
+	free(c);
+}
+
 /* Emits a top-level clause, weakened by !guard when there is a guard. */
 static void emit_top(struct cnf_encoder *enc, int *c, size_t nr, int guard)
 {

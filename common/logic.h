@@ -183,5 +183,11 @@ void logic_cnf_assert_guarded(struct cnf_encoder *enc, formula f, int guard);
  * negation forces !f. Returns 0 for a constant (f is LOGIC_TRUE/FALSE).
  */
 int logic_cnf_literal(struct cnf_encoder *enc, formula f, int want_true, int want_false);
+/*
+ * Every clause the encoder has given its sink so far, again, to `sink`
+ * (another copy of them: sat-unit.c's): the definitions of the nodes in
+ * the directions they have, and the unit of the variable forced true.
+ */
+void logic_cnf_replay(const struct cnf_encoder *enc, clause_sink_fn sink, void *ctx);
 
 #endif

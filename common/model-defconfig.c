@@ -20,6 +20,7 @@ struct model_defconfig {
 	int *lits;				/* the rules' literals of the last solve */
 	size_t nr_lits, alloc_lits;
 	int guard;				/* implies them all (sat_guard), or 0 */
+	int ready;				/* the guard holds the rules of the values set */
 	/* The symbols whose values may reach those the defconfig sets (their rules are asked). */
 	char *in_cone;
 	const struct kconfig_symbol **stack;
@@ -65,6 +66,8 @@ struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfi
 	dc->m = m;
 	dc->kc = kc;
 	dc->b = defconfig_builder(m, kc);
+	/* Most of a defconfig's questions fail by propagating its rules alone. */
+	sat_track_units(m->sat);
 	dc->user = xmalloc(kc->nr_symbols + 1);
 	memset(dc->user, -1, kc->nr_symbols + 1);
 	dc->chosen = xcalloc(kc->nr_choices + 1, sizeof(*dc->chosen));
@@ -160,6 +163,7 @@ void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol
 {
 	if (s->index >= dc->kc->nr_symbols || !s->nr_defs)
 		return;
+	dc->ready = 0;
 	dc->user[s->index] = (signed char)value;
 	cone_push(dc, s);
 	/* conf: a member set to y becomes its choice's user value; n says nothing. */
@@ -363,21 +367,36 @@ static void prefer_user_values(struct model_defconfig *dc, int on)
 	}
 }
 
-int model_defconfig_solve(struct model_defconfig *dc)
+/* The rules of the values set, behind a new guard. */
+static void guard_rules(struct model_defconfig *dc)
 {
-	int r;
-
+	if (dc->ready)
+		return;
 	collect_rules(dc);
 	if (dc->guard)
 		sat_release_guard(dc->m->sat, dc->guard);
 	dc->guard = sat_guard(dc->m->sat, dc->lits, dc->nr_lits);
+	dc->ready = 1;
+}
+
+int model_defconfig_solve(struct model_defconfig *dc)
+{
+	int r;
+
+	guard_rules(dc);
+	dc->nr_vals = logic_nr_vars(dc->m->l);
+	dc->vals = xrealloc(dc->vals, (size_t)dc->nr_vals + 1);
+	/* Propagation and guesses that never go back find most defconfigs' configuration. */
+	if (sat_complete(dc->m->sat, &dc->guard, 1, dc->vals, dc->nr_vals))
+		return 1;
 	prefer_user_values(dc, 1);
 	r = sat_solve(dc->m->sat, &dc->guard, 1);
 	prefer_user_values(dc, 0);
-	if (r != SAT_SAT)
+	if (r != SAT_SAT) {
+		free(dc->vals);
+		dc->vals = NULL;
 		return 0;
-	dc->nr_vals = logic_nr_vars(dc->m->l);
-	dc->vals = xrealloc(dc->vals, (size_t)dc->nr_vals + 1);
+	}
 	for (int v = 1; v <= dc->nr_vals; v++)
 		dc->vals[v - 1] = (int8_t)(sat_value(dc->m->sat, v) > 0);
 	return 1;
@@ -427,12 +446,29 @@ static formula question_formula(struct model_defconfig *dc, const struct kconfig
 	return logic_not(ge1);
 }
 
+int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_symbol *s, int value)
+{
+	const struct msym *ms;
+	formula f;
+
+	if (s->index >= dc->kc->nr_symbols)
+		return 1;
+	ms = &dc->m->syms[s->index];
+	if (value < 3 && ms->kind != MSYM_BOOL && ms->kind != MSYM_VALUE && ms->kind != MSYM_TRISTATE)
+		return 1;
+	guard_rules(dc);
+	/* Another value (hidden) is refuted. */
+	f = logic_not(question_formula(dc, s, value == 3 ? 0 : value, value == 3));
+	return sat_refuted(dc->m->sat, &dc->guard, 1, sat_query_literal(dc->m->sat, f));
+}
+
 int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
 			     int value, int visible)
 {
 	int q[2] = { dc->guard, sat_query_literal(dc->m->sat, question_formula(dc, s, value, visible)) };
 
-	return dc->guard && sat_solve(dc->m->sat, q, 2) == SAT_SAT;
+	return dc->guard && !sat_refuted(dc->m->sat, q, 1, q[1]) &&
+	       sat_solve(dc->m->sat, q, 2) == SAT_SAT;
 }
 
 void model_defconfig_possible_each(struct model_defconfig *dc,

@@ -157,6 +157,14 @@ void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol
  * defconfig's rules contradict each other: nothing can be said).
  */
 int model_defconfig_solve(struct model_defconfig *dc);
+/*
+ * Before any solve: has s `value` (3: is it visible) in every configuration,
+ * by propagating the rules alone (sat_refuted)? 1 when so, or when
+ * model_defconfig_value() would not know s; 0 when propagation does not
+ * say, which is no answer. A defconfig whose every line is settled so
+ * needs no solve: it has nothing to report whether or not its rules hold.
+ */
+int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_symbol *s, int value);
 int model_defconfig_value(const struct model_defconfig *dc, const struct kconfig_symbol *s);
 /* Is s visible (its prompt shown, so a user's value counts) in that configuration? */
 int model_defconfig_visible(struct model_defconfig *dc, const struct kconfig_symbol *s);

@@ -10,6 +10,7 @@
 #include "sat.h"
 #include "diskcache.h"
 #include "u64map.h"
+#include "sat-unit.h"
 
 #define SAT_DEFAULT_WITNESSES 8
 
@@ -69,6 +70,9 @@ struct sat {
 	int seen_vars;
 	int8_t *late;
 	size_t alloc_late;
+	/* Unit propagation beside the solver (sat_track_units), or NULL. */
+	struct sat_unit *unit;
+	size_t unit_refuted;
 };
 
 /* picosat polls this during a solve: an interrupt ends the call early. */
@@ -97,6 +101,8 @@ static void load_solver(struct sat *s)
 
 static void add_to_solver(struct sat *s, const int *lits, size_t nr)
 {
+	if (s->unit)
+		sat_unit_add(s->unit, lits, nr);
 	load_solver(s);
 	for (size_t i = 0; i < nr; i++)
 		picosat_add(s->ps, lits[i]);
@@ -127,6 +133,8 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	s->pool_gen++;
 	if (s->ps)
 		add_to_solver(s, lits, nr);
+	else if (s->unit)
+		sat_unit_add(s->unit, lits, nr);	/* the log goes to the solver when it is made */
 	if (nr && fresh_clause(s, lits, nr)) {
 		if (nr == 1) {
 			int v = abs(lits[0]);
@@ -189,6 +197,7 @@ void sat_free(struct sat *s)
 	logic_bits_free(s->bits[0]);
 	logic_bits_free(s->bits[1]);
 	logic_extend_free(s->extend);
+	sat_unit_free(s->unit);
 	free(s);
 }
 
@@ -321,17 +330,61 @@ int sat_guard(struct sat *s, const int *lits, size_t nr)
 	load_solver(s);
 	seen(s);
 	for (size_t i = 0; i < nr; i++) {
+		int clause[2] = { -g, lits[i] };
+
 		picosat_add(s->ps, -g);
 		picosat_add(s->ps, lits[i]);
 		picosat_add(s->ps, 0);
+		if (s->unit)
+			sat_unit_add(s->unit, clause, 2);
 	}
 	return g;
 }
 
 void sat_release_guard(struct sat *s, int guard)
 {
+	int unit = -guard;
+
 	picosat_add(s->ps, -guard);
 	picosat_add(s->ps, 0);
+	if (s->unit)
+		sat_unit_add(s->unit, &unit, 1);
+}
+
+static void unit_sink(void *ctx, const int *lits, size_t nr)
+{
+	sat_unit_add(ctx, lits, nr);
+}
+
+void sat_track_units(struct sat *s)
+{
+	size_t start = 0;
+
+	if (s->unit)
+		return;
+	s->unit = sat_unit_new();
+	for (size_t i = 0; i < s->nr_log; i++)
+		if (!s->log[i]) {
+			sat_unit_add(s->unit, s->log + start, i - start);
+			start = i + 1;
+		}
+	/* And the questions' definitions so far: the copy holds every clause of the solver. */
+	logic_cnf_replay(s->query_enc, unit_sink, s->unit);
+}
+
+int sat_complete(struct sat *s, const int *assumptions, size_t nr, int8_t *vals, int nr_vals)
+{
+	return s->unit && sat_unit_assume(s->unit, assumptions, nr) &&
+	       sat_unit_complete(s->unit, vals, nr_vals);
+}
+
+int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit)
+{
+	if (!s->unit || !sat_unit_assume(s->unit, assumptions, nr) ||
+	    !sat_unit_refutes(s->unit, lit))
+		return 0;
+	s->unit_refuted++;
+	return 1;
 }
 
 void sat_prefer(struct sat *s, int lit, int on)
@@ -1030,29 +1083,37 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 		    char *yes)
 {
 	int *lits = xcalloc(nr + 1, sizeof(*lits));
+	char *closed = xcalloc(n + 1, 1);
 	size_t open = n;
 
 	memcpy(lits, assumptions, nr * sizeof(*lits));
 	memset(yes, 0, n);
+	/* Those that propagation refutes need no call (and no part in the disjunction). */
+	for (size_t i = 0; s->unit && i < n; i++)
+		if (f[i] == LOGIC_FALSE ||
+		    sat_refuted(s, assumptions, nr, sat_query_literal(s, f[i]))) {
+			closed[i] = 1;
+			open--;
+		}
 	while (open) {
 		formula any = LOGIC_FALSE;
 		size_t found = 0;
 
 		for (size_t i = 0; i < n; i++)
-			if (!yes[i])
+			if (!yes[i] && !closed[i])
 				any = logic_or(s->l, any, f[i]);
 		lits[nr] = sat_query_literal(s, any);
 		if (sat_solve(s, lits, nr + 1) != SAT_SAT)
 			break;
 		for (size_t i = 0; i < n; i++)
-			if (!yes[i] && logic_eval_with(s->l, f[i], solution_true, s) > 0) {
+			if (!yes[i] && !closed[i] && logic_eval_with(s->l, f[i], solution_true, s) > 0) {
 				yes[i] = 1;
 				found++;
 			}
 		if (!found) {
 			/* Cannot be (the model meets `any`), but never loop nor guess: one by one. */
 			for (size_t i = 0; i < n; i++)
-				if (!yes[i]) {
+				if (!yes[i] && !closed[i]) {
 					lits[nr] = sat_query_literal(s, f[i]);
 					yes[i] = sat_solve(s, lits, nr + 1) == SAT_SAT;
 				}
@@ -1061,6 +1122,7 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 		open -= found;
 	}
 	free(lits);
+	free(closed);
 }
 
 void sat_get_stats(const struct sat *s, struct sat_stats *st)
@@ -1072,6 +1134,7 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->shared = s->shared;
 	st->calls = s->calls;
 	st->unsat = s->unsat;
+	st->unit_refuted = s->unit_refuted;
 	st->sat_seconds = s->sat_seconds;
 	st->unsat_seconds = s->unsat_seconds;
 	st->decisions = s->ps ? picosat_decisions(s->ps) : 0;

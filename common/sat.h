@@ -69,6 +69,24 @@ void sat_prefer(struct sat *s, int lit, int on);
 enum { SAT_UNSAT = 0, SAT_SAT = 1 };
 /* Solves the base under assumptions (literals); SAT_SAT or SAT_UNSAT. */
 int sat_solve(struct sat *s, const int *assumptions, size_t nr);
+/*
+ * Unit propagation beside the solver from now on (sat-unit.h): a copy of
+ * the base and of every clause given to the solver after this call.
+ * sat_refuted() says 1 when propagating the assumptions and lit alone
+ * falsifies one of them, so that sat_solve() would say unsatisfiable, and
+ * 0 when it does not or nothing is tracked; sat_solve_each() asks it first.
+ */
+void sat_track_units(struct sat *s);
+int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit);
+/*
+ * A model found by propagation and decisions that never go back (each
+ * variable's first guess false): vals[v - 1] 1 or 0 for v in 1..nr_vals,
+ * and 1, when no clause fails on the way; 0 when one does, or nothing is
+ * tracked (then ask sat_solve()). The copy holds every clause the solver
+ * has (sat_track_units() takes the base and the questions' definitions),
+ * so the model is one of the solver's.
+ */
+int sat_complete(struct sat *s, const int *assumptions, size_t nr, int8_t *vals, int nr_vals);
 /* After SAT_SAT: 1 (true), -1 (false) or 0 (unassigned) for a variable. */
 int sat_value(struct sat *s, int var);
 /*
@@ -173,6 +191,7 @@ struct sat_stats {
 	size_t shared;		/* witnesses taken from other solvers (sat_share) */
 	size_t calls;		/* solver calls (sat_solve() included) */
 	size_t unsat;		/* sat_satisfiable() questions the solver refuted */
+	size_t unit_refuted;	/* questions refuted by propagation, no call (sat_refuted) */
 	double sat_seconds;	/* thread CPU time in solver calls that found a model */
 	double unsat_seconds;	/* and in those that did not */
 	/* picosat's own counts: the solver's work, whatever the machine's load */

@@ -950,6 +950,31 @@ static void explain_undefined_here(const struct arch_model *am, const struct dc_
 		     am->arch ? "architecture's does" : "file does, which no source line reads");
 }
 
+/*
+ * Is every line that the verdicts below ask about kept in every
+ * configuration, by propagation alone (model_defconfig_settled), and none
+ * set again in its own file? Then nothing is reported whether the rules
+ * hold (every line kept) or not (nothing can be said), and no solve is
+ * needed (about 75 of Linux 6.1's 375 defconfigs).
+ */
+static int all_settled(struct model_defconfig *dc, const struct dc_line *lines, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct dc_line *l = &lines[i];
+
+		if (!l->sym || (l->bad && !l->later) || l->want < 0)
+			continue;
+		if (l->later) {
+			if (!strcmp(lines[l->later - 1].path, l->path))
+				return 0;
+			continue;
+		}
+		if (!model_defconfig_settled(dc, l->sym, l->want))
+			return 0;
+	}
+	return 1;
+}
+
 /* The verdicts on the lines of one defconfig, on the model of its architecture. */
 static void dropped_on(struct arch_model *am, const char *path, struct dc_line *lines, size_t nr,
 		       int explain, struct defect_list *out)
@@ -977,8 +1002,9 @@ static void dropped_on(struct arch_model *am, const char *path, struct dc_line *
 		} else if (l->want >= 0 && !l->later)
 			model_defconfig_set(dc, l->sym, l->want);
 	}
-	if (!model_defconfig_solve(dc))
-		nr = 0;	/* the rules contradict the model: nothing can be said */
+	/* Every line kept as propagation says, or the rules contradict the model: nothing to say. */
+	if (all_settled(dc, lines, nr) || !model_defconfig_solve(dc))
+		nr = 0;
 	for (size_t i = 0; i < nr; i++) {
 		struct dc_line *l = &lines[i];
 		int keep;

@@ -34,6 +34,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	report report_
 	repo-revision repo_
 	sat sat_
+	sat-unit sat_
 	trees* trees_
 	u64map u64map_
 	version suite_

@@ -27,6 +27,11 @@ test_expect_success 'rewrites: variables fixed to constants (memoised), free one
 	grep "^rewrite ok$" out
 '
 
+test_expect_success 'propagation beside picosat: its refutations and completions are the solver'"'"'s' '
+	test-logic units >out &&
+	grep "^units ok$" out
+'
+
 test_expect_success 'witnesses: facts on new variables keep answers; saved and loaded' '
 	test-logic witnesses "$PWD" >out &&
 	grep "^witnesses ok$" out &&

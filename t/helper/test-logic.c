@@ -4,6 +4,7 @@
  * checked against truth tables through the Tseitin encoding and picosat
  * (as asserted base clauses and as query literals in both polarities).
  * test-logic dimacs: a small base as DIMACS, for the picosat binary.
+ * test-logic units: propagation beside picosat (sat-unit.c) against it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -520,6 +521,97 @@ static int rewrite(void)
 	return bad ? 1 : 0;
 }
 
+/* sat_complete()'s values, by variable. */
+static int complete_value(void *data, int var)
+{
+	return ((const int8_t *)data)[var - 1] > 0;
+}
+
+/*
+ * sat-unit.c beside picosat: a question propagation refutes is one the
+ * solver refutes, and a model sat_complete() finds satisfies every
+ * formula of the base and of the guard (the questions' definitions made
+ * before sat_track_units() included). Random bases over 12 variables,
+ * guards of random rules, random questions.
+ */
+static int units(void)
+{
+	enum { VARS = 12, ROUNDS = 300 };
+	struct logic *l = logic_new();
+	formula pool[VARS], base[4], rule[8];
+	size_t refuted = 0, unsat = 0, completed = 0, sat = 0;
+	int bad = 0;
+
+	for (int i = 0; i < VARS; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "U%d", i);
+		pool[i] = logic_atom(l, logic_var(l, name));
+	}
+	for (int round = 0; round < ROUNDS && !bad; round++) {
+		struct sat *s = sat_new(l);
+		int lits[8], guard, nr_vals;
+		int8_t *vals;
+
+		for (int i = 0; i < 3; i++) {
+			base[i] = logic_or(l, random_formula(l, pool, VARS, 2), pool[rnd(VARS)]);
+			sat_assert(s, base[i]);
+		}
+		/*
+		 * Questions encoded before the copy is made: replayed into it (but
+		 * one round in four, where the solver is made after the copy).
+		 */
+		for (int i = 0; i < 8; i++) {
+			rule[i] = random_formula(l, pool, VARS, 3);
+			if (i < 4 && round % 4 != 3)
+				lits[i] = sat_query_literal(s, rule[i]);
+		}
+		if (round % 2 == 0)
+			sat_solve(s, NULL, 0);
+		sat_track_units(s);
+		/*
+		 * A base clause after the copy is made, before the solver is (odd
+		 * rounds): two variables the guesses, false first, would leave off.
+		 */
+		base[3] = logic_or(l, pool[rnd(VARS)], pool[rnd(VARS)]);
+		sat_assert(s, base[3]);
+		for (int i = round % 4 == 3 ? 0 : 4; i < 8; i++)
+			lits[i] = sat_query_literal(s, rule[i]);
+		guard = sat_guard(s, lits, 2 + rnd(7));
+		for (int q = 0; q < 12; q++) {
+			formula f = random_formula(l, pool, VARS, 2);
+			int as[2] = { guard, sat_query_literal(s, f) };
+			int r = sat_refuted(s, as, 1, as[1]), want = sat_solve(s, as, 2);
+
+			refuted += r;
+			unsat += want == SAT_UNSAT;
+			bad += check(!r || want == SAT_UNSAT, "refuted by propagation, satisfiable");
+		}
+		nr_vals = logic_nr_vars(l);
+		vals = xcalloc((size_t)nr_vals + 1, 1);
+		if (sat_complete(s, &guard, 1, vals, nr_vals)) {
+			completed++;
+			for (int i = 0; i < 4; i++)
+				bad += check(logic_eval_with(l, base[i], complete_value, vals) > 0,
+					     "completion breaks the base");
+			for (int i = 0; i < 8; i++)
+				bad += check(vals[abs(lits[i]) - 1] != (lits[i] > 0) ||
+					     logic_eval_with(l, rule[i], complete_value, vals) > 0,
+					     "completion breaks a rule's definition");
+		}
+		sat += sat_solve(s, &guard, 1) == SAT_SAT;
+		free(vals);
+		sat_free(s);
+	}
+	printf("units: %zu of %zu refutations by propagation; %zu of %zu guards completed\n",
+	       refuted, unsat, completed, sat);
+	bad += check(refuted > 0 && completed > 0, "propagation never answers");
+	logic_free(l);
+	if (!bad)
+		printf("units ok\n");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "selftest"))
@@ -530,10 +622,12 @@ int main(int argc, char **argv)
 		return u64map();
 	if (argc == 2 && !strcmp(argv[1], "rewrite"))
 		return rewrite();
+	if (argc == 2 && !strcmp(argv[1], "units"))
+		return units();
 	if (argc == 3 && !strcmp(argv[1], "witnesses"))
 		return witnesses(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "pool"))
 		return pool(argv[2]);
-	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | rewrite | witnesses <dir> | pool <dir>)\n");
+	fprintf(stderr, "usage: test-logic (selftest | dimacs | u64map | rewrite | units | witnesses <dir> | pool <dir>)\n");
 	return 129;
 }
