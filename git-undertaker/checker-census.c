@@ -126,6 +126,29 @@ static int census_list(const struct tree_file *f, void *data)
 	return 0;
 }
 
+/*
+ * The Kconfig files and defconfigs after the sources, in tree order each:
+ * their questions (can an option's condition hold, can it be off) are
+ * mostly answered by the configurations the sources' blocks made found.
+ */
+static void census_kconfig_last(struct census *cs)
+{
+	char **paths = xcalloc(cs->nr + 1, sizeof(*paths));
+	git_oid *blobs = xcalloc(cs->nr + 1, sizeof(*blobs));
+	size_t k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < cs->nr; i++)
+			if (kcheck_is_checked_path(cs->paths.v[i]) == pass) {
+				paths[k] = cs->paths.v[i];
+				blobs[k++] = cs->blobs[i];
+			}
+	memcpy(cs->paths.v, paths, cs->nr * sizeof(*paths));
+	memcpy(cs->blobs, blobs, cs->nr * sizeof(*blobs));
+	free(paths);
+	free(blobs);
+}
+
 /* File i of the census, by worker w on trees ms, its defects to `out`. */
 static void census_file(struct checker_worker *w, struct census *cs, struct trees *ms, size_t i,
 			struct defect_list *out)
@@ -223,6 +246,7 @@ int checker_census(struct checker *c, const git_oid *commit, struct defect_list 
 	 */
 	repo_set_cache_limit(c->shared.repo, CENSUS_BLOB_CACHE);
 	repo_for_each_file(c->shared.repo, commit, "", census_list, &cs);
+	census_kconfig_last(&cs);
 	census_spans(&cs, ms);
 	if (jobs > cs.nr)
 		jobs = cs.nr ? cs.nr : 1;
