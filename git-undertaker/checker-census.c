@@ -133,10 +133,14 @@ static int census_list(const struct tree_file *f, void *data)
  */
 static void census_kconfig_last(struct census *cs)
 {
-	char **paths = xcalloc(cs->nr + 1, sizeof(*paths));
-	git_oid *blobs = xcalloc(cs->nr + 1, sizeof(*blobs));
+	char **paths;
+	git_oid *blobs;
 	size_t k = 0;
 
+	if (!cs->nr)
+		return;
+	paths = xcalloc(cs->nr, sizeof(*paths));
+	blobs = xcalloc(cs->nr, sizeof(*blobs));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < cs->nr; i++)
 			if (kcheck_is_checked_path(cs->paths.v[i]) == pass) {
