@@ -226,10 +226,13 @@ static void resolve_run(struct checker_worker *w, size_t j, void *data)
 		a = step_model(g, primary);
 		/* The primary model is each worker's own: its files asked it before. */
 		if (a != primary) {
-			build_model(rs->owner, a);
+			/* Without own files, built by the first file that asks it, if any does. */
+			if (rs->own)
+				build_model(rs->owner, a);
 			resolve_pass(rs, g, a);
 		}
-		rs->own(w, j, a, rs->data);
+		if (rs->own)
+			rs->own(w, j, a, rs->data);
 		trees_release_model(rs->owner, a);
 	}
 }
@@ -271,7 +274,7 @@ void checker_defer_resolve(struct checker *c, struct trees *owner, checker_model
 	int left = 1;
 
 	res->deferring = 0;
-	if (own && jobs > 1 && owner->tm.hold) {
+	if (jobs > 1 && owner->tm.hold) {
 		resolve_parallel(c, owner, own, data, jobs);
 		own = NULL;
 		left = deferred_left(res);

@@ -141,8 +141,8 @@ typedef void (*checker_model_fn)(struct checker_worker *w, size_t j, size_t a, v
 /*
  * The deferred files' other architectures, model by model, each built,
  * asked and freed before the next; then their defects. No worker runs.
- * With `own`, every model is asked, own() too, and with jobs > 1 on that
- * many workers' threads when the owner's models are shared (trees_share):
+ * With `own`, every model is asked, own() too. With jobs > 1, when the
+ * owner's models are shared (trees_share), on that many workers' threads:
  * each thread a model at a time, the deferred files asking the models in
  * order, each model's own() beside the next ones'.
  */

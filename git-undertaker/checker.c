@@ -677,7 +677,7 @@ static void side_items(struct checker *c, struct commit_work *cw, size_t jobs, s
 		for (size_t i = 0; i < cw->nr && !process_interrupted(); i++)
 			side_item(&c->main, cw, ps, ms, &cw->items[i]);
 	}
-	checker_defer_resolve(c, t, NULL, NULL, 1);
+	checker_defer_resolve(c, t, NULL, NULL, jobs);
 	trees_release_others(t);
 	cw->phase = PHASE_CHECK;
 }
