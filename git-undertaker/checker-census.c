@@ -143,7 +143,7 @@ static void census_kconfig_last(struct census *cs)
 	blobs = xcalloc(cs->nr, sizeof(*blobs));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < cs->nr; i++)
-			if (kcheck_is_checked_path(cs->paths.v[i]) == pass) {
+			if (!!kcheck_is_checked_path(cs->paths.v[i]) == pass) {
 				paths[k] = cs->paths.v[i];
 				blobs[k++] = cs->blobs[i];
 			}

@@ -86,19 +86,21 @@ static size_t step_model(size_t g, size_t primary)
 	return !g ? primary : g - 1 < primary ? g - 1 : g;
 }
 
+/* Its step on the model it asks next. */
+static void deferred_step(struct checker_deferred *df)
+{
+	if (df->kr)
+		kcheck_step(df->kr);
+	else
+		analyze_step(df->an);
+}
+
 /* Every deferred file that asks model a next takes its step on it. */
 static void deferred_steps(struct checker_results *res, size_t a)
 {
-	for (size_t p = 0; p < res->nr_deferred; p++) {
-		struct checker_deferred *df = &res->deferred[p];
-
-		if (deferred_next(df) != a)
-			continue;
-		if (df->kr)
-			kcheck_step(df->kr);
-		else
-			analyze_step(df->an);
-	}
+	for (size_t p = 0; p < res->nr_deferred; p++)
+		if (deferred_next(&res->deferred[p]) == a)
+			deferred_step(&res->deferred[p]);
 }
 
 /* Whether a deferred file asks another model still. */
@@ -188,10 +190,7 @@ static void resolve_pass(struct resolve *rs, size_t g, size_t a)
 		pthread_mutex_unlock(&rs->lock);
 		if (!take)
 			continue;
-		if (df->kr)
-			kcheck_step(df->kr);
-		else
-			analyze_step(df->an);
+		deferred_step(df);
 		pthread_mutex_lock(&rs->lock);
 		df->busy = 0;
 		pthread_cond_broadcast(&rs->stepped);
