@@ -53,10 +53,14 @@ WARNINGS := $(filter-out -Wshadow=local,$(WARNINGS)) -Wshadow
 endif
 ALL_CFLAGS = -std=gnu11 $(OPT) -g $(WARNINGS) $(SAN_FLAGS) -pthread -Icommon $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_FLAGS) -pthread $(LDFLAGS)
-LIBS = $(PKG_LIBS) -lpicosat -lm
+# The SAT solver, CaDiCaL, is C++: its one wrapper (common/sat-cadical.cc) is
+# compiled by the C++ compiler of $(CC)'s family, and the C++ library linked.
+UT_CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+ALL_CXXFLAGS = -std=c++11 $(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS) -pthread -Icommon $(CXXFLAGS)
+LIBS = $(PKG_LIBS) -lcadical -lstdc++ -lm
 
-COMMON_SRC := $(sort $(wildcard common/*.c))
-COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)
+COMMON_SRC := $(sort $(wildcard common/*.c common/*.cc))
+COMMON_OBJ := $(patsubst %.cc,$(O)/%.o,$(COMMON_SRC:%.c=$(O)/%.o))
 LIB := $(O)/libundertaker.a
 
 COMMANDS = git-undertaker git-vampyr git-backport
@@ -79,6 +83,10 @@ all: $(CMD_BIN) $(HELPER_BIN) $(VAMPYR_CC)
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(UT_CXX) $(ALL_CXXFLAGS) -MMD -MP -c -o $@ $<
 
 # The version is compiled into one object only, rebuilt when it changes.
 $(O)/version.c: FORCE
@@ -178,10 +186,11 @@ install: all doc
 	install -m 755 $(VAMPYR_CC) '$(DESTDIR)$(libexecdir)/undertaker'
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) '$(DESTDIR)$(man1dir)')
 
-# Build: libgit2, pcre2, picosat. Tests: sharness, prove (perl), unifdef, the
-# kernel's kconfig (built from linux-source by the tests' own setup), spatch.
-DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev picosat clang libclang-rt-14-dev asciidoctor
-DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 python3-jsonschema bc xz-utils \
+# Build: libgit2, pcre2, CaDiCaL. Tests: sharness, prove (perl), unifdef, the
+# kernel's kconfig (built from linux-source by the tests' own setup), spatch,
+# and picosat, a solver of its own as the oracle of the DIMACS exports.
+DEB_BUILD = build-essential pkg-config libgit2-dev libpcre2-dev libcadical-dev clang libclang-rt-14-dev asciidoctor
+DEB_TEST = git sharness perl unifdef flex bison kconfig-frontends coccinelle man-db python3 python3-jsonschema bc xz-utils picosat \
 	linux-source-6.1
 # bench/vampyr-history.sh builds U-Boot for other architectures too, and its sandbox.
 DEB_BENCH = gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc-m68k-linux-gnu \

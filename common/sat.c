@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The picosat wrapper; see sat.h. */
+/* The solver's wrapper (CaDiCaL, sat-cadical.h); see sat.h. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <picosat/picosat.h>
 #include "process.h"
 #include "sat.h"
 #include "diskcache.h"
 #include "u64map.h"
 #include "sat-unit.h"
+#include "sat-cadical.h"
 
 #define SAT_DEFAULT_WITNESSES 8
 
 
 struct sat {
 	struct logic *l;
-	PicoSAT *ps;
+	struct sat_cadical *ps;
 	/*
 	 * Two encoders: base definitions are logged for the DIMACS export, query
 	 * definitions go to the solver only (a query may not grow the base).
@@ -57,7 +57,7 @@ struct sat {
 	struct logic_extend *extend;
 	size_t extend_slot;	/* the witness logic_extend() looks at */
 	int random_phase;	/* decisions take random phases: diverse witnesses */
-	int phases_saved;	/* picosat holds the phases of a model it found */
+	int phases_saved;	/* the solver holds the phases of a model it found */
 	uint64_t phase_rng;	/* random_phases()'s generator (xorshift64) */
 	int interrupted;	/* a solve was cut short: answers are made up */
 	/*
@@ -75,7 +75,7 @@ struct sat {
 	size_t unit_refuted;
 };
 
-/* picosat polls this during a solve: an interrupt ends the call early. */
+/* The solver polls this during a solve: an interrupt ends the call early. */
 static int solve_interrupted(void *data)
 {
 	(void)data;
@@ -90,13 +90,12 @@ static void load_solver(struct sat *s)
 {
 	if (s->ps)
 		return;
-	s->ps = picosat_init();
-	if (!s->ps)
-		die("cannot initialise picosat");
-	picosat_set_global_default_phase(s->ps, s->random_phase ? 3 : 0);
-	picosat_set_interrupt(s->ps, NULL, solve_interrupted);
+	s->ps = sat_cadical_new();
+	/* False first, unless random phases are drawn before each solve. */
+	sat_cadical_default_phase(s->ps, 0);
+	sat_cadical_set_stop(s->ps, solve_interrupted, NULL);
 	for (size_t i = 0; i < s->nr_log; i++)
-		picosat_add(s->ps, s->log[i]);
+		sat_cadical_add(s->ps, s->log[i]);
 }
 
 static void add_to_solver(struct sat *s, const int *lits, size_t nr)
@@ -105,8 +104,8 @@ static void add_to_solver(struct sat *s, const int *lits, size_t nr)
 		sat_unit_add(s->unit, lits, nr);
 	load_solver(s);
 	for (size_t i = 0; i < nr; i++)
-		picosat_add(s->ps, lits[i]);
-	picosat_add(s->ps, 0);
+		sat_cadical_add(s->ps, lits[i]);
+	sat_cadical_add(s->ps, 0);
 }
 
 /* Are all the clause's variables newer than every question asked so far? */
@@ -183,8 +182,7 @@ void sat_free(struct sat *s)
 {
 	if (!s)
 		return;
-	if (s->ps)
-		picosat_reset(s->ps);
+	sat_cadical_free(s->ps);
 	logic_cnf_encoder_free(s->base_enc);
 	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
@@ -332,9 +330,9 @@ int sat_guard(struct sat *s, const int *lits, size_t nr)
 	for (size_t i = 0; i < nr; i++) {
 		int clause[2] = { -g, lits[i] };
 
-		picosat_add(s->ps, -g);
-		picosat_add(s->ps, lits[i]);
-		picosat_add(s->ps, 0);
+		sat_cadical_add(s->ps, -g);
+		sat_cadical_add(s->ps, lits[i]);
+		sat_cadical_add(s->ps, 0);
 		if (s->unit)
 			sat_unit_add(s->unit, clause, 2);
 	}
@@ -345,8 +343,8 @@ void sat_release_guard(struct sat *s, int guard)
 {
 	int unit = -guard;
 
-	picosat_add(s->ps, -guard);
-	picosat_add(s->ps, 0);
+	sat_cadical_add(s->ps, -guard);
+	sat_cadical_add(s->ps, 0);
 	if (s->unit)
 		sat_unit_add(s->unit, &unit, 1);
 }
@@ -390,7 +388,10 @@ int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit)
 void sat_prefer(struct sat *s, int lit, int on)
 {
 	load_solver(s);
-	picosat_set_default_phase_lit(s->ps, lit, on ? (lit > 0 ? 1 : -1) : 0);
+	if (on)
+		sat_cadical_phase(s->ps, lit);
+	else
+		sat_cadical_unphase(s->ps, abs(lit));
 }
 
 static double thread_seconds(void)
@@ -412,28 +413,66 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 	if (process_interrupted())
 		return s->interrupted = 1, SAT_UNSAT;
 	for (size_t i = 0; i < nr; i++)
-		picosat_assume(s->ps, assumptions[i]);
+		sat_cadical_assume(s->ps, assumptions[i]);
 	s->calls++;
 	double start = thread_seconds();
-	int r = picosat_sat(s->ps, -1);
-	if (r == PICOSAT_SATISFIABLE) {
+	int r = sat_cadical_solve(s->ps);
+	if (r == 10) {
 		s->sat_seconds += thread_seconds() - start;
 		return SAT_SAT;
 	}
-	if (r == PICOSAT_UNSATISFIABLE) {
+	if (r == 20) {
 		s->unsat_seconds += thread_seconds() - start;
 		return SAT_UNSAT;
 	}
 	if (process_interrupted())
 		return s->interrupted = 1, SAT_UNSAT;
-	die("picosat: no answer without a limit (%d)", r);
+	die("CaDiCaL: no answer without a limit (%d)", r);
 }
 
 int sat_value(struct sat *s, int var)
 {
-	if (!s->ps || var <= 0 || var > picosat_variables(s->ps))
+	if (!s->ps || var <= 0)
 		return 0;
-	return picosat_deref(s->ps, var);
+	return sat_cadical_val(s->ps, var);
+}
+
+/*
+ * The assumptions of out[0..n) that the last refutation used, and then the
+ * fewest of them still refuted: each left out in turn, and kept out when
+ * the rest is still refuted (then only the part of the rest that this
+ * refutation used stays). n the count left.
+ */
+static size_t minimise_failed(struct sat *s, int *out, size_t n)
+{
+	int *rest = xcalloc(n + 1, sizeof(*rest));
+
+	/* Its solves may not stop halfway: the caller asks for a refutation. */
+	sat_cadical_set_stop(s->ps, NULL, NULL);
+	for (size_t i = 0; i < n;) {
+		size_t m = 0;
+
+		for (size_t k = 0; k < n; k++)
+			if (k != i)
+				rest[m++] = out[k];
+		for (size_t k = 0; k < m; k++)
+			sat_cadical_assume(s->ps, rest[k]);
+		s->calls++;
+		if (sat_cadical_solve(s->ps) != 20) {
+			i++;
+			continue;
+		}
+		/* Refuted without out[i]: keep what this refutation used, in order. */
+		n = 0;
+		for (size_t k = 0; k < m; k++)
+			if (sat_cadical_failed(s->ps, rest[k]))
+				out[n++] = rest[k];
+		if (i > n)
+			i = n;
+	}
+	sat_cadical_set_stop(s->ps, solve_interrupted, NULL);
+	free(rest);
+	return n;
 }
 
 size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise,
@@ -443,31 +482,14 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 	/* No refutation to ask about: the last answer was made up. */
 	if (s->interrupted)
 		return 0;
-	if (minimise && !picosat_inconsistent(s->ps)) {
-		const int *mus;
-
-		/* Its inner solves may not stop halfway: it asks for a refutation. */
-		picosat_set_interrupt(s->ps, NULL, NULL);
-		mus = picosat_mus_assumptions(s->ps, NULL, NULL, 0);
-		picosat_set_interrupt(s->ps, NULL, solve_interrupted);
-		/* Keep the caller's order: the MUS is a subset of the assumptions. */
-		for (size_t i = 0; i < nr; i++) {
-			for (const int *p = mus; p && *p; p++) {
-				if (*p != assumptions[i])
-					continue;
-				ALLOC_GROW(*out, n + 1, *alloc);
-				(*out)[n++] = assumptions[i];
-				break;
-			}
-		}
-		return n;
-	}
 	for (size_t i = 0; i < nr; i++) {
-		if (!picosat_failed_assumption(s->ps, assumptions[i]))
+		if (!sat_cadical_failed(s->ps, assumptions[i]))
 			continue;
 		ALLOC_GROW(*out, n + 1, *alloc);
 		(*out)[n++] = assumptions[i];
 	}
+	if (minimise && n)
+		n = minimise_failed(s, *out, n);
 	return n;
 }
 
@@ -590,7 +612,7 @@ static void share_model(struct sat *s)
 		row = sh->rows + sh->nr * sh->bytes;
 		memset(row, 0, sh->bytes);
 		for (int v = 1; v <= sh->nr_vars; v++)
-			if (picosat_deref(s->ps, v) > 0)
+			if (sat_cadical_val(s->ps, v) > 0)
 				row[v / 8] |= (unsigned char)(1u << (v % 8));
 		sh->from[sh->nr++] = s;
 	}
@@ -693,7 +715,7 @@ void sat_shares_free(struct sat_shares *shs)
 /* Keeps the solver's current model in the pool (the oldest one replaced). */
 static void keep_witness(struct sat *s)
 {
-	int n = picosat_variables(s->ps);
+	int n = sat_cadical_vars(s->ps);
 	size_t i;
 
 	if (!s->max_witnesses)
@@ -701,7 +723,7 @@ static void keep_witness(struct sat *s)
 	i = pool_slot(s, s->hard_var);
 
 	for (int v = 1; v <= s->pool_vars && v <= n; v++)
-		if (picosat_deref(s->ps, v) > 0)
+		if (sat_cadical_val(s->ps, v) > 0)
 			pool_set(s, i, v);
 	s->witnesses_found = 1;
 	if (s->share)
@@ -826,8 +848,8 @@ static int extended(struct sat *s, formula f)
 void sat_set_random_phase(struct sat *s)
 {
 	s->random_phase = 1;
-	if (s->ps)
-		picosat_set_global_default_phase(s->ps, 3);
+	/* Drawn before the first solve too. */
+	s->phases_saved = 1;
 }
 
 void sat_set_witnesses(struct sat *s, size_t n)
@@ -1016,21 +1038,22 @@ void sat_save_witnesses(struct sat *s, const char *path, int nr_vars)
 
 /*
  * A phase of its own for each variable, drawn from the solver's generator
- * (the same from run to run). picosat_reset_phases() went back to picosat's
- * own default phase, random per decision, and took 7.7% of the x86 census
- * of Linux 6.1 (perf, its callees included); with phases drawn here the
- * models found differ more: that census found 277-301 models instead of
- * 351-365 and took 22.0-23.1 s user instead of 25.4-29.2 s, the same output.
+ * (the same from run to run). With picosat, the suite's solver before
+ * CaDiCaL, its own random phase per decision took 7.7% of the x86 census
+ * of Linux 6.1 (perf, its callees included), and the models found with
+ * phases drawn here differed more: that census found 277-301 models instead
+ * of 351-365 and took 22.0-23.1 s user instead of 25.4-29.2 s, the same
+ * output.
  */
 static void random_phases(struct sat *s)
 {
-	int n = picosat_variables(s->ps);
+	int n = sat_cadical_vars(s->ps);
 
 	for (int v = 1; v <= n; v++) {
 		s->phase_rng ^= s->phase_rng << 13;
 		s->phase_rng ^= s->phase_rng >> 7;
 		s->phase_rng ^= s->phase_rng << 17;
-		picosat_set_default_phase_lit(s->ps, v, (s->phase_rng >> 20) & 1 ? 1 : -1);
+		sat_cadical_phase(s->ps, (s->phase_rng >> 20) & 1 ? v : -v);
 	}
 }
 
@@ -1059,6 +1082,7 @@ int sat_satisfiable(struct sat *s, formula f)
 		 * the number of variables, and a refutation assigns few.
 		 */
 		if (s->random_phase && s->phases_saved) {
+			load_solver(s);
 			random_phases(s);
 			s->phases_saved = 0;
 		}
@@ -1137,8 +1161,6 @@ void sat_get_stats(const struct sat *s, struct sat_stats *st)
 	st->unit_refuted = s->unit_refuted;
 	st->sat_seconds = s->sat_seconds;
 	st->unsat_seconds = s->unsat_seconds;
-	st->decisions = s->ps ? picosat_decisions(s->ps) : 0;
-	st->propagations = s->ps ? picosat_propagations(s->ps) : 0;
 }
 
 void sat_write_dimacs(const struct sat *s, FILE *out)

@@ -194,8 +194,6 @@ struct sat_stats {
 	size_t unit_refuted;	/* questions refuted by propagation, no call (sat_refuted) */
 	double sat_seconds;	/* thread CPU time in solver calls that found a model */
 	double unsat_seconds;	/* and in those that did not */
-	/* picosat's own counts: the solver's work, whatever the machine's load */
-	unsigned long long decisions, propagations;
 };
 void sat_get_stats(const struct sat *s, struct sat_stats *st);
 

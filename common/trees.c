@@ -79,11 +79,11 @@ static void print_stats(struct arch_model *am, int stats)
 			"%zu questions, %zu cached, %zu unsatisfiable; solving %.3f s "
 			"satisfiable, %.3f s unsatisfiable; %zu constant; %zu samples, "
 			"%zu taken from other workers; %zu waits for another worker, %.3f s; "
-			"%llu decisions, %llu propagations; %zu refuted by propagation alone\n",
+			"%zu refuted by propagation alone\n",
 			am->arch ? am->arch : "model", st.calls, st.witnessed,
 			st.queries, st.cached, st.unsat, st.sat_seconds, st.unsat_seconds,
 			am->constant, st.pool, st.shared, am->waits, am->wait_seconds,
-			st.decisions, st.propagations, st.unit_refuted);
+			st.unit_refuted);
 	}
 	am->stats_printed = 1;
 }

@@ -35,6 +35,7 @@ test_expect_success 'setup: prefixes and vocabulary' '
 	repo-revision repo_
 	sat sat_
 	sat-unit sat_
+	sat-cadical sat_
 	trees* trees_
 	u64map u64map_
 	version suite_

@@ -7,7 +7,7 @@ doc="$UT_SRC_DIR/Documentation/technical/design.adoc"
 # Every source file of the library and of the commands is named in the
 # document (its module's row, or its command's paragraph).
 test_expect_success 'every file of common/ and of each command is in design.adoc' '
-	(cd "$UT_SRC_DIR" && ls common/*.[ch] git-*/*.[ch]) >files &&
+	(cd "$UT_SRC_DIR" && ls common/*.[ch] common/*.cc git-*/*.[ch]) >files &&
 	test_line_count -gt 40 files &&
 	while read f
 	do
@@ -21,7 +21,7 @@ test_expect_success 'every file of common/ and of each command is in design.adoc
 # takes its line in the document with it.
 test_expect_success 'every .c and .h file design.adoc names exists' '
 	# Whole names only: not the "internal.h" of a pattern like "*-internal.h".
-	grep -oE "(^|[^*a-z0-9_-])[a-z0-9_][a-z0-9_-]*\\.[ch]\\b" "$doc" |
+	grep -oE "(^|[^*a-z0-9_-])[a-z0-9_][a-z0-9_-]*\\.(cc|c|h)\\b" "$doc" |
 	sed "s/^[^a-z0-9_]//" | sort -u >named &&
 	test_line_count -gt 40 named &&
 	while read b
