@@ -105,14 +105,19 @@ static void symbol_vars(struct pc_context *ctx, const struct kconfig_symbol *sym
 	if (sym->type == KCONFIG_BOOL && ctx->facts) {
 		/*
 		 * A bool is never m: a fact of Kconfig, not of the code, so the
-		 * variable is false in the model's solver only.
+		 * variable is false in the model's solver only. Unless a symbol
+		 * of that name is defined too (U-Boot's MTD_UBI and
+		 * MTD_UBI_MODULE, both bool): CONFIG_MTD_UBI_MODULE is then that
+		 * symbol's macro, its variable the model's, and saying it false
+		 * contradicted every configuration that sets it.
 		 */
 		struct strbuf sb = STRBUF_INIT;
 		int var;
 
 		strbuf_addf(&sb, "CONFIG_%s_MODULE", sym->name);
 		var = logic_var(ctx->logic, sb.buf);
-		sat_add_fact(ctx->facts, -var);
+		if (!kconfig_symbol(ctx, sb.buf + strlen("CONFIG_")))
+			sat_add_fact(ctx->facts, -var);
 		*m = logic_atom(ctx->logic, var);
 		strbuf_release(&sb);
 	} else if (sym->type == KCONFIG_TRISTATE) {
