@@ -9,7 +9,7 @@
  * else is answered (a literal not refuted may be anything).
  *
  * A defconfig's questions are the use: its guard implies about 70,000
- * literals on Linux's arm model, and picosat propagates them again at each
+ * literals on Linux's arm model, and the solver propagates them again at each
  * call, where most questions fail by propagation alone.
  *
  * Clauses come at level 0 (none assumed) or while the assumptions hold;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The picosat wrapper: one incremental solver per model. The base is a CNF
+ * The SAT solver's wrapper (CaDiCaL, sat-cadical.h): one incremental solver per model. The base is a CNF
  * (clauses and asserted formulas) that stays; queries are formulas encoded
  * with fresh helper variables whose definitions never constrain the base, and
  * asked under assumptions, so a query leaves no trace but cached definitions.
@@ -59,7 +59,7 @@ int sat_query_literal(struct sat *s, formula f);
  * Many assumptions at once (a defconfig's thousands): a fresh guard variable
  * that implies each literal, by clauses outside the base (never logged nor
  * saved); assume the guard in sat_solve. sat_release_guard makes it false for
- * good, and picosat drops its clauses as satisfied.
+ * good, and the solver drops its clauses as satisfied.
  */
 int sat_guard(struct sat *s, const int *lits, size_t nr);
 void sat_release_guard(struct sat *s, int guard);
