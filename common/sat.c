@@ -70,6 +70,15 @@ struct sat {
 	int seen_vars;
 	int8_t *late;
 	size_t alloc_late;
+	/*
+	 * sat_guard()'s newest guard and its literals, given to the solver only
+	 * when a solve assumes it: most defconfigs' guards are released after
+	 * propagation alone answered them, and 70,000 clauses a guard on Linux
+	 * were the solver's garbage to collect.
+	 */
+	int pending_guard;
+	int *pending;
+	size_t nr_pending, alloc_pending;
 	/* Unit propagation beside the solver (sat_track_units), or NULL. */
 	struct sat_unit *unit;
 	size_t unit_refuted;
@@ -183,6 +192,7 @@ void sat_free(struct sat *s)
 	if (!s)
 		return;
 	sat_cadical_free(s->ps);
+	free(s->pending);
 	logic_cnf_encoder_free(s->base_enc);
 	logic_cnf_encoder_free(s->query_enc);
 	free(s->log);
@@ -321,21 +331,37 @@ int sat_query_literal(struct sat *s, formula f)
 	return logic_cnf_literal(s->query_enc, f, 1, 1);
 }
 
+/* The pending guard's clauses, to the solver: a solve assumes it. */
+static void flush_guard(struct sat *s)
+{
+	if (!s->pending_guard)
+		return;
+	load_solver(s);
+	for (size_t i = 0; i < s->nr_pending; i++) {
+		sat_cadical_add(s->ps, -s->pending_guard);
+		sat_cadical_add(s->ps, s->pending[i]);
+		sat_cadical_add(s->ps, 0);
+	}
+	s->pending_guard = 0;
+	s->nr_pending = 0;
+}
+
 int sat_guard(struct sat *s, const int *lits, size_t nr)
 {
 	int g = logic_var_new(s->l, NULL);
 
-	load_solver(s);
 	seen(s);
-	for (size_t i = 0; i < nr; i++) {
+	/* One guard waits at a time. */
+	flush_guard(s);
+	for (size_t i = 0; s->unit && i < nr; i++) {
 		int clause[2] = { -g, lits[i] };
 
-		sat_cadical_add(s->ps, -g);
-		sat_cadical_add(s->ps, lits[i]);
-		sat_cadical_add(s->ps, 0);
-		if (s->unit)
-			sat_unit_add(s->unit, clause, 2);
+		sat_unit_add(s->unit, clause, 2);
 	}
+	ALLOC_GROW(s->pending, nr, s->alloc_pending);
+	memcpy(s->pending, lits, nr * sizeof(*lits));
+	s->nr_pending = nr;
+	s->pending_guard = g;
 	return g;
 }
 
@@ -343,8 +369,15 @@ void sat_release_guard(struct sat *s, int guard)
 {
 	int unit = -guard;
 
-	sat_cadical_add(s->ps, -guard);
-	sat_cadical_add(s->ps, 0);
+	if (guard == s->pending_guard) {
+		/* Never assumed in a solve: the solver never had its clauses. */
+		s->pending_guard = 0;
+		s->nr_pending = 0;
+	} else {
+		load_solver(s);
+		sat_cadical_add(s->ps, -guard);
+		sat_cadical_add(s->ps, 0);
+	}
 	if (s->unit)
 		sat_unit_add(s->unit, &unit, 1);
 }
@@ -412,6 +445,9 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 	 */
 	if (process_interrupted())
 		return s->interrupted = 1, SAT_UNSAT;
+	for (size_t i = 0; s->pending_guard && i < nr; i++)
+		if (abs(assumptions[i]) == s->pending_guard)
+			flush_guard(s);
 	for (size_t i = 0; i < nr; i++)
 		sat_cadical_assume(s->ps, assumptions[i]);
 	s->calls++;
