@@ -9,6 +9,12 @@ write_foo_bar_kconfig () {
 	} >Kconfig
 }
 
+# write_arch_kconfig: the top Kconfig of a tree with architectures,
+# COMMON and then arch/$(SRCARCH)/Kconfig (each architecture's own).
+write_arch_kconfig () {
+	printf 'mainmenu "Test/$(SRCARCH)"\nconfig COMMON\n\tbool "common"\nsource "arch/$(SRCARCH)/Kconfig"\n' >Kconfig
+}
+
 # The tree most of them start from: that Kconfig; commit "base" adds a.c (a
 # block under FOO), commit "bad" adds b.c, whose #ifndef CONFIG_FOO inside
 # #ifdef CONFIG_BAR no configuration compiles.

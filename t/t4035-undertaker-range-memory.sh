@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='git undertaker: a long range whose commits change Kconfig files keeps its memory bounded (lexed files evicted, build-file scans forgotten) and reports the same'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 # Kconfig: 300 options; commit N adds EXTRA_N. Commit 12 removes
 # OPT_5, which a.c names: that commit adds a defect, which every budget reports.
@@ -74,12 +75,7 @@ test_expect_success 'two architectures, a Kconfig change: the parent side is don
 	git init -q arches &&
 	(
 		cd arches &&
-		write_file Kconfig <<-\EOF &&
-		mainmenu "Test/$(SRCARCH)"
-		config COMMON
-			bool "common"
-		source "arch/$(SRCARCH)/Kconfig"
-		EOF
+		write_arch_kconfig &&
 		write_file arch/alpha/Kconfig <<-\EOF &&
 		config ALPHA
 			def_bool y

@@ -1,14 +1,10 @@
 #!/bin/sh
 test_description='git undertaker: a side of a commit asks the other architectures model by model (one besides the primary alive at a time), with the same report'
 . ./test-lib.sh
+. "$UT_SRC_DIR/t/lib-undertaker.sh"
 
 test_expect_success 'setup: three architectures, 20 files whose blocks are dead on every one (the old one unchanged)' '
-	write_file Kconfig <<-\EOF &&
-	mainmenu "Test/$(SRCARCH)"
-	config COMMON
-		bool "common"
-	source "arch/$(SRCARCH)/Kconfig"
-	EOF
+	write_arch_kconfig &&
 	for a in alpha beta gamma
 	do
 		A=$(echo $a | tr a-z A-Z) &&
@@ -91,12 +87,7 @@ test_expect_success 'the census on every architecture: each other model built on
 test_expect_success 'the census on threads (each a model at a time): the same report as one thread, each model built once' '
 	mkdir six && (
 		cd six && git init -q &&
-		write_file Kconfig <<-\EOF &&
-		mainmenu "Test/$(SRCARCH)"
-		config COMMON
-			bool "common"
-		source "arch/$(SRCARCH)/Kconfig"
-		EOF
+		write_arch_kconfig &&
 		for a in a1 a2 a3 a4 a5 a6
 		do
 			A=$(echo $a | tr a-z A-Z) &&
