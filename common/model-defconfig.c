@@ -301,7 +301,7 @@ static int rule_literal(struct model_defconfig *dc, uint64_t key, const struct k
 	if (!u64map_get(&dc->m->dc_lits, key, &lit)) {
 		formula f = s ? symbol_rule(dc, s, &dc->m->syms[s->index]) : choice_rule(dc, c);
 
-		lit = (uint64_t)(int64_t)sat_query_literal(dc->m->sat, f);
+		lit = (uint64_t)(int64_t)sat_tracked_literal(dc->m->sat, f);
 		u64map_put(&dc->m->dc_lits, key, lit);
 	}
 	return (int)(int64_t)lit;
@@ -459,13 +459,13 @@ int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_sym
 	guard_rules(dc);
 	/* Another value (hidden) is refuted. */
 	f = logic_not(question_formula(dc, s, value == 3 ? 0 : value, value == 3));
-	return sat_refuted(dc->m->sat, &dc->guard, 1, sat_query_literal(dc->m->sat, f));
+	return sat_refuted(dc->m->sat, &dc->guard, 1, sat_tracked_literal(dc->m->sat, f));
 }
 
 int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
 			     int value, int visible)
 {
-	int q[2] = { dc->guard, sat_query_literal(dc->m->sat, question_formula(dc, s, value, visible)) };
+	int q[2] = { dc->guard, sat_tracked_literal(dc->m->sat, question_formula(dc, s, value, visible)) };
 
 	return dc->guard && !sat_refuted(dc->m->sat, q, 1, q[1]) &&
 	       sat_solve(dc->m->sat, q, 2) == SAT_SAT;

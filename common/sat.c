@@ -23,6 +23,8 @@ struct sat {
 	 * definitions go to the solver only (a query may not grow the base).
 	 */
 	struct cnf_encoder *base_enc, *query_enc;
+	/* The definitions of sat_tracked_literal(): given to the unit copy too. */
+	struct cnf_encoder *unit_enc;
 	int *log;		/* base clauses, each ended by 0 */
 	size_t nr_log, alloc_log;
 	size_t nr_base_clauses;
@@ -109,8 +111,6 @@ static void load_solver(struct sat *s)
 
 static void add_to_solver(struct sat *s, const int *lits, size_t nr)
 {
-	if (s->unit)
-		sat_unit_add(s->unit, lits, nr);
 	load_solver(s);
 	for (size_t i = 0; i < nr; i++)
 		sat_cadical_add(s->ps, lits[i]);
@@ -140,9 +140,9 @@ static void base_sink(void *ctx, const int *lits, size_t nr)
 	s->nr_base_clauses++;
 	s->pool_gen++;
 	if (s->ps)
-		add_to_solver(s, lits, nr);
-	else if (s->unit)
-		sat_unit_add(s->unit, lits, nr);	/* the log goes to the solver when it is made */
+		add_to_solver(s, lits, nr);	/* else the log goes to the solver when it is made */
+	if (s->unit)
+		sat_unit_add(s->unit, lits, nr);
 	if (nr && fresh_clause(s, lits, nr)) {
 		if (nr == 1) {
 			int v = abs(lits[0]);
@@ -176,6 +176,14 @@ static void query_sink(void *ctx, const int *lits, size_t nr)
 	add_to_solver(ctx, lits, nr);
 }
 
+static void tracked_sink(void *ctx, const int *lits, size_t nr)
+{
+	struct sat *s = ctx;
+
+	add_to_solver(s, lits, nr);
+	sat_unit_add(s->unit, lits, nr);
+}
+
 struct sat *sat_new(struct logic *l)
 {
 	struct sat *s = xcalloc(1, sizeof(*s));
@@ -195,6 +203,7 @@ void sat_free(struct sat *s)
 	free(s->pending);
 	logic_cnf_encoder_free(s->base_enc);
 	logic_cnf_encoder_free(s->query_enc);
+	logic_cnf_encoder_free(s->unit_enc);
 	free(s->log);
 	u64map_release(&s->answers);
 	u64map_release(&s->facts);
@@ -331,6 +340,13 @@ int sat_query_literal(struct sat *s, formula f)
 	return logic_cnf_literal(s->query_enc, f, 1, 1);
 }
 
+int sat_tracked_literal(struct sat *s, formula f)
+{
+	sat_track_units(s);
+	seen(s);
+	return logic_cnf_literal(s->unit_enc, f, 1, 1);
+}
+
 /* The pending guard's clauses, to the solver: a solve assumes it. */
 static void flush_guard(struct sat *s)
 {
@@ -382,11 +398,6 @@ void sat_release_guard(struct sat *s, int guard)
 		sat_unit_add(s->unit, &unit, 1);
 }
 
-static void unit_sink(void *ctx, const int *lits, size_t nr)
-{
-	sat_unit_add(ctx, lits, nr);
-}
-
 void sat_track_units(struct sat *s)
 {
 	size_t start = 0;
@@ -399,8 +410,12 @@ void sat_track_units(struct sat *s)
 			sat_unit_add(s->unit, s->log + start, i - start);
 			start = i + 1;
 		}
-	/* And the questions' definitions so far: the copy holds every clause of the solver. */
-	logic_cnf_replay(s->query_enc, unit_sink, s->unit);
+	/*
+	 * Not the other questions' definitions (a census's: thousands of #if
+	 * conditions), which never constrain the base's variables: propagating
+	 * them under each defconfig's rules was wasted.
+	 */
+	s->unit_enc = logic_cnf_encoder_new(s->l, tracked_sink, s);
 }
 
 int sat_complete(struct sat *s, const int *assumptions, size_t nr, int8_t *vals, int nr_vals)
@@ -1151,7 +1166,7 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 	/* Those that propagation refutes need no call (and no part in the disjunction). */
 	for (size_t i = 0; s->unit && i < n; i++)
 		if (f[i] == LOGIC_FALSE ||
-		    sat_refuted(s, assumptions, nr, sat_query_literal(s, f[i]))) {
+		    sat_refuted(s, assumptions, nr, sat_tracked_literal(s, f[i]))) {
 			closed[i] = 1;
 			open--;
 		}
@@ -1162,7 +1177,7 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 		for (size_t i = 0; i < n; i++)
 			if (!yes[i] && !closed[i])
 				any = logic_or(s->l, any, f[i]);
-		lits[nr] = sat_query_literal(s, any);
+		lits[nr] = sat_tracked_literal(s, any);
 		if (sat_solve(s, lits, nr + 1) != SAT_SAT)
 			break;
 		for (size_t i = 0; i < n; i++)
@@ -1174,7 +1189,7 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 			/* Cannot be (the model meets `any`), but never loop nor guess: one by one. */
 			for (size_t i = 0; i < n; i++)
 				if (!yes[i] && !closed[i]) {
-					lits[nr] = sat_query_literal(s, f[i]);
+					lits[nr] = sat_tracked_literal(s, f[i]);
 					yes[i] = sat_solve(s, lits, nr + 1) == SAT_SAT;
 				}
 			break;

@@ -54,6 +54,12 @@ size_t sat_nr_base_clauses(const struct sat *s);
  * assumption; its definitions are query clauses, not part of the base.
  */
 int sat_query_literal(struct sat *s, formula f);
+/*
+ * The same, its definitions also in the unit copy (made now if it was
+ * not: sat_track_units): for the literals sat_refuted() and sat_complete()
+ * are to propagate. Those of sat_query_literal() are the solver's only.
+ */
+int sat_tracked_literal(struct sat *s, formula f);
 
 /*
  * Many assumptions at once (a defconfig's thousands): a fresh guard variable
@@ -71,10 +77,13 @@ enum { SAT_UNSAT = 0, SAT_SAT = 1 };
 int sat_solve(struct sat *s, const int *assumptions, size_t nr);
 /*
  * Unit propagation beside the solver from now on (sat-unit.h): a copy of
- * the base and of every clause given to the solver after this call.
- * sat_refuted() says 1 when propagating the assumptions and lit alone
- * falsifies one of them, so that sat_solve() would say unsatisfiable, and
- * 0 when it does not or nothing is tracked; sat_solve_each() asks it first.
+ * the base, the guards and sat_tracked_literal()'s definitions. The other
+ * questions' definitions are left out: they never constrain the base's
+ * variables (logic_cnf_literal), so propagation under the copy's clauses
+ * assigns the base's as under all the solver's. sat_refuted() says 1 when
+ * propagating the assumptions and lit (a tracked literal) alone falsifies
+ * a clause, so that sat_solve() would say unsatisfiable, and 0 when it
+ * does not or nothing is tracked; sat_solve_each() asks it first.
  */
 void sat_track_units(struct sat *s);
 int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit);
@@ -82,9 +91,10 @@ int sat_refuted(struct sat *s, const int *assumptions, size_t nr, int lit);
  * A model found by propagation and decisions that never go back (each
  * variable's first guess false): vals[v - 1] 1 or 0 for v in 1..nr_vals,
  * and 1, when no clause fails on the way; 0 when one does, or nothing is
- * tracked (then ask sat_solve()). The copy holds every clause the solver
- * has (sat_track_units() takes the base and the questions' definitions),
- * so the model is one of the solver's.
+ * tracked (then ask sat_solve()). The copy holds every clause of the
+ * solver but untracked questions' definitions, so the model's values of
+ * the other variables are those of a model of the solver's (those
+ * definitions' helpers take the values the formulas give them).
  */
 int sat_complete(struct sat *s, const int *assumptions, size_t nr, int8_t *vals, int nr_vals);
 /* After SAT_SAT: 1 (true), -1 (false) or 0 (unassigned) for a variable. */
