@@ -360,7 +360,16 @@ int sat_unit_complete(struct sat_unit *u, int8_t *vals, int nr_vals)
 	u->lim[2] = u->nr_trail;
 	for (int v = 1; ok && v <= u->nr_vars; v++)
 		if (!u->val[v]) {
+			size_t mark = u->nr_trail;
+
 			assign(u, -v);
+			if (propagate(u))
+				continue;
+			/* False fails: that guess taken back, true instead (never further back). */
+			for (size_t i = mark; i < u->nr_trail; i++)
+				u->val[abs(u->trail[i])] = 0;
+			u->nr_trail = u->head = mark;
+			assign(u, v);
 			ok = propagate(u);
 		}
 	for (int v = 1; ok && v <= nr_vals; v++)

@@ -38,9 +38,10 @@ int sat_unit_assume(struct sat_unit *u, const int *assumptions, size_t nr);
 int sat_unit_refutes(struct sat_unit *u, int lit);
 /*
  * Under the assumptions in force: each free variable of 1..nr_vals in turn
- * set false, and propagated, never going back. 1 with every clause held
- * true, the values in vals[v - 1] (1 true, else 0); 0 when a clause
- * failed. The assumptions stay in force.
+ * set false and propagated, or, when that falsifies a clause at once, true
+ * instead; never further back. 1 with every clause held true, the values
+ * in vals[v - 1] (1 true, else 0); 0 when a clause failed both ways. The
+ * assumptions stay in force.
  */
 int sat_unit_complete(struct sat_unit *u, int8_t *vals, int nr_vals);
 
