@@ -156,6 +156,27 @@ static int propagate(struct sat_unit *u)
 		struct watch *w = &u->watch[lit_index(falsified)];
 		uint32_t i = 0, j = 0;
 
+		/*
+		 * The lists of the literals a few places on, fetched ahead: each
+		 * list is a cache miss (perf put half of propagate() on the loads
+		 * of the first implied literal and the first watcher), and the
+		 * trail says which come next: their heads 12 places on, their
+		 * entries 4. U-Boot's 1,552 defconfigs, 45,000 literals each:
+		 * 6.1-6.4 s CPU against 7.8-8.0 s without (8 and 3 places: 6.3-6.6 s).
+		 */
+		if (u->head + 13 <= u->nr_trail) {
+			int ahead = u->trail[u->head + 12];
+
+			__builtin_prefetch(&u->bin[lit_index(ahead)]);
+			__builtin_prefetch(&u->watch[lit_index(-ahead)]);
+		}
+		if (u->head + 5 <= u->nr_trail) {
+			int next = u->trail[u->head + 4];
+
+			__builtin_prefetch(u->bin[lit_index(next)].v);
+			__builtin_prefetch(u->watch[lit_index(-next)].v);
+		}
+
 		for (uint32_t k = 0; k < b->nr; k++) {
 			int q = b->v[k], vq = value(u, q);
 
