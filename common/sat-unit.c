@@ -370,15 +370,19 @@ int sat_unit_refutes(struct sat_unit *u, int lit)
 	return refuted;
 }
 
-int sat_unit_complete(struct sat_unit *u, int8_t *vals, int nr_vals)
+int sat_unit_complete(struct sat_unit *u, int lit, int8_t *vals, int nr_vals)
 {
 	int ok = 1;
 
 	if (u->broken || !u->in_force || u->failed || u->cur != 1)
 		return 0;
-	grow_vars(u, nr_vals);
+	grow_vars(u, nr_vals > abs(lit) ? nr_vals : abs(lit));
 	u->cur = 2;
 	u->lim[2] = u->nr_trail;
+	if (lit && value(u, lit) < 0)
+		ok = 0;
+	else if (lit && !value(u, lit))
+		ok = (assign(u, lit), propagate(u));
 	for (int v = 1; ok && v <= u->nr_vars; v++)
 		if (!u->val[v]) {
 			size_t mark = u->nr_trail;

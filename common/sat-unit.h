@@ -37,12 +37,12 @@ int sat_unit_assume(struct sat_unit *u, const int *assumptions, size_t nr);
 /* Is lit refuted under the assumptions in force (after sat_unit_assume() said 1)? */
 int sat_unit_refutes(struct sat_unit *u, int lit);
 /*
- * Under the assumptions in force: each free variable of 1..nr_vals in turn
- * set false and propagated, or, when that falsifies a clause at once, true
- * instead; never further back. 1 with every clause held true, the values
- * in vals[v - 1] (1 true, else 0); 0 when a clause failed both ways. The
- * assumptions stay in force.
+ * Under the assumptions in force and lit (unless 0): each free variable of
+ * 1..nr_vals in turn set false and propagated, or, when that falsifies a
+ * clause at once, true instead; never further back. 1 with every clause
+ * held true, the values in vals[v - 1] (1 true, else 0); 0 when a clause
+ * failed both ways. The assumptions stay in force, lit does not.
  */
-int sat_unit_complete(struct sat_unit *u, int8_t *vals, int nr_vals);
+int sat_unit_complete(struct sat_unit *u, int lit, int8_t *vals, int nr_vals);
 
 #endif

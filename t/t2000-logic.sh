@@ -27,7 +27,7 @@ test_expect_success 'rewrites: variables fixed to constants (memoised), free one
 	grep "^rewrite ok$" out
 '
 
-test_expect_success 'propagation beside picosat: its refutations and completions are the solver'"'"'s' '
+test_expect_success 'propagation beside the solver: its refutations, completions and answers at once are the solver'"'"'s' '
 	test-logic units >out &&
 	grep "^units ok$" out
 '

@@ -528,18 +528,19 @@ static int complete_value(void *data, int var)
 }
 
 /*
- * sat-unit.c beside picosat: a question propagation refutes is one the
- * solver refutes, and a model sat_complete() finds satisfies every
- * formula of the base and of the guard (the questions' definitions made
- * before sat_track_units() included). Random bases over 12 variables,
- * guards of random rules, random questions.
+ * sat-unit.c beside the solver: a question propagation refutes is one the
+ * solver refutes, a model sat_complete() finds satisfies every formula of
+ * the base and of the guard, and sat_solve_each() (propagation's
+ * completions first) answers each question as the solver does alone.
+ * Random bases over 12 variables, guards of random rules, random
+ * questions.
  */
 static int units(void)
 {
 	enum { VARS = 12, ROUNDS = 300 };
 	struct logic *l = logic_new();
 	formula pool[VARS], base[4], rule[8];
-	size_t refuted = 0, unsat = 0, completed = 0, sat = 0;
+	size_t refuted = 0, unsat = 0, completed = 0, sat = 0, each_yes = 0;
 	int bad = 0;
 
 	for (int i = 0; i < VARS; i++) {
@@ -602,12 +603,29 @@ static int units(void)
 					     logic_eval_with(l, rule[i], complete_value, vals) > 0,
 					     "completion breaks a rule's definition");
 		}
+		/* Many questions at once (sat_solve_each), against the solver one by one. */
+		{
+			formula fq[6];
+			char yes[6];
+
+			for (int i = 0; i < 6; i++)
+				fq[i] = random_formula(l, pool, VARS, 2);
+			sat_solve_each(s, &guard, 1, fq, 6, yes);
+			for (int i = 0; i < 6; i++) {
+				int as[2] = { guard, sat_tracked_literal(s, fq[i]) };
+				int want = sat_solve(s, as, 2) == SAT_SAT;
+
+				each_yes += want;
+				bad += check(yes[i] == want, "sat_solve_each answers otherwise than the solver");
+			}
+		}
 		sat += sat_solve(s, &guard, 1) == SAT_SAT;
 		free(vals);
 		sat_free(s);
 	}
-	printf("units: %zu of %zu refutations by propagation; %zu of %zu guards completed\n",
-	       refuted, unsat, completed, sat);
+	printf("units: %zu of %zu refutations by propagation; %zu of %zu guards completed; "
+	       "%zu questions at once satisfiable\n", refuted, unsat, completed, sat, each_yes);
+	bad += check(each_yes > 0, "no question at once satisfiable");
 	bad += check(refuted > 0 && completed > 0, "propagation never answers");
 	logic_free(l);
 	if (!bad)
