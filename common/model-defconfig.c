@@ -80,6 +80,13 @@ void model_defconfig_free(struct model_defconfig *dc)
 {
 	if (!dc)
 		return;
+	/*
+	 * Its rules switched off for good: left pending, the next defconfig's
+	 * guard gave them to the solver (each defconfig's thousands of
+	 * implications, kept by every later solve).
+	 */
+	if (dc->guard)
+		sat_release_guard(dc->m->sat, dc->guard);
 	free(dc->user);
 	free(dc->vals);
 	free(dc->chosen);
