@@ -1195,6 +1195,20 @@ static int vals_true(void *data, int var)
 	return ((const int8_t *)data)[var - 1] > 0;
 }
 
+/* The open questions a model (value(data, var)) meets, set in yes[]: how many. */
+static size_t met_in(struct sat *s, const formula *f, size_t n, const char *closed, char *yes,
+		     int (*value)(void *data, int var), void *data)
+{
+	size_t found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!yes[i] && !closed[i] && logic_eval_with(s->l, f[i], value, data) > 0) {
+			yes[i] = 1;
+			found++;
+		}
+	return found;
+}
+
 void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const formula *f, size_t n,
 		    char *yes)
 {
@@ -1232,23 +1246,12 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 		 * solver calls), and the guard stays propagated.
 		 */
 		if (s->unit && sat_unit_assume(s->unit, assumptions, nr) &&
-		    sat_unit_complete(s->unit, lits[nr], vals, nr_vals)) {
-			for (size_t i = 0; i < n; i++)
-				if (!yes[i] && !closed[i] &&
-				    logic_eval_with(s->l, f[i], vals_true, vals) > 0) {
-					yes[i] = 1;
-					found++;
-				}
-		}
+		    sat_unit_complete(s->unit, lits[nr], vals, nr_vals))
+			found = met_in(s, f, n, closed, yes, vals_true, vals);
 		if (!found) {
 			if (sat_solve(s, lits, nr + 1) != SAT_SAT)
 				break;
-			for (size_t i = 0; i < n; i++)
-				if (!yes[i] && !closed[i] &&
-				    logic_eval_with(s->l, f[i], solution_true, s) > 0) {
-					yes[i] = 1;
-					found++;
-				}
+			found = met_in(s, f, n, closed, yes, solution_true, s);
 		}
 		if (!found) {
 			/* Cannot be (the model meets `any`), but never loop nor guess: one by one. */
