@@ -393,7 +393,7 @@ int model_defconfig_solve(struct model_defconfig *dc)
 	guard_rules(dc);
 	dc->nr_vals = logic_nr_vars(dc->m->l);
 	dc->vals = xrealloc(dc->vals, (size_t)dc->nr_vals + 1);
-	/* Propagation and guesses that go back one step at most find most defconfigs' configuration. */
+	/* Propagation and guesses going back one step at most find most configurations. */
 	if (sat_complete(dc->m->sat, &dc->guard, 1, dc->vals, dc->nr_vals))
 		return 1;
 	prefer_user_values(dc, 1);

@@ -90,11 +90,11 @@ int sat_cadical_solve(struct sat_cadical *c)
 
 	c->model.clear();
 	c->failed.clear();
-	if (r == 10) {
+	if (r == SAT_CADICAL_SAT) {
 		c->model.resize((size_t)n + 1);
 		for (int v = 1; v <= n; v++)
 			c->model[(size_t)v] = c->solver.val(v) > 0 ? 1 : -1;
-	} else if (r == 20) {
+	} else if (r == SAT_CADICAL_UNSAT) {
 		for (int lit : c->assumed)
 			if (c->solver.failed(lit))
 				c->failed.push_back(lit);

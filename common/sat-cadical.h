@@ -25,7 +25,8 @@ void sat_cadical_free(struct sat_cadical *c);
 void sat_cadical_add(struct sat_cadical *c, int lit);
 /* For the next solve only. */
 void sat_cadical_assume(struct sat_cadical *c, int lit);
-/* 10 satisfiable, 20 unsatisfiable, 0 stopped by the callback. */
+/* IPASIR's answers: satisfiable, unsatisfiable; 0 when stopped by the callback. */
+enum { SAT_CADICAL_SAT = 10, SAT_CADICAL_UNSAT = 20 };
 int sat_cadical_solve(struct sat_cadical *c);
 /*
  * After 10, until the next solve (clauses may come between): 1 when lit is

@@ -500,11 +500,11 @@ int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 	s->calls++;
 	double start = thread_seconds();
 	int r = sat_cadical_solve(s->ps);
-	if (r == 10) {
+	if (r == SAT_CADICAL_SAT) {
 		s->sat_seconds += thread_seconds() - start;
 		return SAT_SAT;
 	}
-	if (r == 20) {
+	if (r == SAT_CADICAL_UNSAT) {
 		s->unsat_seconds += thread_seconds() - start;
 		return SAT_UNSAT;
 	}
@@ -541,7 +541,7 @@ static size_t minimise_failed(struct sat *s, int *out, size_t n)
 		for (size_t k = 0; k < m; k++)
 			sat_cadical_assume(s->ps, rest[k]);
 		s->calls++;
-		if (sat_cadical_solve(s->ps) != 20) {
+		if (sat_cadical_solve(s->ps) != SAT_CADICAL_UNSAT) {
 			i++;
 			continue;
 		}
@@ -1218,10 +1218,11 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 	int nr_vals = 0;
 	int8_t *vals = NULL;
 
+	sat_track_units(s);
 	memcpy(lits, assumptions, nr * sizeof(*lits));
 	memset(yes, 0, n);
 	/* Those that propagation refutes need no call (and no part in the disjunction). */
-	for (size_t i = 0; s->unit && i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (f[i] == LOGIC_FALSE ||
 		    sat_refuted(s, assumptions, nr, sat_tracked_literal(s, f[i]))) {
 			closed[i] = 1;
@@ -1235,7 +1236,7 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 			if (!yes[i] && !closed[i])
 				any = logic_or(s->l, any, f[i]);
 		lits[nr] = sat_tracked_literal(s, any);
-		if (s->unit && nr_vals < logic_nr_vars(s->l)) {
+		if (nr_vals < logic_nr_vars(s->l)) {
 			nr_vals = logic_nr_vars(s->l);
 			vals = xrealloc(vals, (size_t)nr_vals + 1);
 		}
@@ -1245,7 +1246,7 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 		 * such question of a defconfig's lines was satisfiable (213 of 213
 		 * solver calls), and the guard stays propagated.
 		 */
-		if (s->unit && sat_unit_assume(s->unit, assumptions, nr) &&
+		if (sat_unit_assume(s->unit, assumptions, nr) &&
 		    sat_unit_complete(s->unit, lits[nr], vals, nr_vals))
 			found = met_in(s, f, n, closed, yes, vals_true, vals);
 		if (!found) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The SAT solver's wrapper (CaDiCaL, sat-cadical.h): one incremental solver per model. The base is a CNF
- * (clauses and asserted formulas) that stays; queries are formulas encoded
+ * The SAT solver's wrapper (CaDiCaL, sat-cadical.h): one incremental
+ * solver per model. The base is a CNF (clauses and asserted formulas) that
+ * stays; queries are formulas encoded
  * with fresh helper variables whose definitions never constrain the base, and
  * asked under assumptions, so a query leaves no trace but cached definitions.
  * Knows nothing of Kconfig.
@@ -125,13 +126,14 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  */
 int sat_satisfiable(struct sat *s, formula f);
 /*
- * Many questions at once, when most answers are expected to be no (a
- * defconfig's dropped lines): yes[i] 1 when f[i] is satisfiable with the
- * assumptions, else 0. One solver call for the disjunction of the open
- * questions says no for them all; a model found answers yes for each it
- * meets, and the others are asked again. (A file's unmet selects, asked so
- * on Linux, cost more than one by one: 8,290 calls took 52 s against 35,701
- * calls' 42 s.)
+ * Many questions at once (a defconfig's lines): yes[i] 1 when f[i] is
+ * satisfiable with the assumptions, else 0. Tracks units (sat_track_units):
+ * those propagation refutes are no; for the others, a model of their
+ * disjunction is looked for by propagation (sat_complete() with it
+ * assumed), else by the solver, and answers yes for each it meets, until
+ * the solver says no for all those left. (A file's unmet selects, asked so
+ * on Linux with picosat, cost more than one by one: 8,290 calls took 52 s
+ * against 35,701 calls' 42 s.)
  */
 void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const formula *f, size_t n,
 		    char *yes);
