@@ -373,7 +373,7 @@ int sat_tracked_literal(struct sat *s, formula f)
 
 	sat_track_units(s);
 	seen(s);
-	lit = logic_cnf_literal(s->unit_enc, f, 1, 1);
+	lit = logic_cnf_literal(s->unit_enc, f, 1, 0);
 	quiet_from(s, first);
 	return lit;
 }

@@ -56,9 +56,13 @@ size_t sat_nr_base_clauses(const struct sat *s);
  */
 int sat_query_literal(struct sat *s, formula f);
 /*
- * The same, its definitions also in the unit copy (made now if it was
- * not: sat_track_units): for the literals sat_refuted() and sat_complete()
- * are to propagate. Those of sat_query_literal() are the solver's only.
+ * A literal that forces f when assumed (defined in that direction only:
+ * its negation says nothing), its definitions also in the unit copy (made
+ * now if it was not: sat_track_units): for the literals sat_refuted(),
+ * sat_complete() and guards are to assume. Half the clauses of both
+ * directions, which each defconfig's propagation read again (U-Boot's
+ * 1,552 defconfigs: 4.1 s CPU against 4.6 s). Those of sat_query_literal()
+ * are the solver's only.
  */
 int sat_tracked_literal(struct sat *s, formula f);
 
