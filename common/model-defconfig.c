@@ -23,7 +23,7 @@ struct model_defconfig {
 	int ready;				/* the guard holds the rules of the values set */
 	/* The symbols whose values may reach those the defconfig sets (their rules are asked). */
 	char *in_cone;
-	const struct kconfig_symbol **stack;
+	uint32_t *stack;
 	size_t nr_stack;
 };
 
@@ -56,7 +56,101 @@ void model_defconfig_release(struct model *m)
 	u64map_release(&m->dc_builder->memo);
 	free(m->dc_builder);
 	u64map_release(&m->dc_lits);
+	free(m->dc_first);
+	free(m->dc_reach);
+	m->dc_first = m->dc_reach = NULL;
+	m->dc_reach_kc = NULL;
 	m->dc_builder = NULL;
+}
+
+/* The symbols one symbol's value may depend on, while the model's list is made. */
+struct reach {
+	const struct kconfig *kc;
+	uint32_t *v;
+	size_t nr, alloc;
+	uint32_t *stamp;	/* per symbol: 1 + the symbol whose list holds it */
+	uint32_t from;
+};
+
+static void reach_push(struct reach *r, const struct kconfig_symbol *s)
+{
+	if (s->index < r->kc->nr_symbols && r->stamp[s->index] != r->from + 1) {
+		r->stamp[s->index] = r->from + 1;
+		ALLOC_GROW(r->v, r->nr + 1, r->alloc);
+		r->v[r->nr++] = (uint32_t)s->index;
+	}
+}
+
+static void reach_expr(struct reach *r, const struct kconfig_expr *e)
+{
+	if (!e || e->type == KEXPR_CONST)
+		return;
+	if (e->type == KEXPR_SYMBOL) {
+		if (!(e->sym->flags & KSYM_CONST))
+			reach_push(r, e->sym);
+		return;
+	}
+	reach_expr(r, e->left);
+	if (e->type != KEXPR_NOT)
+		reach_expr(r, e->right);
+}
+
+static void reach_definition(struct reach *r, const struct kconfig_definition *d)
+{
+	reach_expr(r, d->dep);
+	reach_expr(r, d->in_choice_dep);
+	for (size_t j = 0; j < d->nr_prompts; j++)
+		reach_expr(r, d->prompts[j].cond);
+	for (size_t j = 0; j < d->nr_defaults; j++) {
+		reach_expr(r, d->defaults[j].value);
+		reach_expr(r, d->defaults[j].cond);
+	}
+}
+
+static void reach_reverse(struct reach *r, const struct kconfig_reverse *rev, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (rev[i].from->symbol)
+			reach_push(r, rev[i].from->symbol);
+		reach_definition(r, rev[i].from);
+		reach_expr(r, rev[i].cond);
+	}
+}
+
+/*
+ * Per symbol, once per model: what its rule reads (its definitions, its
+ * choice's and members, what selects or implies it and when). The cone of
+ * a defconfig is their closure, walked as indices for each defconfig.
+ */
+static void make_reach(struct model *m, const struct kconfig *kc)
+{
+	struct reach r = { .kc = kc };
+
+	free(m->dc_first);
+	free(m->dc_reach);
+	m->dc_reach_kc = kc;
+	r.stamp = xcalloc(kc->nr_symbols + 1, sizeof(*r.stamp));
+	m->dc_first = xcalloc(kc->nr_symbols + 1, sizeof(*m->dc_first));
+	for (size_t i = 0; i < kc->nr_symbols; i++) {
+		const struct kconfig_symbol *s = kc->symbols[i];
+
+		r.from = (uint32_t)i;
+		m->dc_first[i] = (uint32_t)r.nr;
+		for (size_t k = 0; k < s->nr_defs; k++) {
+			const struct kconfig_choice *c = s->defs[k]->choice;
+
+			reach_definition(&r, s->defs[k]);
+			for (size_t j = 0; c && j < c->nr_defs; j++)
+				reach_definition(&r, c->defs[j]);
+			for (size_t j = 0; c && j < c->nr_members; j++)
+				reach_push(&r, c->members[j]);
+		}
+		reach_reverse(&r, s->selected_by, s->nr_selected_by);
+		reach_reverse(&r, s->implied_by, s->nr_implied_by);
+	}
+	m->dc_first[kc->nr_symbols] = (uint32_t)r.nr;
+	m->dc_reach = r.v;
+	free(r.stamp);
 }
 
 struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfig *kc)
@@ -73,6 +167,8 @@ struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfi
 	dc->chosen = xcalloc(kc->nr_choices + 1, sizeof(*dc->chosen));
 	dc->in_cone = xcalloc(kc->nr_symbols + 1, 1);
 	dc->stack = xcalloc(kc->nr_symbols + 1, sizeof(*dc->stack));
+	if (m->dc_reach_kc != kc)
+		make_reach(m, kc);
 	return dc;
 }
 
@@ -96,47 +192,11 @@ void model_defconfig_free(struct model_defconfig *dc)
 	free(dc);
 }
 
-static void cone_push(struct model_defconfig *dc, const struct kconfig_symbol *s)
+static void cone_push(struct model_defconfig *dc, size_t index)
 {
-	if (s->index < dc->kc->nr_symbols && !dc->in_cone[s->index]) {
-		dc->in_cone[s->index] = 1;
-		dc->stack[dc->nr_stack++] = s;
-	}
-}
-
-static void cone_expr(struct model_defconfig *dc, const struct kconfig_expr *e)
-{
-	if (!e || e->type == KEXPR_CONST)
-		return;
-	if (e->type == KEXPR_SYMBOL) {
-		if (!(e->sym->flags & KSYM_CONST))
-			cone_push(dc, e->sym);
-		return;
-	}
-	cone_expr(dc, e->left);
-	if (e->type != KEXPR_NOT)
-		cone_expr(dc, e->right);
-}
-
-static void cone_definition(struct model_defconfig *dc, const struct kconfig_definition *d)
-{
-	cone_expr(dc, d->dep);
-	cone_expr(dc, d->in_choice_dep);
-	for (size_t j = 0; j < d->nr_prompts; j++)
-		cone_expr(dc, d->prompts[j].cond);
-	for (size_t j = 0; j < d->nr_defaults; j++) {
-		cone_expr(dc, d->defaults[j].value);
-		cone_expr(dc, d->defaults[j].cond);
-	}
-}
-
-static void cone_reverse(struct model_defconfig *dc, const struct kconfig_reverse *r, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++) {
-		if (r[i].from->symbol)
-			cone_push(dc, r[i].from->symbol);
-		cone_definition(dc, r[i].from);
-		cone_expr(dc, r[i].cond);
+	if (index < dc->kc->nr_symbols && !dc->in_cone[index]) {
+		dc->in_cone[index] = 1;
+		dc->stack[dc->nr_stack++] = (uint32_t)index;
 	}
 }
 
@@ -147,22 +207,15 @@ static void cone_reverse(struct model_defconfig *dc, const struct kconfig_revers
  */
 static void close_cone(struct model_defconfig *dc)
 {
+	const struct model *m = dc->m;
+
 	if (dc->kc->modules)
-		cone_push(dc, dc->kc->modules);
+		cone_push(dc, dc->kc->modules->index);
 	while (dc->nr_stack) {
-		const struct kconfig_symbol *s = dc->stack[--dc->nr_stack];
+		uint32_t i = dc->stack[--dc->nr_stack];
 
-		for (size_t k = 0; k < s->nr_defs; k++) {
-			const struct kconfig_choice *c = s->defs[k]->choice;
-
-			cone_definition(dc, s->defs[k]);
-			for (size_t i = 0; c && i < c->nr_defs; i++)
-				cone_definition(dc, c->defs[i]);
-			for (size_t i = 0; c && i < c->nr_members; i++)
-				cone_push(dc, c->members[i]);
-		}
-		cone_reverse(dc, s->selected_by, s->nr_selected_by);
-		cone_reverse(dc, s->implied_by, s->nr_implied_by);
+		for (uint32_t k = m->dc_first[i]; k < m->dc_first[i + 1]; k++)
+			cone_push(dc, m->dc_reach[k]);
 	}
 }
 
@@ -172,7 +225,7 @@ void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol
 		return;
 	dc->ready = 0;
 	dc->user[s->index] = (signed char)value;
-	cone_push(dc, s);
+	cone_push(dc, s->index);
 	/* conf: a member set to y becomes its choice's user value; n says nothing. */
 	for (size_t k = 0; value == 2 && k < s->nr_defs; k++)
 		if (s->defs[k]->choice)

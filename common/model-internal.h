@@ -53,6 +53,9 @@ struct model {
 	/* model-defconfig.c: its builder, and its rules' literals (a symbol's per value, a choice's per pick) */
 	struct builder *dc_builder;
 	struct u64map dc_lits;
+	/* Per symbol index: the symbols its value may depend on, dc_reach[dc_first[i]..dc_first[i + 1]). */
+	uint32_t *dc_first, *dc_reach;
+	const struct kconfig *dc_reach_kc;	/* the kconfig they index */
 };
 
 /* A tristate value: (value >= m, value == y). */
