@@ -1144,43 +1144,63 @@ static void random_phases(struct sat *s)
 	}
 }
 
-int sat_satisfiable(struct sat *s, formula f)
+/* SAT_SAT or SAT_UNSAT without a solve (cached, constant, witnessed), else -1. */
+static int answer_known(struct sat *s, formula f)
 {
-	/* f may name any variable made so far: a later fact on one is no longer fresh. */
-	seen(s);
-	s->queries++;
 	uint64_t known;
+
+	s->queries++;
 	if (u64map_get(&s->answers, (uint64_t)f + 1, &known)) {
 		s->cached++;
 		return (int)known;
 	}
-	int r;
 	if (f == LOGIC_FALSE) {
-		r = SAT_UNSAT;
-	} else if (witnessed(s, f) || extended(s, f) || (take_shared(s) && witnessed(s, f))) {
-		r = SAT_SAT;
-		s->witnessed++;
-	} else {
-		int lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0);
-		/*
-		 * Random phases, not those saved from the last model: otherwise each
-		 * model found is much like the one before, and answers few more
-		 * questions than it. Only after a model: new phases cost time in
-		 * the number of variables, and a refutation assigns few.
-		 */
-		if (s->random_phase && s->phases_saved) {
-			load_solver(s);
-			random_phases(s);
-			s->phases_saved = 0;
-		}
-		r = sat_solve(s, &lit, lit ? 1 : 0);
-		if (r == SAT_SAT) {
-			keep_witness(s);
-			s->phases_saved = 1;
-		}
-		else
-			s->unsat++;
+		u64map_put(&s->answers, (uint64_t)f + 1, SAT_UNSAT);
+		return SAT_UNSAT;
 	}
+	if (witnessed(s, f) || extended(s, f) || (take_shared(s) && witnessed(s, f))) {
+		s->witnessed++;
+		u64map_put(&s->answers, (uint64_t)f + 1, SAT_SAT);
+		return SAT_SAT;
+	}
+	return -1;
+}
+
+/*
+ * A solve of f (random phases after a model: otherwise each model found is
+ * much like the one before, and answers few more questions than it), its
+ * model kept as a witness.
+ */
+static int solve_fresh(struct sat *s, formula f)
+{
+	int lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0), r;
+
+	/* Only after a model: new phases cost time per variable, and a refutation assigns few. */
+	if (s->random_phase && s->phases_saved) {
+		load_solver(s);
+		random_phases(s);
+		s->phases_saved = 0;
+	}
+	r = sat_solve(s, &lit, lit ? 1 : 0);
+	if (r == SAT_SAT) {
+		keep_witness(s);
+		s->phases_saved = 1;
+	}
+	return r;
+}
+
+int sat_satisfiable(struct sat *s, formula f)
+{
+	int r;
+
+	/* f may name any variable made so far: a later fact on one is no longer fresh. */
+	seen(s);
+	r = answer_known(s, f);
+	if (r >= 0)
+		return r;
+	r = solve_fresh(s, f);
+	if (r != SAT_SAT)
+		s->unsat++;
 	u64map_put(&s->answers, (uint64_t)f + 1, (uint64_t)r);
 	return r;
 }
@@ -1188,6 +1208,52 @@ int sat_satisfiable(struct sat *s, formula f)
 static int solution_true(void *data, int var)
 {
 	return sat_value(data, var) > 0;
+}
+
+void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes)
+{
+	formula *open = xcalloc(n + 1, sizeof(*open));
+	size_t *at = xcalloc(n + 1, sizeof(*at)), nr = 0;
+
+	seen(s);
+	for (size_t i = 0; i < n; i++) {
+		int r = answer_known(s, f[i]);
+
+		yes[i] = r == SAT_SAT;
+		if (r < 0) {
+			at[nr] = i;
+			open[nr++] = f[i];
+		}
+	}
+	while (nr) {
+		formula any = logic_or_n(s->l, open, nr);
+		int r = nr == 1 ? solve_fresh(s, open[0]) : solve_fresh(s, any);
+		size_t kept = 0;
+
+		for (size_t k = 0; k < nr; k++) {
+			/* Refuted all at once; or met by the model found (r is a single question's answer). */
+			int met = r == SAT_SAT && (nr == 1 || logic_eval_with(s->l, open[k], solution_true, s) > 0);
+
+			if (r != SAT_SAT || met) {
+				if (r != SAT_SAT)
+					s->unsat++;
+				yes[at[k]] = (char)met;
+				u64map_put(&s->answers, (uint64_t)open[k] + 1, met ? SAT_SAT : SAT_UNSAT);
+				continue;
+			}
+			at[kept] = at[k];
+			open[kept++] = open[k];
+		}
+		if (kept == nr) {
+			/* Cannot be (the model meets `any`), but never loop: one by one. */
+			for (size_t k = 0; k < nr; k++)
+				yes[at[k]] = (char)(sat_satisfiable(s, open[k]) == SAT_SAT);
+			break;
+		}
+		nr = kept;
+	}
+	free(open);
+	free(at);
 }
 
 static int vals_true(void *data, int var)

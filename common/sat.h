@@ -130,6 +130,17 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
  */
 int sat_satisfiable(struct sat *s, formula f);
 /*
+ * Many questions at once (a Kconfig file's options): yes[i] as
+ * sat_satisfiable(f[i]) would say, each kept as its answer. Those the cache
+ * and the witnesses do not answer are asked as their disjunction: a model
+ * answers yes for each it meets (and becomes a witness), a refutation no
+ * for all those left. U-Boot's census, options so: 32.9 and 34.5 s CPU
+ * against 34.7 and 36.5 s one by one. Its unmet selects so (mostly
+ * refuted, each model meets one): no faster, on Linux's Kconfig files
+ * neither (22.4 s against 22.6 s).
+ */
+void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes);
+/*
  * Many questions at once (a defconfig's lines): yes[i] 1 when f[i] is
  * satisfiable with the assumptions, else 0. Tracks units (sat_track_units):
  * those propagation refutes are no; for the others, a model of their

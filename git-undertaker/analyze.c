@@ -24,6 +24,29 @@ int arch_model_satisfiable(struct arch_model *am, formula f)
 	return sat_satisfiable(am->sat, f) == SAT_SAT;
 }
 
+void arch_model_satisfiable_each(struct arch_model *am, const formula *f, size_t n, char *yes)
+{
+	formula *ask = xcalloc(n + 1, sizeof(*ask));
+	size_t *at = xcalloc(n + 1, sizeof(*at)), nr = 0;
+	char *got = xcalloc(n + 1, 1);
+
+	for (size_t i = 0; i < n; i++) {
+		if (f[i] == LOGIC_TRUE || f[i] == LOGIC_FALSE) {
+			am->constant++;
+			yes[i] = f[i] == LOGIC_TRUE;
+			continue;
+		}
+		at[nr] = i;
+		ask[nr++] = f[i];
+	}
+	sat_satisfiable_each(am->sat, ask, nr, got);
+	for (size_t k = 0; k < nr; k++)
+		yes[at[k]] = got[k];
+	free(ask);
+	free(at);
+	free(got);
+}
+
 /* Models shared between threads (tree_models.hold): see analyze-internal.h. */
 void analyze_hold_model(struct file_state *fs, size_t i)
 {

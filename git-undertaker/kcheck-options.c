@@ -84,6 +84,8 @@ struct option_answer {
 	int eligible;			/* a prompt and no choice: may be undead */
 	int has_prompt;			/* the symbol's, on this architecture */
 	int alive, undead;		/* its dependency may hold; it is on in every configuration */
+	int ask_undead;			/* not known to be alive somewhere without it */
+	const struct kconfig_symbol *sym;
 	struct strvec missing;
 };
 
@@ -106,8 +108,11 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 			   const struct strmap *states, struct arch_answers *out)
 {
 	struct kconfig_definition *const *defs;
-	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
+	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs), n = 0;
 	struct strbuf key = STRBUF_INIT;
+	formula *q = xcalloc(nr + 1, sizeof(*q));
+	size_t *of = xcalloc(nr + 1, sizeof(*of));
+	char *yes = xcalloc(nr + 1, 1);
 
 	out->v = xcalloc(nr + 1, sizeof(*out->v));
 	for (size_t i = 0; i < nr; i++) {
@@ -122,6 +127,7 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 		oa->line = d->loc.line;
 		oa->keyword = d->kind == KDEF_MENUCONFIG ? "menuconfig" : "config";
 		oa->name = xstrdup(d->symbol->name);
+		oa->sym = d->symbol;
 		if (d->dep) {
 			struct strbuf sb = STRBUF_INIT;
 
@@ -135,21 +141,39 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 		strbuf_addf(&key, "%d %s", oa->line, oa->name);
 		os = strmap_get(states, key.buf);
 		oa->alive = 1;
+		oa->ask_undead = !os || os->undead;
 		if (!os || os->dead) {
 			model_definition_dep(am->model, d->index, &d1, &d2);
-			oa->alive = arch_model_satisfiable(am, d1);
+			of[n] = out->nr - 1;
+			q[n++] = d1;
 		}
-		if (oa->has_prompt && oa->alive && (!os || os->undead)) {
-			char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
+	}
+	/* Most options are alive: a model of any of them answers several. */
+	arch_model_satisfiable_each(am, q, n, yes);
+	for (size_t k = 0; k < n; k++)
+		out->v[of[k]].alive = yes[k];
+	n = 0;
+	for (size_t i = 0; i < out->nr; i++) {
+		struct option_answer *oa = &out->v[i];
+
+		if (oa->has_prompt && oa->alive && oa->ask_undead) {
+			char *y = xstrfmt("CONFIG_%s", oa->sym->name), *m = xstrfmt("%s_MODULE", y);
 			int defined;
 			formula on = logic_or(am->logic, model_config(am->model, y, &defined),
 					      model_config(am->model, m, &defined));
 
-			oa->undead = !arch_model_satisfiable(am, logic_not(on));
+			of[n] = i;
+			q[n++] = logic_not(on);
 			free(y);
 			free(m);
 		}
 	}
+	arch_model_satisfiable_each(am, q, n, yes);
+	for (size_t k = 0; k < n; k++)
+		out->v[of[k]].undead = !yes[k];
+	free(q);
+	free(of);
+	free(yes);
 	strbuf_release(&key);
 }
 

@@ -540,7 +540,7 @@ static int units(void)
 	enum { VARS = 12, ROUNDS = 300 };
 	struct logic *l = logic_new();
 	formula pool[VARS], base[4], rule[8];
-	size_t refuted = 0, unsat = 0, completed = 0, sat = 0, each_yes = 0;
+	size_t refuted = 0, unsat = 0, completed = 0, sat = 0, each_yes = 0, sat_yes = 0;
 	int bad = 0;
 
 	for (int i = 0; i < VARS; i++) {
@@ -619,6 +619,31 @@ static int units(void)
 				bad += check(yes[i] == want, "sat_solve_each answers otherwise than the solver");
 			}
 		}
+		/*
+		 * Questions without assumptions at once (sat_satisfiable_each:
+		 * witnesses, then disjunctions), one twice and one false, against
+		 * the solver one by one.
+		 */
+		{
+			formula fq[8];
+			char yes[8];
+
+			for (int i = 0; i < 6; i++)
+				fq[i] = random_formula(l, pool, VARS, 2);
+			fq[6] = fq[0];
+			fq[7] = LOGIC_FALSE;
+			if (round % 3 == 0)
+				sat_satisfiable(s, fq[1]);
+			sat_satisfiable_each(s, fq, 8, yes);
+			for (int i = 0; i < 7; i++) {
+				int q = sat_query_literal(s, fq[i]);
+
+				sat_yes += sat_solve(s, &q, 1) == SAT_SAT;
+				bad += check(yes[i] == (sat_solve(s, &q, 1) == SAT_SAT),
+					     "sat_satisfiable_each answers otherwise than the solver");
+			}
+			bad += check(yes[7] == 0, "sat_satisfiable_each finds false satisfiable");
+		}
 		sat += sat_solve(s, &guard, 1) == SAT_SAT;
 		free(vals);
 		sat_free(s);
@@ -626,6 +651,7 @@ static int units(void)
 	printf("units: %zu of %zu refutations by propagation; %zu of %zu guards completed; "
 	       "%zu questions at once satisfiable\n", refuted, unsat, completed, sat, each_yes);
 	bad += check(each_yes > 0, "no question at once satisfiable");
+	bad += check(sat_yes > 0 && sat_yes < 7 * ROUNDS, "sat_satisfiable_each never tried both answers");
 	bad += check(refuted > 0 && completed > 0, "propagation never answers");
 	logic_free(l);
 	if (!bad)
