@@ -187,9 +187,12 @@ static int implied_by(struct arch_model *am, const struct kconfig_expr *e, const
 	return always_true(am, e);
 }
 
-/* The selecting side's value (S && its dependency && the select's `if`): ge1 and ge2. */
+/*
+ * The selecting side's value (S && its dependency && the select's `if`):
+ * ge1 and ge2; and *on, S on with its dependency, which both imply.
+ */
 static void select_value(struct arch_model *am, const struct kconfig_definition *d,
-			 const struct kconfig_select *sel, formula *ge1, formula *ge2)
+			 const struct kconfig_select *sel, formula *ge1, formula *ge2, formula *on)
 {
 	struct logic *l = am->logic;
 	char *y = xstrfmt("CONFIG_%s", d->symbol->name), *m = xstrfmt("%s_MODULE", y);
@@ -199,19 +202,27 @@ static void select_value(struct arch_model *am, const struct kconfig_definition 
 
 	model_definition_dep(am->model, d->index, &d1, &d2);
 	model_expr(am->model, am->kconfig, sel->cond, &c1, &c2);
-	*ge1 = logic_and(l, logic_and(l, logic_or(l, sy, sm), d1), c1);
+	*on = logic_and(l, logic_or(l, sy, sm), d1);
+	*ge1 = logic_and(l, *on, c1);
 	*ge2 = logic_and(l, logic_and(l, sy, d2), c2);
 	free(y);
 	free(m);
 }
 
-/* Is the select's value above the target's dependency `x` (ge1, ge2) in some configuration? */
-static int above(struct arch_model *am, formula r1, formula r2, formula x1, formula x2)
+/*
+ * Is the select's value above the target's dependency `x` (ge1, ge2) in
+ * some configuration? `on` is implied by r1 and r2 (S on, or y; ge2 implies
+ * ge1): asked first, the solver propagates it once, not again in each case
+ * it tries (every Linux architecture's Kconfig files: 2.1-2.5 s in refuting
+ * solves against 3.1-3.5 s). One question for all of a definition's
+ * selects, refuted at once: no faster (9,240 solver calls instead of 10,476).
+ */
+static int above(struct arch_model *am, formula on, formula r1, formula r2, formula x1, formula x2)
 {
 	struct logic *l = am->logic;
 	formula f = logic_or(l, logic_and(l, r1, logic_not(x1)), logic_and(l, r2, logic_not(x2)));
 
-	return arch_model_satisfiable(am, f);
+	return arch_model_satisfiable(am, logic_and(l, on, f));
 }
 
 static int names_probe(const struct kconfig_expr *e)
@@ -360,7 +371,7 @@ static void failing_dependency(struct arch_model *am, const struct kconfig_symbo
 		formula c1, c2;
 
 		model_expr(am->model, am->kconfig, conj[i], &c1, &c2);
-		if (above(am, r1, r2, c1, x->type == KCONFIG_BOOL ? c1 : c2)) {
+		if (above(am, LOGIC_TRUE, r1, r2, c1, x->type == KCONFIG_BOOL ? c1 : c2)) {
 			kconfig_expr_print(conj[i], out);
 			return;
 		}
@@ -413,7 +424,7 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 		for (size_t j = 0; j < d->nr_selects; j++) {
 			const struct kconfig_select *sel = &d->selects[j];
 			const struct kconfig_symbol *x = sel->target;
-			formula r1, r2, x1 = LOGIC_FALSE, x2 = LOGIC_FALSE;
+			formula r1, r2, on, x1 = LOGIC_FALSE, x2 = LOGIC_FALSE;
 			int always = !x->nr_defs || !kcheck_is_tristate_logic(x);
 			struct floor f;
 
@@ -431,12 +442,12 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 				x1 = logic_or(am->logic, x1, a);
 				x2 = logic_or(am->logic, x2, b);
 			}
-			select_value(am, d, sel, &r1, &r2);
+			select_value(am, d, sel, &r1, &r2, &on);
 			/* A bool target whose dependency is m counts it as y: kconfig does not warn. */
-			if (!above(am, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
+			if (!above(am, on, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
 				continue;
 			if (dependency_without_toolchain(am, x, &x1, &x2) &&
-			    !above(am, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
+			    !above(am, on, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
 				continue;
 			record_unmet(us, am->arch, d, sel, am, r1, r2);
 		}
