@@ -131,16 +131,17 @@ size_t sat_failed(struct sat *s, const int *assumptions, size_t nr, int minimise
 int sat_satisfiable(struct sat *s, formula f);
 /*
  * The same for a question whose model (if any) is hard to witness (an
- * unmet select): a short solve first, then a model looked for by
- * propagation (sat_complete), then the solver. Tracks units
- * (sat_track_units). sat_set_quick_decisions() sets how short (200 unless
- * set; 0: none, for tests).
+ * unmet select): where the solver's models are slow (10 ms on Linux's
+ * models), a short solve first, then a model looked for by propagation
+ * (sat_complete), then the solver. Tracks units (sat_track_units) then.
+ * sat_set_quick_decisions() sets how short (200 unless set; 0: none, and
+ * always so, for tests).
  */
 int sat_satisfiable_quick(struct sat *s, formula f);
 void sat_set_quick_decisions(struct sat *s, int decisions);
 /*
  * Many questions at once (a Kconfig file's options): yes[i] as
- * sat_satisfiable_quick(f[i]) would say, each kept as its answer. Those the cache
+ * sat_satisfiable(f[i]) would say, each kept as its answer. Those the cache
  * and the witnesses do not answer are asked as their disjunction: a model
  * answers yes for each it meets (and becomes a witness), a refutation no
  * for all those left. U-Boot's census, options so: 32.9 and 34.5 s CPU

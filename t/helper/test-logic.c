@@ -634,8 +634,6 @@ static int units(void)
 			fq[7] = LOGIC_FALSE;
 			if (round % 3 == 0)
 				sat_satisfiable(s, fq[1]);
-			/* No decision before propagation's model (then the solver's) one round in two. */
-			sat_set_quick_decisions(s, round % 2 ? 0 : 200);
 			sat_satisfiable_each(s, fq, 8, yes);
 			for (int i = 0; i < 7; i++) {
 				int q = sat_query_literal(s, fq[i]);
@@ -646,7 +644,12 @@ static int units(void)
 			}
 			bad += check(yes[7] == 0, "sat_satisfiable_each finds false satisfiable");
 		}
-		/* One at a time (sat_satisfiable_quick), against the solver. */
+		/*
+		 * One at a time (sat_satisfiable_quick), against the solver: one
+		 * round in two, no decision before propagation's model (then the
+		 * solver's); else as a run has it (here: the solver's models only).
+		 */
+		sat_set_quick_decisions(s, round % 2 ? 0 : 200);
 		for (int i = 0; i < 4; i++) {
 			formula f = random_formula(l, pool, VARS, 3);
 			int q = sat_query_literal(s, f), got = sat_satisfiable_quick(s, f) == SAT_SAT;
