@@ -528,6 +528,49 @@ static int complete_value(void *data, int var)
 }
 
 /*
+ * Questions without assumptions at once (sat_satisfiable_each: witnesses,
+ * then disjunctions), one twice and one false, and one at a time
+ * (sat_satisfiable_quick), against the solver one by one. *yes counts the
+ * first ones satisfiable.
+ */
+static int unassumed(struct logic *l, struct sat *s, formula *pool, int nr_pool, int round,
+		     size_t *sat_yes)
+{
+	formula fq[8];
+	char yes[8];
+	int bad = 0;
+
+	for (int i = 0; i < 6; i++)
+		fq[i] = random_formula(l, pool, nr_pool, 2);
+	fq[6] = fq[0];
+	fq[7] = LOGIC_FALSE;
+	if (round % 3 == 0)
+		sat_satisfiable(s, fq[1]);
+	sat_satisfiable_each(s, fq, 8, yes);
+	for (int i = 0; i < 7; i++) {
+		int q = sat_query_literal(s, fq[i]);
+
+		*sat_yes += sat_solve(s, &q, 1) == SAT_SAT;
+		bad += check(yes[i] == (sat_solve(s, &q, 1) == SAT_SAT),
+			     "sat_satisfiable_each answers otherwise than the solver");
+	}
+	bad += check(yes[7] == 0, "sat_satisfiable_each finds false satisfiable");
+	/*
+	 * One round in two, no decision before propagation's model (then the
+	 * solver's); else as a run has it (here: the solver's models only).
+	 */
+	sat_set_quick_decisions(s, round % 2 ? 0 : 200);
+	for (int i = 0; i < 4; i++) {
+		formula f = random_formula(l, pool, nr_pool, 3);
+		int q = sat_query_literal(s, f), got = sat_satisfiable_quick(s, f) == SAT_SAT;
+
+		bad += check(got == (sat_solve(s, &q, 1) == SAT_SAT),
+			     "sat_satisfiable_quick answers otherwise than the solver");
+	}
+	return bad;
+}
+
+/*
  * sat-unit.c beside the solver: a question propagation refutes is one the
  * solver refutes, a model sat_complete() finds satisfies every formula of
  * the base and of the guard, and sat_solve_each() (propagation's
@@ -619,44 +662,7 @@ static int units(void)
 				bad += check(yes[i] == want, "sat_solve_each answers otherwise than the solver");
 			}
 		}
-		/*
-		 * Questions without assumptions at once (sat_satisfiable_each:
-		 * witnesses, then disjunctions), one twice and one false, against
-		 * the solver one by one.
-		 */
-		{
-			formula fq[8];
-			char yes[8];
-
-			for (int i = 0; i < 6; i++)
-				fq[i] = random_formula(l, pool, VARS, 2);
-			fq[6] = fq[0];
-			fq[7] = LOGIC_FALSE;
-			if (round % 3 == 0)
-				sat_satisfiable(s, fq[1]);
-			sat_satisfiable_each(s, fq, 8, yes);
-			for (int i = 0; i < 7; i++) {
-				int q = sat_query_literal(s, fq[i]);
-
-				sat_yes += sat_solve(s, &q, 1) == SAT_SAT;
-				bad += check(yes[i] == (sat_solve(s, &q, 1) == SAT_SAT),
-					     "sat_satisfiable_each answers otherwise than the solver");
-			}
-			bad += check(yes[7] == 0, "sat_satisfiable_each finds false satisfiable");
-		}
-		/*
-		 * One at a time (sat_satisfiable_quick), against the solver: one
-		 * round in two, no decision before propagation's model (then the
-		 * solver's); else as a run has it (here: the solver's models only).
-		 */
-		sat_set_quick_decisions(s, round % 2 ? 0 : 200);
-		for (int i = 0; i < 4; i++) {
-			formula f = random_formula(l, pool, VARS, 3);
-			int q = sat_query_literal(s, f), got = sat_satisfiable_quick(s, f) == SAT_SAT;
-
-			bad += check(got == (sat_solve(s, &q, 1) == SAT_SAT),
-				     "sat_satisfiable_quick answers otherwise than the solver");
-		}
+		bad += unassumed(l, s, pool, VARS, round, &sat_yes);
 		sat += sat_solve(s, &guard, 1) == SAT_SAT;
 		free(vals);
 		sat_free(s);
