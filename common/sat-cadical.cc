@@ -103,11 +103,6 @@ int sat_cadical_solve(struct sat_cadical *c)
 	return r;
 }
 
-void sat_cadical_limit_decisions(struct sat_cadical *c, int decisions)
-{
-	c->solver.limit("decisions", decisions);
-}
-
 int sat_cadical_val(struct sat_cadical *c, int lit)
 {
 	size_t v = (size_t)(lit < 0 ? -lit : lit);

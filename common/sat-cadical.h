@@ -33,8 +33,6 @@ int sat_cadical_solve(struct sat_cadical *c);
  * true in the model, -1 when false, 0 for a variable it does not know.
  */
 int sat_cadical_val(struct sat_cadical *c, int lit);
-/* The next solve stops after that many decisions (it then returns 0). */
-void sat_cadical_limit_decisions(struct sat_cadical *c, int decisions);
 /* After 20, likewise: did the refutation use assumption lit? */
 int sat_cadical_failed(struct sat_cadical *c, int lit);
 /* Decisions on lit's variable try lit first; unphase: as by default again. */

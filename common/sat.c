@@ -34,14 +34,6 @@ struct sat {
 	struct u64map facts;	/* sat_add_fact()'s literals (+ 2^32), each added once */
 	struct u64map pairs;	/* sat_add_pair()'s clauses, each added once */
 	size_t queries, cached, calls, witnessed, unsat;
-	int quick_decisions;	/* sat_satisfiable_quick()'s first solve stops after so many */
-	size_t whole_models;	/* unlimited solves that found a model, and their time */
-	double whole_model_seconds;
-	/* The last model, when propagation found it (solve_quick), not the solver: by variable. */
-	int8_t *unit_model;
-	int nr_unit_model;
-	size_t alloc_unit_model;
-	int unit_model_last;
 	double sat_seconds, unsat_seconds;	/* thread CPU time in solver calls, by answer */
 	/*
 	 * Models the solver found or that were loaded (the pool), kept to answer
@@ -207,7 +199,6 @@ struct sat *sat_new(struct logic *l)
 	struct sat *s = xcalloc(1, sizeof(*s));
 	s->l = l;
 	s->max_witnesses = SAT_DEFAULT_WITNESSES;
-	s->quick_decisions = 200;
 	s->phase_rng = 0x9e3779b97f4a7c15ULL;
 	s->base_enc = logic_cnf_encoder_new(l, base_sink, s);
 	s->query_enc = logic_cnf_encoder_new(l, query_sink, s);
@@ -220,7 +211,6 @@ void sat_free(struct sat *s)
 		return;
 	sat_cadical_free(s->ps);
 	free(s->pending);
-	free(s->unit_model);
 	logic_cnf_encoder_free(s->base_enc);
 	logic_cnf_encoder_free(s->query_enc);
 	logic_cnf_encoder_free(s->unit_enc);
@@ -492,8 +482,7 @@ static double thread_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* sat_solve(), stopped after `decisions` (< 0: never): -1 when stopped so. */
-static int solve_limited(struct sat *s, const int *assumptions, size_t nr, int decisions)
+int sat_solve(struct sat *s, const int *assumptions, size_t nr)
 {
 	load_solver(s);
 	seen(s);
@@ -510,16 +499,9 @@ static int solve_limited(struct sat *s, const int *assumptions, size_t nr, int d
 		sat_cadical_assume(s->ps, assumptions[i]);
 	s->calls++;
 	double start = thread_seconds();
-	if (decisions >= 0)
-		sat_cadical_limit_decisions(s->ps, decisions);
 	int r = sat_cadical_solve(s->ps);
 	if (r == SAT_CADICAL_SAT) {
-		s->unit_model_last = 0;
 		s->sat_seconds += thread_seconds() - start;
-		if (decisions < 0) {
-			s->whole_models++;
-			s->whole_model_seconds += thread_seconds() - start;
-		}
 		return SAT_SAT;
 	}
 	if (r == SAT_CADICAL_UNSAT) {
@@ -528,16 +510,7 @@ static int solve_limited(struct sat *s, const int *assumptions, size_t nr, int d
 	}
 	if (process_interrupted())
 		return s->interrupted = 1, SAT_UNSAT;
-	if (decisions >= 0) {
-		s->sat_seconds += thread_seconds() - start;
-		return -1;
-	}
 	die("CaDiCaL: no answer without a limit (%d)", r);
-}
-
-int sat_solve(struct sat *s, const int *assumptions, size_t nr)
-{
-	return solve_limited(s, assumptions, nr, -1);
 }
 
 int sat_value(struct sat *s, int var)
@@ -822,14 +795,10 @@ void sat_shares_free(struct sat_shares *shs)
 	free(shs);
 }
 
-/*
- * Keeps the last model in the pool (the oldest one replaced): the solver's,
- * or propagation's (solve_quick), which is not shared: the other solvers
- * hold models of the solver's clauses.
- */
+/* Keeps the solver's current model in the pool (the oldest one replaced). */
 static void keep_witness(struct sat *s)
 {
-	int n = s->unit_model_last ? s->nr_unit_model : sat_cadical_vars(s->ps);
+	int n = sat_cadical_vars(s->ps);
 	size_t i;
 
 	if (!s->max_witnesses)
@@ -837,10 +806,10 @@ static void keep_witness(struct sat *s)
 	i = pool_slot(s, s->hard_var);
 
 	for (int v = 1; v <= s->pool_vars && v <= n; v++)
-		if (s->unit_model_last ? s->unit_model[v - 1] > 0 : sat_cadical_val(s->ps, v) > 0)
+		if (sat_cadical_val(s->ps, v) > 0)
 			pool_set(s, i, v);
 	s->witnesses_found = 1;
-	if (s->share && !s->unit_model_last)
+	if (s->share)
 		share_model(s);
 }
 
@@ -1198,76 +1167,13 @@ static int answer_known(struct sat *s, formula f)
 }
 
 /*
- * A solve of f stopped after s->quick_decisions; when it says neither, a
- * model looked for by propagation and one-step guesses (sat_unit_complete
- * over the unit copy, which lacks the other questions' definitions), and
- * only then a whole solve. A refutation takes few decisions (Linux 6.1's
- * unmet selects, every architecture: 9,958 of 10,111 within 200), a model
- * takes a decision per free variable: 11 ms for the solver on x86's 74,477,
- * about 3 ms by propagation, which finds one for half the questions left.
- * Every architecture, cold: these questions took 4.8 s (short solves 3.2 s,
- * propagation 0.6 s, whole solves 1.0 s) against 7.4 s of whole solves;
- * 49.7 s CPU in all against 51.0 s.
- */
-static int solve_quick(struct sat *s, formula f)
-{
-	int lit = sat_tracked_literal(s, f), r, nr_vals;
-
-	if (s->random_phase && s->phases_saved) {
-		load_solver(s);
-		random_phases(s);
-		s->phases_saved = 0;
-	}
-	r = solve_limited(s, &lit, 1, s->quick_decisions);
-	if (r >= 0) {
-		if (r == SAT_SAT) {
-			keep_witness(s);
-			s->phases_saved = 1;
-		}
-		return r;
-	}
-	nr_vals = logic_nr_vars(s->l);
-	ALLOC_GROW(s->unit_model, (size_t)nr_vals + 1, s->alloc_unit_model);
-	if (sat_unit_assume(s->unit, &lit, 0) &&
-	    sat_unit_complete(s->unit, lit, s->unit_model, nr_vals)) {
-		s->nr_unit_model = nr_vals;
-		s->unit_model_last = 1;
-		keep_witness(s);
-		return SAT_SAT;
-	}
-	r = sat_solve(s, &lit, 1);
-	if (r == SAT_SAT) {
-		keep_witness(s);
-		s->phases_saved = 1;
-	}
-	return r;
-}
-
-/*
  * A solve of f (random phases after a model: otherwise each model found is
  * much like the one before, and answers few more questions than it), its
  * model kept as a witness.
  */
-/*
- * Does solve_quick() pay here: is a model from the solver slow? On Linux's
- * models, late in a census, 10 ms; on U-Boot's 3.5 ms, where propagation's
- * 2 ms after a short solve cost more in all (its census 36.2 s CPU against
- * 35.3 s). 0 (tests): always.
- */
-static int quick_pays(const struct sat *s)
+static int solve_fresh(struct sat *s, formula f)
 {
-	if (!s->quick_decisions)
-		return 1;
-	return s->whole_models >= 16 && s->whole_model_seconds / (double)s->whole_models > 0.006;
-}
-
-static int solve_fresh(struct sat *s, formula f, int quick)
-{
-	int lit, r;
-
-	if (quick && f != LOGIC_TRUE && quick_pays(s))
-		return solve_quick(s, f);
-	lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0);
+	int lit = f == LOGIC_TRUE ? 0 : logic_cnf_literal(s->query_enc, f, 1, 0), r;
 
 	/* Only after a model: new phases cost time per variable, and a refutation assigns few. */
 	if (s->random_phase && s->phases_saved) {
@@ -1283,7 +1189,7 @@ static int solve_fresh(struct sat *s, formula f, int quick)
 	return r;
 }
 
-static int satisfiable(struct sat *s, formula f, int quick)
+int sat_satisfiable(struct sat *s, formula f)
 {
 	int r;
 
@@ -1292,41 +1198,16 @@ static int satisfiable(struct sat *s, formula f, int quick)
 	r = answer_known(s, f);
 	if (r >= 0)
 		return r;
-	r = solve_fresh(s, f, quick);
+	r = solve_fresh(s, f);
 	if (r != SAT_SAT)
 		s->unsat++;
 	u64map_put(&s->answers, (uint64_t)f + 1, (uint64_t)r);
 	return r;
 }
 
-int sat_satisfiable(struct sat *s, formula f)
-{
-	return satisfiable(s, f, 0);
-}
-
-int sat_satisfiable_quick(struct sat *s, formula f)
-{
-	return satisfiable(s, f, 1);
-}
-
-void sat_set_quick_decisions(struct sat *s, int decisions)
-{
-	s->quick_decisions = decisions;
-}
-
 static int solution_true(void *data, int var)
 {
 	return sat_value(data, var) > 0;
-}
-
-/* The last model's value, propagation's or the solver's. */
-static int last_model_true(void *data, int var)
-{
-	struct sat *s = data;
-
-	if (!s->unit_model_last)
-		return sat_value(s, var) > 0;
-	return var <= s->nr_unit_model && s->unit_model[var - 1] > 0;
 }
 
 void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes)
@@ -1346,13 +1227,12 @@ void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes)
 	}
 	while (nr) {
 		formula any = logic_or_n(s->l, open, nr);
-		int r = solve_fresh(s, nr == 1 ? open[0] : any, 0);
+		int r = nr == 1 ? solve_fresh(s, open[0]) : solve_fresh(s, any);
 		size_t kept = 0;
 
 		for (size_t k = 0; k < nr; k++) {
 			/* Refuted all at once; or met by the model found (r is a single question's answer). */
-			int met = r == SAT_SAT &&
-				  (nr == 1 || logic_eval_with(s->l, open[k], last_model_true, s) > 0);
+			int met = r == SAT_SAT && (nr == 1 || logic_eval_with(s->l, open[k], solution_true, s) > 0);
 
 			if (r != SAT_SAT || met) {
 				if (r != SAT_SAT)

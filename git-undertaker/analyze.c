@@ -24,15 +24,6 @@ int arch_model_satisfiable(struct arch_model *am, formula f)
 	return sat_satisfiable(am->sat, f) == SAT_SAT;
 }
 
-int arch_model_satisfiable_quick(struct arch_model *am, formula f)
-{
-	if (f == LOGIC_TRUE || f == LOGIC_FALSE) {
-		am->constant++;
-		return f == LOGIC_TRUE;
-	}
-	return sat_satisfiable_quick(am->sat, f) == SAT_SAT;
-}
-
 void arch_model_satisfiable_each(struct arch_model *am, const formula *f, size_t n, char *yes)
 {
 	formula *ask = xcalloc(n + 1, sizeof(*ask));

@@ -15,7 +15,6 @@
 
 /* Is f satisfiable with the model? (sat_satisfiable: witnesses first, then the solver) */
 int arch_model_satisfiable(struct arch_model *am, formula f);
-int arch_model_satisfiable_quick(struct arch_model *am, formula f);
 /* Each f[i] at once (sat_satisfiable_each): yes[i] as arch_model_satisfiable(am, f[i]) says. */
 void arch_model_satisfiable_each(struct arch_model *am, const formula *f, size_t n, char *yes);
 

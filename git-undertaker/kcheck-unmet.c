@@ -222,7 +222,7 @@ static int above(struct arch_model *am, formula on, formula r1, formula r2, form
 	struct logic *l = am->logic;
 	formula f = logic_or(l, logic_and(l, r1, logic_not(x1)), logic_and(l, r2, logic_not(x2)));
 
-	return arch_model_satisfiable_quick(am, logic_and(l, on, f));
+	return arch_model_satisfiable(am, logic_and(l, on, f));
 }
 
 static int names_probe(const struct kconfig_expr *e)

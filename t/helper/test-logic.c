@@ -529,9 +529,8 @@ static int complete_value(void *data, int var)
 
 /*
  * Questions without assumptions at once (sat_satisfiable_each: witnesses,
- * then disjunctions), one twice and one false, and one at a time
- * (sat_satisfiable_quick), against the solver one by one. *yes counts the
- * first ones satisfiable.
+ * then disjunctions), one twice and one false, against the solver one by
+ * one. *sat_yes counts those satisfiable.
  */
 static int unassumed(struct logic *l, struct sat *s, formula *pool, int nr_pool, int round,
 		     size_t *sat_yes)
@@ -555,18 +554,6 @@ static int unassumed(struct logic *l, struct sat *s, formula *pool, int nr_pool,
 			     "sat_satisfiable_each answers otherwise than the solver");
 	}
 	bad += check(yes[7] == 0, "sat_satisfiable_each finds false satisfiable");
-	/*
-	 * One round in two, no decision before propagation's model (then the
-	 * solver's); else as a run has it (here: the solver's models only).
-	 */
-	sat_set_quick_decisions(s, round % 2 ? 0 : 200);
-	for (int i = 0; i < 4; i++) {
-		formula f = random_formula(l, pool, nr_pool, 3);
-		int q = sat_query_literal(s, f), got = sat_satisfiable_quick(s, f) == SAT_SAT;
-
-		bad += check(got == (sat_solve(s, &q, 1) == SAT_SAT),
-			     "sat_satisfiable_quick answers otherwise than the solver");
-	}
 	return bad;
 }
 
