@@ -396,6 +396,18 @@ void kconfig_free(struct kconfig *kc)
 	free(kc);
 }
 
+void kconfig_definition_each_expr(const struct kconfig_definition *d,
+				  void (*fn)(void *data, const struct kconfig_expr *e), void *data)
+{
+	fn(data, d->dep);
+	for (size_t j = 0; j < d->nr_prompts; j++)
+		fn(data, d->prompts[j].cond);
+	for (size_t j = 0; j < d->nr_defaults; j++) {
+		fn(data, d->defaults[j].value);
+		fn(data, d->defaults[j].cond);
+	}
+}
+
 /* ---- printing ---- */
 
 static int precedence(const struct kconfig_expr *e)

@@ -413,6 +413,14 @@ size_t kconfig_file_definitions(struct kconfig *kc, const char *path,
 #define for_each_kconfig_symbol(kc, i, sym) \
 	for ((i) = 0; (i) < (kc)->nr_symbols && ((sym) = (kc)->symbols[i], 1); (i)++)
 
+/*
+ * Calls fn on each expression a definition's value reads: its dependency,
+ * its prompts' conditions, its defaults and their conditions (NULL ones
+ * too). (in_choice_dep names no symbol that dep does not.)
+ */
+void kconfig_definition_each_expr(const struct kconfig_definition *d,
+				  void (*fn)(void *data, const struct kconfig_expr *e), void *data);
+
 /* ---- printing ------------------------------------------------------- */
 
 /* Kconfig syntax, with the parentheses precedence needs: `A && (B || !C)`. */

@@ -95,16 +95,14 @@ static void reach_expr(struct reach *r, const struct kconfig_expr *e)
 		reach_expr(r, e->right);
 }
 
+static void reach_each(void *data, const struct kconfig_expr *e)
+{
+	reach_expr(data, e);
+}
+
 static void reach_definition(struct reach *r, const struct kconfig_definition *d)
 {
-	reach_expr(r, d->dep);
-	reach_expr(r, d->in_choice_dep);
-	for (size_t j = 0; j < d->nr_prompts; j++)
-		reach_expr(r, d->prompts[j].cond);
-	for (size_t j = 0; j < d->nr_defaults; j++) {
-		reach_expr(r, d->defaults[j].value);
-		reach_expr(r, d->defaults[j].cond);
-	}
+	kconfig_definition_each_expr(d, reach_each, r);
 }
 
 static void reach_reverse(struct reach *r, const struct kconfig_reverse *rev, size_t nr)

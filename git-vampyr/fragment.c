@@ -75,6 +75,11 @@ static int symbol_on(struct cone *c, const struct kconfig_symbol *sym)
 	return val == 'y' || val == 'm';
 }
 
+static void cone_add_each(void *data, const struct kconfig_expr *e)
+{
+	cone_add_expr(data, e);
+}
+
 /* What decides the value of sym: its dependencies, prompts, defaults, choice, selectors. */
 static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 {
@@ -84,13 +89,7 @@ static void cone_follow(struct cone *c, struct kconfig_symbol *sym)
 		const struct kconfig_definition *def = sym->defs[d];
 
 		has_prompt |= def->nr_prompts > 0;
-		cone_add_expr(c, def->dep);
-		for (size_t i = 0; i < def->nr_prompts; i++)
-			cone_add_expr(c, def->prompts[i].cond);
-		for (size_t i = 0; i < def->nr_defaults; i++) {
-			cone_add_expr(c, def->defaults[i].value);
-			cone_add_expr(c, def->defaults[i].cond);
-		}
+		kconfig_definition_each_expr(def, cone_add_each, c);
 		if (def->choice) {
 			const struct kconfig_choice *ch = def->choice;
 
