@@ -1232,7 +1232,8 @@ void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes)
 
 		for (size_t k = 0; k < nr; k++) {
 			/* Refuted all at once; or met by the model found (r is a single question's answer). */
-			int met = r == SAT_SAT && (nr == 1 || logic_eval_with(s->l, open[k], solution_true, s) > 0);
+			int met = r == SAT_SAT &&
+				  (nr == 1 || logic_eval_with(s->l, open[k], solution_true, s) > 0);
 
 			if (r != SAT_SAT || met) {
 				if (r != SAT_SAT)

@@ -84,7 +84,7 @@ struct option_answer {
 	int eligible;			/* a prompt and no choice: may be undead */
 	int has_prompt;			/* the symbol's, on this architecture */
 	int alive, undead;		/* its dependency may hold; it is on in every configuration */
-	int ask_undead;			/* not known to be alive somewhere without it */
+	int ask_undead;			/* undead on every architecture asked before, or none asked */
 	const struct kconfig_symbol *sym;
 	struct strvec missing;
 };
