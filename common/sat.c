@@ -1210,53 +1210,6 @@ static int solution_true(void *data, int var)
 	return sat_value(data, var) > 0;
 }
 
-void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes)
-{
-	formula *open = xcalloc(n + 1, sizeof(*open));
-	size_t *at = xcalloc(n + 1, sizeof(*at)), nr = 0;
-
-	seen(s);
-	for (size_t i = 0; i < n; i++) {
-		int r = answer_known(s, f[i]);
-
-		yes[i] = r == SAT_SAT;
-		if (r < 0) {
-			at[nr] = i;
-			open[nr++] = f[i];
-		}
-	}
-	while (nr) {
-		formula any = logic_or_n(s->l, open, nr);
-		int r = nr == 1 ? solve_fresh(s, open[0]) : solve_fresh(s, any);
-		size_t kept = 0;
-
-		for (size_t k = 0; k < nr; k++) {
-			/* Refuted all at once; or met by the model found (r is a single question's answer). */
-			int met = r == SAT_SAT &&
-				  (nr == 1 || logic_eval_with(s->l, open[k], solution_true, s) > 0);
-
-			if (r != SAT_SAT || met) {
-				if (r != SAT_SAT)
-					s->unsat++;
-				yes[at[k]] = (char)met;
-				u64map_put(&s->answers, (uint64_t)open[k] + 1, met ? SAT_SAT : SAT_UNSAT);
-				continue;
-			}
-			at[kept] = at[k];
-			open[kept++] = open[k];
-		}
-		if (kept == nr) {
-			/* Cannot be (the model meets `any`), but never loop: one by one. */
-			for (size_t k = 0; k < nr; k++)
-				yes[at[k]] = (char)(sat_satisfiable(s, open[k]) == SAT_SAT);
-			break;
-		}
-		nr = kept;
-	}
-	free(open);
-	free(at);
-}
-
 static int vals_true(void *data, int var)
 {
 	return ((const int8_t *)data)[var - 1] > 0;
@@ -1274,6 +1227,52 @@ static size_t met_in(struct sat *s, const formula *f, size_t n, const char *clos
 			found++;
 		}
 	return found;
+}
+
+void sat_satisfiable_each(struct sat *s, const formula *f, size_t n, char *yes)
+{
+	char *refuted = xcalloc(n + 1, 1);
+	size_t open = 0;
+
+	seen(s);
+	for (size_t i = 0; i < n; i++) {
+		int r = answer_known(s, f[i]);
+
+		yes[i] = r == SAT_SAT;
+		refuted[i] = r == SAT_UNSAT;
+		open += r < 0;
+	}
+	while (open) {
+		formula any = LOGIC_FALSE;
+		size_t found;
+
+		for (size_t i = 0; i < n; i++)
+			if (!yes[i] && !refuted[i])
+				any = logic_or(s->l, any, f[i]);
+		if (solve_fresh(s, any) != SAT_SAT) {
+			/* Refuted all at once. */
+			for (size_t i = 0; i < n; i++)
+				if (!yes[i] && !refuted[i]) {
+					refuted[i] = 1;
+					s->unsat++;
+					u64map_put(&s->answers, (uint64_t)f[i] + 1, SAT_UNSAT);
+				}
+			break;
+		}
+		found = met_in(s, f, n, refuted, yes, solution_true, s);
+		if (!found) {
+			/* Cannot be (the model meets `any`), but never loop: one by one. */
+			for (size_t i = 0; i < n; i++)
+				if (!yes[i] && !refuted[i])
+					yes[i] = (char)(sat_satisfiable(s, f[i]) == SAT_SAT);
+			break;
+		}
+		open -= found;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (yes[i])
+			u64map_put(&s->answers, (uint64_t)f[i] + 1, SAT_SAT);
+	free(refuted);
 }
 
 void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const formula *f, size_t n,

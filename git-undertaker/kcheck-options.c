@@ -85,7 +85,6 @@ struct option_answer {
 	int has_prompt;			/* the symbol's, on this architecture */
 	int alive, undead;		/* its dependency may hold; it is on in every configuration */
 	int ask_undead;			/* undead on every architecture asked before, or none asked */
-	const struct kconfig_symbol *sym;
 	struct strvec missing;
 };
 
@@ -127,7 +126,6 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 		oa->line = d->loc.line;
 		oa->keyword = d->kind == KDEF_MENUCONFIG ? "menuconfig" : "config";
 		oa->name = xstrdup(d->symbol->name);
-		oa->sym = d->symbol;
 		if (d->dep) {
 			struct strbuf sb = STRBUF_INIT;
 
@@ -157,7 +155,7 @@ static void answer_options(struct tree_models *tm, struct arch_model *am, const 
 		struct option_answer *oa = &out->v[i];
 
 		if (oa->has_prompt && oa->alive && oa->ask_undead) {
-			char *y = xstrfmt("CONFIG_%s", oa->sym->name), *m = xstrfmt("%s_MODULE", y);
+			char *y = xstrfmt("CONFIG_%s", oa->name), *m = xstrfmt("%s_MODULE", y);
 			int defined;
 			formula on = logic_or(am->logic, model_config(am->model, y, &defined),
 					      model_config(am->model, m, &defined));

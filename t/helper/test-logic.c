@@ -547,11 +547,10 @@ static int unassumed(struct logic *l, struct sat *s, formula *pool, int nr_pool,
 		sat_satisfiable(s, fq[1]);
 	sat_satisfiable_each(s, fq, 8, yes);
 	for (int i = 0; i < 7; i++) {
-		int q = sat_query_literal(s, fq[i]);
+		int q = sat_query_literal(s, fq[i]), want = sat_solve(s, &q, 1) == SAT_SAT;
 
-		*sat_yes += sat_solve(s, &q, 1) == SAT_SAT;
-		bad += check(yes[i] == (sat_solve(s, &q, 1) == SAT_SAT),
-			     "sat_satisfiable_each answers otherwise than the solver");
+		*sat_yes += want;
+		bad += check(yes[i] == want, "sat_satisfiable_each answers otherwise than the solver");
 	}
 	bad += check(yes[7] == 0, "sat_satisfiable_each finds false satisfiable");
 	return bad;
