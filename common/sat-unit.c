@@ -60,7 +60,8 @@ void sat_unit_free(struct sat_unit *u)
 {
 	if (!u)
 		return;
-	for (int i = 0; i < 2 * (u->nr_vars + 1); i++) {
+	/* No clause ever added: no lists either. */
+	for (int i = 0; u->watch && i < 2 * (u->nr_vars + 1); i++) {
 		free(u->watch[i].v);
 		free(u->bin[i].v);
 	}
