@@ -27,12 +27,15 @@ which conf changes when it reads the file again: such outputs are counted as
 "not kept by conf" and the kept configuration is checked instead. A rejected one is
 printed with the smallest set of symbol values that the model cannot have
 together (check-config.py on the model's DIMACS form, when picosat is there).
-A file that conf itself refuses (a recursive dependency the generator made,
-an error case of the kernel's tests) is counted and skipped.
+For each olddefconfig, the values the model says the assignments force by
+evaluation alone (test-model forced, what the defconfig check trusts without a
+solver) must be the ones conf gives: a difference is printed and counted as
+rejected. A file that conf itself refuses (a recursive dependency the
+generator made, an error case of the kernel's tests) is counted and skipped.
 
 Prints one line per rejected configuration and a closing line
   files F (conf refused E), configurations C (not kept by conf U, distinct kept D):
-  accepted A, rejected R
+  accepted A, rejected R; values forced V
 Exit status: 0 when every configuration is accepted, 1 when one is rejected,
 2 on bad usage.
 """
@@ -165,6 +168,26 @@ def run_conf(opts, case, work, name, args, env_extra, stdin_cfg=None):
     return out, ''
 
 
+def check_forced(opts, case, work, name, cfg, out, forced):
+    """The values the model says the assignments force (test-model forced)
+    against conf's olddefconfig of them: forced[0] counts them, forced[1]
+    gets (name, why) for each conf contradicts."""
+    given = os.path.join(work, name + '.in')
+    with open(given, 'w') as f:
+        f.write(cfg)
+    r = subprocess.run([opts['model'], case, 'forced', given, out],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    text = r.stdout.decode(errors='replace')
+    m = re.search(r'^forced (\d+), otherwise (\d+)$', text, re.M)
+    if r.returncode not in (0, 1) or not m:
+        forced[1].append((name, 'test-model forced failed: %s'
+                          % r.stderr.decode(errors='replace').strip()[:300]))
+        return
+    forced[0] += int(m.group(1))
+    for line in re.findall(r'^(\S+: forced .*)$', text, re.M):
+        forced[1].append((name, line))
+
+
 def config_body(path):
     """The assignments of a .config, without its comment header."""
     with open(path, 'rb') as f:
@@ -205,11 +228,14 @@ def check_case(opts, label, case):
         runs += [('given-' + f, ['--olddefconfig'], {}, open(os.path.join(case, f)).read())
                  for f in given_configs(case)]
         unstable = 0
+        forced = [0, []]
         for name, args, env, cfg in runs:
             out, err = run_conf(opts, case, work, name, args, env, cfg)
             if out is None:
                 first = next((l for l in err.splitlines() if 'rror' in l), err.strip()[:200])
-                return label, '%s: %s' % (name, first), [], [], (0, 0)
+                return label, '%s: %s' % (name, first), [], [], (0, 0, 0)
+            if cfg is not None:
+                check_forced(opts, case, work, name, cfg, out, forced)
             # What conf keeps: its output read back (--olddefconfig). 6.1's
             # randconfig may leave a visible choice empty, and even its
             # olddefconfig may keep a member of a hidden choice, which conf
@@ -217,7 +243,7 @@ def check_case(opts, label, case):
             kept, err = run_conf(opts, case, work, name + '.kept', ['--olddefconfig'],
                                  {}, config_body(out).decode(errors='replace'))
             if kept is None:
-                return label, '%s: olddefconfig: %s' % (name, err.strip()[:200]), [], [], (0, 0)
+                return label, '%s: olddefconfig: %s' % (name, err.strip()[:200]), [], [], (0, 0, 0)
             if config_body(kept) != config_body(out):
                 unstable += 1
             configs.append(kept)
@@ -232,8 +258,8 @@ def check_case(opts, label, case):
         rejected = re.findall(r'^(\S+): rejected$', text, re.M)
         if r.returncode not in (0, 1) or (r.returncode == 1 and not rejected):
             return label, None, configs, [(case, 'test-model failed: %s'
-                                           % r.stderr.decode(errors='replace').strip()[:300])], (unstable, made)
-        bad = []
+                                           % r.stderr.decode(errors='replace').strip()[:300])], (unstable, made, 0)
+        bad = list(forced[1])
         if rejected:
             why = minimal_sets(opts, case, work, rejected)
             for p in rejected:
@@ -244,7 +270,7 @@ def check_case(opts, label, case):
                 shutil.copytree(case, dest)
                 for p in rejected:
                     shutil.copy(p, os.path.join(dest, os.path.basename(p) + '.config'))
-        return label, None, paths, bad, (unstable, made)
+        return label, None, paths, bad, (unstable, made, forced[0])
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -271,7 +297,7 @@ def main(argv):
         with open(os.path.join(d, 'Kconfig'), 'w') as f:
             f.write(gen.Gen(s, opts['symbols'], opts['member_deps']).run())
         cases.append(('seed %d' % s, d))
-    files = refused = total = distinct = rejected = unstable = 0
+    files = refused = total = distinct = rejected = unstable = forced = 0
     try:
         with concurrent.futures.ThreadPoolExecutor(opts['jobs']) as pool:
             for label, refusal, paths, bad, moved in pool.map(lambda c: check_case(opts, *c), cases):
@@ -283,6 +309,7 @@ def main(argv):
                     continue
                 unstable += moved[0]
                 total += moved[1]
+                forced += moved[2]
                 distinct += len(paths)
                 for name, why in bad:
                     rejected += 1
@@ -290,9 +317,9 @@ def main(argv):
     finally:
         shutil.rmtree(gen_dir, ignore_errors=True)
     print('files %d (conf refused %d), configurations %d (not kept by conf %d, '
-          'distinct kept %d): accepted %d, rejected %d (%.1f s)'
+          'distinct kept %d): accepted %d, rejected %d; values forced %d (%.1f s)'
           % (files, refused, total, unstable, distinct, distinct - rejected, rejected,
-             time.time() - start))
+             forced, time.time() - start))
     return 1 if rejected else 0
 
 

@@ -25,6 +25,11 @@ struct model_defconfig {
 	char *in_cone;
 	uint32_t *stack;
 	size_t nr_stack;
+	/* What the rules force (see eval_symbol): per variable 1, -1 or 0 unknown; per symbol and choice, done. */
+	int8_t *fv;
+	int nr_fv;
+	uint8_t *sym_done, *choice_done;	/* 1 under way, 2 done, 3 its rule holds by its values alone */
+	unsigned depth;
 };
 
 /* The builder of the model's defconfig rules, kept with the model. */
@@ -58,6 +63,12 @@ void model_defconfig_release(struct model *m)
 	u64map_release(&m->dc_lits);
 	free(m->dc_first);
 	free(m->dc_reach);
+	u64map_release(&m->dc_form_at);
+	free(m->dc_forms);
+	m->dc_forms = NULL;
+	m->nr_dc_forms = m->alloc_dc_forms = 0;
+	logic_eval_free(m->dc_eval);
+	m->dc_eval = NULL;
 	m->dc_first = m->dc_reach = NULL;
 	m->dc_reach_kc = NULL;
 	m->dc_builder = NULL;
@@ -187,6 +198,9 @@ void model_defconfig_free(struct model_defconfig *dc)
 	free(dc->in_cone);
 	free(dc->stack);
 	free(dc->lits);
+	free(dc->fv);
+	free(dc->sym_done);
+	free(dc->choice_done);
 	free(dc);
 }
 
@@ -222,6 +236,14 @@ void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol
 	if (s->index >= dc->kc->nr_symbols || !s->nr_defs)
 		return;
 	dc->ready = 0;
+	if (dc->fv) {
+		/* Evaluated with the values set so far: again from the start. */
+		free(dc->fv);
+		free(dc->sym_done);
+		free(dc->choice_done);
+		dc->fv = NULL;
+		dc->sym_done = dc->choice_done = NULL;
+	}
 	dc->user[s->index] = (signed char)value;
 	cone_push(dc, s->index);
 	/* conf: a member set to y becomes its choice's user value; n says nothing. */
@@ -236,25 +258,36 @@ static struct tv tv_of(int value)
 			    value == 2 ? LOGIC_TRUE : LOGIC_FALSE };
 }
 
-/* What conf makes of a bool/tristate symbol that is not a choice member. */
+/* What conf makes of a bool/tristate symbol that is not a choice member: a value between lo and hi. */
+static void symbol_bounds(struct model_defconfig *dc, const struct kconfig_symbol *s,
+			  const struct msym *ms, struct model_bounds *bd, struct tv *lo, struct tv *hi)
+{
+	struct logic *l = dc->m->l;
+	struct tv user;
+	int u = dc->user[s->index];
+
+	model_tristate_bounds(dc->b, s, ms->kind == MSYM_BOOL, bd);
+	if (u < 0) {
+		*lo = bd->P;
+		*hi = bd->Ph;
+		return;
+	}
+	/* Visible: the user's value capped by the visibility; else the default. */
+	user = tv_of(u);
+	user = (struct tv){ logic_and(l, user.ge1, bd->V.ge1), logic_and(l, user.ge2, bd->V.ge2) };
+	*lo = (struct tv){ logic_ite(l, bd->V.ge1, user.ge1, bd->P.ge1),
+			   logic_ite(l, bd->V.ge1, user.ge2, bd->P.ge2) };
+	*hi = (struct tv){ logic_ite(l, bd->V.ge1, user.ge1, bd->Ph.ge1),
+			   logic_ite(l, bd->V.ge1, user.ge2, bd->Ph.ge2) };
+}
+
 static formula symbol_rule(struct model_defconfig *dc, const struct kconfig_symbol *s,
 			   const struct msym *ms)
 {
-	struct logic *l = dc->m->l;
 	struct model_bounds bd;
-	struct tv lo, hi, user;
-	int u = dc->user[s->index];
+	struct tv lo, hi;
 
-	model_tristate_bounds(dc->b, s, ms->kind == MSYM_BOOL, &bd);
-	if (u < 0)
-		return model_value_between(dc->b, ms, bd.P, bd.Ph, &bd);
-	/* Visible: the user's value capped by the visibility; else the default. */
-	user = tv_of(u);
-	user = (struct tv){ logic_and(l, user.ge1, bd.V.ge1), logic_and(l, user.ge2, bd.V.ge2) };
-	lo = (struct tv){ logic_ite(l, bd.V.ge1, user.ge1, bd.P.ge1),
-			  logic_ite(l, bd.V.ge1, user.ge2, bd.P.ge2) };
-	hi = (struct tv){ logic_ite(l, bd.V.ge1, user.ge1, bd.Ph.ge1),
-			  logic_ite(l, bd.V.ge1, user.ge2, bd.Ph.ge2) };
+	symbol_bounds(dc, s, ms, &bd, &lo, &hi);
 	return model_value_between(dc->b, ms, lo, hi, &bd);
 }
 
@@ -305,25 +338,23 @@ static void choice_picks(struct model_defconfig *dc, const struct kconfig_choice
 }
 
 /*
- * What conf makes of a bool choice: its mode is its visibility (an
- * optional one's only when the defconfig sets a member to y), and a
- * visible member is y exactly when picked. Tristate choices are left as
- * the model has them.
+ * A bool choice's rule as formulas: f[0] the mode, then per member i
+ * f[1 + 3i] "visible", f[2 + 3i] "picked", the member's value when the
+ * mode is on and it is visible, and f[3 + 3i] its default, its value when
+ * it is not visible (the model's base says so). A member that is not bool
+ * is never visible.
  */
-static formula choice_rule(struct model_defconfig *dc, const struct kconfig_choice *c)
-{
-	struct logic *l = dc->m->l;
-	struct tv C, Vc;
-	formula f, *vis, *pick;
+#define CHOICE_FORMS(n) (1 + 3 * (n))
 
-	if (dc->m->choices[c->index].m || !c->nr_members)
-		return LOGIC_TRUE;
-	C = model_choice_mode(dc->b, c);
-	Vc = model_visibility(dc->b, c->defs, c->nr_defs);
+static formula *choice_forms(struct model_defconfig *dc, const struct kconfig_choice *c)
+{
+	struct tv Vc = model_visibility(dc->b, c->defs, c->nr_defs);
+	formula *f = xcalloc(CHOICE_FORMS(c->nr_members), sizeof(*f));
+	formula *vis = xcalloc(c->nr_members, sizeof(*vis));
+	formula *pick = xcalloc(c->nr_members, sizeof(*pick));
+
 	/* An optional choice is on only when the defconfig sets one of its members. */
-	f = logic_iff(l, C.ge2, c->optional && !dc->chosen[c->index] ? LOGIC_FALSE : Vc.ge1);
-	vis = xcalloc(c->nr_members, sizeof(*vis));
-	pick = xcalloc(c->nr_members, sizeof(*pick));
+	f[0] = c->optional && !dc->chosen[c->index] ? LOGIC_FALSE : Vc.ge1;
 	for (size_t i = 0; i < c->nr_members; i++) {
 		const struct kconfig_symbol *s = c->members[i];
 
@@ -332,15 +363,39 @@ static formula choice_rule(struct model_defconfig *dc, const struct kconfig_choi
 	}
 	choice_picks(dc, c, vis, pick);
 	for (size_t i = 0; i < c->nr_members; i++) {
-		const struct msym *ms = &dc->m->syms[c->members[i]->index];
-
-		if (ms->kind != MSYM_BOOL)
-			continue;
-		f = logic_and(l, f, logic_implies(l, logic_and(l, C.ge2, vis[i]),
-						  logic_iff(l, logic_atom(l, ms->y), pick[i])));
+		f[1 + 3 * i] = vis[i];
+		f[2 + 3 * i] = pick[i];
+		f[3 + 3 * i] = model_first_default(dc->b, c->members[i]).ge1;
 	}
 	free(vis);
 	free(pick);
+	return f;
+}
+
+/*
+ * What conf makes of a bool choice: its mode is its visibility (an
+ * optional one's only when the defconfig sets a member to y), and a
+ * visible member is y exactly when picked. Tristate choices are left as
+ * the model has them.
+ */
+static formula choice_rule(struct model_defconfig *dc, const struct kconfig_choice *c)
+{
+	struct logic *l = dc->m->l;
+	formula f, C, *forms;
+
+	if (dc->m->choices[c->index].m || !c->nr_members)
+		return LOGIC_TRUE;
+	forms = choice_forms(dc, c);
+	C = model_choice_mode(dc->b, c).ge2;
+	f = logic_iff(l, C, forms[0]);
+	for (size_t i = 0; i < c->nr_members; i++) {
+		const struct msym *ms = &dc->m->syms[c->members[i]->index];
+
+		if (ms->kind == MSYM_BOOL)
+			f = logic_and(l, f, logic_implies(l, logic_and(l, C, forms[1 + 3 * i]),
+							  logic_iff(l, logic_atom(l, ms->y), forms[2 + 3 * i])));
+	}
+	free(forms);
 	return f;
 }
 
@@ -372,32 +427,329 @@ static size_t chosen_index(const struct model_defconfig *dc, const struct kconfi
 	return u ? member_index(c, u) + 1 : 0;
 }
 
+/* Does s have a rule of its own (a bool/tristate symbol in the cone, no choice member)? */
+static int has_rule(const struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	enum msym_kind kind = dc->m->syms[s->index].kind;
+
+	return dc->in_cone[s->index] && (kind == MSYM_BOOL || kind == MSYM_TRISTATE) &&
+	       !(s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV | KSYM_DEFCONFIG_LIST |
+			     KSYM_CHOICE_MEMBER));
+}
+
+/* Does choice c have a rule (one member in the cone)? */
+static int choice_has_rule(const struct model_defconfig *dc, const struct kconfig_choice *c)
+{
+	return c->nr_members && dc->in_cone[c->members[0]->index];
+}
+
+/* The keys of the rules: a rule depends only on its key. */
+static uint64_t symbol_key(const struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	return 1 + (uint64_t)s->index * 4 +
+	       (dc->user[s->index] >= 0 ? (uint64_t)dc->user[s->index] : 3);
+}
+
+static uint64_t choice_key(const struct model_defconfig *dc, const struct kconfig_choice *c)
+{
+	return (1ULL << 40) + ((uint64_t)c->index << 20) + chosen_index(dc, c);
+}
+
+/*
+ * What the rules force, without the solver (model_defconfig_settled's first
+ * answer): each symbol's value computed from the values its rule reads, as
+ * conf computes it, in three values. A value stays unknown where the model
+ * leaves it free (probes, comparisons, int/hex/string symbols, what kconfig
+ * versions disagree on, tristate choices, a member that may be hidden), in
+ * a cycle, and outside the cone. A value known so is the same in every
+ * configuration of the rules, each forced by those forced before it.
+ */
+#define EVAL_DEPTH 4096
+
+/* The formulas of a rule, made once per model and key: their offset in m->dc_forms. */
+static size_t forms_of(struct model_defconfig *dc, uint64_t key, const formula *made, size_t n)
+{
+	struct model *m = dc->m;
+	uint64_t at;
+
+	if (u64map_get(&m->dc_form_at, key, &at))
+		return (size_t)at;
+	ALLOC_GROW(m->dc_forms, m->nr_dc_forms + n, m->alloc_dc_forms);
+	memcpy(m->dc_forms + m->nr_dc_forms, made, n * sizeof(*made));
+	at = m->nr_dc_forms;
+	m->nr_dc_forms += n;
+	u64map_put(&m->dc_form_at, key, at);
+	return (size_t)at;
+}
+
+static void set_value(struct model_defconfig *dc, int var, int v)
+{
+	if (var > 0 && var <= dc->nr_fv)
+		dc->fv[var] = (int8_t)v;
+}
+
+static int known(const struct model_defconfig *dc, int var)
+{
+	return var > 0 && var <= dc->nr_fv ? dc->fv[var] : 0;
+}
+
+static int eval(struct model_defconfig *dc, formula f)
+{
+	return logic_eval(dc->m->dc_eval, f);
+}
+
+static void eval_symbol(struct model_defconfig *dc, const struct kconfig_symbol *s);
+
+/* The symbols and choices s's rule reads, first. */
+static void eval_inputs(struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	const struct model *m = dc->m;
+	const struct kconfig *kc = dc->kc;
+
+	for (uint32_t k = m->dc_first[s->index]; k < m->dc_first[s->index + 1]; k++)
+		eval_symbol(dc, kc->symbols[m->dc_reach[k]]);
+}
+
+/* A bool choice's mode, and each member's value where it is on and visible. */
+static void eval_choice(struct model_defconfig *dc, const struct kconfig_choice *c)
+{
+	struct model *m = dc->m;
+	uint64_t key = choice_key(dc, c);
+	size_t at;
+	uint64_t found;
+	int mode, exact;
+
+	if (dc->choice_done[c->index])
+		return;
+	dc->choice_done[c->index] = 2;
+	if (m->choices[c->index].m || !choice_has_rule(dc, c))
+		return;
+	for (size_t i = 0; i < c->nr_members; i++)
+		eval_inputs(dc, c->members[i]);
+	if (u64map_get(&m->dc_form_at, key, &found)) {
+		at = (size_t)found;
+	} else {
+		formula *f = choice_forms(dc, c);
+
+		at = forms_of(dc, key, f, CHOICE_FORMS(c->nr_members));
+		free(f);
+	}
+	mode = eval(dc, m->dc_forms[at]);
+	set_value(dc, m->choices[c->index].y, mode);
+	exact = mode != 0;
+	for (size_t i = 0; i < c->nr_members; i++) {
+		const formula *f = m->dc_forms + at + 3 * i;
+		int vis = eval(dc, f[1]), y = vis < 0 ? eval(dc, f[3]) : vis > 0 && mode > 0 ? eval(dc, f[2]) : 0;
+
+		if (m->syms[c->members[i]->index].kind != MSYM_BOOL)
+			continue;
+		set_value(dc, m->syms[c->members[i]->index].y, y);
+		/* The member's part of the rule: void, or its value known. */
+		exact = exact && (mode < 0 || vis < 0 || (vis > 0 && y != 0));
+	}
+	dc->choice_done[c->index] = exact ? 3 : 2;
+}
+
+/*
+ * An enumerable string option's "S=text" variables, from its defaults,
+ * where the user cannot type a value (the model's base says so): stored as
+ * their number, then each variable's atom and what it equals.
+ */
+static void eval_string(struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	struct model *m = dc->m;
+	uint64_t key = (2ULL << 40) + s->index, found;
+	size_t at;
+	int typed, *vars;
+	formula *forms, *f;
+
+	eval_inputs(dc, s);
+	if (u64map_get(&m->dc_form_at, key, &found)) {
+		at = (size_t)found;
+	} else {
+		size_t n = model_string_atoms(dc->b, s, &typed, &vars, &forms);
+
+		f = xcalloc(2 * n + 2, sizeof(*f));
+		f[0] = (formula)n;
+		f[1] = typed ? logic_atom(m->l, typed) : LOGIC_FALSE;
+		for (size_t k = 0; k < n; k++) {
+			f[2 + 2 * k] = logic_atom(m->l, vars[k]);
+			f[3 + 2 * k] = forms[k];
+		}
+		at = forms_of(dc, key, f, 2 * n + 2);
+		free(f);
+		free(vars);
+		free(forms);
+	}
+	f = m->dc_forms + at;
+	typed = logic_literal(m->l, f[1]);
+	if (typed) {
+		/* Typed only where its prompt shows. */
+		if (eval(dc, model_visibility(dc->b, s->defs, s->nr_defs).ge1) >= 0)
+			return;
+		set_value(dc, typed, -1);
+	}
+	for (size_t k = 0; k < (size_t)f[0]; k++)
+		set_value(dc, logic_literal(m->l, f[2 + 2 * k]), eval(dc, f[3 + 2 * k]));
+}
+
+/* s's rule as the bounds of its value (model_value_bounds), made once per model and key. */
+static void symbol_range(struct model_defconfig *dc, const struct kconfig_symbol *s,
+			 const struct msym *ms, struct model_range *r)
+{
+	uint64_t key = symbol_key(dc, s), found;
+	size_t at;
+
+	if (u64map_get(&dc->m->dc_form_at, key, &found)) {
+		at = (size_t)found;
+	} else {
+		struct model_bounds bd;
+		struct tv lo, hi;
+
+		symbol_bounds(dc, s, ms, &bd, &lo, &hi);
+		model_value_bounds(dc->b, ms, lo, hi, &bd, r);
+		at = forms_of(dc, key, (formula[]){ r->low1, r->high1, r->low2, r->high2 }, 4);
+	}
+	memcpy(r, dc->m->dc_forms + at, sizeof(*r));
+}
+
+/*
+ * s's value from its rule: at least m where low1 holds, at most where
+ * high1 does (y likewise), so known where both agree.
+ */
+static void eval_symbol(struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	const struct msym *ms;
+	struct model_range r;
+	int ge1, y, l1, h1, l2, h2;
+
+	if (s->index >= dc->kc->nr_symbols || dc->sym_done[s->index] || dc->depth > EVAL_DEPTH)
+		return;
+	if (!has_rule(dc, s)) {
+		dc->sym_done[s->index] = 2;
+		for (size_t k = 0; dc->in_cone[s->index] && k < s->nr_defs; k++)
+			if (s->defs[k]->choice)
+				eval_choice(dc, s->defs[k]->choice);
+		if (dc->in_cone[s->index] && dc->m->syms[s->index].kind == MSYM_VALUE &&
+		    s->type == KCONFIG_STRING)
+			eval_string(dc, s);
+		return;
+	}
+	dc->sym_done[s->index] = 1;
+	dc->depth++;
+	eval_inputs(dc, s);
+	dc->depth--;
+	ms = &dc->m->syms[s->index];
+	symbol_range(dc, s, ms, &r);
+	l1 = eval(dc, r.low1);
+	h1 = eval(dc, r.high1);
+	l2 = eval(dc, r.low2);
+	h2 = eval(dc, r.high2);
+	ge1 = l1 > 0 ? 1 : h1 < 0 ? -1 : 0;
+	y = l2 > 0 ? 1 : h2 < 0 ? -1 : 0;
+	set_value(dc, ms->y, y);
+	/* m exactly: at least m and not y. */
+	if (ms->kind == MSYM_TRISTATE)
+		set_value(dc, ms->m, y > 0 ? -1 : y < 0 ? ge1 : ge1 < 0 ? -1 : 0);
+	/* Every bound known: the rule says no more than the value. */
+	dc->sym_done[s->index] = l1 && l1 == h1 && l2 && l2 == h2 ? 3 : 2;
+}
+
+static void eval_start(struct model_defconfig *dc)
+{
+	struct model *m = dc->m;
+
+	if (dc->fv)
+		return;
+	close_cone(dc);
+	dc->nr_fv = logic_nr_vars(m->l);
+	dc->fv = xcalloc((size_t)dc->nr_fv + 1, 1);
+	dc->sym_done = xcalloc(dc->kc->nr_symbols + 1, 1);
+	dc->choice_done = xcalloc(dc->kc->nr_choices + 1, 1);
+	if (!m->dc_eval)
+		m->dc_eval = logic_eval_new(m->l, dc->fv, dc->nr_fv);
+	else
+		logic_eval_set_values(m->dc_eval, dc->fv, dc->nr_fv);
+	/* Every tristate's rule reads MODULES. */
+	if (dc->kc->modules)
+		eval_symbol(dc, dc->kc->modules);
+}
+
+/* s's value (0 n, 1 m, 2 y) in every configuration, by evaluation alone; -1 when not known. */
+static int eval_value(struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	const struct msym *ms = &dc->m->syms[s->index];
+	int y, m;
+
+	if (ms->kind != MSYM_BOOL && ms->kind != MSYM_TRISTATE)
+		return -1;
+	eval_start(dc);
+	eval_symbol(dc, s);
+	y = known(dc, ms->y);
+	m = ms->kind == MSYM_TRISTATE ? known(dc, ms->m) : -1;
+	return y > 0 ? 2 : y < 0 && m < 0 ? 0 : y < 0 && m > 0 ? 1 : -1;
+}
+
+/* Is s visible in every configuration (1), in none (-1), by evaluation alone; 0 when not known. */
+static int eval_visible(struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	formula vis;
+
+	eval_start(dc);
+	vis = model_visibility(dc->b, s->defs, s->nr_defs).ge1;
+	eval_inputs(dc, s);
+	for (size_t k = 0; k < s->nr_defs; k++)
+		if (s->defs[k]->choice)
+			eval_choice(dc, s->defs[k]->choice);
+	return eval(dc, vis);
+}
+
+/* Has s `value` (3: is it visible) in every configuration, by evaluation alone? */
+static int forced(struct model_defconfig *dc, const struct kconfig_symbol *s, int value)
+{
+	return value == 3 ? eval_visible(dc, s) > 0 : eval_value(dc, s) == value;
+}
+
 /* The rules' literals of the symbols in the cone, and of their choices. */
 static void collect_rules(struct model_defconfig *dc)
 {
-	struct model *m = dc->m;
 	const struct kconfig_symbol *s;
 	size_t i;
 
 	dc->nr_lits = 0;
 	close_cone(dc);
-	for_each_kconfig_symbol(dc->kc, i, s) {
-		const struct msym *ms = &m->syms[s->index];
-
-		if (!dc->in_cone[s->index] || (ms->kind != MSYM_BOOL && ms->kind != MSYM_TRISTATE) ||
-		    (s->flags & (KSYM_PROBE | KSYM_TRANSITIONAL | KSYM_ENV | KSYM_DEFCONFIG_LIST |
-				 KSYM_CHOICE_MEMBER)))
-			continue;
-		add_lit(dc, rule_literal(dc, 1 + (uint64_t)s->index * 4 +
-					     (dc->user[s->index] >= 0 ? (uint64_t)dc->user[s->index] : 3),
-				     s, NULL));
-	}
+	for_each_kconfig_symbol(dc->kc, i, s)
+		if (has_rule(dc, s))
+			add_lit(dc, rule_literal(dc, symbol_key(dc, s), s, NULL));
 	for (i = 0; i < dc->kc->nr_choices; i++)
-		if (dc->kc->choices[i]->nr_members &&
-		    dc->in_cone[dc->kc->choices[i]->members[0]->index])
-			add_lit(dc, rule_literal(dc, (1ULL << 40) + ((uint64_t)i << 20) +
-						 chosen_index(dc, dc->kc->choices[i]),
-					     NULL, dc->kc->choices[i]));
+		if (choice_has_rule(dc, dc->kc->choices[i]))
+			add_lit(dc, rule_literal(dc, choice_key(dc, dc->kc->choices[i]), NULL,
+						 dc->kc->choices[i]));
+}
+
+int model_defconfig_forced(struct model_defconfig *dc, const struct kconfig_symbol *s)
+{
+	return s->index < dc->kc->nr_symbols ? eval_value(dc, s) : -1;
+}
+
+/*
+ * A possible() question answered by evaluation, once a solve found a
+ * configuration (a value known is then the one each has): 1 or 0, -1 when
+ * evaluation does not know.
+ */
+static int possible_known(struct model_defconfig *dc, const struct kconfig_symbol *s, int value,
+			  int visible)
+{
+	int v;
+
+	if (!dc->vals || s->index >= dc->kc->nr_symbols)
+		return -1;
+	if (visible) {
+		v = eval_visible(dc, s);
+		return v ? v > 0 : -1;
+	}
+	v = eval_value(dc, s);
+	return v < 0 ? -1 : v == value;
 }
 
 static int var_true(void *data, int var)
@@ -514,6 +866,8 @@ int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_sym
 	ms = &dc->m->syms[s->index];
 	if (value < 3 && ms->kind != MSYM_BOOL && ms->kind != MSYM_VALUE && ms->kind != MSYM_TRISTATE)
 		return 1;
+	if (forced(dc, s, value))
+		return 1;
 	guard_rules(dc);
 	/* Another value (hidden) is refuted. */
 	f = logic_not(question_formula(dc, s, value == 3 ? 0 : value, value == 3));
@@ -523,22 +877,36 @@ int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_sym
 int model_defconfig_possible(struct model_defconfig *dc, const struct kconfig_symbol *s,
 			     int value, int visible)
 {
-	int q[2] = { dc->guard, sat_tracked_literal(dc->m->sat, question_formula(dc, s, value, visible)) };
+	int answer = possible_known(dc, s, value, visible), q[2];
 
-	return dc->guard && !sat_refuted(dc->m->sat, q, 1, q[1]) &&
-	       sat_solve(dc->m->sat, q, 2) == SAT_SAT;
+	if (answer >= 0 || !dc->guard)
+		return answer > 0;
+	q[0] = dc->guard;
+	q[1] = sat_tracked_literal(dc->m->sat, question_formula(dc, s, value, visible));
+	return !sat_refuted(dc->m->sat, q, 1, q[1]) && sat_solve(dc->m->sat, q, 2) == SAT_SAT;
 }
 
 void model_defconfig_possible_each(struct model_defconfig *dc,
 				   const struct model_defconfig_question *q, size_t n, char *yes)
 {
 	formula *f = xcalloc(n + 1, sizeof(*f));
+	size_t *at = xcalloc(n + 1, sizeof(*at)), nr = 0;
+	char *got = xcalloc(n + 1, 1);
 
-	for (size_t i = 0; i < n; i++)
-		f[i] = question_formula(dc, q[i].sym, q[i].value, q[i].visible);
-	if (dc->guard)
-		sat_solve_each(dc->m->sat, &dc->guard, 1, f, n, yes);
-	else
-		memset(yes, 0, n);
+	for (size_t i = 0; i < n; i++) {
+		int answer = possible_known(dc, q[i].sym, q[i].value, q[i].visible);
+
+		yes[i] = answer > 0;
+		if (answer >= 0 || !dc->guard)
+			continue;
+		f[nr] = question_formula(dc, q[i].sym, q[i].value, q[i].visible);
+		at[nr++] = i;
+	}
+	if (nr)
+		sat_solve_each(dc->m->sat, &dc->guard, 1, f, nr, got);
+	for (size_t k = 0; k < nr; k++)
+		yes[at[k]] = got[k];
 	free(f);
+	free(at);
+	free(got);
 }

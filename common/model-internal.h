@@ -56,6 +56,15 @@ struct model {
 	/* Per symbol index: the symbols its value may depend on, dc_reach[dc_first[i]..dc_first[i + 1]). */
 	uint32_t *dc_first, *dc_reach;
 	const struct kconfig *dc_reach_kc;	/* the kconfig they index */
+	/*
+	 * model_defconfig_settled's evaluation: by rule key, the offset in
+	 * dc_forms of the rule's formulas (a symbol's model_range, a choice's
+	 * mode then each member's "visible" and "picked"), and the evaluator.
+	 */
+	struct u64map dc_form_at;
+	formula *dc_forms;
+	size_t nr_dc_forms, alloc_dc_forms;
+	struct logic_eval *dc_eval;
 };
 
 /* A tristate value: (value >= m, value == y). */
@@ -95,9 +104,23 @@ void model_tristate_bounds(struct builder *b, const struct kconfig_symbol *s, in
 			   struct model_bounds *out);
 formula model_value_between(struct builder *b, const struct msym *ms, struct tv lo, struct tv hi,
 			    const struct model_bounds *bd);
+/* The same as bounds: low1 implies the value is at least m, it is so only if high1; likewise y. */
+struct model_range {
+	formula low1, high1, low2, high2;
+};
+void model_value_bounds(struct builder *b, const struct msym *ms, struct tv lo, struct tv hi,
+			const struct model_bounds *bd, struct model_range *out);
 struct tv model_visibility(struct builder *b, struct kconfig_definition *const *defs, size_t nr);
 struct tv model_def_dep(struct builder *b, const struct kconfig_definition *d);
 struct tv model_choice_mode(struct builder *b, const struct kconfig_choice *c);
+struct tv model_first_default(struct builder *b, const struct kconfig_symbol *s);
+/*
+ * An enumerable string option's "S=text" variables that the model has
+ * (*vars), each with what it equals while the user typed no value (*forms),
+ * both allocated; *typed its "S=*" variable, or 0. Returns how many.
+ */
+size_t model_string_atoms(struct builder *b, const struct kconfig_symbol *s, int *typed,
+			  int **vars, formula **forms);
 void model_defconfig_release(struct model *m);
 
 #endif

@@ -506,20 +506,32 @@ void model_tristate_bounds(struct builder *b, const struct kconfig_symbol *s, in
  * A value between max(lo, R) and max(hi, Rh) as (Y, M) of a symbol: the
  * value kconfig gives a symbol that takes lo (hi where versions differ).
  */
+void model_value_bounds(struct builder *b, const struct msym *ms, struct tv lo, struct tv hi,
+			const struct model_bounds *bd, struct model_range *out)
+{
+	struct logic *l = b->m->l;
+	int is_bool = ms->kind == MSYM_BOOL;
+	formula nomod = logic_not(b->m->modules);
+
+	out->low1 = logic_or(l, lo.ge1, bd->R.ge1);
+	out->high1 = logic_or(l, hi.ge1, bd->Rh.ge1);
+	out->low2 = is_bool ? out->low1 :
+		logic_or(l, logic_or(l, lo.ge2, bd->R.ge2), logic_and(l, out->low1, nomod));
+	out->high2 = is_bool ? out->high1 :
+		logic_or(l, logic_or(l, hi.ge2, bd->Rh.ge2), logic_and(l, out->high1, nomod));
+}
+
 formula model_value_between(struct builder *b, const struct msym *ms, struct tv lo, struct tv hi,
 			    const struct model_bounds *bd)
 {
 	struct logic *l = b->m->l;
-	int is_bool = ms->kind == MSYM_BOOL;
 	formula Y = logic_atom(l, ms->y);
-	formula ge1 = is_bool ? Y : ms->ge1, nomod = logic_not(b->m->modules);
-	formula low1 = logic_or(l, lo.ge1, bd->R.ge1), high1 = logic_or(l, hi.ge1, bd->Rh.ge1);
-	formula low2 = is_bool ? low1 : logic_or(l, logic_or(l, lo.ge2, bd->R.ge2), logic_and(l, low1, nomod));
-	formula high2 = is_bool ? high1 :
-		logic_or(l, logic_or(l, hi.ge2, bd->Rh.ge2), logic_and(l, high1, nomod));
+	formula ge1 = ms->kind == MSYM_BOOL ? Y : ms->ge1;
+	struct model_range r;
 
-	return logic_and(l, logic_and(l, logic_implies(l, low1, ge1), logic_implies(l, ge1, high1)),
-			 logic_and(l, logic_implies(l, low2, Y), logic_implies(l, Y, high2)));
+	model_value_bounds(b, ms, lo, hi, bd, &r);
+	return logic_and(l, logic_and(l, logic_implies(l, r.low1, ge1), logic_implies(l, ge1, r.high1)),
+			 logic_and(l, logic_implies(l, r.low2, Y), logic_implies(l, Y, r.high2)));
 }
 
 /* For model-defconfig.c: the builder's own views. */
@@ -531,6 +543,11 @@ struct tv model_visibility(struct builder *b, struct kconfig_definition *const *
 struct tv model_def_dep(struct builder *b, const struct kconfig_definition *d)
 {
 	return def_dep(b, d);
+}
+
+struct tv model_first_default(struct builder *b, const struct kconfig_symbol *s)
+{
+	return first_default(b, s);
 }
 
 struct tv model_choice_mode(struct builder *b, const struct kconfig_choice *c)
@@ -614,24 +631,27 @@ static void encode_has_value(struct builder *b, const struct kconfig_symbol *s, 
  * BuR's am33xx boards give as a default). A chain of "no default active before this one"
  * keeps it linear in the defaults, however many texts there are.
  */
-static void encode_string_values(struct builder *b, const struct kconfig_symbol *s,
-				 const struct msym *ms)
+/*
+ * What each of an enumerable string option's texts (model_string_values,
+ * into `values`, then "" when no default gives it) equals while the user
+ * typed no value: the first active default gives it ("" when none is
+ * active). A chain of "no default active before this one" keeps it linear
+ * in the defaults, however many texts there are. 0 when not enumerable.
+ */
+static size_t string_defaults(struct builder *b, const struct kconfig_symbol *s,
+			      struct strvec *values, formula **out)
 {
 	struct logic *l = b->m->l;
-	struct strvec values = STRVEC_INIT;
 	struct strmap index = STRMAP_INIT;
-	formula none = LOGIC_TRUE, typed = LOGIC_FALSE, any = LOGIC_FALSE, *eq;
+	formula none = LOGIC_TRUE, *eq;
+	size_t n;
 
-	if (!model_string_values(s, &values))
-		return;
-	if (model_string_typed(s)) {
-		typed = named_atom(b, s->name, "*");
-		model_add(b, logic_implies(l, typed, visibility(b, s->defs, s->nr_defs).ge1),
-			  first_loc(s), ms->display, "depends on");
-	}
-	eq = xcalloc(values.nr + 1, sizeof(*eq));
-	for (size_t i = 0; i < values.nr; i++)
-		strmap_put(&index, values.v[i], (void *)(uintptr_t)(i + 1));
+	if (!model_string_values(s, values))
+		return 0;
+	n = values->nr + !strvec_has(values, "");
+	eq = xcalloc(n + 1, sizeof(*eq));
+	for (size_t i = 0; i < values->nr; i++)
+		strmap_put(&index, values->v[i], (void *)(uintptr_t)(i + 1));
 	for (size_t i = 0; i < s->nr_defs; i++) {
 		const struct kconfig_definition *d = s->defs[i];
 
@@ -644,27 +664,74 @@ static void encode_string_values(struct builder *b, const struct kconfig_symbol 
 			none = logic_and(l, none, logic_not(active));
 		}
 	}
-	for (size_t k = 0; k < values.nr; k++) {
-		formula f = eq[k], atom = named_atom(b, s->name, values.v[k]);
+	for (size_t k = 0; k < values->nr; k++)
+		if (!*values->v[k])
+			eq[k] = logic_or(l, eq[k], none);
+	if (n > values->nr) {
+		strvec_push(values, "");
+		eq[n - 1] = none;
+	}
+	strmap_clear(&index, NULL);
+	*out = eq;
+	return n;
+}
 
-		if (!*values.v[k])
-			f = logic_or(l, f, none);
-		model_add(b, logic_implies(l, logic_not(typed), logic_iff(l, atom, f)),
+/*
+ * An enumerable string option's "S=text" variables (model_string_values):
+ * each holds exactly when the first active default gives that text
+ * (string_defaults), unless the user typed the value (S=*, only while a
+ * prompt is visible: then any one text may hold, one a default gives
+ * elsewhere too, as U-Boot's defconfigs type SYS_VENDOR "BuR" at zynq's
+ * prompt, which BuR's am33xx boards give as a default).
+ */
+static void encode_string_values(struct builder *b, const struct kconfig_symbol *s,
+				 const struct msym *ms)
+{
+	struct logic *l = b->m->l;
+	struct strvec values = STRVEC_INIT;
+	formula typed = LOGIC_FALSE, any = LOGIC_FALSE, *eq;
+	size_t n;
+
+	if (!model_string_values(s, NULL))
+		return;
+	if (model_string_typed(s)) {
+		typed = named_atom(b, s->name, "*");
+		model_add(b, logic_implies(l, typed, visibility(b, s->defs, s->nr_defs).ge1),
+			  first_loc(s), ms->display, "depends on");
+	}
+	n = string_defaults(b, s, &values, &eq);
+	for (size_t k = 0; k < n; k++) {
+		formula atom = named_atom(b, s->name, values.v[k]);
+
+		model_add(b, logic_implies(l, logic_not(typed), logic_iff(l, atom, eq[k])),
 			  first_loc(s), ms->display, "default");
 		/* Typed, at most one text: no two of them (a chain, linear in the texts). */
 		model_add(b, logic_not(logic_and(l, any, atom)), first_loc(s), ms->display, "default");
 		any = logic_or(l, any, atom);
 	}
-	if (!strmap_contains(&index, "")) {
-		formula atom = named_atom(b, s->name, "");
-
-		model_add(b, logic_implies(l, logic_not(typed), logic_iff(l, atom, none)),
-			  first_loc(s), ms->display, "default");
-		model_add(b, logic_not(logic_and(l, any, atom)), first_loc(s), ms->display, "default");
-	}
 	free(eq);
-	strmap_clear(&index, NULL);
 	strvec_clear(&values);
+}
+
+size_t model_string_atoms(struct builder *b, const struct kconfig_symbol *s, int *typed,
+			  int **vars, formula **forms)
+{
+	struct strvec values = STRVEC_INIT;
+	size_t n = string_defaults(b, s, &values, forms), k = 0;
+	char *name = xstrfmt("%s=*", s->name);
+
+	*typed = model_string_typed(s) ? logic_var_find(b->m->l, name) : 0;
+	free(name);
+	*vars = xcalloc(n + 1, sizeof(**vars));
+	for (size_t i = 0; i < n; i++) {
+		name = xstrfmt("%s=%s", s->name, values.v[i]);
+		(*vars)[k] = logic_var_find(b->m->l, name);
+		(*forms)[k] = (*forms)[i];
+		k += (*vars)[k] != 0;
+		free(name);
+	}
+	strvec_clear(&values);
+	return k;
 }
 
 /*

@@ -165,6 +165,13 @@ int model_defconfig_solve(struct model_defconfig *dc);
  * needs no solve: it has nothing to report whether or not its rules hold.
  */
 int model_defconfig_settled(struct model_defconfig *dc, const struct kconfig_symbol *s, int value);
+/*
+ * s's value (0 n, 1 m, 2 y) in every configuration by evaluation alone:
+ * each rule's value computed from those it reads, unknown where the model
+ * leaves it free (what settled() tries before propagation, and possible()
+ * before the solver); -1 when not known so.
+ */
+int model_defconfig_forced(struct model_defconfig *dc, const struct kconfig_symbol *s);
 int model_defconfig_value(const struct model_defconfig *dc, const struct kconfig_symbol *s);
 /* Is s visible (its prompt shown, so a user's value counts) in that configuration? */
 int model_defconfig_visible(struct model_defconfig *dc, const struct kconfig_symbol *s);

@@ -16,6 +16,10 @@
  *	the model saved (model_save), then read back with each byte of the
  *	entry changed in turn and cut at each length: prints how many of those
  *	model_load refused and how many it took (each then asked a question).
+ * test-model <srctree> forced <in> <out>
+ *	the values the defconfig <in> forces by evaluation alone
+ *	(model_defconfig_forced) against <out>, what conf --olddefconfig wrote
+ *	of it: prints each symbol conf gives another value, and exits 1 then.
  * --reload: every command works on the model saved and read back.
  */
 #include <errno.h>
@@ -28,7 +32,7 @@
 #include "options.h"
 
 static const char *const usage[] = {
-	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | alive [<n>] | stats | damage)",
+	"test-model [<options>] <srctree> (dimacs | check <.config>... | sat <sym[=v]>... | alive [<n>] | stats | damage | forced <in> <out>)",
 	NULL,
 };
 
@@ -149,6 +153,83 @@ static int query(struct model *m, const struct strvec *args)
 	return 1;
 }
 
+/* A .config line's symbol and value (0 n, 1 m, 2 y, 3 another), or NULL. */
+static struct kconfig_symbol *config_line(const struct kconfig *kc, const char *line, int *value)
+{
+	const char *p = line, *end;
+	char *name;
+	struct kconfig_symbol *s;
+
+	if (starts_with(line, "# CONFIG_") && (end = strstr(p += 9, " is not set"))) {
+		*value = 0;
+	} else if (starts_with(line, "CONFIG_") && (end = strchr(p += 7, '='))) {
+		*value = !strcmp(end, "=y") ? 2 : !strcmp(end, "=m") ? 1 : !strcmp(end, "=n") ? 0 : 3;
+	} else {
+		return NULL;
+	}
+	name = xstrndup(p, (size_t)(end - p));
+	s = kconfig_lookup(kc, name);
+	free(name);
+	return s && s->nr_defs ? s : NULL;
+}
+
+/*
+ * Each line's symbol and value of a .config, as values[] by symbol index
+ * (-1 for none); the defconfig dc (when not NULL) set line by line, as conf reads it.
+ */
+static void config_values(const struct kconfig *kc, const char *path, signed char *values,
+			  struct model_defconfig *dc)
+{
+	char *data = read_whole(path), *line = data;
+
+	memset(values, -1, kc->nr_symbols + 1);
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		int v, tri;
+		struct kconfig_symbol *s;
+
+		if (nl)
+			*nl = 0;
+		s = config_line(kc, line, &v);
+		line = nl ? nl + 1 : NULL;
+		if (!s || s->index >= kc->nr_symbols)
+			continue;
+		values[s->index] = (signed char)v;
+		tri = s->type == KCONFIG_BOOL || s->type == KCONFIG_TRISTATE;
+		if (dc && (v < 3 || !tri))
+			model_defconfig_set(dc, s, v < 3 && tri ? v : 3);
+	}
+	free(data);
+}
+
+static int forced(struct model *m, const struct kconfig *kc, const char *in, const char *out)
+{
+	struct model_defconfig *dc = model_defconfig_new(m, kc);
+	signed char *given = xmalloc(kc->nr_symbols + 1), *kept = xmalloc(kc->nr_symbols + 1);
+	size_t known = 0, bad = 0;
+
+	config_values(kc, in, given, dc);
+	config_values(kc, out, kept, NULL);
+	for (size_t i = 0; i < kc->nr_symbols; i++) {
+		const struct kconfig_symbol *s = kc->symbols[i];
+		int f = s->type == KCONFIG_BOOL || s->type == KCONFIG_TRISTATE ?
+			model_defconfig_forced(dc, s) : -1, v = kept[i] > 0 ? kept[i] : 0;
+
+		if (f < 0)
+			continue;
+		known++;
+		if (f != v) {
+			printf("%s: forced %c, conf gives %c\n", s->name, "nmy"[f], "nmy"[v]);
+			bad++;
+		}
+	}
+	printf("forced %zu, otherwise %zu\n", known, bad);
+	free(given);
+	free(kept);
+	model_defconfig_free(dc);
+	return bad > 0;
+}
+
 static int alive(struct model *m, const struct kconfig *kc, size_t limit)
 {
 	struct logic *l = model_logic(m);
@@ -233,6 +314,8 @@ int main(int argc, const char **argv)
 				ret = alive(m, kc, pa.args.nr > 2 ? strtoul(pa.args.v[2], NULL, 10) : 0);
 			} else if (!strcmp(cmd, "sat")) {
 				ret = query(m, &pa.args);
+			} else if (!strcmp(cmd, "forced") && pa.args.nr == 4) {
+				ret = forced(m, kc, pa.args.v[2], pa.args.v[3]);
 			} else if (!strcmp(cmd, "damage")) {
 				ret = damage(m, kc);
 			} else if (!strcmp(cmd, "stats")) {
