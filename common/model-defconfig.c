@@ -710,21 +710,54 @@ static int forced(struct model_defconfig *dc, const struct kconfig_symbol *s, in
 	return value == 3 ? eval_visible(dc, s) > 0 : eval_value(dc, s) == value;
 }
 
-/* The rules' literals of the symbols in the cone, and of their choices. */
+/* A variable's value as a literal of the guard. */
+static void add_value(struct model_defconfig *dc, int var)
+{
+	if (var && known(dc, var))
+		add_lit(dc, known(dc, var) > 0 ? var : -var);
+}
+
+/*
+ * The rules of the symbols in the cone, and of their choices, as the
+ * guard's literals. A rule that holds by the values evaluation gives
+ * (eval_symbol) is those values: no formula to encode, and propagation
+ * without its helper variables. The guard allows the same configurations.
+ */
 static void collect_rules(struct model_defconfig *dc)
 {
+	const struct model *m = dc->m;
 	const struct kconfig_symbol *s;
 	size_t i;
 
 	dc->nr_lits = 0;
-	close_cone(dc);
-	for_each_kconfig_symbol(dc->kc, i, s)
-		if (has_rule(dc, s))
+	eval_start(dc);
+	for_each_kconfig_symbol(dc->kc, i, s) {
+		if (!has_rule(dc, s))
+			continue;
+		eval_symbol(dc, s);
+		if (dc->sym_done[s->index] != 3) {
 			add_lit(dc, rule_literal(dc, symbol_key(dc, s), s, NULL));
-	for (i = 0; i < dc->kc->nr_choices; i++)
-		if (choice_has_rule(dc, dc->kc->choices[i]))
-			add_lit(dc, rule_literal(dc, choice_key(dc, dc->kc->choices[i]), NULL,
-						 dc->kc->choices[i]));
+			continue;
+		}
+		add_value(dc, m->syms[s->index].y);
+		if (m->syms[s->index].kind == MSYM_TRISTATE)
+			add_value(dc, m->syms[s->index].m);
+	}
+	for (i = 0; i < dc->kc->nr_choices; i++) {
+		const struct kconfig_choice *c = dc->kc->choices[i];
+
+		if (!choice_has_rule(dc, c))
+			continue;
+		eval_choice(dc, c);
+		if (dc->choice_done[i] != 3) {
+			add_lit(dc, rule_literal(dc, choice_key(dc, c), NULL, c));
+			continue;
+		}
+		add_value(dc, m->choices[i].y);
+		for (size_t k = 0; k < c->nr_members; k++)
+			if (m->syms[c->members[k]->index].kind == MSYM_BOOL)
+				add_value(dc, m->syms[c->members[k]->index].y);
+	}
 }
 
 int model_defconfig_forced(struct model_defconfig *dc, const struct kconfig_symbol *s)
