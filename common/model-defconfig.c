@@ -830,8 +830,10 @@ int model_defconfig_solve(struct model_defconfig *dc)
 	dc->nr_vals = logic_nr_vars(dc->m->l);
 	dc->vals = xrealloc(dc->vals, (size_t)dc->nr_vals + 1);
 	/* Propagation and guesses going back one step at most find most configurations. */
-	if (sat_complete(dc->m->sat, &dc->guard, 1, dc->vals, dc->nr_vals))
+	if (sat_complete(dc->m->sat, &dc->guard, 1, dc->vals, dc->nr_vals)) {
+		sat_keep_model(dc->m->sat, dc->vals, dc->nr_vals);
 		return 1;
+	}
 	prefer_user_values(dc, 1);
 	r = sat_solve(dc->m->sat, &dc->guard, 1);
 	prefer_user_values(dc, 0);
@@ -842,6 +844,7 @@ int model_defconfig_solve(struct model_defconfig *dc)
 	}
 	for (int v = 1; v <= dc->nr_vals; v++)
 		dc->vals[v - 1] = (int8_t)(sat_value(dc->m->sat, v) > 0);
+	sat_keep_model(dc->m->sat, dc->vals, dc->nr_vals);
 	return 1;
 }
 

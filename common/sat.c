@@ -813,6 +813,21 @@ static void keep_witness(struct sat *s)
 		share_model(s);
 }
 
+void sat_keep_model(struct sat *s, const int8_t *vals, int nr_vals)
+{
+	size_t i;
+
+	/* It must know every variable of the pool, as pool_slot() makes it when empty. */
+	if (!s->max_witnesses || nr_vals < s->hard_var || nr_vals < s->pool_hint ||
+	    (s->nr_witnesses && nr_vals < s->pool_vars))
+		return;
+	i = pool_slot(s, s->hard_var);
+	for (int v = 1; v <= s->pool_vars; v++)
+		if (vals[v - 1] > 0)
+			pool_set(s, i, v);
+	s->witnesses_found = 1;
+}
+
 /* A variable's words: the pool's, a later unit fact's, or NULL (free). */
 static const uint64_t *pool_column(void *data, int var)
 {

@@ -165,6 +165,12 @@ void sat_solve_each(struct sat *s, const int *assumptions, size_t nr, const form
 #define SAT_MAX_WITNESSES 4096
 void sat_set_witnesses(struct sat *s, size_t n);
 /*
+ * Keeps a model found otherwise (vals[v - 1] > 0: variable v true, for
+ * every variable the pool knows) as a witness. It may set guards and
+ * tracked literals: those only imply, and no question names them.
+ */
+void sat_keep_model(struct sat *s, const int8_t *vals, int nr_vals);
+/*
  * Decisions take random phases instead of false first: the models found,
  * and so the witnesses, differ more from each other and answer more later
  * questions. After each model, before the next sat_satisfiable() solve,

@@ -38,6 +38,11 @@ test_expect_success 'witnesses: facts on new variables keep answers; saved and l
 	test -f witnesses/one
 '
 
+test_expect_success 'a model found outside the solver answers as a witness' '
+	test-logic kept-model >out &&
+	grep "^kept-model ok$" out
+'
+
 test_expect_success 'the sample pool: word by word, past one word, off, merged on save' '
 	test-logic pool "$PWD" >out &&
 	grep "^pool ok$" out &&
