@@ -379,9 +379,33 @@ static void failing_dependency(struct arch_model *am, const struct kconfig_symbo
 	kconfig_expr_print(x->defs[0]->dep, out);
 }
 
-static void record_unmet(struct unmet_scan *us, const char *arch, const struct kconfig_definition *d,
-			 const struct kconfig_select *sel, struct arch_model *am, formula r1, formula r2)
+struct kcheck_unmet_walk {
+	struct tree_models *tm;
+	char *path;
+	size_t *scope, nr_scope;
+	struct unmet_scan *per;		/* each architecture's own, by position in scope */
+	char *done;
+};
+
+/*
+ * Did an architecture before k in the scope, asked already, find the select
+ * `key`? Then its text is that one's (kcheck_unmet_end), and k's is not
+ * made: the failing dependency takes solver questions on each model. A
+ * file's architectures are asked one after the other (checker-defer.c).
+ */
+static int found_before(const struct kcheck_unmet_walk *w, size_t k, const char *key)
 {
+	for (size_t j = 0; j < k; j++)
+		if (w->done[j] && strmap_get(&w->per[j].found, key))
+			return 1;
+	return 0;
+}
+
+static void record_unmet(const struct kcheck_unmet_walk *w, size_t k, const char *arch,
+			 const struct kconfig_definition *d, const struct kconfig_select *sel,
+			 struct arch_model *am, formula r1, formula r2)
+{
+	struct unmet_scan *us = &w->per[k];
 	struct strbuf key = STRBUF_INIT;
 	struct unmet *u;
 
@@ -400,8 +424,10 @@ static void record_unmet(struct unmet_scan *us, const char *arch, const struct k
 			kconfig_expr_print(sel->cond, &sb);
 		}
 		u->statement = strbuf_detach(&sb, NULL);
-		failing_dependency(am, sel->target, r1, r2, &sb);
-		u->failing = strbuf_detach(&sb, NULL);
+		if (!found_before(w, k, key.buf)) {
+			failing_dependency(am, sel->target, r1, r2, &sb);
+			u->failing = strbuf_detach(&sb, NULL);
+		}
 		strmap_put(&us->found, key.buf, u);
 		strvec_push(&us->order, key.buf);
 	}
@@ -411,7 +437,8 @@ static void record_unmet(struct unmet_scan *us, const char *arch, const struct k
 }
 
 /* The selects of `path`'s definitions on one architecture's model. */
-static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan *us)
+static void unmet_on(struct arch_model *am, const char *path, const struct kcheck_unmet_walk *w,
+		     size_t at)
 {
 	struct kconfig_definition *const *defs;
 	size_t nr = kconfig_file_definitions(am->kconfig, path, &defs);
@@ -449,7 +476,7 @@ static void unmet_on(struct arch_model *am, const char *path, struct unmet_scan 
 			if (dependency_without_toolchain(am, x, &x1, &x2) &&
 			    !above(am, on, r1, r2, x1, x->type == KCONFIG_BOOL ? x1 : x2))
 				continue;
-			record_unmet(us, am->arch, d, sel, am, r1, r2);
+			record_unmet(w, at, am->arch, d, sel, am, r1, r2);
 		}
 	}
 }
@@ -486,13 +513,6 @@ static void add_unmet_defects(struct tree_models *tm, const char *path, struct u
 	strvec_clear(&us->order);
 }
 
-struct kcheck_unmet_walk {
-	struct tree_models *tm;
-	char *path;
-	size_t *scope, nr_scope;
-	struct unmet_scan *per;		/* each architecture's own, by position in scope */
-	char *done;
-};
 
 struct kcheck_unmet_walk *kcheck_unmet_begin(struct tree_models *tm, const char *path,
 					     const char *data, size_t size)
@@ -537,7 +557,7 @@ void kcheck_unmet_on(struct kcheck_unmet_walk *w, size_t a)
 		tm->hold(tm->data, a);
 	am = tm->get(tm->data, a);
 	if (am && am->model && am->kconfig)
-		unmet_on(am, w->path, &w->per[k]);
+		unmet_on(am, w->path, w, k);
 	if (tm->release)
 		tm->release(tm->data, a);
 }
