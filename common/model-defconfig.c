@@ -169,8 +169,6 @@ struct model_defconfig *model_defconfig_new(struct model *m, const struct kconfi
 	dc->m = m;
 	dc->kc = kc;
 	dc->b = defconfig_builder(m, kc);
-	/* Most of a defconfig's questions fail by propagating its rules alone. */
-	sat_track_units(m->sat);
 	dc->user = xmalloc(kc->nr_symbols + 1);
 	memset(dc->user, -1, kc->nr_symbols + 1);
 	dc->chosen = xcalloc(kc->nr_choices + 1, sizeof(*dc->chosen));
@@ -815,6 +813,12 @@ static void guard_rules(struct model_defconfig *dc)
 {
 	if (dc->ready)
 		return;
+	/*
+	 * Most questions evaluation leaves fail by propagating the rules
+	 * alone: the copy of the base that propagates them is made for the
+	 * first such defconfig of the model.
+	 */
+	sat_track_units(dc->m->sat);
 	collect_rules(dc);
 	if (dc->guard)
 		sat_release_guard(dc->m->sat, dc->guard);
