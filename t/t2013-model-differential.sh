@@ -101,14 +101,14 @@ test_expect_success KCONF 'what a defconfig forces by evaluation is what conf gi
 		bool "m"
 		modules
 		default y
-	config A
-		bool "a"
-	config B
-		tristate "b"
-		depends on A
-	config C
+	config OF
+		bool "of"
+	config DRV
+		tristate "drv"
+		depends on OF
+	config HELPER
 		bool
-		default y if B
+		default y if DRV
 	config P
 		bool "p"
 		depends on SIZE > 4
@@ -123,17 +123,17 @@ test_expect_success KCONF 'what a defconfig forces by evaluation is what conf gi
 		bool "y"
 	endchoice
 	EOF
-	printf "CONFIG_A=y\nCONFIG_B=m\nCONFIG_P=y\nCONFIG_Y=y\nCONFIG_X=y\n" >fv/in &&
+	printf "CONFIG_OF=y\nCONFIG_DRV=m\nCONFIG_P=y\nCONFIG_Y=y\nCONFIG_X=y\n" >fv/in &&
 	cp fv/in fv/out &&
 	(cd fv && KCONFIG_CONFIG=out "$KCONF" --olddefconfig Kconfig >/dev/null) &&
 	test-model fv forced fv/in fv/out >actual &&
-	# MODULES, A, B, X, Y: P depends on a comparison the model leaves free,
-	# and no line depends on C (the defconfig check never asks it)
+	# MODULES, OF, DRV, X, Y: P depends on a comparison the model leaves
+	# free, and no line depends on HELPER (the defconfig check never asks it)
 	echo "forced 5, otherwise 0" >expect &&
 	test_cmp expect actual &&
-	sed "s/^CONFIG_B=m/CONFIG_B=y/" fv/out >fv/wrong &&
+	sed "s/^CONFIG_DRV=m/CONFIG_DRV=y/" fv/out >fv/wrong &&
 	test_expect_code 1 test-model fv forced fv/in fv/wrong >actual &&
-	grep "^B: forced m, conf gives y" actual
+	grep "^DRV: forced m, conf gives y" actual
 '
 
 test_expect_success PYTHON,KCONF 'the harness is not vacuous: a model that misses a rule is caught' '
