@@ -513,7 +513,6 @@ static void add_unmet_defects(struct tree_models *tm, const char *path, struct u
 	strvec_clear(&us->order);
 }
 
-
 struct kcheck_unmet_walk *kcheck_unmet_begin(struct tree_models *tm, const char *path,
 					     const char *data, size_t size)
 {
