@@ -646,6 +646,7 @@ static size_t string_defaults(struct builder *b, const struct kconfig_symbol *s,
 	formula none = LOGIC_TRUE, *eq;
 	size_t n;
 
+	*out = NULL;
 	if (!model_string_values(s, values))
 		return 0;
 	n = values->nr + !strvec_has(values, "");
