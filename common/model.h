@@ -154,7 +154,8 @@ void model_defconfig_set(struct model_defconfig *dc, const struct kconfig_symbol
  * Finds one configuration: 1, and model_defconfig_value() then gives a
  * symbol's value in it (0 n, 1 m, 2 y; an int/hex/string: 2 when it has a
  * value; -1 for a free or unknown symbol); 0 when none (the model and the
- * defconfig's rules contradict each other: nothing can be said).
+ * defconfig's rules contradict each other: nothing can be said). The
+ * configuration found joins the model's witnesses (sat_keep_model).
  */
 int model_defconfig_solve(struct model_defconfig *dc);
 /*
