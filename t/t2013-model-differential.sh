@@ -13,6 +13,15 @@ command -v python3 >/dev/null && test_set_prereq PYTHON
 BENCH="$UT_SRC_DIR/bench"
 MODEL="$UT_BUILD_DIR/t/helper/test-model"
 
+# forced_against_conf DIR LINES: conf --olddefconfig of LINES (DIR/in) into
+# DIR/out, and what test-model forced says of the two, into `actual`.
+forced_against_conf () {
+	printf "$2" >"$1/in" &&
+	cp "$1/in" "$1/out" &&
+	(cd "$1" && KCONFIG_CONFIG=out "$KCONF" --olddefconfig Kconfig >/dev/null) &&
+	test-model "$1" forced "$1/in" "$1/out" >actual
+}
+
 test_expect_success PYTHON 'the generator writes the same file for the same seed, others for others' '
 	python3 "$BENCH/kconfig-gen.py" 7 a &&
 	python3 "$BENCH/kconfig-gen.py" 7 b &&
@@ -95,10 +104,7 @@ test_expect_success KCONF 'a defconfig reads a string whose default is no consta
 		bool "on a"
 		depends on BOARD = "a"
 	EOF
-	printf "CONFIG_ON_A=y\n" >sd/in &&
-	cp sd/in sd/out &&
-	(cd sd && KCONFIG_CONFIG=out "$KCONF" --olddefconfig Kconfig >/dev/null) &&
-	test-model sd forced sd/in sd/out >actual &&
+	forced_against_conf sd "CONFIG_ON_A=y\n" &&
 	# BOARD = "a" is a comparison the model leaves free: ON_A is not known
 	echo "forced 1, otherwise 0" >expect &&
 	test_cmp expect actual
@@ -148,10 +154,7 @@ test_expect_success KCONF 'what a defconfig forces by evaluation is what conf gi
 		bool "y"
 	endchoice
 	EOF
-	printf "CONFIG_OF=y\nCONFIG_DRV=m\nCONFIG_P=y\nCONFIG_Y=y\nCONFIG_X=y\n" >fv/in &&
-	cp fv/in fv/out &&
-	(cd fv && KCONFIG_CONFIG=out "$KCONF" --olddefconfig Kconfig >/dev/null) &&
-	test-model fv forced fv/in fv/out >actual &&
+	forced_against_conf fv "CONFIG_OF=y\nCONFIG_DRV=m\nCONFIG_P=y\nCONFIG_Y=y\nCONFIG_X=y\n" &&
 	# MODULES, OF, DRV, X, Y: P depends on a comparison the model leaves
 	# free, and no line depends on HELPER (the defconfig check never asks it)
 	echo "forced 5, otherwise 0" >expect &&
